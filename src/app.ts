@@ -1,0 +1,46 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import { createDb } from "./db/client";
+import { validationHook } from "./lib/create-router";
+import type { AppEnv } from "./lib/types";
+import { limitBody } from "./middleware/body-limit";
+import { handleError } from "./middleware/error-handler";
+import { notFoundHandler } from "./middleware/not-found";
+import { requestId } from "./middleware/request-id";
+import { authRouter } from "./routes/auth";
+import { groupsRouter } from "./routes/groups";
+import { networksRouter } from "./routes/networks";
+import { usersRouter } from "./routes/users";
+
+export const API_BASE = "/api/v1";
+
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook }).basePath(API_BASE);
+
+  app.use("*", requestId());
+  app.use("*", limitBody());
+  app.use("*", async (c, next) => {
+    c.set("db", createDb(c.env.DB));
+    await next();
+  });
+
+  const routers = [authRouter, usersRouter, groupsRouter, networksRouter];
+  for (const router of routers) app.route("/", router);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http", scheme: "bearer", bearerFormat: "JWT",
+  });
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "WireGuard overlay control plane",
+      version: "1.0.0",
+      description: "Accounts, groups, networks, nodes, routing policies, DNS and generated WireGuard configuration.",
+    },
+  });
+  app.get("/docs", Scalar({ url: `${API_BASE}/openapi.json`, pageTitle: "WireGuard overlay API" }));
+
+  app.notFound(notFoundHandler(app));
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,45 @@
+import { DurableObject } from "cloudflare:workers";
+import { createDb } from "../db/client";
+import type { Env } from "../lib/env";
+import * as networkOps from "./operations/networks";
+import { SerialQueue } from "./serial-queue";
+import { capture, unwrap, type WriteResult } from "./write-result";
+
+/**
+ * The single writer. Instances named by a network id serialise that network's nodes, policies,
+ * DNS records and address allocation; instances named "group:<id>" serialise network creation and
+ * CIDR/name changes within a group, where overlap checks need one writer. Reads never come here.
+ * A network instance may call its group instance (never the reverse), so the two cannot deadlock.
+ */
+export class NetworkWriter extends DurableObject<Env> {
+  private readonly queue = new SerialQueue();
+  private readonly db = createDb(this.env.DB);
+
+  private write<T>(task: () => Promise<T>): Promise<WriteResult<T>> {
+    return this.queue.run(() => capture(task));
+  }
+
+  private group(groupId: string) {
+    return this.env.NETWORK_WRITER.get(this.env.NETWORK_WRITER.idFromName(`group:${groupId}`));
+  }
+
+  // --- group instances ---
+
+  createNetwork(input: networkOps.NewNetwork) {
+    return this.write(() => networkOps.createNetwork(this.db, input));
+  }
+
+  applyNetworkChanges(networkId: string, changes: networkOps.NetworkChanges) {
+    return this.write(() => networkOps.updateNetwork(this.db, networkId, changes));
+  }
+
+  // --- network instances ---
+
+  updateNetwork(networkId: string, groupId: string, changes: networkOps.NetworkChanges) {
+    return this.write(() => unwrap(this.group(groupId).applyNetworkChanges(networkId, changes)));
+  }
+
+  deleteNetwork(networkId: string) {
+    return this.write(() => networkOps.deleteNetwork(this.db, networkId));
+  }
+}

@@ -1,0 +1,61 @@
+import { and, eq, ne } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { networks } from "../../db/schema";
+import { conflict, notFound } from "../../lib/errors";
+import { newId, nowIso } from "../../lib/ids";
+import { mustParseCidr, overlaps } from "../../services/net/cidr";
+
+export type NetworkRow = typeof networks.$inferSelect;
+export interface NewNetwork { groupId: string; name: string; cidr: string; dnsDomain: string }
+export interface NetworkChanges { name?: string; cidr?: string; dnsDomain?: string }
+
+/** Runs inside the group's writer: no two networks of one group may overlap or share a name. */
+async function assertFitsInGroup(db: Db, groupId: string, candidate: { name?: string; cidr?: string }, exceptId?: string) {
+  const siblings = await db.select({ id: networks.id, name: networks.name, cidr: networks.cidr })
+    .from(networks)
+    .where(exceptId ? and(eq(networks.groupId, groupId), ne(networks.id, exceptId)) : eq(networks.groupId, groupId))
+    .all();
+  const wanted = candidate.cidr ? mustParseCidr(candidate.cidr) : undefined;
+  for (const sibling of siblings) {
+    if (candidate.name !== undefined && sibling.name === candidate.name) {
+      throw conflict(`The group already has a network named "${candidate.name}" (${sibling.id})`);
+    }
+    if (wanted && overlaps(wanted, mustParseCidr(sibling.cidr))) {
+      throw conflict(`${candidate.cidr} overlaps ${sibling.cidr} of network ${sibling.id} in the same group`);
+    }
+  }
+}
+
+export async function createNetwork(db: Db, input: NewNetwork): Promise<NetworkRow> {
+  await assertFitsInGroup(db, input.groupId, input);
+  const now = nowIso();
+  const row = { id: newId("net"), ...input, routingRevision: 0, dnsRevision: 0, createdAt: now, updatedAt: now };
+  await db.insert(networks).values(row);
+  return row;
+}
+
+/** Name and CIDR changes are checked against the group's other networks; a new domain bumps the DNS revision. */
+export async function updateNetwork(db: Db, networkId: string, changes: NetworkChanges): Promise<NetworkRow> {
+  const current = await db.select().from(networks).where(eq(networks.id, networkId)).get();
+  if (!current) throw notFound("Network");
+  const renamed = changes.name !== undefined && changes.name !== current.name;
+  const moved = changes.cidr !== undefined && changes.cidr !== current.cidr;
+  if (renamed || moved) {
+    await assertFitsInGroup(db, current.groupId, { name: renamed ? changes.name : undefined, cidr: moved ? changes.cidr : undefined }, networkId);
+  }
+  const domainChanged = changes.dnsDomain !== undefined && changes.dnsDomain !== current.dnsDomain;
+  const next: NetworkRow = {
+    ...current,
+    ...changes,
+    dnsRevision: current.dnsRevision + (domainChanged ? 1 : 0),
+    routingRevision: current.routingRevision + (moved ? 1 : 0),
+    updatedAt: nowIso(),
+  };
+  await db.update(networks).set(next).where(eq(networks.id, networkId));
+  return next;
+}
+
+/** Runs inside the network's own writer, so no node can be added while the network is deleted. */
+export async function deleteNetwork(db: Db, networkId: string): Promise<void> {
+  await db.delete(networks).where(eq(networks.id, networkId));
+}

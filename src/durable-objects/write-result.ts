@@ -1,0 +1,19 @@
+import { ApiError, reviveError, serializeError, type SerializedError } from "../lib/errors";
+
+/** What crosses the RPC boundary: a value, or an API error as plain data. */
+export type WriteResult<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
+
+export async function capture<T>(task: () => Promise<T>): Promise<WriteResult<T>> {
+  try {
+    return { ok: true, value: await task() };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, error: serializeError(error) };
+    throw error;
+  }
+}
+
+export async function unwrap<T>(result: Promise<WriteResult<T>>): Promise<T> {
+  const settled = await result;
+  if (settled.ok) return settled.value;
+  throw reviveError(settled.error);
+}

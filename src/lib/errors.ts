@@ -1,0 +1,76 @@
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** Every error code the API answers with, and the status it travels with. */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 422,
+  validation_error: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  bad_gateway: 502,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; fields?: FieldError[] };
+}
+
+export class ApiError extends HTTPException {
+  readonly code: ErrorCode;
+  readonly fields?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { fields?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(ERROR_STATUS[code], { message, cause: options.cause });
+    this.code = code;
+    this.fields = options.fields;
+    this.headers = options.headers;
+  }
+
+  toBody(): ErrorBody {
+    const error: ErrorBody["error"] = { code: this.code, message: this.message };
+    if (this.fields) error.fields = this.fields;
+    return { error };
+  }
+}
+
+export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);
+export const forbidden = (message = "You may not perform this action") => new ApiError("forbidden", message);
+export const conflict = (message: string) => new ApiError("conflict", message);
+export const unauthorized = (message = "Valid credentials are required") => new ApiError("unauthorized", message);
+export const domainError = (message: string) => new ApiError("validation_error", message);
+
+/** A single-field schema failure raised from handler code (e.g. a CIDR that parsed but is not canonical). */
+export const fieldError = (path: string, message: string) =>
+  new ApiError("VALIDATION_ERROR", "The request is not valid", { fields: [{ path, message }] });
+
+/**
+ * Errors cross the Durable Object RPC boundary as plain data: custom Error properties do not survive it.
+ */
+export type SerializedError = { code: ErrorCode; message: string; fields?: FieldError[] };
+
+export const serializeError = (error: ApiError): SerializedError => ({
+  code: error.code,
+  message: error.message,
+  fields: error.fields,
+});
+
+export const reviveError = (error: SerializedError) =>
+  new ApiError(error.code, error.message, { fields: error.fields });

@@ -1,0 +1,35 @@
+import type { Context, ErrorHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { ApiError, type ErrorCode } from "../lib/errors";
+import type { AppEnv } from "../lib/types";
+
+const CODE_FOR_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: "validation_error", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
+  409: "conflict", 413: "payload_too_large", 415: "unsupported_media_type", 429: "rate_limited", 502: "bad_gateway",
+};
+
+/** Hono's own exceptions (malformed JSON, 415 gate, body limit) mapped into the one envelope. */
+function fromHttpException(error: HTTPException): ApiError {
+  if (error.status === 400 && /malformed json/i.test(error.message)) {
+    return new ApiError("VALIDATION_ERROR", "The request body is not valid JSON", {
+      fields: [{ path: "", message: "Malformed JSON" }],
+    });
+  }
+  const code = CODE_FOR_STATUS[error.status] ?? "internal";
+  return new ApiError(code, code === "internal" ? "Internal error" : error.message || code);
+}
+
+export const respondWithError = (c: Context<AppEnv>, error: ApiError) => {
+  const response = c.json(error.toBody(), error.status);
+  for (const [name, value] of Object.entries(error.headers ?? {})) response.headers.set(name, value);
+  if (error.code === "unauthorized") response.headers.set("WWW-Authenticate", 'Bearer realm="api"');
+  return response;
+};
+
+export const handleError: ErrorHandler<AppEnv> = (error, c) => {
+  if (error instanceof ApiError) return respondWithError(c, error);
+  if (error instanceof HTTPException) return respondWithError(c, fromHttpException(error));
+  // Unknown failures: log for operators, answer without internals (no stack, no SQL).
+  console.error(JSON.stringify({ requestId: c.var.requestId, error: String(error), stack: (error as Error).stack }));
+  return respondWithError(c, new ApiError("internal", "Internal error"));
+};

@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import { timingSafeEqual } from "node:crypto";
+import type { Db } from "../../db/client";
+import { users } from "../../db/schema";
+import { getConfig, type Config } from "../../lib/env";
+import { unauthorized } from "../../lib/errors";
+import { newId, nowIso } from "../../lib/ids";
+import type { AppRouteHandler } from "../../lib/types";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "../../services/auth/password";
+import { revokeSession, rotateRefreshToken, startSession } from "../../services/auth/sessions";
+import { presentUser } from "../users/users.schemas";
+import type * as routes from "./auth.routes";
+
+const sameText = (a: string, b: string) => {
+  const left = new TextEncoder().encode(a);
+  const right = new TextEncoder().encode(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+};
+
+/** DESIGN "Bootstrap": with no users at all, the configured credentials create the first platform admin. */
+async function bootstrapAdmin(db: Db, config: Config, email: string, password: string) {
+  const wanted = config.BOOTSTRAP_ADMIN_EMAIL?.trim().toLowerCase();
+  if (!wanted || !config.BOOTSTRAP_ADMIN_PASSWORD || email !== wanted) return undefined;
+  if (!sameText(password, config.BOOTSTRAP_ADMIN_PASSWORD)) return undefined;
+  if (await db.select({ id: users.id }).from(users).limit(1).get()) return undefined;
+  const now = nowIso();
+  await db.insert(users).values({
+    id: newId("usr"), email, name: "Administrator", passwordHash: await hashPassword(password),
+    platformRole: "admin", createdAt: now, updatedAt: now,
+  }).onConflictDoNothing();
+  return db.select().from(users).where(eq(users.email, email)).get();
+}
+
+export const login: AppRouteHandler<typeof routes.login> = async (c) => {
+  const { email, password } = c.req.valid("json");
+  const config = getConfig(c.env);
+  const db = c.var.db;
+  const user = (await db.select().from(users).where(eq(users.email, email)).get())
+    ?? (await bootstrapAdmin(db, config, email, password));
+  if (!user?.passwordHash) {
+    await burnPasswordCheck(password);
+    throw unauthorized("Invalid email or password");
+  }
+  if (!(await verifyPassword(password, user.passwordHash))) throw unauthorized("Invalid email or password");
+  if (user.disabledAt) throw unauthorized("The account is disabled");
+  const pair = await startSession(db, config, user);
+  return c.json({ ...pair, user: presentUser(pair.user) }, 200);
+};
+
+export const refresh: AppRouteHandler<typeof routes.refresh> = async (c) => {
+  const pair = await rotateRefreshToken(c.var.db, getConfig(c.env), c.req.valid("json").refreshToken);
+  return c.json({ ...pair, user: presentUser(pair.user) }, 200);
+};
+
+export const logout: AppRouteHandler<typeof routes.logout> = async (c) => {
+  await revokeSession(c.var.db, c.var.auth.sessionId, "logout");
+  return c.body(null, 204);
+};

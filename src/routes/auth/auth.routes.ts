@@ -1,0 +1,27 @@
+import { createRoute } from "@hono/zod-openapi";
+import { errorResponses, jsonBody, jsonResponse, noContent, signedIn } from "../../lib/openapi";
+import { LoginBody, RefreshBody, TokenPairSchema } from "./auth.schemas";
+
+const tags = ["Auth"];
+
+export const login = createRoute({
+  method: "post", path: "/auth/login", tags,
+  summary: "Sign in with email and password",
+  request: { body: jsonBody(LoginBody) },
+  responses: { 200: jsonResponse(TokenPairSchema, "Signed in"), ...errorResponses(401, 413, 415, 422) },
+});
+
+export const refresh = createRoute({
+  method: "post", path: "/auth/refresh", tags,
+  summary: "Rotate a refresh token for a new token pair",
+  description: "Every refresh token works once. Presenting a used one again revokes the whole session " +
+    "(except within 10 s, when it returns the same successor, so concurrent clients do not log themselves out).",
+  request: { body: jsonBody(RefreshBody) },
+  responses: { 200: jsonResponse(TokenPairSchema, "New tokens"), ...errorResponses(401, 413, 415, 422) },
+});
+
+export const logout = createRoute({
+  method: "post", path: "/auth/logout", tags, ...signedIn,
+  summary: "End the current session (its refresh tokens stop working, and so does this access token)",
+  responses: { 204: noContent, ...errorResponses(401) },
+});

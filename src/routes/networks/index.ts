@@ -1,0 +1,11 @@
+import { createRouter } from "../../lib/create-router";
+import * as handlers from "./networks.handlers";
+import * as routes from "./networks.routes";
+
+export const networksRouter = createRouter()
+  .openapi(routes.create, handlers.create)
+  .openapi(routes.list, handlers.list)
+  .openapi(routes.get, handlers.get)
+  .openapi(routes.patch, handlers.patch)
+  .openapi(routes.put, handlers.put)
+  .openapi(routes.remove, handlers.remove);

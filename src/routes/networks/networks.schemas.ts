@@ -1,0 +1,59 @@
+import { z } from "@hono/zod-openapi";
+import { Timestamp } from "../../lib/openapi";
+import { parseCidr } from "../../services/net/cidr";
+
+/** A CIDR, validated and normalised: host bits set, bad prefixes and non-addresses are 422. */
+export const CidrString = z.string().max(64).transform((text, ctx) => {
+  const parsed = parseCidr(text.trim());
+  if (parsed.ok) return parsed.cidr.text;
+  ctx.addIssue({ code: "custom", message: parsed.reason });
+  return z.NEVER;
+}).openapi({ example: "10.20.0.0/24", description: "IPv4 or IPv6 CIDR with zero host bits" });
+
+const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
+export const DnsDomain = z.string().trim().toLowerCase().max(253)
+  .regex(new RegExp(`^${LABEL}(?:\\.${LABEL})*$`), "A domain name of letters, digits and hyphens, e.g. corp.internal")
+  .openapi({ example: "corp.internal" });
+
+const NetworkName = z.string().trim().min(1).max(100);
+
+export const NetworkSchema = z.object({
+  id: z.string().openapi({ example: "net_..." }),
+  groupId: z.string(),
+  name: z.string(),
+  cidr: z.string(),
+  dnsDomain: z.string(),
+  routingRevision: z.number().int(),
+  dnsRevision: z.number().int(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+}).openapi("Network");
+
+export const CreateNetworkBody = z.strictObject({
+  groupId: z.string().min(1).max(64),
+  name: NetworkName,
+  cidr: CidrString,
+  dnsDomain: DnsDomain.optional().openapi({ description: "Defaults to <name>.internal" }),
+}).openapi("CreateNetwork");
+
+export const PatchNetworkBody = z.strictObject({
+  name: NetworkName.optional(),
+  cidr: CidrString.optional(),
+  dnsDomain: DnsDomain.optional(),
+}).openapi("PatchNetwork");
+
+export const PutNetworkBody = z.strictObject({
+  name: NetworkName,
+  cidr: CidrString,
+  dnsDomain: DnsDomain,
+}).openapi("ReplaceNetwork");
+
+export const NetworkListQuery = z.object({
+  groupId: z.string().max(64).optional().openapi({ description: "Only networks of this group" }),
+});
+
+/** "Branch Office #2" → "branch-office-2.internal". */
+export function defaultDnsDomain(name: string): string {
+  const label = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 63).replace(/-+$/, "");
+  return `${label || "network"}.internal`;
+}

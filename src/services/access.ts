@@ -1,0 +1,50 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { groups, memberships, networks, type GroupRole } from "../db/schema";
+import { forbidden, notFound } from "../lib/errors";
+import type { UserAuth } from "../lib/types";
+
+/**
+ * What a caller wants to do, in increasing privilege:
+ * read (viewer) < enrol devices (member) < manage networks and members (admin) < own the group (owner).
+ */
+export type Need = "read" | "enrol" | "manage" | "own";
+
+const RANK: Record<GroupRole, number> = { viewer: 1, member: 2, admin: 3, owner: 4 };
+const REQUIRED: Record<Need, number> = { read: 1, enrol: 2, manage: 3, own: 4 };
+
+export const roleAllows = (role: GroupRole, need: Need) => RANK[role] >= REQUIRED[need];
+
+/** Platform admins act as owners of every group. Others need a membership; without one the group does not exist for them. */
+function effectiveRole(auth: UserAuth, membershipRole: GroupRole | null | undefined): GroupRole | null {
+  if (auth.platformRole === "admin") return "owner";
+  return membershipRole ?? null;
+}
+
+function check(auth: UserAuth, role: GroupRole | null | undefined, need: Need, what: string): GroupRole {
+  const effective = effectiveRole(auth, role);
+  if (!effective) throw notFound(what);
+  if (!roleAllows(effective, need)) throw forbidden(`Your role (${effective}) does not allow this`);
+  return effective;
+}
+
+export async function groupAccess(db: Db, auth: UserAuth, groupId: string, need: Need) {
+  const row = await db.select({ group: groups, role: memberships.role })
+    .from(groups)
+    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, auth.userId)))
+    .where(eq(groups.id, groupId))
+    .get();
+  if (!row) throw notFound("Group");
+  return { group: row.group, role: check(auth, row.role, need, "Group") };
+}
+
+/** One query: the network and the caller's role in its group. */
+export async function networkAccess(db: Db, auth: UserAuth, networkId: string, need: Need) {
+  const row = await db.select({ network: networks, role: memberships.role })
+    .from(networks)
+    .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
+    .where(eq(networks.id, networkId))
+    .get();
+  if (!row) throw notFound("Network");
+  return { network: row.network, role: check(auth, row.role, need, "Network") };
+}

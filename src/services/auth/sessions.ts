@@ -1,0 +1,77 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { refreshTokens, sessions, users } from "../../db/schema";
+import { unauthorized } from "../../lib/errors";
+import type { Config } from "../../lib/env";
+import { newId, nowIso } from "../../lib/ids";
+import { AUDIENCE, signAccessToken } from "./jwt";
+import { randomToken, sha256, successorOf } from "./tokens";
+
+/** A retry with the just-rotated token inside this window gets the same successor (concurrent CLI calls). */
+export const REUSE_GRACE_MS = 10_000;
+
+type User = typeof users.$inferSelect;
+
+const later = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+
+async function tokenPair(config: Config, user: User, sessionId: string, refreshToken: string) {
+  const accessToken = await signAccessToken(config, AUDIENCE.user, user.id, { sid: sessionId }, config.ACCESS_TOKEN_TTL_SECONDS);
+  return { accessToken, refreshToken, tokenType: "Bearer" as const, expiresIn: config.ACCESS_TOKEN_TTL_SECONDS, user };
+}
+
+export async function startSession(db: Db, config: Config, user: User) {
+  const sessionId = newId("ses");
+  const token = randomToken();
+  const now = nowIso();
+  await db.batch([
+    db.insert(sessions).values({ id: sessionId, userId: user.id, createdAt: now, expiresAt: later(config.SESSION_MAX_AGE_SECONDS) }),
+    db.insert(refreshTokens).values({
+      id: newId("rt"), sessionId, tokenHash: sha256(token), createdAt: now, expiresAt: later(config.REFRESH_TOKEN_TTL_SECONDS),
+    }),
+  ]);
+  return tokenPair(config, user, sessionId, token);
+}
+
+export async function revokeSession(db: Db, sessionId: string, reason: string) {
+  await db.update(sessions).set({ revokedAt: nowIso(), revokedReason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** Exchanges a refresh token for a new pair; a replayed token revokes its whole family. */
+export async function rotateRefreshToken(db: Db, config: Config, token: string) {
+  const row = await db.select({ token: refreshTokens, session: sessions, user: users })
+    .from(refreshTokens)
+    .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(refreshTokens.tokenHash, sha256(token)))
+    .get();
+  const now = nowIso();
+  if (!row || row.session.revokedAt || row.user.disabledAt || row.session.expiresAt <= now) {
+    throw unauthorized("The refresh token is not valid");
+  }
+  const successor = successorOf(config, token);
+  const successorHash = sha256(successor);
+
+  if (row.token.usedAt !== null) {
+    const next = await db.select({ usedAt: refreshTokens.usedAt }).from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, successorHash)).get();
+    const withinGrace = Date.now() - row.token.usedAt <= REUSE_GRACE_MS;
+    if (!withinGrace || !next || next.usedAt !== null) {
+      await revokeSession(db, row.session.id, "refresh_token_reuse");
+      throw unauthorized("The refresh token was already used; the session has been revoked");
+    }
+    return tokenPair(config, row.user, row.session.id, successor);
+  }
+  if (row.token.expiresAt <= now) throw unauthorized("The refresh token has expired");
+
+  // One batch is one transaction: the old token is consumed exactly when its successor exists.
+  await db.batch([
+    db.update(refreshTokens).set({ usedAt: sql`coalesce(${refreshTokens.usedAt}, ${Date.now()})` })
+      .where(eq(refreshTokens.id, row.token.id)),
+    db.insert(refreshTokens).values({
+      id: newId("rt"), sessionId: row.session.id, tokenHash: successorHash, parentId: row.token.id,
+      createdAt: now, expiresAt: later(config.REFRESH_TOKEN_TTL_SECONDS),
+    }).onConflictDoNothing(),
+  ]);
+  return tokenPair(config, row.user, row.session.id, successor);
+}

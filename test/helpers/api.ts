@@ -1,0 +1,42 @@
+import { exports } from "cloudflare:workers";
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  raw?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** One request through the real Worker entry point (`exports.default.fetch`). */
+export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const headers = new Headers(options.headers);
+  if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
+  let body: BodyInit | undefined = options.raw;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+  }
+  const response = await exports.default.fetch(new Request(`http://api.test/api/v1${path}`, { method, headers, body }));
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // keep text bodies (wg-quick, Corefile) as strings
+  }
+  return { status: response.status, body: parsed as T, text, headers: response.headers };
+}
+
+export const get = <T = any>(path: string, token?: string) => call<T>("GET", path, { token });
+export const post = <T = any>(path: string, body: unknown, token?: string) => call<T>("POST", path, { body, token });
+export const patch = <T = any>(path: string, body: unknown, token?: string) => call<T>("PATCH", path, { body, token });
+export const put = <T = any>(path: string, body: unknown, token?: string) => call<T>("PUT", path, { body, token });
+export const del = <T = any>(path: string, token?: string) => call<T>("DELETE", path, { token });
