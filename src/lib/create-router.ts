@@ -5,12 +5,12 @@ import type { AppEnv } from "./types";
 
 /** zod issues → the envelope's fields[]: a dotted path ("gatewayPath.1") and a sentence. */
 export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
-  return issues.map((issue) => {
+  return issues.flatMap((issue) => {
     const path = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
-      return { path: [path, ...issue.keys].filter(Boolean).join("."), message: "Unknown field" };
+      return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: "Unknown field" }));
     }
-    return { path, message: issue.message };
+    return [{ path, message: issue.message }];
   });
 }
 

@@ -1,0 +1,82 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, get, post } from "../helpers/api";
+import { createUser, signInAdmin } from "../helpers/factories";
+
+describe("POST /auth/refresh", () => {
+  it("rotates: the new pair works and the old refresh token is consumed", async () => {
+    const session = await signInAdmin();
+    const first = await post("/auth/refresh", { refreshToken: session.refreshToken });
+    expect(first.status).toBe(200);
+    expect(first.body.refreshToken).not.toBe(session.refreshToken);
+    expect((await get("/users/me", first.body.accessToken)).status).toBe(200);
+    const second = await post("/auth/refresh", { refreshToken: first.body.refreshToken });
+    expect(second.status).toBe(200);
+    expect(second.body.refreshToken).not.toBe(first.body.refreshToken);
+  });
+
+  it("a retry inside the grace window returns the same successor instead of revoking", async () => {
+    const session = await signInAdmin();
+    const [a, b] = await Promise.all([
+      post("/auth/refresh", { refreshToken: session.refreshToken }),
+      post("/auth/refresh", { refreshToken: session.refreshToken }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.refreshToken).toBe(b.body.refreshToken);
+    expect((await post("/auth/refresh", { refreshToken: a.body.refreshToken })).status).toBe(200);
+  });
+
+  it("reuse of a rotated token after its successor was used revokes the whole family", async () => {
+    const session = await signInAdmin();
+    const first = await post("/auth/refresh", { refreshToken: session.refreshToken });
+    const second = await post("/auth/refresh", { refreshToken: first.body.refreshToken });
+    expect(second.status).toBe(200);
+    const replay = await post("/auth/refresh", { refreshToken: session.refreshToken });
+    expect(replay.status).toBe(401);
+    expect(replay.body.error.code).toBe("unauthorized");
+    // Every member of the family is dead now, including the newest pair.
+    expect((await post("/auth/refresh", { refreshToken: second.body.refreshToken })).status).toBe(401);
+    expect((await get("/users/me", second.body.accessToken)).status).toBe(401);
+  });
+
+  it("reuse after the grace window revokes the family", async () => {
+    const session = await signInAdmin();
+    const first = await post("/auth/refresh", { refreshToken: session.refreshToken });
+    // Age the consumed token past the 10 s grace window.
+    await env.DB.prepare("update refresh_tokens set used_at = used_at - 60000 where used_at is not null").run();
+    expect((await post("/auth/refresh", { refreshToken: session.refreshToken })).status).toBe(401);
+    expect((await post("/auth/refresh", { refreshToken: first.body.refreshToken })).status).toBe(401);
+  });
+
+  it("an unknown, empty or missing refresh token is refused", async () => {
+    expect((await post("/auth/refresh", { refreshToken: "not-a-token" })).status).toBe(401);
+    const empty = await post("/auth/refresh", { refreshToken: "" });
+    expect(empty.status).toBe(422);
+    expect(empty.body.error.fields[0].path).toBe("refreshToken");
+    expect((await post("/auth/refresh", {})).status).toBe(422);
+  });
+
+  it("an expired refresh token is refused", async () => {
+    const admin = await signInAdmin();
+    const user = await createUser(admin);
+    await env.DB.prepare("update refresh_tokens set expires_at = '2000-01-01T00:00:00.000Z' where session_id in (select id from sessions where user_id = ?)")
+      .bind(user.userId).run();
+    expect((await post("/auth/refresh", { refreshToken: user.refreshToken })).status).toBe(401);
+  });
+});
+
+describe("POST /auth/logout", () => {
+  it("ends the session: the access token and the refresh token stop working, other sessions stay", async () => {
+    const a = await signInAdmin();
+    const b = await signInAdmin();
+    const out = await call("POST", "/auth/logout", { token: a.token });
+    expect(out.status).toBe(204);
+    expect((await get("/users/me", a.token)).status).toBe(401);
+    expect((await post("/auth/refresh", { refreshToken: a.refreshToken })).status).toBe(401);
+    expect((await get("/users/me", b.token)).status).toBe(200);
+  });
+
+  it("needs a bearer token", async () => {
+    expect((await call("POST", "/auth/logout")).status).toBe(401);
+  });
+});
