@@ -9,7 +9,10 @@ import { notFoundHandler } from "./middleware/not-found";
 import { requestId } from "./middleware/request-id";
 import { authRouter } from "./routes/auth";
 import { groupsRouter } from "./routes/groups";
+import { inventoryRouter } from "./routes/inventory";
 import { networksRouter } from "./routes/networks";
+import { nodesRouter } from "./routes/nodes";
+import { routingPoliciesRouter } from "./routes/routing-policies";
 import { usersRouter } from "./routes/users";
 
 export const API_BASE = "/api/v1";
@@ -24,7 +27,7 @@ export function createApp() {
     await next();
   });
 
-  const routers = [authRouter, usersRouter, groupsRouter, networksRouter];
+  const routers = [authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, inventoryRouter];
   for (const router of routers) app.route("/", router);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

@@ -5,5 +5,9 @@ declare global {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
     }
+    interface GlobalProps {
+      mainModule: typeof import("../src/index");
+      durableNamespaces: "NetworkWriter";
+    }
   }
 }

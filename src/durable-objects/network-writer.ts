@@ -1,7 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import type { Env } from "../lib/env";
+import { routingPolicyMaxHops } from "../services/policies/max-hops";
 import * as networkOps from "./operations/networks";
+import * as nodeOps from "./operations/nodes";
+import * as policyOps from "./operations/policies";
 import { SerialQueue } from "./serial-queue";
 import { capture, unwrap, type WriteResult } from "./write-result";
 
@@ -36,10 +39,37 @@ export class NetworkWriter extends DurableObject<Env> {
   // --- network instances ---
 
   updateNetwork(networkId: string, groupId: string, changes: networkOps.NetworkChanges) {
-    return this.write(() => unwrap(this.group(groupId).applyNetworkChanges(networkId, changes)));
+    return this.write(async () => {
+      await networkOps.assertCidrMayChange(this.db, networkId, changes);
+      return unwrap(this.group(groupId).applyNetworkChanges(networkId, changes));
+    });
   }
 
   deleteNetwork(networkId: string) {
     return this.write(() => networkOps.deleteNetwork(this.db, networkId));
+  }
+
+  createNode(networkId: string, input: nodeOps.NodeInput) {
+    return this.write(() => nodeOps.createNode(this.db, networkId, input));
+  }
+
+  updateNode(networkId: string, nodeId: string, changes: nodeOps.NodeChanges) {
+    return this.write(() => nodeOps.updateNode(this.db, networkId, nodeId, changes));
+  }
+
+  deleteNode(networkId: string, nodeId: string) {
+    return this.write(() => nodeOps.deleteNode(this.db, networkId, nodeId));
+  }
+
+  createPolicy(networkId: string, input: policyOps.PolicyInput) {
+    return this.write(async () => policyOps.createPolicy(this.db, networkId, input, await routingPolicyMaxHops(this.env, this.db)));
+  }
+
+  replacePolicy(networkId: string, policyId: string, input: policyOps.PolicyInput) {
+    return this.write(async () => policyOps.replacePolicy(this.db, networkId, policyId, input, await routingPolicyMaxHops(this.env, this.db)));
+  }
+
+  deletePolicy(networkId: string, policyId: string) {
+    return this.write(() => policyOps.deletePolicy(this.db, networkId, policyId));
   }
 }

@@ -1,4 +1,5 @@
-import { ApiError, reviveError, serializeError, type SerializedError } from "../lib/errors";
+import { isUniqueViolation } from "../lib/db-errors";
+import { ApiError, conflict, reviveError, serializeError, type SerializedError } from "../lib/errors";
 
 /** What crosses the RPC boundary: a value, or an API error as plain data. */
 export type WriteResult<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
@@ -8,6 +9,8 @@ export async function capture<T>(task: () => Promise<T>): Promise<WriteResult<T>
     return { ok: true, value: await task() };
   } catch (error) {
     if (error instanceof ApiError) return { ok: false, error: serializeError(error) };
+    // The writer's own checks come first; the unique indexes are the last line, never a 500.
+    if (isUniqueViolation(error)) return { ok: false, error: serializeError(conflict("The change collides with an existing record")) };
     throw error;
   }
 }

@@ -1,5 +1,7 @@
 import type { Env } from "../lib/env";
 import type { NetworkChanges, NewNetwork } from "./operations/networks";
+import type { NodeChanges, NodeInput } from "./operations/nodes";
+import type { PolicyInput } from "./operations/policies";
 import { unwrap } from "./write-result";
 
 const stub = (env: Env, name: string) => env.NETWORK_WRITER.get(env.NETWORK_WRITER.idFromName(name));
@@ -17,5 +19,11 @@ export const networkWriter = (env: Env, networkId: string) => {
   return {
     updateNetwork: (groupId: string, changes: NetworkChanges) => unwrap(writer.updateNetwork(networkId, groupId, changes)),
     deleteNetwork: () => unwrap(writer.deleteNetwork(networkId)),
+    createNode: (input: NodeInput) => unwrap(writer.createNode(networkId, input)),
+    updateNode: (nodeId: string, changes: NodeChanges) => unwrap(writer.updateNode(networkId, nodeId, changes)),
+    deleteNode: (nodeId: string) => unwrap(writer.deleteNode(networkId, nodeId)),
+    createPolicy: (input: PolicyInput) => unwrap(writer.createPolicy(networkId, input)),
+    replacePolicy: (policyId: string, input: PolicyInput) => unwrap(writer.replacePolicy(networkId, policyId, input)),
+    deletePolicy: (policyId: string) => unwrap(writer.deletePolicy(networkId, policyId)),
   };
 };

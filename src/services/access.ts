@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { groups, memberships, networks, type GroupRole } from "../db/schema";
+import { groups, memberships, networks, nodes, routingPolicies, type GroupRole } from "../db/schema";
 import { forbidden, notFound } from "../lib/errors";
 import type { UserAuth } from "../lib/types";
 
@@ -47,4 +47,28 @@ export async function networkAccess(db: Db, auth: UserAuth, networkId: string, n
     .get();
   if (!row) throw notFound("Network");
   return { network: row.network, role: check(auth, row.role, need, "Network") };
+}
+
+/** One query: the node, its network and the caller's role in the network's group. */
+export async function nodeAccess(db: Db, auth: UserAuth, nodeId: string, need: Need) {
+  const row = await db.select({ node: nodes, network: networks, role: memberships.role })
+    .from(nodes)
+    .innerJoin(networks, eq(networks.id, nodes.networkId))
+    .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
+    .where(eq(nodes.id, nodeId))
+    .get();
+  if (!row) throw notFound("Node");
+  return { node: row.node, network: row.network, role: check(auth, row.role, need, "Node") };
+}
+
+/** One query: the policy, its network and the caller's role in the network's group. */
+export async function policyAccess(db: Db, auth: UserAuth, policyId: string, need: Need) {
+  const row = await db.select({ policy: routingPolicies, network: networks, role: memberships.role })
+    .from(routingPolicies)
+    .innerJoin(networks, eq(networks.id, routingPolicies.networkId))
+    .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
+    .where(eq(routingPolicies.id, policyId))
+    .get();
+  if (!row) throw notFound("Routing policy");
+  return { policy: row.policy, network: row.network, role: check(auth, row.role, need, "Routing policy") };
 }

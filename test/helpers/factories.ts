@@ -49,3 +49,41 @@ export async function addMember(owner: Session, groupId: string, member: Session
   const response = await post(`/groups/${groupId}/members`, { userId: member.userId, role }, owner.token);
   expect(response.status, JSON.stringify(response.body)).toBe(201);
 }
+
+/** A syntactically valid WireGuard public key (32 random bytes, base64). */
+export const fakePublicKey = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+
+export async function createGateway(admin: Session, status: "active" | "draining" | "disabled" = "active") {
+  const region = await post("/regions", { name: unique("region") }, admin.token);
+  expect(region.status, JSON.stringify(region.body)).toBe(201);
+  const gateway = await post("/gateways", { regionId: region.body.id, name: unique("gw"), status }, admin.token);
+  expect(gateway.status, JSON.stringify(gateway.body)).toBe(201);
+  return gateway.body as { id: string; regionId: string };
+}
+
+export interface NodeOptions { name?: string; gatewayId?: string; endpoint?: string; address?: string; listenPort?: number }
+
+export async function createNode(session: Session, networkId: string, options: NodeOptions = {}) {
+  const body: Record<string, unknown> = {
+    networkId, name: options.name ?? unique("node"), publicKey: fakePublicKey(),
+    ...(options.gatewayId ? { roles: ["gateway"], gatewayId: options.gatewayId } : {}),
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.address ? { address: options.address } : {}),
+    ...(options.listenPort ? { listenPort: options.listenPort } : {}),
+  };
+  const response = await post("/nodes", body, session.token);
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body as { id: string; address: string; name: string; publicKey: string; revision: number };
+}
+
+/** A network with `gateways` gateway nodes (each on its own active inventory gateway). */
+export async function gatewayNetwork(admin: Session, gateways: number, cidr = nextCidr()) {
+  const group = await createGroup(admin);
+  const network = await createNetwork(admin, group.id, cidr);
+  const hops = [];
+  for (let i = 0; i < gateways; i++) {
+    const inventory = await createGateway(admin);
+    hops.push(await createNode(admin, network.id, { name: `gw${i + 1}`, gatewayId: inventory.id, endpoint: `198.51.100.${i + 1}:51820` }));
+  }
+  return { group, network, hops };
+}

@@ -4,3 +4,7 @@ export * from "./refresh-tokens";
 export * from "./groups";
 export * from "./memberships";
 export * from "./networks";
+export * from "./regions";
+export * from "./gateways";
+export * from "./nodes";
+export * from "./routing-policies";

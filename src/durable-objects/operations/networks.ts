@@ -1,6 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { networks } from "../../db/schema";
+import { networks, nodes } from "../../db/schema";
 import { conflict, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { mustParseCidr, overlaps } from "../../services/net/cidr";
@@ -55,7 +55,20 @@ export async function updateNetwork(db: Db, networkId: string, changes: NetworkC
   return next;
 }
 
+async function assertNoNodes(db: Db, networkId: string, action: string) {
+  const node = await db.select({ id: nodes.id }).from(nodes).where(eq(nodes.networkId, networkId)).limit(1).get();
+  if (node) throw conflict(`The network still holds nodes; remove them before you ${action}`);
+}
+
+/** Runs in the network's writer (no node can arrive meanwhile); the group's writer then checks overlaps. */
+export async function assertCidrMayChange(db: Db, networkId: string, changes: NetworkChanges) {
+  if (changes.cidr === undefined) return;
+  const current = await db.select({ cidr: networks.cidr }).from(networks).where(eq(networks.id, networkId)).get();
+  if (current && current.cidr !== changes.cidr) await assertNoNodes(db, networkId, "change its CIDR");
+}
+
 /** Runs inside the network's own writer, so no node can be added while the network is deleted. */
 export async function deleteNetwork(db: Db, networkId: string): Promise<void> {
+  await assertNoNodes(db, networkId, "delete it");
   await db.delete(networks).where(eq(networks.id, networkId));
 }

@@ -1,6 +1,7 @@
 import { createRouter } from "../../lib/create-router";
 import * as handlers from "./networks.handlers";
 import * as routes from "./networks.routes";
+import { runtimeStatus, runtimeStatusRoute } from "./runtime-status";
 
 export const networksRouter = createRouter()
   .openapi(routes.create, handlers.create)
@@ -8,4 +9,5 @@ export const networksRouter = createRouter()
   .openapi(routes.get, handlers.get)
   .openapi(routes.patch, handlers.patch)
   .openapi(routes.put, handlers.put)
-  .openapi(routes.remove, handlers.remove);
+  .openapi(routes.remove, handlers.remove)
+  .openapi(runtimeStatusRoute, runtimeStatus);

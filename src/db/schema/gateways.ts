@@ -1,0 +1,23 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { regions } from "./regions";
+
+export const GATEWAY_STATUSES = ["active", "draining", "disabled"] as const;
+export type GatewayStatus = (typeof GATEWAY_STATUSES)[number];
+
+/** Shared runtime inventory: a gateway serves networks through nodes with the gateway role. */
+export const gateways = sqliteTable(
+  "gateways",
+  {
+    id: text().primaryKey(),
+    regionId: text().notNull().references(() => regions.id),
+    name: text().notNull().unique(),
+    /** Public host the gateway is reached at, for operators; each gateway node carries its own endpoint. */
+    publicHost: text(),
+    /** Only `active` gateways are eligible for new routing-policy hops. */
+    status: text({ enum: GATEWAY_STATUSES }).notNull().default("active"),
+    capacity: integer(),
+    createdAt: text().notNull(),
+    updatedAt: text().notNull(),
+  },
+  (table) => [index("gateways_region_idx").on(table.regionId)],
+);

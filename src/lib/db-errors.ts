@@ -1,0 +1,12 @@
+/** D1 reports constraint failures as errors whose text (or cause's text, through drizzle) names the constraint. */
+function messages(error: unknown): string {
+  const parts: string[] = [];
+  for (let current = error as { message?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) {
+    if (current.message) parts.push(current.message);
+    if (parts.length > 5) break;
+  }
+  return parts.join(" | ");
+}
+
+export const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed/i.test(messages(error));
+export const isForeignKeyViolation = (error: unknown) => /FOREIGN KEY constraint failed/i.test(messages(error));

@@ -1,0 +1,7 @@
+/** Per-network caps: they keep every artifact render and writer transaction bounded (README, "Limits"). */
+export const LIMITS = {
+  nodesPerNetwork: 5_000,
+  policiesPerNetwork: 500,
+  /** Schema cap on gatewayPath length; the routing hop maximum (ROUTING_POLICY_MAX_HOPS) is checked after it. */
+  gatewayPathEntries: 32,
+} as const;

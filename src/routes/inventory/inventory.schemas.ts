@@ -1,0 +1,49 @@
+import { z } from "@hono/zod-openapi";
+import { GATEWAY_STATUSES } from "../../db/schema";
+import { Timestamp } from "../../lib/openapi";
+
+const Name = z.string().trim().min(1).max(100);
+
+export const RegionSchema = z.object({
+  id: z.string().openapi({ example: "reg_..." }),
+  name: z.string(),
+  description: z.string(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+}).openapi("Region");
+
+export const CreateRegionBody = z.strictObject({ name: Name, description: z.string().max(500).default("") }).openapi("CreateRegion");
+export const UpdateRegionBody = z.strictObject({ name: Name.optional(), description: z.string().max(500).optional() }).openapi("UpdateRegion");
+
+export const GatewaySchema = z.object({
+  id: z.string().openapi({ example: "gw_..." }),
+  regionId: z.string(),
+  name: z.string(),
+  publicHost: z.string().nullable(),
+  status: z.enum(GATEWAY_STATUSES).openapi({ description: "Only active gateways are eligible for new policy hops" }),
+  capacity: z.number().int().nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+}).openapi("Gateway");
+
+const PublicHost = z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/, "A host name or IP address");
+
+export const CreateGatewayBody = z.strictObject({
+  regionId: z.string().min(1).max(64),
+  name: Name,
+  publicHost: PublicHost.nullable().default(null),
+  status: z.enum(GATEWAY_STATUSES).default("active"),
+  capacity: z.number().int().min(0).max(1_000_000).nullable().default(null),
+}).openapi("CreateGateway");
+
+export const UpdateGatewayBody = z.strictObject({
+  name: Name.optional(),
+  publicHost: PublicHost.nullable().optional(),
+  status: z.enum(GATEWAY_STATUSES).optional(),
+  capacity: z.number().int().min(0).max(1_000_000).nullable().optional(),
+}).openapi("UpdateGateway");
+
+export const GatewayListQuery = z.object({
+  regionId: z.string().max(64).optional(),
+  status: z.enum(GATEWAY_STATUSES).optional(),
+});
