@@ -8,6 +8,7 @@ import { handleError } from "./middleware/error-handler";
 import { notFoundHandler } from "./middleware/not-found";
 import { requestId } from "./middleware/request-id";
 import { authRouter } from "./routes/auth";
+import { dnsRouter } from "./routes/dns";
 import { groupsRouter } from "./routes/groups";
 import { inventoryRouter } from "./routes/inventory";
 import { networksRouter } from "./routes/networks";
@@ -27,7 +28,7 @@ export function createApp() {
     await next();
   });
 
-  const routers = [authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, inventoryRouter];
+  const routers = [authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, dnsRouter, inventoryRouter];
   for (const router of routers) app.route("/", router);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

@@ -1,7 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import type { Env } from "../lib/env";
+import type { DnsRecord } from "../services/dns";
 import { routingPolicyMaxHops } from "../services/policies/max-hops";
+import * as dnsOps from "./operations/dns-records";
 import * as networkOps from "./operations/networks";
 import * as nodeOps from "./operations/nodes";
 import * as policyOps from "./operations/policies";
@@ -71,5 +73,17 @@ export class NetworkWriter extends DurableObject<Env> {
 
   deletePolicy(networkId: string, policyId: string) {
     return this.write(() => policyOps.deletePolicy(this.db, networkId, policyId));
+  }
+
+  createDnsRecord(networkId: string, record: DnsRecord) {
+    return this.write(() => dnsOps.createRecord(this.db, networkId, record));
+  }
+
+  replaceDnsRecord(networkId: string, recordId: string, record: DnsRecord) {
+    return this.write(() => dnsOps.replaceRecord(this.db, networkId, recordId, record));
+  }
+
+  deleteDnsRecord(networkId: string, recordId: string) {
+    return this.write(() => dnsOps.deleteRecord(this.db, networkId, recordId));
   }
 }

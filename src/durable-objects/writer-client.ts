@@ -1,4 +1,5 @@
 import type { Env } from "../lib/env";
+import type { DnsRecord } from "../services/dns";
 import type { NetworkChanges, NewNetwork } from "./operations/networks";
 import type { NodeChanges, NodeInput } from "./operations/nodes";
 import type { PolicyInput } from "./operations/policies";
@@ -25,5 +26,8 @@ export const networkWriter = (env: Env, networkId: string) => {
     createPolicy: (input: PolicyInput) => unwrap(writer.createPolicy(networkId, input)),
     replacePolicy: (policyId: string, input: PolicyInput) => unwrap(writer.replacePolicy(networkId, policyId, input)),
     deletePolicy: (policyId: string) => unwrap(writer.deletePolicy(networkId, policyId)),
+    createDnsRecord: (record: DnsRecord) => unwrap(writer.createDnsRecord(networkId, record)),
+    replaceDnsRecord: (recordId: string, record: DnsRecord) => unwrap(writer.replaceDnsRecord(networkId, recordId, record)),
+    deleteDnsRecord: (recordId: string) => unwrap(writer.deleteDnsRecord(networkId, recordId)),
   };
 };

@@ -2,6 +2,7 @@
 export const LIMITS = {
   nodesPerNetwork: 5_000,
   policiesPerNetwork: 500,
+  dnsRecordsPerNetwork: 10_000,
   /** Schema cap on gatewayPath length; the routing hop maximum (ROUTING_POLICY_MAX_HOPS) is checked after it. */
   gatewayPathEntries: 32,
 } as const;

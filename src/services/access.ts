@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { groups, memberships, networks, nodes, routingPolicies, type GroupRole } from "../db/schema";
+import { dnsRecords, groups, memberships, networks, nodes, routingPolicies, type GroupRole } from "../db/schema";
 import { forbidden, notFound } from "../lib/errors";
 import type { UserAuth } from "../lib/types";
 
@@ -71,4 +71,16 @@ export async function policyAccess(db: Db, auth: UserAuth, policyId: string, nee
     .get();
   if (!row) throw notFound("Routing policy");
   return { policy: row.policy, network: row.network, role: check(auth, row.role, need, "Routing policy") };
+}
+
+/** One query: the DNS record, its network and the caller's role in the network's group. */
+export async function dnsRecordAccess(db: Db, auth: UserAuth, recordId: string, need: Need) {
+  const row = await db.select({ record: dnsRecords, network: networks, role: memberships.role })
+    .from(dnsRecords)
+    .innerJoin(networks, eq(networks.id, dnsRecords.networkId))
+    .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
+    .where(eq(dnsRecords.id, recordId))
+    .get();
+  if (!row) throw notFound("DNS record");
+  return { record: row.record, network: row.network, role: check(auth, row.role, need, "DNS record") };
 }

@@ -8,3 +8,4 @@ export * from "./regions";
 export * from "./gateways";
 export * from "./nodes";
 export * from "./routing-policies";
+export * from "./dns-records";

@@ -1,0 +1,17 @@
+import type { Context } from "hono";
+import type { AppEnv, AppRouteHandler } from "../../lib/types";
+import { networkAccess } from "../../services/access";
+import { matchesEtag, renderDnsArtifact, type DnsArtifact } from "../../services/dns-artifacts";
+import type * as routes from "./dns.routes";
+
+async function serve(c: Context<AppEnv>, networkId: string, kind: DnsArtifact) {
+  const { network } = await networkAccess(c.var.db, c.var.auth, networkId, "read");
+  const { text, etag } = await renderDnsArtifact(c.var.db, network.id, kind);
+  c.header("ETag", etag);
+  c.header("Cache-Control", "no-cache");
+  if (matchesEtag(c.req.header("if-none-match"), etag)) return c.body(null, 304);
+  return c.text(text, 200);
+}
+
+export const corefile: AppRouteHandler<typeof routes.corefile> = (c) => serve(c, c.req.valid("param").id, "corefile");
+export const zonefile: AppRouteHandler<typeof routes.zonefile> = (c) => serve(c, c.req.valid("param").id, "zonefile");

@@ -1,0 +1,32 @@
+import type { DnsRecord } from "./dns";
+import { mustParseCidr } from "./net/cidr";
+import { allocateAddress, parseAddress } from "./net/ipam";
+
+interface NodeLike { name: string; address: string; isGateway: boolean }
+
+const isV6 = (address: string) => address.includes(":");
+
+/**
+ * The served record set: the manual records plus one A/AAAA per node, `<node-name>.<dnsDomain>`.
+ * A manual record at a node's name wins: the node's automatic record is left out (so an operator can
+ * point a node's name elsewhere, or give it a CNAME, without a conflict).
+ */
+export function servedRecords(manual: DnsRecord[], nodes: NodeLike[]): DnsRecord[] {
+  const manualNames = new Set(manual.map((record) => record.name));
+  const automatic = nodes
+    .filter((node) => !manualNames.has(node.name))
+    .map((node): DnsRecord => ({ name: node.name, type: isV6(node.address) ? "AAAA" : "A", value: node.address, ttl: 300 }));
+  return [...manual, ...automatic];
+}
+
+/**
+ * Where the zone's `ns` host points: the gateway node with the lowest address (gateways run the DNS
+ * server), else the network's first usable address. A function of the node set, so still deterministic.
+ */
+export function nameServerAddress(cidr: string, nodes: NodeLike[]): string {
+  const numeric = (address: string) => parseAddress(address)?.value ?? 0n;
+  const gateways = nodes.filter((node) => node.isGateway).map((node) => node.address)
+    .sort((a, b) => (numeric(a) < numeric(b) ? -1 : numeric(a) > numeric(b) ? 1 : 0));
+  const network = mustParseCidr(cidr);
+  return gateways[0] ?? allocateAddress(network, []) ?? network.text.split("/")[0]!;
+}
