@@ -59,10 +59,11 @@ const wantsText = (accept: string | undefined) => !!accept && accept.includes("t
 export const config: AppRouteHandler<typeof routes.config> = async (c) => {
   const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
   const state = await loadRoutingState(c.var.db, node.networkId);
+  // Deleted between the two reads: answer as if it never existed.
+  if (!state.nodes.some((row) => row.id === node.id)) throw notFound("Node");
   const rendered = buildNodeConfig(
     toRoutingNetwork(state.network), state.nodes.map(toRoutingNode), state.policies.map(toRoutingPolicy), node.id,
   );
-  if (!rendered) throw notFound("Node");
   if (wantsText(c.req.header("accept"))) return c.text(rendered.wgQuick, 200);
   return c.json(rendered, 200);
 };

@@ -1,0 +1,53 @@
+import { routingIntentFor } from "./intent";
+import { peerRoutes } from "./peer-routes";
+import { buildTopology, type Topology } from "./topology";
+import type { NodeConfig, PeerConfig, RoutingNetwork, RoutingNode, RoutingPolicy } from "./types";
+import { renderWgQuick } from "./wg-quick";
+
+/**
+ * A node that cannot accept connections (no endpoint) must keep NAT and firewall mappings open
+ * towards peers that can, or those peers could never reach it first. 25 s is WireGuard's own advice.
+ */
+const KEEPALIVE_SECONDS = 25;
+
+/**
+ * The configuration of one node, rendered from a shared topology. Callers have loaded the node, so a
+ * node missing here (unknown id, or a stored address the topology had to ignore) is a broken invariant
+ * and throws rather than serving a config that cannot work.
+ */
+export function configFor(topology: Topology, nodeId: string): NodeConfig {
+  const node = topology.nodes.get(nodeId);
+  if (!node) {
+    const why = topology.ignoredNodes.includes(nodeId) ? "its address is unusable in this network" : "it is not a node of this network";
+    throw new Error(`Cannot build a config for node ${nodeId}: ${why}`);
+  }
+  const peers: PeerConfig[] = peerRoutes(topology, node).map(({ peer, allowedIps }) => ({
+    nodeId: peer.id,
+    name: peer.name,
+    publicKey: peer.publicKey,
+    endpoint: peer.endpoint,
+    allowedIps,
+    persistentKeepalive: node.endpoint === null && peer.endpoint !== null ? KEEPALIVE_SECONDS : null,
+  }));
+  const config: Omit<NodeConfig, "wgQuick"> = {
+    nodeId: node.id,
+    networkId: topology.network.id,
+    routingRevision: topology.network.routingRevision,
+    // The network's prefix length, not /32: the kernel then has one connected route for the overlay.
+    interface: { address: `${node.address}/${topology.cidr.prefix}`, listenPort: node.listenPort, dns: [...topology.network.dnsServers] },
+    peers,
+    routingIntent: routingIntentFor(topology, node),
+    forwarding: topology.forwarders.has(node.id),
+  };
+  return { ...config, wgQuick: renderWgQuick(config, topology.cidr.family) };
+}
+
+/** One config without keeping the topology: convenient for a single request. */
+export function buildNodeConfig(
+  network: RoutingNetwork,
+  nodes: readonly RoutingNode[],
+  policies: readonly RoutingPolicy[],
+  nodeId: string,
+): NodeConfig {
+  return configFor(buildTopology(network, nodes, policies), nodeId);
+}

@@ -1,0 +1,71 @@
+/**
+ * The routing core's inputs and outputs. Inputs are plain records (what the database rows map to);
+ * outputs are the JSON the node-config endpoint serves. Nothing here knows about D1 or HTTP.
+ */
+
+/** Which policies apply when this node is a source. Gateways ignore it: they are never sources. */
+export type RoutingSelection = { mode: "all" } | { mode: "none" } | { mode: "only"; policyIds: string[] };
+
+export interface RoutingNode {
+  id: string;
+  name: string;
+  /** Canonical address inside the network CIDR, without a prefix length. */
+  address: string;
+  publicKey: string;
+  /** "host:port" where peers can reach this node, or null when it only dials out. */
+  endpoint: string | null;
+  listenPort: number | null;
+  isGateway: boolean;
+  routing: RoutingSelection;
+}
+
+export interface RoutingPolicy {
+  id: string;
+  name: string;
+  /** Canonical CIDR outside the network (see checkDestination). */
+  destinationCidr: string;
+  /** Gateway node ids in forwarding order; the last one is the egress. */
+  gatewayPath: string[];
+}
+
+export interface RoutingNetwork {
+  id: string;
+  cidr: string;
+  routingRevision: number;
+  dnsServers: string[];
+}
+
+export type HopRole = "source" | "transit" | "egress";
+
+export interface RoutingIntentEntry {
+  policyId: string;
+  name: string;
+  destinationCidr: string;
+  path: string[];
+  role: HopRole;
+  /** The gateway before this node on the path; null for a source or for the first hop (its predecessors are the sources). */
+  previousHop: string | null;
+  /** Where this node sends traffic for destinationCidr; null on the egress, which uses its own underlay. */
+  nextHop: string | null;
+}
+
+export interface PeerConfig {
+  nodeId: string;
+  name: string;
+  publicKey: string;
+  endpoint: string | null;
+  allowedIps: string[];
+  persistentKeepalive: number | null;
+}
+
+export interface NodeConfig {
+  nodeId: string;
+  networkId: string;
+  routingRevision: number;
+  interface: { address: string; listenPort: number | null; dns: string[] };
+  peers: PeerConfig[];
+  routingIntent: RoutingIntentEntry[];
+  /** True for gateways on any path: they forward packets between peers and must have IP forwarding on. */
+  forwarding: boolean;
+  wgQuick: string;
+}
