@@ -8,12 +8,16 @@ import { handleError } from "./middleware/error-handler";
 import { notFoundHandler } from "./middleware/not-found";
 import { requestId } from "./middleware/request-id";
 import { authRouter } from "./routes/auth";
+import { clientRouter } from "./routes/client";
+import { devicesRouter } from "./routes/devices";
 import { dnsRouter } from "./routes/dns";
+import { enrolmentKeysRouter } from "./routes/enrolment-keys";
 import { groupsRouter } from "./routes/groups";
 import { inventoryRouter } from "./routes/inventory";
 import { networksRouter } from "./routes/networks";
 import { nodesRouter } from "./routes/nodes";
 import { routingPoliciesRouter } from "./routes/routing-policies";
+import { tunnelsRouter } from "./routes/tunnels";
 import { usersRouter } from "./routes/users";
 
 export const API_BASE = "/api/v1";
@@ -28,7 +32,8 @@ export function createApp() {
     await next();
   });
 
-  const routers = [authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, dnsRouter, inventoryRouter];
+  const routers = [authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, dnsRouter, inventoryRouter, clientRouter,
+    devicesRouter, enrolmentKeysRouter, tunnelsRouter];
   for (const router of routers) app.route("/", router);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

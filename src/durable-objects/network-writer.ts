@@ -3,6 +3,7 @@ import { createDb } from "../db/client";
 import type { Env } from "../lib/env";
 import type { DnsRecord } from "../services/dns";
 import { routingPolicyMaxHops } from "../services/policies/max-hops";
+import * as deviceOps from "./operations/devices";
 import * as dnsOps from "./operations/dns-records";
 import * as networkOps from "./operations/networks";
 import * as nodeOps from "./operations/nodes";
@@ -73,6 +74,18 @@ export class NetworkWriter extends DurableObject<Env> {
 
   deletePolicy(networkId: string, policyId: string) {
     return this.write(() => policyOps.deletePolicy(this.db, networkId, policyId));
+  }
+
+  enrolDevice(networkId: string, input: deviceOps.DeviceEnrolment) {
+    return this.write(() => deviceOps.enrolDevice(this.db, networkId, input));
+  }
+
+  removeDevice(networkId: string, deviceId: string) {
+    return this.write(() => deviceOps.removeDevice(this.db, networkId, deviceId));
+  }
+
+  setRoutingPreference(networkId: string, nodeId: string, mode: "all" | "none" | "only", policyIds: string[]) {
+    return this.write(() => deviceOps.setRoutingPreference(this.db, networkId, nodeId, mode, policyIds));
   }
 
   createDnsRecord(networkId: string, record: DnsRecord) {

@@ -1,5 +1,6 @@
 import type { Env } from "../lib/env";
 import type { DnsRecord } from "../services/dns";
+import type { DeviceEnrolment } from "./operations/devices";
 import type { NetworkChanges, NewNetwork } from "./operations/networks";
 import type { NodeChanges, NodeInput } from "./operations/nodes";
 import type { PolicyInput } from "./operations/policies";
@@ -26,6 +27,10 @@ export const networkWriter = (env: Env, networkId: string) => {
     createPolicy: (input: PolicyInput) => unwrap(writer.createPolicy(networkId, input)),
     replacePolicy: (policyId: string, input: PolicyInput) => unwrap(writer.replacePolicy(networkId, policyId, input)),
     deletePolicy: (policyId: string) => unwrap(writer.deletePolicy(networkId, policyId)),
+    enrolDevice: (input: DeviceEnrolment) => unwrap(writer.enrolDevice(networkId, input)),
+    removeDevice: (deviceId: string) => unwrap(writer.removeDevice(networkId, deviceId)),
+    setRoutingPreference: (nodeId: string, mode: "all" | "none" | "only", policyIds: string[]) =>
+      unwrap(writer.setRoutingPreference(networkId, nodeId, mode, policyIds)),
     createDnsRecord: (record: DnsRecord) => unwrap(writer.createDnsRecord(networkId, record)),
     replaceDnsRecord: (recordId: string, record: DnsRecord) => unwrap(writer.replaceDnsRecord(networkId, recordId, record)),
     deleteDnsRecord: (recordId: string) => unwrap(writer.deleteDnsRecord(networkId, recordId)),

@@ -10,6 +10,7 @@ export interface Env {
   ACCESS_TOKEN_TTL_SECONDS?: string;
   REFRESH_TOKEN_TTL_SECONDS?: string;
   SESSION_MAX_AGE_SECONDS?: string;
+  OFFLINE_AFTER_SECONDS?: string;
   /** JSON array of Ed25519 private JWKs, each with a `kid`; the first one signs. */
   JWT_SIGNING_KEYS?: string;
   /** At least 32 bytes (base64 or plain text); keys the refresh-token HMAC. */
@@ -29,6 +30,8 @@ const ConfigSchema = z.object({
   REFRESH_TOKEN_TTL_SECONDS: intVar(1_209_600, 3600, 31_536_000),
   /** Absolute lifetime of a sign-in, however often it is refreshed. */
   SESSION_MAX_AGE_SECONDS: intVar(7_776_000, 3600, 31_536_000),
+  /** A node or device without a heartbeat for this long shows as offline. */
+  OFFLINE_AFTER_SECONDS: intVar(300, 30, 86_400),
   JWT_SIGNING_KEYS: z.string().min(1, "JWT_SIGNING_KEYS secret is not set"),
   TOKEN_SECRET: z.string().min(32, "TOKEN_SECRET must hold at least 32 characters"),
   BOOTSTRAP_ADMIN_EMAIL: z.string().optional(),

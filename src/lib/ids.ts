@@ -1,6 +1,6 @@
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
-export type IdPrefix = "usr" | "ses" | "rt" | "grp" | "net" | "rp" | "dns" | "node" | "dev" | "reg" | "gw" | "agt" | "tun" | "req";
+export type IdPrefix = "usr" | "ses" | "rt" | "grp" | "net" | "rp" | "dns" | "node" | "dev" | "ek" | "reg" | "gw" | "agt" | "tun" | "req";
 
 /** Opaque ids with a type prefix: 128 random bits in Crockford base32. */
 export function newId(prefix: IdPrefix): string {

@@ -11,12 +11,20 @@ export interface UserAuth {
   platformRole: PlatformRole;
 }
 
+/** A managed-client device acting for itself with its credential (`dvc_…`). */
+export interface DeviceAuth {
+  kind: "device";
+  deviceId: string;
+}
+
 export interface AppEnv {
   Bindings: Env;
   Variables: {
     requestId: string;
     db: Db;
     auth: UserAuth;
+    /** Set instead of `auth` when a device credential authenticated the request. */
+    device?: DeviceAuth;
   };
 }
 

@@ -9,3 +9,6 @@ export * from "./gateways";
 export * from "./nodes";
 export * from "./routing-policies";
 export * from "./dns-records";
+export * from "./devices";
+export * from "./enrolment-keys";
+export * from "./tunnels";

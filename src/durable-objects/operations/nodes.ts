@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { gateways, nodes } from "../../db/schema";
+import { devices, gateways, nodes, tunnelObservations } from "../../db/schema";
 import { conflict, domainError, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { LIMITS } from "../../lib/limits";
@@ -55,7 +55,8 @@ function pickAddress(state: RoutingState, requested: string | undefined, selfId?
 const policiesUsing = (state: RoutingState, nodeId: string) =>
   state.policies.filter((policy) => policy.gatewayPath.includes(nodeId)).map((policy) => policy.id);
 
-export async function createNode(db: Db, networkId: string, input: NodeInput): Promise<NodeRow> {
+/** Validates and allocates a new node without writing it, so callers can batch it with more rows. */
+export async function planNode(db: Db, networkId: string, input: NodeInput) {
   const state = await loadRoutingState(db, networkId);
   if (state.nodes.length >= LIMITS.nodesPerNetwork) throw conflict(`A network holds at most ${LIMITS.nodesPerNetwork} nodes`);
   assertUniqueIdentity(state, input);
@@ -69,7 +70,13 @@ export async function createNode(db: Db, networkId: string, input: NodeInput): P
     routingMode: input.routingMode ?? "all", routingPolicyIds: input.routingPolicyIds ?? [],
     revision: state.network.routingRevision + 1, appliedRoutingRevision: null, lastSeenAt: null, createdAt: now, updatedAt: now,
   };
-  await db.batch([db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)]);
+  const statements = [db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)] as const;
+  return { row, statements };
+}
+
+export async function createNode(db: Db, networkId: string, input: NodeInput): Promise<NodeRow> {
+  const { row, statements } = await planNode(db, networkId, input);
+  await db.batch(statements);
   return row;
 }
 
@@ -92,8 +99,10 @@ export async function updateNode(db: Db, networkId: string, nodeId: string, chan
   assertUniqueIdentity(state, next, nodeId);
   if (gatewayId !== current.gatewayId || isGateway !== current.isGateway) await assertGatewayRole(db, isGateway, gatewayId);
   const renamed = next.name !== current.name || next.address !== current.address;
+  // Heartbeat columns are left alone: heartbeats write them outside the writer.
+  const { appliedRoutingRevision: _applied, lastSeenAt: _seen, ...managed } = next;
   await db.batch([
-    db.update(nodes).set(next).where(eq(nodes.id, nodeId)),
+    db.update(nodes).set(managed).where(eq(nodes.id, nodeId)),
     bumpRoutingRevision(db, networkId),
     ...(renamed ? [bumpDnsRevision(db, networkId)] : []),
   ]);
@@ -106,5 +115,12 @@ export async function deleteNode(db: Db, networkId: string, nodeId: string): Pro
   if (!state.nodes.some((node) => node.id === nodeId)) throw notFound("Node");
   const usedBy = policiesUsing(state, nodeId);
   if (usedBy.length > 0) throw conflict(`The node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
-  await db.batch([db.delete(nodes).where(eq(nodes.id, nodeId)), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)]);
+  await db.batch([
+    db.delete(nodes).where(eq(nodes.id, nodeId)),
+    // A device's node going means the device goes too: its credential must stop working.
+    db.delete(devices).where(eq(devices.nodeId, nodeId)),
+    db.delete(tunnelObservations).where(eq(tunnelObservations.fromNodeId, nodeId)),
+    bumpRoutingRevision(db, networkId),
+    bumpDnsRevision(db, networkId),
+  ]);
 }

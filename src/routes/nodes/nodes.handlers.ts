@@ -1,13 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import { memberships, networks, nodes } from "../../db/schema";
-import { loadRoutingState } from "../../durable-objects/operations/network-state";
 import { networkWriter } from "../../durable-objects/writer-client";
-import { notFound } from "../../lib/errors";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { networkAccess, nodeAccess } from "../../services/access";
-import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../../services/network-routing";
-import { buildNodeConfig } from "../../services/routing";
+import { loadNodeConfig } from "../../services/node-configs";
 import type * as routes from "./nodes.routes";
 import { presentNode } from "./nodes.schemas";
 
@@ -58,12 +55,7 @@ const wantsText = (accept: string | undefined) => !!accept && accept.includes("t
 /** Two round trips whatever the network's size: the access check, then one batch of three reads. */
 export const config: AppRouteHandler<typeof routes.config> = async (c) => {
   const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
-  const state = await loadRoutingState(c.var.db, node.networkId);
-  // Deleted between the two reads: answer as if it never existed.
-  if (!state.nodes.some((row) => row.id === node.id)) throw notFound("Node");
-  const rendered = buildNodeConfig(
-    toRoutingNetwork(state.network), state.nodes.map(toRoutingNode), state.policies.map(toRoutingPolicy), node.id,
-  );
+  const rendered = await loadNodeConfig(c.var.db, node.networkId, node.id);
   if (wantsText(c.req.header("accept"))) return c.text(rendered.wgQuick, 200);
   return c.json(rendered, 200);
 };

@@ -1,0 +1,25 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { networks } from "./networks";
+
+/**
+ * The latest observation of one tunnel end: what node `fromNodeId` reports about its peer with
+ * `peerPublicKey` (the peer's node is resolved at read time, so heartbeats do not pay for a lookup).
+ */
+export const tunnelObservations = sqliteTable(
+  "tunnel_observations",
+  {
+    id: text().primaryKey(),
+    networkId: text().notNull().references(() => networks.id, { onDelete: "cascade" }),
+    fromNodeId: text().notNull(),
+    peerPublicKey: text().notNull(),
+    lastHandshakeAt: text(),
+    rxBytes: integer().notNull(),
+    txBytes: integer().notNull(),
+    reportedAt: text().notNull(),
+    createdAt: text().notNull(),
+  },
+  (table) => [
+    uniqueIndex("tunnel_observations_pair_uq").on(table.fromNodeId, table.peerPublicKey),
+    index("tunnel_observations_network_idx").on(table.networkId, table.createdAt),
+  ],
+);

@@ -1,0 +1,61 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { devices, nodes, routingPolicies, tunnelObservations } from "../../db/schema";
+import { domainError, notFound } from "../../lib/errors";
+import { newId, nowIso } from "../../lib/ids";
+import { bumpDnsRevision, bumpRoutingRevision, type NodeRow } from "./network-state";
+import { planNode, updateNode } from "./nodes";
+
+export type DeviceRow = typeof devices.$inferSelect;
+
+export interface DeviceEnrolment {
+  userId: string | null;
+  enrolmentKeyId: string | null;
+  name: string;
+  publicKey: string;
+  platform: string;
+  clientVersion: string;
+  credentialHash: string;
+}
+
+/** The device and its node are written in one batch, with the revision bumps: never one without the other. */
+export async function enrolDevice(db: Db, networkId: string, input: DeviceEnrolment): Promise<{ device: DeviceRow; node: NodeRow }> {
+  const deviceId = newId("dev");
+  const { row: node, statements } = await planNode(db, networkId, { name: input.name, publicKey: input.publicKey, deviceId });
+  const now = nowIso();
+  const device: DeviceRow = {
+    id: deviceId, networkId, nodeId: node.id, userId: input.userId, enrolmentKeyId: input.enrolmentKeyId,
+    platform: input.platform, clientVersion: input.clientVersion, credentialHash: input.credentialHash,
+    reportedEndpoint: null, createdAt: now, updatedAt: now,
+  };
+  await db.batch([...statements, db.insert(devices).values(device)]);
+  return { device, node };
+}
+
+/** Releases the node (and so its address) together with the device and what it observed. */
+export async function removeDevice(db: Db, networkId: string, deviceId: string): Promise<void> {
+  const device = await db.select().from(devices).where(and(eq(devices.id, deviceId), eq(devices.networkId, networkId))).get();
+  if (!device) throw notFound("Device");
+  await db.batch([
+    db.delete(devices).where(eq(devices.id, deviceId)),
+    db.delete(nodes).where(eq(nodes.id, device.nodeId)),
+    db.delete(tunnelObservations).where(eq(tunnelObservations.fromNodeId, device.nodeId)),
+    bumpRoutingRevision(db, networkId),
+    bumpDnsRevision(db, networkId),
+  ]);
+}
+
+/** Which policies route this device's traffic: all, none, or only the listed ones (which must exist here). */
+export async function setRoutingPreference(
+  db: Db, networkId: string, nodeId: string, mode: NodeRow["routingMode"], policyIds: string[],
+): Promise<NodeRow> {
+  const wanted = [...new Set(policyIds)].sort();
+  if (mode !== "only" && wanted.length > 0) throw domainError(`policyIds apply only to mode "only"`);
+  if (wanted.length > 0) {
+    const known = new Set((await db.select({ id: routingPolicies.id }).from(routingPolicies)
+      .where(eq(routingPolicies.networkId, networkId)).all()).map((policy) => policy.id));
+    const unknown = wanted.filter((id) => !known.has(id));
+    if (unknown.length > 0) throw domainError(`policyIds ${unknown.join(", ")} are not routing policies of this network`);
+  }
+  return updateNode(db, networkId, nodeId, { routingMode: mode, routingPolicyIds: wanted });
+}

@@ -1,0 +1,88 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { devices, nodes, tunnelObservations } from "../../db/schema";
+import { networkWriter } from "../../durable-objects/writer-client";
+import { getConfig } from "../../lib/env";
+import { domainError, fieldError, unauthorized } from "../../lib/errors";
+import { newId, nowIso } from "../../lib/ids";
+import type { AppRouteHandler, UserAuth } from "../../lib/types";
+import { DEVICE_CREDENTIAL_PREFIX } from "../../middleware/client-auth";
+import { networkAccess } from "../../services/access";
+import { randomToken, sha256 } from "../../services/auth/tokens";
+import { deviceAccess } from "../../services/device-access";
+import { consumeEnrolmentKey, releaseEnrolmentKeyUse } from "../../services/enrolment-keys";
+import { loadNodeConfig } from "../../services/node-configs";
+import { presentNode } from "../nodes/nodes.schemas";
+import type * as routes from "./client.routes";
+import { presentDevice } from "./client.schemas";
+
+/** Who enrols: a key (headless, no owner) or a signed-in member of the network's group (the owner). */
+async function enrolmentTarget(db: Db, body: { networkId?: string; enrolmentKey?: string }, user: UserAuth | undefined) {
+  if (body.enrolmentKey) {
+    const key = await consumeEnrolmentKey(db, body.enrolmentKey);
+    if (body.networkId && body.networkId !== key.networkId) {
+      await releaseEnrolmentKeyUse(db, key.id);
+      throw domainError("The enrolment key belongs to another network");
+    }
+    return { networkId: key.networkId, userId: null, enrolmentKeyId: key.id };
+  }
+  if (!user) throw unauthorized("Sign in, or enrol with an enrolment key");
+  if (!body.networkId) throw fieldError("networkId", "Required when enrolling with a user token");
+  const { network } = await networkAccess(db, user, body.networkId, "enrol");
+  return { networkId: network.id, userId: user.userId, enrolmentKeyId: null };
+}
+
+export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
+  const body = c.req.valid("json");
+  const target = await enrolmentTarget(c.var.db, body, c.get("auth") as UserAuth | undefined);
+  const credential = `${DEVICE_CREDENTIAL_PREFIX}${randomToken()}`;
+  const enrolled = await networkWriter(c.env, target.networkId).enrolDevice({
+    ...target, name: body.name, publicKey: body.publicKey, platform: body.platform, clientVersion: body.clientVersion,
+    credentialHash: sha256(credential),
+  }).catch(async (error: unknown) => {
+    if (target.enrolmentKeyId) await releaseEnrolmentKeyUse(c.var.db, target.enrolmentKeyId);
+    throw error;
+  });
+  const config = await loadNodeConfig(c.var.db, target.networkId, enrolled.node.id);
+  const device = presentDevice(enrolled.device, enrolled.node, getConfig(c.env).OFFLINE_AFTER_SECONDS);
+  return c.json({ device, node: presentNode(enrolled.node), config, deviceToken: credential }, 201);
+};
+
+const actor = (c: { get: (key: "auth" | "device") => unknown }) =>
+  ({ user: c.get("auth") as UserAuth | undefined, device: c.get("device") as { kind: "device"; deviceId: string } | undefined });
+
+export const config: AppRouteHandler<typeof routes.config> = async (c) => {
+  const { device, node } = await deviceAccess(c.var.db, actor(c), c.req.valid("param").id);
+  return c.json({ deviceId: device.id, config: await loadNodeConfig(c.var.db, device.networkId, node.id) }, 200);
+};
+
+/**
+ * One access read and one write batch: the node's applied revision and last-seen time, the device's
+ * reported endpoint, and an upsert per reported peer. Heartbeats are not routing changes, so they do
+ * not go through the network writer (which never writes these columns).
+ */
+export const heartbeat: AppRouteHandler<typeof routes.heartbeat> = async (c) => {
+  const { device, node, network } = await deviceAccess(c.var.db, actor(c), c.req.valid("param").id);
+  const body = c.req.valid("json");
+  if (body.appliedRevision > network.routingRevision) {
+    throw domainError(`appliedRevision ${body.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
+  }
+  const now = nowIso();
+  const db = c.var.db;
+  const observations = body.peers.map((peer) => ({
+    id: newId("tun"), networkId: network.id, fromNodeId: node.id, peerPublicKey: peer.publicKey,
+    lastHandshakeAt: peer.lastHandshakeAt, rxBytes: peer.rxBytes, txBytes: peer.txBytes, reportedAt: now, createdAt: now,
+  }));
+  await db.batch([
+    db.update(nodes).set({ appliedRoutingRevision: body.appliedRevision, lastSeenAt: now }).where(eq(nodes.id, node.id)),
+    db.update(devices).set({ reportedEndpoint: body.endpoint ?? device.reportedEndpoint }).where(eq(devices.id, device.id)),
+    ...(observations.length === 0 ? [] : [db.insert(tunnelObservations).values(observations).onConflictDoUpdate({
+      target: [tunnelObservations.fromNodeId, tunnelObservations.peerPublicKey],
+      set: {
+        lastHandshakeAt: sql`excluded.last_handshake_at`, rxBytes: sql`excluded.rx_bytes`,
+        txBytes: sql`excluded.tx_bytes`, reportedAt: sql`excluded.reported_at`,
+      },
+    })]),
+  ]);
+  return c.json({ desiredRevision: network.routingRevision, configChanged: body.appliedRevision !== network.routingRevision }, 200);
+};

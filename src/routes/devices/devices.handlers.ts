@@ -1,0 +1,55 @@
+import { and, asc, eq, inArray, or } from "drizzle-orm";
+import { devices, memberships, networks, nodes } from "../../db/schema";
+import { networkWriter } from "../../durable-objects/writer-client";
+import { getConfig } from "../../lib/env";
+import { afterCursor, toPage } from "../../lib/pagination";
+import type { AppRouteHandler } from "../../lib/types";
+import { deviceAccess } from "../../services/device-access";
+import { presentDevice } from "../client/client.schemas";
+import type * as routes from "./devices.routes";
+
+export const list: AppRouteHandler<typeof routes.list> = async (c) => {
+  const { limit, cursor, networkId } = c.req.valid("query");
+  const { db, auth } = c.var;
+  const visible = auth.platformRole === "admin"
+    ? undefined
+    : or(eq(devices.userId, auth.userId), inArray(memberships.role, ["admin", "owner"]));
+  const rows = await db.select({ device: devices, node: nodes }).from(devices)
+    .innerJoin(nodes, eq(nodes.id, devices.nodeId))
+    .innerJoin(networks, eq(networks.id, devices.networkId))
+    .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
+    .where(and(visible, networkId ? eq(devices.networkId, networkId) : undefined, afterCursor(devices, cursor)))
+    .orderBy(asc(devices.createdAt), asc(devices.id)).limit(limit + 1).all();
+  const offline = getConfig(c.env).OFFLINE_AFTER_SECONDS;
+  const flat = rows.map((row) => ({ ...row, createdAt: row.device.createdAt, id: row.device.id }));
+  return c.json(toPage(flat, limit, (row) => presentDevice(row.device, row.node, offline)), 200);
+};
+
+export const get: AppRouteHandler<typeof routes.get> = async (c) => {
+  const { device, node } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
+  return c.json(presentDevice(device, node, getConfig(c.env).OFFLINE_AFTER_SECONDS), 200);
+};
+
+export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
+  const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
+  const node = await networkWriter(c.env, device.networkId).updateNode(device.nodeId, { name: c.req.valid("json").name });
+  return c.json(presentDevice(device, node, getConfig(c.env).OFFLINE_AFTER_SECONDS), 200);
+};
+
+export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
+  const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
+  await networkWriter(c.env, device.networkId).removeDevice(device.id);
+  return c.body(null, 204);
+};
+
+export const getRouting: AppRouteHandler<typeof routes.getRouting> = async (c) => {
+  const { node } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
+  return c.json({ mode: node.routingMode, policyIds: node.routingPolicyIds }, 200);
+};
+
+export const putRouting: AppRouteHandler<typeof routes.putRouting> = async (c) => {
+  const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
+  const { mode, policyIds } = c.req.valid("json");
+  const node = await networkWriter(c.env, device.networkId).setRoutingPreference(device.nodeId, mode, policyIds);
+  return c.json({ mode: node.routingMode, policyIds: node.routingPolicyIds }, 200);
+};

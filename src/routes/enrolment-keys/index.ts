@@ -1,0 +1,8 @@
+import { createRouter } from "../../lib/create-router";
+import * as handlers from "./enrolment-keys.handlers";
+import * as routes from "./enrolment-keys.routes";
+
+export const enrolmentKeysRouter = createRouter()
+  .openapi(routes.create, handlers.create)
+  .openapi(routes.list, handlers.list)
+  .openapi(routes.revoke, handlers.revoke);

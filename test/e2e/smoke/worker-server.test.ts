@@ -1,0 +1,40 @@
+// The harness itself: `wrangler dev` comes up on a fresh state directory with generated secrets,
+// serves the OpenAPI document, and the bootstrap admin can sign in.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, login } from "../support/api-client.ts";
+import { startWorker, type WorkerServer } from "../support/worker-server.ts";
+
+describe("worker server harness", () => {
+  let server: WorkerServer;
+
+  beforeAll(async () => {
+    server = await startWorker();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("serves the OpenAPI document", async () => {
+    const response = await api(server.baseUrl).get("/openapi.json");
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toMatch(/^3\.1/);
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("lets the bootstrap admin log in, and not with a wrong password", async () => {
+    const wrong = await api(server.baseUrl).post("/auth/login", { ...server.admin, password: "not-the-password" });
+    expect(wrong.status).toBe(401);
+
+    const token = await login(server.baseUrl, server.admin);
+    expect(token.split(".")).toHaveLength(3); // a JWT
+    // The same credentials work twice: the first login created the admin, the second finds it.
+    expect(await login(server.baseUrl, server.admin)).toBeTruthy();
+  });
+
+  it("stops cleanly and can be stopped twice", async () => {
+    const { baseUrl } = server;
+    await server.stop();
+    await server.stop();
+    await expect(fetch(`${baseUrl}/api/v1/openapi.json`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,44 @@
+import { check, run } from "./command.ts";
+import { listNamespaces, type Lab } from "./netns.ts";
+
+export interface Leftovers {
+  /** Namespaces of this lab still listed by `ip netns list`. */
+  namespaces: string[];
+  /** Processes that ran inside the lab's namespaces and are still alive. */
+  processes: number[];
+}
+
+/**
+ * Cleans the lab up and reports what survived, so a test can assert a clean machine. The process
+ * ids are read before cleanup (`ip netns pids`), because afterwards the namespaces are gone.
+ */
+export async function cleanupAndFindLeftovers(lab: Lab): Promise<Leftovers> {
+  const pids: number[] = [];
+  for (const namespace of lab.namespaces()) {
+    const listed = await run(["ip", "netns", "pids", namespace]);
+    pids.push(...listed.stdout.split("\n").filter(Boolean).map(Number));
+  }
+  await lab.cleanup();
+  await lab.cleanup(); // must be harmless: afterAll calls it again
+  const namespaces = (await listNamespaces()).filter((name) => name.startsWith(`${lab.name}-`));
+  return { namespaces, processes: pids.filter(isAlive) };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** For failure messages: what the namespaces looked like. */
+export async function describeLab(lab: Lab): Promise<string> {
+  const parts: string[] = [];
+  for (const namespace of lab.namespaces()) {
+    const show = (...args: string[]) => check(["ip", "-n", namespace, ...args]);
+    parts.push(`## ${namespace}\n${await show("-br", "address")}${await show("route")}${await show("-6", "route")}`);
+  }
+  return parts.join("\n");
+}

@@ -1,0 +1,158 @@
+// The real Worker for end-to-end tests: `wrangler dev` as a child process (the way `npm run dev` and
+// operators run it) on a free port, with a fresh D1/Durable Object state directory per server.
+//
+// Chosen over wrangler's in-process `unstable_startWorker`: that API is marked unstable, would load
+// wrangler, esbuild and miniflare into the vitest process, and a stuck workerd could not be killed
+// apart from the tests. A child process group is killed whole and its output captured for errors.
+//
+// The Worker is bundled once (`wrangler deploy --dry-run`) and served with `--no-bundle`: `wrangler
+// dev` otherwise watches src/ and reloads mid-test whenever someone saves a file.
+import { type ChildProcess, spawn } from "node:child_process";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describeCommand, onAbruptExit, OutputTail, run, waitFor } from "./command.ts";
+
+const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const WRANGLER = join(REPO_ROOT, "node_modules/wrangler/bin/wrangler.js");
+// Config watching off too: the served Worker stays the snapshot taken at start (see above).
+const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", WRANGLER_CI_DISABLE_CONFIG_WATCHING: "true" };
+
+export interface AdminCredentials {
+  email: string;
+  password: string;
+}
+
+export interface WorkerServer {
+  /** Origin such as http://127.0.0.1:41234; the API lives under /api/v1. */
+  baseUrl: string;
+  /** The bootstrap admin: the first login with exactly these creates the platform admin. */
+  admin: AdminCredentials;
+  /** wrangler's output so far (for failure messages). */
+  logs(): string;
+  /** Kills the wrangler process group and removes the state directory. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface StartWorkerOptions {
+  /** Overrides for [vars] (e.g. ROUTING_POLICY_MAX_HOPS), delivered with the secrets. */
+  vars?: Record<string, string>;
+  readyTimeoutMs?: number;
+}
+
+export async function startWorker(options: StartWorkerOptions = {}): Promise<WorkerServer> {
+  const dir = await mkdtemp(join(tmpdir(), "overlay-e2e-"));
+  let child: ChildProcess | undefined;
+  const output = new OutputTail();
+  const stop = async () => {
+    if (child) await killGroup(child);
+    child = undefined;
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await wrangler(["deploy", "--dry-run", "--outdir", join(dir, "bundle")]);
+    await wrangler(["d1", "migrations", "apply", "overlay", "--local", "--persist-to", join(dir, "state")]);
+
+    const admin = { email: `admin-${randomBytes(3).toString("hex")}@e2e.test`, password: randomBytes(18).toString("base64url") };
+    // An explicit --env-file makes wrangler skip the repo's .dev.vars (npm run dev's secrets), and
+    // keeps the secrets out of `ps` (a --var would show them on the command line).
+    const envFile = join(dir, "secrets.env");
+    await writeFile(envFile, dotenv({ ...freshSecrets(admin), ...options.vars }), { mode: 0o600 });
+
+    const port = await freePort();
+    const args = [
+      // -c: with a script argument wrangler would look for a config beside the script, in /tmp.
+      WRANGLER, "dev", join(dir, "bundle", "index.js"), "--no-bundle", "-c", join(REPO_ROOT, "wrangler.toml"),
+      "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()),
+      "--persist-to", join(dir, "state"), "--env-file", envFile, "--show-interactive-dev-session=false",
+    ];
+    // detached: its own process group, so stop() reaches workerd and esbuild too.
+    const started = spawn(process.execPath, args, { cwd: REPO_ROOT, env: WRANGLER_ENV, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    child = started;
+    started.stdout!.on("data", (chunk) => output.append(chunk));
+    started.stderr!.on("data", (chunk) => output.append(chunk));
+    // If the worker process is stopped before afterAll runs, do not leave workerd listening.
+    const unregister = onAbruptExit(() => process.kill(-started.pid!, "SIGKILL"));
+    started.once("exit", unregister);
+
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitFor(`GET ${baseUrl}/api/v1/openapi.json to answer 200`, async () => {
+      if (started.exitCode !== null || started.signalCode !== null) {
+        throw new Error(`wrangler dev exited (${started.exitCode ?? started.signalCode}) before it was ready:\n${output}`);
+      }
+      try {
+        const response = await fetch(`${baseUrl}/api/v1/openapi.json`);
+        await response.arrayBuffer(); // drain, so the connection is released
+        return response.status === 200;
+      } catch {
+        return false; // not listening yet
+      }
+    }, { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200, details: () => `wrangler output:\n${output}` });
+
+    return { baseUrl, admin, logs: () => String(output), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function wrangler(args: string[]): Promise<void> {
+  const result = await run([process.execPath, WRANGLER, ...args], { timeoutMs: 120_000, cwd: REPO_ROOT, env: WRANGLER_ENV });
+  if (result.code !== 0) {
+    throw new Error(`wrangler ${describeCommand(args)} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+/** Same shape as production secrets: current + previous Ed25519 signing keys, each with a kid. */
+function freshSecrets(admin: AdminCredentials): Record<string, string> {
+  const keys = ["e2e-current", "e2e-previous"].map((kid) => ({
+    ...generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }),
+    kid,
+  }));
+  return {
+    JWT_SIGNING_KEYS: JSON.stringify(keys),
+    TOKEN_SECRET: randomBytes(32).toString("base64url"),
+    BOOTSTRAP_ADMIN_EMAIL: admin.email,
+    BOOTSTRAP_ADMIN_PASSWORD: admin.password,
+  };
+}
+
+function dotenv(values: Record<string, string>): string {
+  return Object.entries(values).map(([key, value]) => {
+    // Single quotes are literal in dotenv, which JSON needs; they cannot hold ' or a newline.
+    if (/['\n]/.test(value)) throw new Error(`${key}: value cannot go into a .env file`);
+    return `${key}='${value}'\n`;
+  }).join("");
+}
+
+/** A port the OS just handed out; wrangler binds it moments later (a small race, fine in tests). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function killGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // already gone
+    }
+  };
+  signalGroup("SIGTERM");
+  const timer = setTimeout(() => signalGroup("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(timer);
+  signalGroup("SIGKILL"); // workerd children can outlive the wrangler parent
+}
