@@ -23,6 +23,10 @@ export default defineConfig(async () => {
           },
         },
         {
+          // The command-line client's own logic (argument parsing, state files, error messages), in Node.
+          test: { name: "cli", include: ["test/cli/**/*.test.ts"], environment: "node" },
+        },
+        {
           // Real data plane and DNS servers against `wrangler dev`, in Node.
           test: {
             name: "e2e",
