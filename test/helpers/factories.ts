@@ -87,3 +87,12 @@ export async function gatewayNetwork(admin: Session, gateways: number, cidr = ne
   }
   return { group, network, hops };
 }
+
+export interface Enrolled { deviceId: string; nodeId: string; deviceToken: string; address: string; body: any }
+
+export async function enrolDevice(session: Session | null, body: Record<string, unknown>): Promise<Enrolled> {
+  const response = await post("/client/devices", { name: unique("dev"), publicKey: fakePublicKey(), ...body }, session?.token);
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  const { device, node, deviceToken } = response.body;
+  return { deviceId: device.id, nodeId: node.id, deviceToken, address: node.address, body: response.body };
+}

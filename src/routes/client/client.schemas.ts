@@ -49,7 +49,7 @@ export const HeartbeatBody = z.strictObject({
   endpoint: Endpoint.optional(),
   peers: z.array(z.strictObject({
     publicKey: PublicKey,
-    lastHandshakeAt: Timestamp.nullable(),
+    lastHandshakeAt: z.iso.datetime({ offset: true }).nullable().openapi({ description: "RFC 3339; null when no handshake yet" }),
     rxBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     txBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   })).max(1000).default([]),
