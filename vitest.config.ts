@@ -12,7 +12,8 @@ export default defineConfig(async () => {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
-              miniflare: { bindings: { TEST_MIGRATIONS: migrations, ...testSecrets() } },
+              // MAIL_TRANSPORT=dev: identity tests read mailed tokens from the D1 outbox (test/identity).
+              miniflare: { bindings: { TEST_MIGRATIONS: migrations, ...testSecrets(), MAIL_TRANSPORT: "dev" } },
             }),
           ],
           test: {
@@ -37,6 +38,10 @@ export default defineConfig(async () => {
             fileParallelism: false,
           },
         },
+        // `npm run bench` only (BENCH=1): load figures are measurements, never test assertions.
+        ...(process.env.BENCH ? [{
+          test: { name: "bench", include: ["bench/**/*.bench.ts"], environment: "node", testTimeout: 900_000, hookTimeout: 180_000 },
+        }] : []),
       ],
     },
   };

@@ -13,6 +13,7 @@ import { devicesRouter } from "./routes/devices";
 import { dnsRouter } from "./routes/dns";
 import { enrolmentKeysRouter } from "./routes/enrolment-keys";
 import { groupsRouter } from "./routes/groups";
+import { healthRouter } from "./routes/health";
 import { inventoryRouter } from "./routes/inventory";
 import { networksRouter } from "./routes/networks";
 import { nodesRouter } from "./routes/nodes";
@@ -32,7 +33,7 @@ export function createApp() {
     await next();
   });
 
-  const routers = [authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, dnsRouter, inventoryRouter, clientRouter,
+  const routers = [healthRouter, authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, dnsRouter, inventoryRouter, clientRouter,
     devicesRouter, enrolmentKeysRouter, tunnelsRouter];
   for (const router of routers) app.route("/", router);
 

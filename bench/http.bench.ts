@@ -1,0 +1,60 @@
+// `npm run bench`: the Worker under `wrangler dev` on local D1, driven by wrk at fixed concurrency,
+// with two baselines measured in the same run (a bare handler; one single-row D1 read), so the
+// figures read as ratios rather than machine times. Then the render cost as a network grows.
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, it } from "vitest";
+import { startWorker, type WorkerServer } from "../test/e2e/support/worker-server.ts";
+import { measureRenderScaling } from "./render-scaling.ts";
+import { seed, seedNetwork } from "./seed.ts";
+import { runWrk, WRK, type WrkResult, type WrkTarget } from "./wrk.ts";
+
+let server: WorkerServer | undefined;
+afterAll(async () => server?.stop());
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+it("benchmark", async () => {
+  server = await startWorker();
+  const scratch = await mkdtemp(join(tmpdir(), "bench-"));
+  const s = await seed(server);
+  const targets: WrkTarget[] = [
+    { label: "baseline: bare handler (GET /health)", method: "GET", path: "/api/v1/health" },
+    { label: "baseline: one D1 row (GET /health/ready)", method: "GET", path: "/api/v1/health/ready" },
+    { label: "POST /auth/login", method: "POST", path: "/api/v1/auth/login", body: JSON.stringify(server.admin) },
+    { label: "GET /networks", method: "GET", path: "/api/v1/networks", token: s.token },
+    { label: "GET /nodes/:id/config (201 nodes, 20 policies)", method: "GET", path: `/api/v1/nodes/${s.sourceNodeId}/config`, token: s.token },
+    { label: "POST routing policy", method: "POST", path: `/api/v1/networks/${s.networkId}/routing-policies`, token: s.token,
+      luaBody: `string.format('{"name":"w%d-%d","type":"via_gateway","destinationCidr":"172.%d.%d.%d/32","gatewayPath":["${s.gatewayNodeId}"]}', t, n, 20 + t, math.floor(n / 256) % 256, n % 256)` },
+    { label: "POST DNS record", method: "POST", path: `/api/v1/networks/${s.networkId}/dns/records`, token: s.token,
+      luaBody: `string.format('{"name":"w%d-%d","type":"A","value":"192.0.2.1"}', t, n)` },
+    { label: "GET corefile", method: "GET", path: `/api/v1/networks/${s.networkId}/dns/corefile`, token: s.token },
+    { label: "GET zonefile (300 records)", method: "GET", path: `/api/v1/networks/${s.networkId}/dns/zonefile`, token: s.token },
+    { label: "POST heartbeat", method: "POST", path: `/api/v1/client/devices/${s.device.id}/heartbeat`, token: s.device.token,
+      body: JSON.stringify({ appliedRevision: s.device.revision, peers: [] }) },
+  ];
+  const results: WrkResult[] = [];
+  for (const target of targets) results.push(await runWrk(server.baseUrl, target, scratch));
+
+  const scaling: WrkResult[] = [];
+  for (const [index, nodes] of [100, 1_000].entries()) {
+    const net = await seedNetwork(s.admin, `10.${210 + index}.0.0/16`, { nodes, policies: nodes / 10, records: 0 });
+    scaling.push(await runWrk(server.baseUrl, {
+      label: `GET config, ${nodes} nodes / ${nodes / 10} policies`, method: "GET", path: `/api/v1/nodes/${net.sourceNodeId}/config`, token: s.token,
+    }, scratch));
+  }
+  const d1 = results[1]!.requestsPerSecond;
+  const lines = [
+    `wrk -t${WRK.threads} -c${WRK.connections} -d${WRK.seconds}s against wrangler dev (local D1), ${new Date().toISOString()}`,
+    "", "| endpoint | req/s | p50 ms | p99 ms | vs one-D1-read baseline | non-2xx |", "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...[...results, ...scaling].map((r) => `| ${r.label} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt((100 * r.requestsPerSecond) / d1, 0)}% | ${r.non2xx} |`),
+    "", "Render cost in-process (CPU per call, the Worker's own code):", "",
+    "| renderer | size | CPU ms | output KiB |", "| --- | --- | ---: | ---: |",
+    ...measureRenderScaling().map((r) => `| ${r.what} | ${r.size} | ${fmt(r.cpuMs, 2)} | ${r.outputKiB} |`),
+  ];
+  console.log(`\n${lines.join("\n")}\n`);
+  await mkdir("bench/results", { recursive: true });
+  await writeFile("bench/results/latest.md", `${lines.join("\n")}\n`);
+  await rm(scratch, { recursive: true, force: true });
+});

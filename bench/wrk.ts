@@ -1,0 +1,81 @@
+// Drives one endpoint with wrk at fixed concurrency and reads back throughput and latency percentiles.
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+export interface WrkTarget {
+  label: string;
+  method: "GET" | "POST";
+  path: string;
+  token?: string;
+  /** A static JSON body, or a Lua expression building one per request (`n` counts requests per thread, `t` is the thread). */
+  body?: string;
+  luaBody?: string;
+  accept?: string;
+}
+
+export interface WrkResult {
+  label: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+}
+
+export const WRK = { threads: 2, connections: 16, seconds: Number(process.env.BENCH_SECONDS ?? 5) };
+
+function luaScript(target: WrkTarget): string {
+  const headers = [
+    `wrk.headers["Content-Type"] = "application/json"`,
+    target.token ? `wrk.headers["Authorization"] = "Bearer ${target.token}"` : "",
+    target.accept ? `wrk.headers["Accept"] = "${target.accept}"` : "",
+  ].join("\n");
+  const staticBody = target.body ? `wrk.body = [[${target.body}]]` : "";
+  const perRequest = target.luaBody
+    ? `local counter = 0
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set("t", threads) end
+function init(args) t = wrk.thread:get("t") or 0 end
+request = function()
+  counter = counter + 1
+  local n = counter
+  return wrk.format(nil, nil, nil, ${target.luaBody})
+end`
+    : "";
+  return `wrk.method = "${target.method}"\n${headers}\n${staticBody}\n${perRequest}\n`;
+}
+
+const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+const toMs = (text: string) => {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  return match ? Number(match[1]) * UNIT_MS[match[2]!]! : Number.NaN;
+};
+
+export function parseWrk(label: string, output: string): WrkResult {
+  const perSecond = /Requests\/sec:\s+([\d.]+)/.exec(output);
+  const total = /(\d+) requests in/.exec(output);
+  const p50 = /^\s+50%\s+(\S+)/m.exec(output);
+  const p99 = /^\s+99%\s+(\S+)/m.exec(output);
+  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output);
+  if (!perSecond || !p50 || !p99 || !total) throw new Error(`could not read wrk output for ${label}:\n${output}`);
+  return {
+    label, requestsPerSecond: Number(perSecond[1]), p50Ms: toMs(p50[1]!), p99Ms: toMs(p99[1]!),
+    requests: Number(total[1]), non2xx: non2xx ? Number(non2xx[1]) : 0,
+  };
+}
+
+export async function runWrk(baseUrl: string, target: WrkTarget, scratchDir: string): Promise<WrkResult> {
+  const script = join(scratchDir, `${target.label.replace(/\W+/g, "-")}.lua`);
+  await writeFile(script, luaScript(target));
+  const args = ["-t", String(WRK.threads), "-c", String(WRK.connections), "-d", `${WRK.seconds}s`, "--latency", "-s", script, `${baseUrl}${target.path}`];
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
+    let text = "";
+    child.stdout.on("data", (chunk) => (text += chunk));
+    child.stderr.on("data", (chunk) => (text += chunk));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${text}`))));
+  });
+  return parseWrk(target.label, output);
+}
