@@ -68,7 +68,7 @@ export function parseWrk(label: string, output: string): WrkResult {
 export async function runWrk(baseUrl: string, target: WrkTarget, scratchDir: string): Promise<WrkResult> {
   const script = join(scratchDir, `${target.label.replace(/\W+/g, "-")}.lua`);
   await writeFile(script, luaScript(target));
-  const args = ["-t", String(WRK.threads), "-c", String(WRK.connections), "-d", `${WRK.seconds}s`, "--latency", "-s", script, `${baseUrl}${target.path}`];
+  const args = ["-t", String(WRK.threads), "-c", String(WRK.connections), "-d", `${WRK.seconds}s`, "--timeout", "10s", "--latency", "-s", script, `${baseUrl}${target.path}`];
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
     let text = "";

@@ -1,10 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import type { Db } from "../db/client";
 import { sessions, users } from "../db/schema";
 import { getConfig } from "../lib/env";
-import { unauthorized } from "../lib/errors";
+import { ApiError, unauthorized } from "../lib/errors";
 import { nowIso } from "../lib/ids";
-import type { AppEnv } from "../lib/types";
+import type { AppEnv, PlatformRole } from "../lib/types";
 import { AUDIENCE, verifyAccessToken } from "../services/auth/jwt";
 
 export function bearerToken(header: string | undefined): string | null {
@@ -12,24 +13,49 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
+/** Live session, user not disabled, and the role the token claims still the user's role. */
+async function sessionIsLive(db: Db, userId: string, sessionId: string, claimedRole: PlatformRole): Promise<boolean> {
+  const row = await db.select({ platformRole: users.platformRole, disabledAt: users.disabledAt, revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .get();
+  return !!row && !row.disabledAt && !row.revokedAt && row.expiresAt > nowIso() && row.platformRole === claimedRole;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD"]);
+
 /**
- * A valid user access token whose session is still live and whose user is not disabled. The session
- * check costs one indexed read but makes logout, refresh-token reuse and disabling take effect at once.
+ * A valid user access token whose session is live. The session read makes logout, refresh-token reuse,
+ * disabling and role changes take effect at once. For reads it runs concurrently with the handler and
+ * a failed check replaces whatever the handler produced with 401 (reads have no side effects, so
+ * nothing leaks and nothing changes); writes wait for the check before they start.
  */
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = bearerToken(c.req.header("authorization"));
   if (!token) throw unauthorized("A bearer access token is required");
   const payload = await verifyAccessToken(getConfig(c.env), AUDIENCE.user, token);
-  const sessionId = payload?.sid;
-  if (!payload?.sub || typeof sessionId !== "string") throw unauthorized("The access token is not valid");
-  const row = await c.var.db.select({ platformRole: users.platformRole, disabledAt: users.disabledAt, session: sessions })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, payload.sub)))
-    .get();
-  if (!row || row.disabledAt || row.session.revokedAt || row.session.expiresAt <= nowIso()) {
-    throw unauthorized("The session has ended; sign in again");
+  const { sub: userId, sid: sessionId, role } = payload ?? {};
+  if (!userId || typeof sessionId !== "string" || (role !== "admin" && role !== "user")) {
+    throw unauthorized("The access token is not valid");
   }
-  c.set("auth", { kind: "user", userId: payload.sub, sessionId, platformRole: row.platformRole });
+  c.set("auth", { kind: "user", userId, sessionId, platformRole: role });
+  const live = sessionIsLive(c.var.db, userId, sessionId, role);
+  if (!SAFE_METHODS.has(c.req.method)) {
+    if (!(await live)) throw unauthorized("The session has ended; sign in again");
+    return next();
+  }
+  const verdict = live.catch(() => false);
   await next();
+  if (!(await verdict)) replaceWithUnauthorized(c);
 };
+
+/** A fresh response: nothing the handler set (ETag, content headers) may survive into the 401. */
+function replaceWithUnauthorized(c: Context<AppEnv>) {
+  const error = new ApiError("unauthorized", "The session has ended; sign in again");
+  c.res = undefined as unknown as Response; // Hono copies the old response's headers into a new one otherwise
+  c.res = new Response(JSON.stringify(error.toBody()), {
+    status: 401,
+    headers: { "Content-Type": "application/json", "WWW-Authenticate": 'Bearer realm="api"' },
+  });
+}

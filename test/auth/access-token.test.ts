@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { SignJWT, importJWK, decodeProtectedHeader } from "jose";
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { get } from "../helpers/api";
+import { get, post } from "../helpers/api";
 import { signInAdmin } from "../helpers/factories";
 
 const [current, previous] = JSON.parse(env.JWT_SIGNING_KEYS!) as Record<string, string>[];
@@ -26,8 +26,18 @@ describe("access tokens", () => {
   it("a token signed by the previous key (rotation) is still accepted", async () => {
     const session = await signInAdmin();
     const sid = JSON.parse(Buffer.from(session.token.split(".")[1]!, "base64url").toString()).sid;
-    const token = await forge({ sub: session.userId, sid }, { jwk: previous });
+    const token = await forge({ sub: session.userId, sid, role: "admin" }, { jwk: previous });
     expect((await get("/users/me", token)).status).toBe(200);
+  });
+
+  it("a token whose role claim no longer matches the user's role is refused, on reads and writes", async () => {
+    const session = await signInAdmin();
+    const sid = JSON.parse(Buffer.from(session.token.split(".")[1]!, "base64url").toString()).sid;
+    const stale = await forge({ sub: session.userId, sid, role: "user" });
+    const read = await get("/users/me", stale);
+    expect(read.status).toBe(401);
+    expect(read.body.error.code).toBe("unauthorized");
+    expect((await post("/groups", { name: "x" }, stale)).status).toBe(401);
   });
 
   it.each([

@@ -80,3 +80,15 @@ describe("POST /auth/logout", () => {
     expect((await call("POST", "/auth/logout")).status).toBe(401);
   });
 });
+
+describe("revocation on reads", () => {
+  it("a read by an ended session answers 401 with nothing of the handler's answer", async () => {
+    const session = await signInAdmin();
+    const group = await post("/groups", { name: "secret-group" }, session.token);
+    await call("POST", "/auth/logout", { token: session.token });
+    const read = await get(`/groups/${group.body.id}`, session.token);
+    expect(read.status).toBe(401);
+    expect(read.text).not.toContain("secret-group");
+    expect(read.headers.get("etag")).toBeNull();
+  });
+});

@@ -15,7 +15,10 @@ type User = typeof users.$inferSelect;
 const later = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 
 async function tokenPair(config: Config, user: User, sessionId: string, refreshToken: string) {
-  const accessToken = await signAccessToken(config, AUDIENCE.user, user.id, { sid: sessionId }, config.ACCESS_TOKEN_TTL_SECONDS);
+  // The role rides in the token so reads need not wait for the user row; the per-request session check
+  // still compares it with the stored role, so a changed role ends the token at once.
+  const claims = { sid: sessionId, role: user.platformRole };
+  const accessToken = await signAccessToken(config, AUDIENCE.user, user.id, claims, config.ACCESS_TOKEN_TTL_SECONDS);
   return { accessToken, refreshToken, tokenType: "Bearer" as const, expiresIn: config.ACCESS_TOKEN_TTL_SECONDS, user };
 }
 
