@@ -19,7 +19,7 @@ export default defineConfig(async () => {
           test: {
             name: "workers",
             include: ["test/**/*.test.ts"],
-            exclude: ["test/e2e/**"],
+            exclude: ["test/e2e/**", "test/cli/**"],
             setupFiles: ["./test/setup.ts"],
           },
         },

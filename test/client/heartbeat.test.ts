@@ -121,3 +121,17 @@ describe("/devices", () => {
     expect((await get(`/devices/${device.deviceId}/routing-preferences`, admin.token)).body).toEqual({ mode: "none", policyIds: [] });
   });
 });
+
+describe("a device that has applied nothing yet", () => {
+  it("reports appliedRevision null: it shows as unreported, not lagging, and is told to fetch its config", async () => {
+    const admin = await signInAdmin();
+    const group = await createGroup(admin);
+    const network = await createNetwork(admin, group.id);
+    const device = await enrolDevice(admin, { networkId: network.id });
+    const answer = await beat(device.deviceId, device.deviceToken, { appliedRevision: null });
+    expect(answer.body).toMatchObject({ configChanged: true });
+    const routing = (await get(`/networks/${network.id}/runtime-status`, admin.token)).body.routing;
+    expect(routing).toMatchObject({ lagging: [], unreported: [device.nodeId] });
+    expect((await get(`/devices/${device.deviceId}`, admin.token)).body.status).toBe("online");
+  });
+});

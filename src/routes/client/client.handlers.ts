@@ -1,10 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { devices, nodes, tunnelObservations } from "../../db/schema";
+import { devices, nodes } from "../../db/schema";
 import { networkWriter } from "../../durable-objects/writer-client";
-import { getConfig } from "../../lib/env";
 import { domainError, fieldError, unauthorized } from "../../lib/errors";
-import { newId, nowIso } from "../../lib/ids";
+import { nowIso } from "../../lib/ids";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
 import { DEVICE_CREDENTIAL_PREFIX } from "../../middleware/client-auth";
 import { networkAccess } from "../../services/access";
@@ -12,6 +11,8 @@ import { randomToken, sha256 } from "../../services/auth/tokens";
 import { deviceAccess } from "../../services/device-access";
 import { consumeEnrolmentKey, releaseEnrolmentKeyUse } from "../../services/enrolment-keys";
 import { loadNodeConfig } from "../../services/node-configs";
+import { upsertObservations } from "../../services/observations";
+import { loadEffectiveSettings } from "../../services/settings/settings";
 import { presentNode } from "../nodes/nodes.schemas";
 import type * as routes from "./client.routes";
 import { presentDevice } from "./client.schemas";
@@ -44,7 +45,7 @@ export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
     throw error;
   });
   const config = await loadNodeConfig(c.var.db, target.networkId, enrolled.node.id);
-  const device = presentDevice(enrolled.device, enrolled.node, getConfig(c.env).OFFLINE_AFTER_SECONDS);
+  const device = presentDevice(enrolled.device, enrolled.node, (await loadEffectiveSettings(c.env, c.var.db)).offlineAfterSeconds);
   return c.json({ device, node: presentNode(enrolled.node), config, deviceToken: credential }, 201);
 };
 
@@ -64,25 +65,15 @@ export const config: AppRouteHandler<typeof routes.config> = async (c) => {
 export const heartbeat: AppRouteHandler<typeof routes.heartbeat> = async (c) => {
   const { device, node, network } = await deviceAccess(c.var.db, actor(c), c.req.valid("param").id);
   const body = c.req.valid("json");
-  if (body.appliedRevision > network.routingRevision) {
+  if (body.appliedRevision !== null && body.appliedRevision > network.routingRevision) {
     throw domainError(`appliedRevision ${body.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
   }
   const now = nowIso();
   const db = c.var.db;
-  const observations = body.peers.map((peer) => ({
-    id: newId("tun"), networkId: network.id, fromNodeId: node.id, peerPublicKey: peer.publicKey,
-    lastHandshakeAt: peer.lastHandshakeAt, rxBytes: peer.rxBytes, txBytes: peer.txBytes, reportedAt: now, createdAt: now,
-  }));
   await db.batch([
     db.update(nodes).set({ appliedRoutingRevision: body.appliedRevision, lastSeenAt: now }).where(eq(nodes.id, node.id)),
     db.update(devices).set({ reportedEndpoint: body.endpoint ?? device.reportedEndpoint }).where(eq(devices.id, device.id)),
-    ...(observations.length === 0 ? [] : [db.insert(tunnelObservations).values(observations).onConflictDoUpdate({
-      target: [tunnelObservations.fromNodeId, tunnelObservations.peerPublicKey],
-      set: {
-        lastHandshakeAt: sql`excluded.last_handshake_at`, rxBytes: sql`excluded.rx_bytes`,
-        txBytes: sql`excluded.tx_bytes`, reportedAt: sql`excluded.reported_at`,
-      },
-    })]),
+    ...upsertObservations(db, network.id, node.id, body.peers, now),
   ]);
   return c.json({ desiredRevision: network.routingRevision, configChanged: body.appliedRevision !== network.routingRevision }, 200);
 };

@@ -45,7 +45,8 @@ export const DeviceConfigSchema = z.object({
 }).openapi("DeviceConfig");
 
 export const HeartbeatBody = z.strictObject({
-  appliedRevision: z.number().int().min(0),
+  appliedRevision: z.number().int().min(0).nullable()
+    .openapi({ description: "The routing revision the device runs; null before it has applied any config" }),
   endpoint: Endpoint.optional(),
   peers: z.array(z.strictObject({
     publicKey: PublicKey,

@@ -1,0 +1,105 @@
+// `wgo heartbeat`: report the applied revision and per-peer counters from `wg show <if> dump`; with
+// --apply, follow a configChanged answer by fetching and re-applying (wg syncconf) the new config.
+import { deviceName, positiveInteger } from "../args.mjs";
+import { deviceRequest, fetchConfig, loadDevice, saveDevice, storeConfig } from "../device-state.mjs";
+import { ApiError } from "../errors.mjs";
+import { interfaceExists } from "../interface.mjs";
+import { heartbeatPeers, parseWgDump } from "../system.mjs";
+import { applyAndRecord, placeDevice } from "./link.mjs";
+
+const USAGE = "wgo heartbeat --name NAME [--interface wg0] [--netns NS] [--interval 30] [--once] [--apply]";
+
+/** One beat. Returns what the server answered and what was applied. */
+async function beat(ctx, place, apply) {
+  // Re-read every beat: `wgo config` or `wgo up` may have changed the file since the loop started.
+  const device = (place.device = loadDevice(ctx.home, place.device.name));
+  const up = await interfaceExists(place.sys, place.ifname);
+  if (!up) ctx.note(`${place.ifname} is not up: reporting no peers`);
+  const peers = up ? heartbeatPeers(parseWgDump(await place.sys.check(["wg", "show", place.ifname, "dump"]))) : [];
+  const appliedRevision = device.appliedRevision ?? 0; // 0: nothing applied yet (the schema needs a number)
+  const ack = await deviceRequest(ctx, device, {
+    path: `/client/devices/${encodeURIComponent(device.deviceId)}/heartbeat`, body: { appliedRevision, peers },
+  });
+  device.lastHeartbeat = { at: new Date(ctx.now()).toISOString(), desiredRevision: ack.desiredRevision, configChanged: ack.configChanged };
+  saveDevice(ctx.home, device);
+
+  let applied = null;
+  if (ack.configChanged && apply) {
+    const text = storeConfig(ctx.home, device, await fetchConfig(ctx, device));
+    if (up) {
+      const result = await applyAndRecord(ctx, place, text, device.method ?? "auto");
+      applied = { revision: device.appliedRevision, action: result.action, routes: result.routes };
+    } else {
+      ctx.note(`fetched revision ${device.configRevision}, but ${place.ifname} is not up: run \`wgo up --name ${device.name}\``);
+    }
+  }
+  const report = {
+    name: device.name, interface: place.ifname, appliedRevision, desiredRevision: ack.desiredRevision,
+    configChanged: ack.configChanged, peers: peers.length, applied,
+  };
+  const change = !ack.configChanged ? "in sync"
+    : applied ? `config changed: applied revision ${applied.revision} (${applied.action})`
+      : apply ? "config changed: nothing applied" : "config changed: run with --apply, or `wgo config` + `wgo up`";
+  ctx.print(`heartbeat ${device.name}: reported revision ${appliedRevision} and ${peers.length} peers; server wants ${ack.desiredRevision}: ${change}`, report);
+  return report;
+}
+
+/** A device that was deleted or lost its rights will not come back by retrying. */
+const isFatal = (error) => error instanceof ApiError && [401, 403, 404].includes(error.status);
+
+/** @type {import("../args.mjs").Command} */
+export const heartbeat = {
+  name: "heartbeat",
+  summary: "report liveness and peer counters; with --apply, re-apply a changed config",
+  usage: USAGE,
+  options: {
+    name: { type: "string", value: "NAME", help: "the enrolled device" },
+    interface: { type: "string", value: "IF", help: "interface to read (default: where `wgo up` put it)" },
+    netns: { type: "string", value: "NS", help: "the interface's network namespace (default: where `wgo up` put it)" },
+    interval: { type: "string", value: "SECONDS", help: "seconds between beats (default 30)" },
+    once: { type: "boolean", help: "send one heartbeat and exit" },
+    apply: { type: "boolean", help: "when the answer says configChanged, fetch the config and re-apply it" },
+  },
+  required: ["name"],
+  async run(ctx, values) {
+    deviceName(values.name, `usage: ${USAGE}`);
+    const interval = positiveInteger("interval", values.interval ?? "30", `usage: ${USAGE}`);
+    const place = placeDevice(ctx, values, USAGE);
+    if (values.once) {
+      await beat(ctx, place, values.apply);
+      return;
+    }
+    let stopping = false;
+    let wake = () => {};
+    const stop = () => {
+      stopping = true;
+      wake();
+    };
+    ctx.signals.on("SIGINT", stop);
+    ctx.signals.on("SIGTERM", stop);
+    try {
+      while (!stopping) {
+        let again = false;
+        try {
+          // After an apply, beat again at once so the server learns the new revision without waiting.
+          again = (await beat(ctx, place, values.apply)).applied !== null;
+        } catch (error) {
+          if (isFatal(error)) throw error;
+          ctx.reportError(error); // a network blip or a 5xx: keep beating
+        }
+        if (!stopping && !again) {
+          await new Promise((resolve) => {
+            const timer = setTimeout(resolve, interval * 1000);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(undefined);
+            };
+          });
+        }
+      }
+    } finally {
+      ctx.signals.off("SIGINT", stop);
+      ctx.signals.off("SIGTERM", stop);
+    }
+  },
+};

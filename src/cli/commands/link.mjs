@@ -1,0 +1,87 @@
+// `wgo up` and `wgo down`: apply the device's wg-quick file to an interface, or remove it. Where it was
+// applied (interface, namespace, method) is remembered so heartbeat, status and down need no repeats.
+import { deviceName, interfaceName, netnsName, oneOf } from "../args.mjs";
+import { fetchConfig, loadDevice, saveDevice, storeConfig, storedConfigText } from "../device-state.mjs";
+import { paths } from "../files.mjs";
+import { applyConfig, chooseMethod, interfaceExists, METHODS, takeDown } from "../interface.mjs";
+import { revisionInText } from "../wg-quick-text.mjs";
+
+const UP_USAGE = "wgo up --name NAME [--interface wg0] [--netns NS] [--method auto|wg-quick|setconf]";
+const DOWN_USAGE = "wgo down --name NAME [--interface wg0] [--netns NS]";
+
+const placement = {
+  name: { type: "string", value: "NAME", help: "the enrolled device" },
+  interface: { type: "string", value: "IF", help: "interface name (default: the last one used, else wg0)" },
+  netns: { type: "string", value: "NS", help: "apply inside this network namespace (ip netns exec NS …); wgo itself stays here" },
+};
+
+/** Flags win over what the device file remembers; `null` netns means the current namespace. */
+export function placeDevice(ctx, values, usage) {
+  // Flags are checked before any file is read: a typo is a usage error even for an unknown device.
+  const name = deviceName(values.name, `usage: ${usage}`);
+  if (values.interface !== undefined) interfaceName(values.interface, `usage: ${usage}`);
+  netnsName(values.netns, `usage: ${usage}`);
+  const device = loadDevice(ctx.home, name);
+  const ifname = values.interface ?? device.interface ?? "wg0";
+  const netns = values.netns ?? device.netns ?? undefined;
+  return { device, ifname, netns, sys: ctx.createSystem({ netns, env: ctx.env }) };
+}
+
+/** Applies the text and records what is now running; shared by `up` and `heartbeat --apply`. */
+export async function applyAndRecord(ctx, { device, ifname, netns, sys }, text, requestedMethod) {
+  const exists = await interfaceExists(sys, ifname);
+  // A running interface keeps the method that made it; auto only decides for a new one.
+  const method = exists && device.method && requestedMethod === "auto" ? device.method : await chooseMethod(sys, requestedMethod);
+  const result = await applyConfig({ sys, ifname, text, method, wgQuickPath: paths.wgQuick(ctx.home, ifname), env: ctx.env });
+  Object.assign(device, { interface: ifname, netns: netns ?? null, method, appliedRevision: revisionInText(text) ?? device.configRevision });
+  saveDevice(ctx.home, device);
+  if (method === "setconf" && result.plan.dns.length > 0) {
+    ctx.note(`DNS = ${result.plan.dns.join(", ")} is not applied by the setconf method: point your resolver at it yourself`);
+  }
+  for (const line of result.plan.ignored) ctx.note(`not applied: ${line}`);
+  return result;
+}
+
+/** @type {import("../args.mjs").Command} */
+export const up = {
+  name: "up",
+  summary: "bring the device's interface up from its wg-quick file (re-applies with wg syncconf when it exists)",
+  usage: UP_USAGE,
+  options: {
+    ...placement,
+    method: { type: "string", value: "M", help: "auto (wg-quick if the kernel module works, else setconf), wg-quick, or setconf" },
+  },
+  required: ["name"],
+  async run(ctx, values) {
+    const method = oneOf("method", values.method ?? "auto", METHODS, `usage: ${UP_USAGE}`);
+    const place = placeDevice(ctx, values, UP_USAGE);
+    const text = storedConfigText(ctx.home, place.device.name)
+      ?? storeConfig(ctx.home, place.device, await fetchConfig(ctx, place.device));
+    const result = await applyAndRecord(ctx, place, text, method);
+    const where = place.netns ? ` in namespace ${place.netns}` : "";
+    ctx.print(
+      `${place.ifname}${where} ${result.action === "created" ? "is up" : "re-applied"} (${result.method}) ` +
+      `with revision ${place.device.appliedRevision}, address ${result.plan.addresses.join(", ")}` +
+      (result.routes.length ? `, routes ${result.routes.join(", ")}` : ""),
+      { name: place.device.name, interface: place.ifname, netns: place.netns ?? null, method: result.method,
+        action: result.action, appliedRevision: place.device.appliedRevision, addresses: result.plan.addresses, routes: result.routes },
+    );
+  },
+};
+
+/** @type {import("../args.mjs").Command} */
+export const down = {
+  name: "down",
+  summary: "remove the device's interface (and stop its wireguard-go)",
+  usage: DOWN_USAGE,
+  options: placement,
+  required: ["name"],
+  async run(ctx, values) {
+    const place = placeDevice(ctx, values, DOWN_USAGE);
+    const result = await takeDown({
+      sys: place.sys, ifname: place.ifname, method: place.device.method ?? "setconf", wgQuickPath: paths.wgQuick(ctx.home, place.ifname),
+    });
+    ctx.print(result.action === "absent" ? `${place.ifname} was not up` : `${place.ifname} removed`,
+      { name: place.device.name, interface: place.ifname, netns: place.netns ?? null, action: result.action });
+  },
+};

@@ -1,0 +1,67 @@
+// `wgo status`: for each device, the revision it runs against the one the server wants (read with
+// POST …/config, which records nothing, unlike a heartbeat), and the interface as `wg show` sees it.
+import { deviceName } from "../args.mjs";
+import { fetchConfig, listDevices, loadDevice } from "../device-state.mjs";
+import { NetworkError, OperationError } from "../errors.mjs";
+import { interfaceExists } from "../interface.mjs";
+import { heartbeatPeers, parseWgDump } from "../system.mjs";
+
+const USAGE = "wgo status [--name NAME]";
+
+async function deviceStatus(ctx, name) {
+  const device = loadDevice(ctx.home, name);
+  const desiredRevision = await desiredRevisionOf(ctx, device);
+  const ifname = device.interface ?? "wg0";
+  const sys = ctx.createSystem({ netns: device.netns ?? undefined, env: ctx.env });
+  const up = await interfaceExists(sys, ifname);
+  const peers = up ? heartbeatPeers(parseWgDump(await sys.check(["wg", "show", ifname, "dump"]))) : [];
+  return {
+    name, deviceId: device.deviceId, networkId: device.networkId, address: device.address,
+    appliedRevision: device.appliedRevision, configRevision: device.configRevision, desiredRevision,
+    inSync: up && device.appliedRevision === desiredRevision,
+    interface: { name: ifname, netns: device.netns ?? null, method: device.method, up, peers },
+  };
+}
+
+/** Asked of the server; when it cannot be reached, the last heartbeat's answer is the best we know. */
+async function desiredRevisionOf(ctx, device) {
+  try {
+    return (await fetchConfig(ctx, device)).routingRevision;
+  } catch (error) {
+    if (!(error instanceof NetworkError) || !device.lastHeartbeat) throw error;
+    ctx.note(`${error.url} is unreachable (${error.message}): desired revision from the heartbeat of ${device.lastHeartbeat.at}`);
+    return device.lastHeartbeat.desiredRevision;
+  }
+}
+
+function describeStatus(status) {
+  const where = status.interface.netns ? ` in namespace ${status.interface.netns}` : "";
+  const revision = !status.interface.up
+    ? "not applied (interface down)"
+    : status.inSync ? "in sync" : `behind: run \`wgo config --name ${status.name}\` and \`wgo up --name ${status.name}\``;
+  const lines = [
+    `${status.name} (${status.deviceId}) in ${status.networkId}, address ${status.address}`,
+    `  revision: applied ${status.appliedRevision ?? "none"}, file ${status.configRevision ?? "none"}, server ${status.desiredRevision}: ${revision}`,
+    `  interface ${status.interface.name}${where}: ${status.interface.up ? `up (${status.interface.method ?? "unknown method"})` : "down"}`,
+  ];
+  for (const peer of status.interface.peers) {
+    lines.push(`    peer ${peer.publicKey}: handshake ${peer.lastHandshakeAt ?? "never"}, rx ${peer.rxBytes} B, tx ${peer.txBytes} B`);
+  }
+  return lines.join("\n");
+}
+
+/** @type {import("../args.mjs").Command} */
+export const status = {
+  name: "status",
+  summary: "applied versus desired revision, and the interface's peers (all devices without --name)",
+  usage: USAGE,
+  options: { name: { type: "string", value: "NAME", help: "one device (default: every device under --home)" } },
+  async run(ctx, values) {
+    const names = values.name ? [deviceName(values.name, `usage: ${USAGE}`)] : listDevices(ctx.home);
+    if (names.length === 0) throw new OperationError(`no devices enrolled under ${ctx.home}: run \`wgo enrol\` first`);
+    for (const name of names) {
+      const result = await deviceStatus(ctx, name);
+      ctx.print(describeStatus(result), result);
+    }
+  },
+};

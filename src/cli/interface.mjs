@@ -1,0 +1,99 @@
+// Bringing a WireGuard interface up, re-applying a changed config to it, and taking it down, with
+// either method: `wg-quick` (the standard tool, needs the kernel module for speed and resolvconf for
+// DNS) or `setconf` (wireguard-go + wg + ip, what wg-quick does minus DNS and arbitrary hooks).
+import { randomBytes } from "node:crypto";
+import { OperationError } from "./errors.mjs";
+import { removeFile, writeSecretFile } from "./files.mjs";
+import { removeDefaultRouteRules } from "./default-route.mjs";
+import { syncAddresses, syncRoutes } from "./routes.mjs";
+import { planWgQuick } from "./wg-quick-text.mjs";
+
+export const METHODS = ["auto", "wg-quick", "setconf"];
+
+/** @param {import("./system.mjs").System} sys */
+export async function interfaceExists(sys, ifname) {
+  return (await sys.run(["ip", "link", "show", "dev", ifname])).code === 0;
+}
+
+/** auto: wg-quick when this kernel can create a WireGuard link and wg-quick is installed, else setconf. */
+export async function chooseMethod(sys, requested) {
+  if (requested !== "auto") return requested;
+  const probe = `wgoprobe${randomBytes(3).toString("hex")}`;
+  if ((await sys.run(["ip", "link", "add", probe, "type", "wireguard"])).code !== 0) return "setconf";
+  await sys.run(["ip", "link", "del", "dev", probe]);
+  return (await sys.run(["sh", "-c", "command -v wg-quick"])).code === 0 ? "wg-quick" : "setconf";
+}
+
+/**
+ * Brings the interface up from `text` (a complete wg-quick file, private key filled in), or re-applies
+ * it when the interface exists. Re-applying uses `wg syncconf`: setconf would drop every live session,
+ * and peers still holding the old one would send into the void until their rekey timeout.
+ * @param {{ sys: import("./system.mjs").System, ifname: string, text: string, method: "wg-quick" | "setconf",
+ *   wgQuickPath: string, env?: NodeJS.ProcessEnv }} options
+ */
+export async function applyConfig({ sys, ifname, text, method, wgQuickPath, env = process.env }) {
+  const plan = planWgQuick(text);
+  const exists = await interfaceExists(sys, ifname);
+  if (method === "wg-quick" && !exists) {
+    writeSecretFile(wgQuickPath, text); // wg-quick takes the interface name from the file name
+    await sys.check(["wg-quick", "up", wgQuickPath]);
+    return { action: "created", method, plan, routes: [] };
+  }
+  if (!exists) await startUserspace(sys, ifname, env);
+  try {
+    return await configure(sys, ifname, plan, exists, method, text, wgQuickPath);
+  } catch (error) {
+    // A half-configured new interface would make the next `up` a re-apply of a broken state.
+    if (!exists) await sys.run(["ip", "link", "del", "dev", ifname]);
+    throw error;
+  }
+}
+
+async function configure(sys, ifname, plan, exists, method, text, wgQuickPath) {
+  // A file, not /dev/stdin: Node's stdin pipes are sockets, which wg cannot fopen. It holds the private
+  // key, so it is 0600 in wgo's private directory and removed at once.
+  const stripped = wgQuickPath.replace(/\.conf$/, ".setconf");
+  writeSecretFile(stripped, plan.setconf);
+  try {
+    await sys.check(["wg", exists ? "syncconf" : "setconf", ifname, stripped]);
+  } finally {
+    removeFile(stripped);
+  }
+  await syncAddresses(sys, ifname, plan.addresses);
+  if (plan.mtu) await sys.check(["ip", "link", "set", "dev", ifname, "mtu", String(plan.mtu)]);
+  await sys.check(["ip", "link", "set", "dev", ifname, "up"]);
+  const routes = await syncRoutes(sys, ifname, plan.allowedIps, plan.table);
+  for (const setting of plan.sysctls) await sys.check(["sysctl", "-q", "-w", setting]);
+  if (method === "wg-quick") writeSecretFile(wgQuickPath, text); // so `wg-quick down` sees the current file
+  return { action: exists ? "synced" : "created", method, plan, routes };
+}
+
+/** wireguard-go forks into the background once its TUN device and UAPI socket exist. */
+async function startUserspace(sys, ifname, env) {
+  const binary = env.WG_QUICK_USERSPACE_IMPLEMENTATION || "wireguard-go";
+  const result = await sys.run([binary, ifname], { daemon: true });
+  if (result.code !== 0 || !(await interfaceExists(sys, ifname))) {
+    const detail = result.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${result.code}`;
+    throw new OperationError(`${binary} ${ifname} did not create the interface: ${detail}`);
+  }
+}
+
+/**
+ * Removes the interface. Deleting the link also ends wireguard-go, which then removes its socket;
+ * wait for that so the caller can rely on the daemon being gone.
+ */
+export async function takeDown({ sys, ifname, method, wgQuickPath }) {
+  if (!(await interfaceExists(sys, ifname))) return { action: "absent" };
+  if (method === "wg-quick") {
+    await sys.check(["wg-quick", "down", wgQuickPath]);
+    return { action: "removed" };
+  }
+  await removeDefaultRouteRules(sys, ifname);
+  await sys.check(["ip", "link", "del", "dev", ifname]);
+  const socket = `/run/wireguard/${ifname}.sock`;
+  for (let waited = 0; waited < 5_000; waited += 50) {
+    if ((await sys.run(["test", "-e", socket])).code !== 0) return { action: "removed" };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new OperationError(`${ifname} is gone but ${socket} is still there: is a stale wireguard-go running?`);
+}

@@ -1,0 +1,99 @@
+// Runs the host tools (ip, wg, wg-quick, wireguard-go, sysctl) as argv lists, never through a shell.
+// With --netns every command runs as `ip netns exec NS …`: wgo itself stays where the API is
+// reachable and only the interface lives in the namespace (how operators drive containers, too).
+import { spawn } from "node:child_process";
+import { OperationError } from "./errors.mjs";
+
+/** @typedef {{ code: number, stdout: string, stderr: string }} CommandResult */
+/**
+ * @typedef {{ netns?: string, run(argv: string[], options?: { input?: string, daemon?: boolean }): Promise<CommandResult>,
+ *   check(argv: string[], options?: { input?: string, daemon?: boolean }): Promise<string> }} System
+ */
+
+const TIMEOUT_MS = 30_000;
+
+/** @returns {System} */
+export function createSystem({ netns, env = process.env } = {}) {
+  const prefix = netns ? ["ip", "netns", "exec", netns] : [];
+  const run = (argv, options = {}) => spawnCommand([...prefix, ...argv], env, options);
+  return {
+    netns,
+    run,
+    async check(argv, options) {
+      const result = await run(argv, options);
+      if (result.code !== 0) {
+        const detail = (result.stderr || result.stdout).trim().split("\n").filter(Boolean).pop() ?? "";
+        throw new OperationError(`${describe([...prefix, ...argv])} failed (exit ${result.code})${detail ? `: ${detail}` : ""}`);
+      }
+      return result.stdout;
+    },
+  };
+}
+
+/**
+ * `daemon`: the command forks a daemon and exits (wireguard-go). The daemon may keep our pipes open,
+ * so the result is taken at the parent's exit, not when the pipes close.
+ */
+function spawnCommand(argv, env, { input, daemon = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0], argv.slice(1), { env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      const missing = "code" in error && error.code === "ENOENT";
+      reject(new OperationError(missing ? `${argv[0]} is not installed (or not on PATH)` : `${argv[0]}: ${error.message}`));
+    });
+    child.on(daemon ? "exit" : "close", (code, signal) => {
+      clearTimeout(timer);
+      if (daemon) {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }
+      resolve({ code: code ?? 128, stdout, stderr: signal ? `${stderr}killed by ${signal}` : stderr });
+    });
+    if (input !== undefined) {
+      child.stdin.on("error", () => {}); // a tool that exits without reading is reported by its exit code
+      child.stdin.end(input);
+    }
+  });
+}
+
+export function describe(argv) {
+  return argv.map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : JSON.stringify(part))).join(" ");
+}
+
+/**
+ * `wg show <if> dump`: the first line is the interface, then one tab-separated line per peer:
+ * public-key preshared-key endpoint allowed-ips latest-handshake rx tx keepalive.
+ * @returns {{ listenPort: number | null, peers: Array<{ publicKey: string, endpoint: string | null, allowedIps: string[],
+ *   latestHandshake: number, rxBytes: number, txBytes: number }> }}
+ */
+export function parseWgDump(text) {
+  const [head, ...lines] = text.trim().split("\n");
+  const listenPort = Number(head?.split("\t")[2]);
+  return {
+    listenPort: Number.isInteger(listenPort) && listenPort > 0 ? listenPort : null,
+    peers: lines.filter(Boolean).map((line) => {
+      const [publicKey, , endpoint, allowedIps, handshake, rx, tx] = line.split("\t");
+      return {
+        publicKey, endpoint: endpoint === "(none)" ? null : endpoint,
+        allowedIps: !allowedIps || allowedIps === "(none)" ? [] : allowedIps.split(","),
+        latestHandshake: Number(handshake), rxBytes: Number(rx), txBytes: Number(tx),
+      };
+    }),
+  };
+}
+
+/** A heartbeat's peer entry: the handshake epoch as RFC 3339, or null for "never" (0). */
+export function heartbeatPeers(dump) {
+  return dump.peers.map((peer) => ({
+    publicKey: peer.publicKey,
+    lastHandshakeAt: peer.latestHandshake > 0 ? new Date(peer.latestHandshake * 1000).toISOString() : null,
+    rxBytes: peer.rxBytes,
+    txBytes: peer.txBytes,
+  }));
+}

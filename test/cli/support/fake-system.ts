@@ -1,0 +1,148 @@
+// A simulated host for the interface code: links, addresses (each with its connected route), routes
+// per table, rules, sysctls and the WireGuard config, driven by the same argv wgo sends to ip / wg /
+// wireguard-go. Unit tests then assert on the resulting state, not on a script of expected calls.
+import { readFileSync } from "node:fs";
+import { cli } from "./cli.ts";
+
+interface Link { up: boolean; mtu: number | null; addresses: string[]; conf: string; fwmark: number | null; dump: string }
+interface Route { dst: string; dev: string; proto: "kernel" | "boot"; table: string }
+
+export interface FakeHost {
+  links: Map<string, Link>;
+  routes: Route[];
+  rules: string[];
+  sysctls: string[];
+  calls: string[][];
+  /** Which of setconf / syncconf configured WireGuard, in order. */
+  wgVerbs: string[];
+  createSystem: (options?: { netns?: string }) => any;
+  routesOf(ifname: string, table?: string): string[];
+}
+
+const ok = (stdout = "") => ({ code: 0, stdout, stderr: "" });
+const fail = (stderr: string) => ({ code: 2, stdout: "", stderr });
+const family = (prefix: string) => (prefix.includes(":") ? "-6" : "-4");
+/** `ip -j route` prints host routes without their length and the /0 as "default". */
+const ipSpelling = (prefix: string) => (prefix.endsWith("/0") ? "default" : prefix.replace(/\/(32|128)$/, ""));
+
+export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boolean } = {}): FakeHost {
+  const host: FakeHost = {
+    links: new Map(), routes: [], rules: [], sysctls: [], calls: [], wgVerbs: [],
+    createSystem: (opts = {}) => {
+      const run = async (argv: string[]) => {
+        host.calls.push(opts.netns ? ["ip", "netns", "exec", opts.netns, ...argv] : argv);
+        return handle(argv);
+      };
+      return {
+        netns: opts.netns, run,
+        check: async (argv: string[]) => {
+          const result = await run(argv);
+          if (result.code !== 0) throw new cli.errors.OperationError(`${argv.join(" ")} failed: ${result.stderr}`);
+          return result.stdout;
+        },
+      };
+    },
+    routesOf: (ifname, table = "main") =>
+      host.routes.filter((r) => r.dev === ifname && r.table === table && r.proto === "boot").map((r) => r.dst).sort(),
+  };
+
+  function link(name: string): Link {
+    const found = host.links.get(name);
+    if (!found) throw new Error(`fake: no link ${name}`);
+    return found;
+  }
+
+  function handle(argv: string[]): { code: number; stdout: string; stderr: string } {
+    const command = argv.join(" ");
+    let m: RegExpMatchArray | null;
+    if ((m = /^ip link show dev (\S+)$/.exec(command))) return host.links.has(m[1]!) ? ok(`${m[1]}: <POINTOPOINT>`) : fail("does not exist");
+    if ((m = /^ip link add (\S+) type wireguard$/.exec(command))) return options.kernelModule ? ok() : fail("Unknown device type");
+    if (command === "sh -c command -v wg-quick") return options.kernelModule ? ok("/usr/bin/wg-quick") : fail("");
+    if ((m = /^wireguard-go (\S+)$/.exec(command))) {
+      host.links.set(m[1]!, { up: false, mtu: null, addresses: [], conf: "", fwmark: null, dump: "" });
+      return ok();
+    }
+    if ((m = /^wg (setconf|syncconf) (\S+) (\S+)$/.exec(command))) {
+      if (options.refuseWgConfig) return fail("Line unrecognized: `Bogus=1'");
+      link(m[2]!).conf = readFileSync(m[3]!, "utf8");
+      host.wgVerbs.push(m[1]!);
+      return ok();
+    }
+    if ((m = /^ip -j address show dev (\S+)$/.exec(command))) {
+      const infos = link(m[1]!).addresses.map((a) => ({ local: a.split("/")[0], prefixlen: Number(a.split("/")[1]), scope: "global" }));
+      return ok(JSON.stringify([{ ifname: m[1], addr_info: [{ local: "fe80::1", prefixlen: 64, scope: "link" }, ...infos] }]));
+    }
+    if ((m = /^ip address (add|del) (\S+) dev (\S+)$/.exec(command))) {
+      const target = link(m[3]!);
+      const connected = cli.cidr.canonicalPrefix(m[2]!);
+      if (m[1] === "add") {
+        target.addresses.push(m[2]!);
+        host.routes.push({ dst: connected, dev: m[3]!, proto: "kernel", table: "main" });
+      } else {
+        target.addresses = target.addresses.filter((a) => a !== m![2]);
+        host.routes = host.routes.filter((r) => !(r.dev === m![3] && r.proto === "kernel" && r.dst === connected));
+      }
+      return ok();
+    }
+    if ((m = /^ip link set dev (\S+) (up|mtu (\d+))$/.exec(command))) {
+      if (m[3]) link(m[1]!).mtu = Number(m[3]);
+      else link(m[1]!).up = true;
+      return ok();
+    }
+    if ((m = /^ip -j (-4|-6) route show dev (\S+)( proto kernel)?( table (\S+))?$/.exec(command))) {
+      const listed = host.routes.filter((r) => r.dev === m![2] && family(r.dst) === m![1] && r.table === (m![5] ?? "main")
+        && (!m![3] || r.proto === "kernel"));
+      return ok(JSON.stringify(listed.map((r) => ({ dst: ipSpelling(r.dst), dev: r.dev, protocol: r.proto }))));
+    }
+    if ((m = /^ip (-4|-6) route (add|del) (\S+) dev (\S+)(?: table (\S+))?$/.exec(command))) {
+      const route: Route = { dst: m[3]!, dev: m[4]!, proto: "boot", table: m[5] ?? "main" };
+      const same = (r: Route) => r.dst === route.dst && r.dev === route.dev && r.table === route.table;
+      if (m[2] === "add") {
+        if (host.routes.some(same)) return fail("RTNETLINK answers: File exists");
+        host.routes.push(route);
+      } else host.routes = host.routes.filter((r) => !same(r));
+      return ok();
+    }
+    if ((m = /^ip (-4|-6) route show default dev (\S+) table (\S+)$/.exec(command))) {
+      const found = host.routes.some((r) => r.dev === m![2] && r.table === m![3] && r.dst.endsWith("/0") && family(r.dst) === m![1]);
+      return ok(found ? `default dev ${m[2]} scope link` : "");
+    }
+    if ((m = /^ip (-4|-6) route show table (\S+)$/.exec(command))) {
+      return ok(host.routes.filter((r) => r.table === m![2] && family(r.dst) === m![1]).map((r) => r.dst).join("\n"));
+    }
+    if ((m = /^wg show (\S+) fwmark$/.exec(command))) {
+      const mark = link(m[1]!).fwmark;
+      return ok(mark === null ? "off\n" : `0x${mark.toString(16)}\n`);
+    }
+    if ((m = /^wg set (\S+) fwmark (\d+)$/.exec(command))) {
+      link(m[1]!).fwmark = Number(m[2]);
+      return ok();
+    }
+    if ((m = /^ip (-4|-6) rule (add|del) (.+)$/.exec(command))) {
+      const rule = `${m[1]} ${m[3]}`;
+      if (m[2] === "add") host.rules.push(rule);
+      else if (host.rules.includes(rule)) host.rules.splice(host.rules.indexOf(rule), 1);
+      else return fail("RTNETLINK answers: No such file or directory");
+      return ok();
+    }
+    if ((m = /^sysctl -q -w (\S+)$/.exec(command))) {
+      host.sysctls.push(m[1]!);
+      return ok();
+    }
+    if ((m = /^wg show (\S+) dump$/.exec(command))) return ok(link(m[1]!).dump);
+    if ((m = /^ip link del dev (\S+)$/.exec(command))) {
+      host.links.delete(m[1]!);
+      host.routes = host.routes.filter((r) => r.dev !== m![1]);
+      return ok();
+    }
+    if ((m = /^wg-quick (up|down) (\S+)\/([^/]+)\.conf$/.exec(command))) {
+      if (m[1] === "up") host.links.set(m[3]!, { up: true, mtu: null, addresses: [], conf: readFileSync(`${m[2]}/${m[3]}.conf`, "utf8"), fwmark: null, dump: "" });
+      else host.links.delete(m[3]!);
+      host.wgVerbs.push(`wg-quick ${m[1]}`);
+      return ok();
+    }
+    if ((m = /^test -e \/run\/wireguard\/(\S+)\.sock$/.exec(command))) return host.links.has(m[1]!) ? ok() : fail("");
+    throw new Error(`fake host: unexpected command: ${command}`);
+  }
+  return host;
+}

@@ -1,0 +1,158 @@
+// The managed-client flow of issue 5, end to end with the real CLI: two machines (network namespaces on
+// one underlay) log in / enrol, bring their tunnels up, ping across the overlay, report heartbeats, and
+// follow a routing change with `heartbeat --apply`. wgo runs in the root namespace (where the Worker on
+// 127.0.0.1 is reachable) and applies each interface inside its machine's namespace with --netns.
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { check, run } from "../support/command.ts";
+import { cleanupAndFindLeftovers, describeLab } from "../support/lab-leftovers.ts";
+import { canRunDataPlane, createLab, type Host, type Lab } from "../support/netns.ts";
+import { startWorker, type WorkerServer } from "../support/worker-server.ts";
+import { expectAnswer, makeGateway, seedNetwork, type Seeded } from "./control-plane.ts";
+import { wgoMachine, type Wgo } from "./wgo-process.ts";
+
+const dataPlane = canRunDataPlane();
+if (!dataPlane.ok) console.warn(`\n!!! SKIPPING wgo end-to-end test: ${dataPlane.reason} !!!\n`);
+
+const DESTINATION = "192.168.77.10";
+const suffix = randomBytes(2).toString("hex");
+// wireguard-go's sockets share /run/wireguard across namespaces: names unique per machine and per run.
+const IF_A = `wa${suffix}`;
+const IF_B = `wb${suffix}`;
+
+describe.skipIf(!dataPlane.ok)("wgo against a real Worker and wireguard-go", () => {
+  let server: WorkerServer;
+  let seeded: Seeded;
+  let lab: Lab;
+  let a: Host, b: Host;
+  let underlayB: string;
+  const homes = { a: mkdtempSync(join(tmpdir(), "wgo-a-")), b: mkdtempSync(join(tmpdir(), "wgo-b-")) };
+  let wgoA: Wgo, wgoB: Wgo;
+  const enrolled: Record<"a" | "b", { deviceId: string; nodeId: string; address: string; publicKey: string }> = {} as never;
+
+  beforeAll(async () => {
+    server = await startWorker();
+    seeded = await seedNetwork(server.baseUrl, server.admin, "10.77.0.0/24");
+    wgoA = wgoMachine(server.baseUrl, homes.a);
+    wgoB = wgoMachine(server.baseUrl, homes.b);
+    lab = createLab("wgocli");
+    [a, b] = [await lab.addHost("a"), await lab.addHost("b")];
+    [, underlayB] = (await lab.connect([a, b], "10.251.1.0/24")) as [string, string];
+  });
+  afterAll(async () => {
+    // Safety net for a failed test: the daemons wgo started live in the lab's namespaces; stop those by id.
+    for (const namespace of lab?.namespaces() ?? []) {
+      const pids = (await run(["ip", "netns", "pids", namespace])).stdout.split("\n").filter(Boolean);
+      for (const pid of pids) await run(["kill", pid]);
+    }
+    await lab?.cleanup();
+    await server?.stop();
+    for (const home of Object.values(homes)) rmSync(home, { recursive: true, force: true });
+  });
+
+  it("logs in as a member and enrols A with the session, B headless with an enrolment key", async () => {
+    await wgoA(["login", "--email", seeded.user.email, "--password-stdin"], { input: `${seeded.user.password}\n` });
+    expect(statSync(join(homes.a, "session.json")).mode & 0o777).toBe(0o600);
+
+    const [deviceA] = (await wgoA(["enrol", "--network", seeded.networkId, "--name", "dev-a"])).json;
+    const [deviceB] = (await wgoB(["enrol", "--name", "dev-b", "--enrolment-key", seeded.enrolmentKey])).json;
+    enrolled.a = deviceA;
+    enrolled.b = deviceB;
+    expect(deviceB.networkId).toBe(seeded.networkId);
+
+    for (const [home, name, device] of [[homes.a, "dev-a", deviceA], [homes.b, "dev-b", deviceB]] as const) {
+      const keyFile = join(home, "devices", `${name}.key`);
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      // The server holds exactly the public half of the key that stayed on the machine.
+      const publicKey = (await check(["wg", "pubkey"], { input: readFileSync(keyFile, "utf8") })).trim();
+      const node = expectAnswer(await seeded.admin.get(`/nodes/${device.nodeId}`), 200, "get node");
+      expect(node.publicKey).toBe(publicKey);
+      expect(node.deviceId).toBe(device.deviceId);
+    }
+    const owners = expectAnswer(await seeded.admin.get(`/devices?networkId=${seeded.networkId}`), 200, "list devices");
+    expect(owners.items.map((d: any) => [d.name, d.userId])).toEqual([["dev-a", seeded.user.id], ["dev-b", null]]);
+  });
+
+  it("brings both tunnels up inside the namespaces and pings across the overlay", async () => {
+    // B is reachable on its underlay address; A finds it through the Endpoint in its config.
+    expectAnswer(await seeded.admin.patch(`/nodes/${enrolled.b.nodeId}`, { endpoint: `${underlayB}:51820`, listenPort: 51820 }), 200, "set endpoint");
+    const [configA] = (await wgoA(["config", "--name", "dev-a"])).json;
+    await wgoB(["config", "--name", "dev-b"]);
+    // B first: A's first handshake then finds B listening instead of waiting out a 5 s retry.
+    const upB = (await wgoB(["up", "--name", "dev-b", "--netns", b.namespace, "--interface", IF_B, "--method", "setconf"])).json[0];
+    const upA = (await wgoA(["up", "--name", "dev-a", "--netns", a.namespace, "--interface", IF_A, "--method", "setconf"])).json[0];
+    expect(upA).toMatchObject({ action: "created", method: "setconf", appliedRevision: configA.routingRevision });
+    expect(upB.action).toBe("created");
+
+    const overlayA = enrolled.a.address.split("/")[0]!;
+    const overlayB = enrolled.b.address.split("/")[0]!;
+    const reached = await a.pingUntilReply(overlayB);
+    expect(reached, reached ? "" : await describeLab(lab)).toBe(true);
+    expect(await b.ping(overlayA, 3)).toBe(true);
+
+    // `up` again is a re-apply (syncconf), not a second wireguard-go.
+    expect((await wgoA(["up", "--name", "dev-a"])).json[0].action).toBe("synced");
+    expect(await a.ping(overlayB, 2)).toBe(true);
+  });
+
+  it("heartbeats put the tunnel and both devices' revisions into the API", async () => {
+    const [beatA] = (await wgoA(["heartbeat", "--name", "dev-a", "--once"])).json;
+    const [beatB] = (await wgoB(["heartbeat", "--name", "dev-b", "--once"])).json;
+    expect(beatA).toMatchObject({ configChanged: false, peers: 1 });
+    expect(beatB).toMatchObject({ configChanged: false, peers: 1 });
+
+    const tunnels = expectAnswer(await seeded.admin.get(`/tunnels?networkId=${seeded.networkId}`), 200, "tunnels").items;
+    for (const [from, to] of [[enrolled.a, enrolled.b], [enrolled.b, enrolled.a]] as const) {
+      const tunnel = tunnels.find((t: any) => t.fromNodeId === from.nodeId && t.toNodeId === to.nodeId);
+      expect(tunnel, JSON.stringify(tunnels)).toMatchObject({ state: "up", peerPublicKey: to.publicKey });
+      expect(tunnel.rxBytes).toBeGreaterThan(0);
+      expect(tunnel.txBytes).toBeGreaterThan(0);
+    }
+    const runtime = expectAnswer(await seeded.admin.get(`/networks/${seeded.networkId}/runtime-status`), 200, "runtime status");
+    expect(runtime.routing).toMatchObject({ inSync: true, lagging: [], unreported: [], desiredRevision: beatA.desiredRevision });
+  });
+
+  it("follows a routing change with `heartbeat --once --apply` and reports itself in sync again", async () => {
+    await makeGateway(seeded.admin, enrolled.b.nodeId);
+    await b.addStandInDestination(`${DESTINATION}/24`);
+    expectAnswer(await seeded.admin.post(`/networks/${seeded.networkId}/routing-policies`, {
+      name: "lab", type: "via_gateway", destinationCidr: "192.168.77.0/24", gatewayPath: [enrolled.b.nodeId],
+    }), 201, "create policy");
+    expect(await a.ping(DESTINATION, 1), "no route before the change is applied").toBe(false);
+
+    const applyA = await wgoA(["heartbeat", "--name", "dev-a", "--once", "--apply"]);
+    const applyB = await wgoB(["heartbeat", "--name", "dev-b", "--once", "--apply"]);
+    const [beatA] = applyA.json;
+    const desired = beatA.desiredRevision;
+    expect(beatA).toMatchObject({ configChanged: true, applied: { revision: desired, action: "synced" } });
+    expect(beatA.appliedRevision).toBeLessThan(desired);
+    expect(applyB.json[0]).toMatchObject({ configChanged: true, applied: { revision: desired } });
+
+    // The file, the interface and the routes hold the new revision.
+    expect(readFileSync(join(homes.a, "devices", "dev-a.conf"), "utf8")).toContain(`routing revision ${desired}`);
+    // Not a.exec: the harness mounts its own /run/wireguard there, and wgo's daemons use the real one.
+    expect(await check(["ip", "netns", "exec", a.namespace, "wg", "show", IF_A, "allowed-ips"])).toContain("192.168.77.0/24");
+    expect(await a.exec(["ip", "route", "show", "dev", IF_A])).toContain("192.168.77.0/24");
+    expect((await b.exec(["sysctl", "-n", "net.ipv4.ip_forward"])).trim()).toBe("1"); // B is now a gateway
+    const reached = await a.pingUntilReply(DESTINATION);
+    expect(reached, reached ? "" : await describeLab(lab)).toBe(true);
+
+    const [againA] = (await wgoA(["heartbeat", "--name", "dev-a", "--once"])).json;
+    await wgoB(["heartbeat", "--name", "dev-b", "--once"]);
+    expect(againA).toMatchObject({ appliedRevision: desired, desiredRevision: desired, configChanged: false });
+    const runtime = expectAnswer(await seeded.admin.get(`/networks/${seeded.networkId}/runtime-status`), 200, "runtime status");
+    expect(runtime.routing).toMatchObject({ desiredRevision: desired, appliedRevision: desired, inSync: true, lagging: [] });
+    const [status] = (await wgoA(["status", "--name", "dev-a"])).json;
+    expect(status).toMatchObject({ inSync: true, desiredRevision: desired, interface: { name: IF_A, up: true } });
+  });
+
+  it("takes both interfaces down, stops wireguard-go, and leaves nothing behind", async () => {
+    expect((await wgoA(["down", "--name", "dev-a"])).json[0].action).toBe("removed");
+    expect((await wgoB(["down", "--name", "dev-b"])).json[0].action).toBe("removed");
+    expect((await a.run(["ip", "link", "show", IF_A])).code).not.toBe(0);
+    expect(await cleanupAndFindLeftovers(lab)).toEqual({ namespaces: [], processes: [] });
+  });
+});
