@@ -7,9 +7,12 @@ import { unauthorized } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import type { AppRouteHandler } from "../../lib/types";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../../services/auth/password";
-import { revokeSession, rotateRefreshToken, startSession } from "../../services/auth/sessions";
+import { revokeSession, rotateRefreshToken } from "../../services/auth/sessions";
+import { signIn } from "../../services/auth/sign-in";
+import { countAttempt } from "../../services/throttle/throttle.limiter";
 import { presentUser } from "../users/users.schemas";
 import type * as routes from "./auth.routes";
+import { presentSignIn } from "./auth.schemas";
 
 const sameText = (a: string, b: string) => {
   const left = new TextEncoder().encode(a);
@@ -35,6 +38,8 @@ export const login: AppRouteHandler<typeof routes.login> = async (c) => {
   const { email, password } = c.req.valid("json");
   const config = getConfig(c.env);
   const db = c.var.db;
+  // Counted before the password is checked (and refunded on success): a locked account is no oracle.
+  const attempt = await countAttempt(c, "login", { account: email });
   const user = (await db.select().from(users).where(eq(users.email, email)).get())
     ?? (await bootstrapAdmin(db, config, email, password));
   if (!user?.passwordHash) {
@@ -43,8 +48,8 @@ export const login: AppRouteHandler<typeof routes.login> = async (c) => {
   }
   if (!(await verifyPassword(password, user.passwordHash))) throw unauthorized("Invalid email or password");
   if (user.disabledAt) throw unauthorized("The account is disabled");
-  const pair = await startSession(db, config, user);
-  return c.json({ ...pair, user: presentUser(pair.user) }, 200);
+  await attempt.succeeded();
+  return c.json(presentSignIn(await signIn(db, config, user)), 200);
 };
 
 export const refresh: AppRouteHandler<typeof routes.refresh> = async (c) => {

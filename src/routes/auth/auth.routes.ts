@@ -1,14 +1,16 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, jsonBody, jsonResponse, noContent, signedIn } from "../../lib/openapi";
-import { LoginBody, RefreshBody, TokenPairSchema } from "./auth.schemas";
+import { LoginBody, RefreshBody, SignInResultSchema, TokenPairSchema } from "./auth.schemas";
 
 const tags = ["Auth"];
 
 export const login = createRoute({
   method: "post", path: "/auth/login", tags,
   summary: "Sign in with email and password",
+  description: "Answers a token pair, or `{ mfaRequired, mfaToken }` when the account has MFA on. " +
+    "Failures are throttled per account and per client address (429 with Retry-After).",
   request: { body: jsonBody(LoginBody) },
-  responses: { 200: jsonResponse(TokenPairSchema, "Signed in"), ...errorResponses(401, 413, 415, 422) },
+  responses: { 200: jsonResponse(SignInResultSchema, "Signed in, or an MFA challenge"), ...errorResponses(401, 413, 415, 422, 429) },
 });
 
 export const refresh = createRoute({

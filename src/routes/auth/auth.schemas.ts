@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { Email, UserSchema } from "../users/users.schemas";
+import { isMfaChallenge, type SignInOutcome } from "../../services/auth/sign-in";
+import { Email, presentUser, UserSchema } from "../users/users.schemas";
 
 export const LoginBody = z.strictObject({
   email: Email,
@@ -18,3 +19,17 @@ export const TokenPairSchema = z.object({
   expiresIn: z.number().int().openapi({ description: "Access token lifetime in seconds" }),
   user: UserSchema,
 }).openapi("TokenPair");
+
+export const MfaChallengeSchema = z.object({
+  mfaRequired: z.literal(true),
+  mfaToken: z.string().openapi({ description: "Single use, 5 tries; finish with POST /auth/mfa/verify" }),
+  expiresIn: z.number().int().openapi({ description: "Seconds until the mfaToken expires" }),
+}).openapi("MfaChallenge");
+
+export const SignInResultSchema = z.union([TokenPairSchema, MfaChallengeSchema]).openapi("SignInResult", {
+  description: "A token pair, or an MFA challenge when the account has MFA on",
+});
+
+/** The JSON every sign-in path answers with. */
+export const presentSignIn = (outcome: SignInOutcome): z.infer<typeof SignInResultSchema> =>
+  isMfaChallenge(outcome) ? outcome : { ...outcome, user: presentUser(outcome.user) };

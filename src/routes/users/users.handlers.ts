@@ -1,9 +1,12 @@
-import { eq } from "drizzle-orm";
-import { users } from "../../db/schema";
-import { conflict, forbidden, notFound } from "../../lib/errors";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { memberships, users } from "../../db/schema";
+import { conflict, domainError, forbidden, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
+import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
 import { hashPassword } from "../../services/auth/password";
+import { revokeAllSessions } from "../../services/auth/sign-in";
 import type * as routes from "./users.routes";
 import { presentUser } from "./users.schemas";
 
@@ -11,11 +14,17 @@ export function requirePlatformAdmin(auth: UserAuth) {
   if (auth.platformRole !== "admin") throw forbidden("Only platform admins may do this");
 }
 
-export const me: AppRouteHandler<typeof routes.me> = async (c) => {
-  const user = await c.var.db.select().from(users).where(eq(users.id, c.var.auth.userId)).get();
+/**
+ * `me` or the caller's own id: anyone. Another id: platform admins only; to everyone else another user
+ * does not exist (404, no enumeration of ids).
+ */
+export async function visibleUser(db: Db, auth: UserAuth, id: string) {
+  const userId = id === "me" ? auth.userId : id;
+  if (userId !== auth.userId && auth.platformRole !== "admin") throw notFound("User");
+  const user = await db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw notFound("User");
-  return c.json(presentUser(user), 200);
-};
+  return user;
+}
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   requirePlatformAdmin(c.var.auth);
@@ -28,4 +37,48 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const inserted = await c.var.db.insert(users).values(row).onConflictDoNothing().returning({ id: users.id });
   if (inserted.length === 0) throw conflict("A user with this email already exists");
   return c.json(presentUser(row), 201);
+};
+
+export const list: AppRouteHandler<typeof routes.list> = async (c) => {
+  requirePlatformAdmin(c.var.auth);
+  const { limit, cursor, email } = c.req.valid("query");
+  const rows = await c.var.db.select().from(users)
+    .where(and(email ? eq(users.email, email) : undefined, afterCursor(users, cursor)))
+    .orderBy(asc(users.createdAt), asc(users.id)).limit(limit + 1).all();
+  return c.json(toPage(rows, limit, presentUser), 200);
+};
+
+export const get: AppRouteHandler<typeof routes.get> = async (c) =>
+  c.json(presentUser(await visibleUser(c.var.db, c.var.auth, c.req.valid("param").id)), 200);
+
+export const update: AppRouteHandler<typeof routes.update> = async (c) => {
+  const user = await visibleUser(c.var.db, c.var.auth, c.req.valid("param").id);
+  requirePlatformAdmin(c.var.auth);
+  const body = c.req.valid("json");
+  const self = user.id === c.var.auth.userId;
+  if (self && ((body.platformRole && body.platformRole !== user.platformRole) || body.disabled === true)) {
+    throw domainError("Admins cannot demote or disable themselves; ask another admin");
+  }
+  const now = nowIso();
+  const disabledAt = body.disabled === undefined ? user.disabledAt : body.disabled ? (user.disabledAt ?? now) : null;
+  const next = { ...user, name: body.name ?? user.name, platformRole: body.platformRole ?? user.platformRole, disabledAt, updatedAt: now };
+  const { db } = c.var;
+  const write = db.update(users).set({ name: next.name, platformRole: next.platformRole, disabledAt, updatedAt: now }).where(eq(users.id, user.id));
+  // Disabling and ending the sessions commit together: no window where a disabled user keeps a live refresh token.
+  if (disabledAt && !user.disabledAt) await db.batch([write, revokeAllSessions(db, user.id, "user_disabled")]);
+  else await write;
+  return c.json(presentUser(next), 200);
+};
+
+export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
+  const user = await visibleUser(c.var.db, c.var.auth, c.req.valid("param").id);
+  requirePlatformAdmin(c.var.auth);
+  if (user.id === c.var.auth.userId) throw domainError("Admins cannot delete their own account");
+  const soleOwner = await c.var.db.select({ groupId: memberships.groupId }).from(memberships)
+    .where(and(eq(memberships.userId, user.id), eq(memberships.role, "owner"),
+      sql`not exists (select 1 from ${memberships} o where o.group_id = ${memberships.groupId} and o.role = 'owner' and o.user_id <> ${user.id})`))
+    .limit(1).get();
+  if (soleOwner) throw conflict(`The user is the only owner of group ${soleOwner.groupId}; transfer ownership first`);
+  await c.var.db.delete(users).where(and(eq(users.id, user.id), ne(users.id, c.var.auth.userId)));
+  return c.body(null, 204);
 };

@@ -1,18 +1,44 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, jsonBody, jsonResponse, signedIn } from "../../lib/openapi";
-import { CreateUserBody, UserSchema } from "./users.schemas";
+import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, signedIn } from "../../lib/openapi";
+import { PageQuery, pageOf } from "../../lib/pagination";
+import { CreateUserBody, UpdateUserBody, UserListQuery, UserSchema } from "./users.schemas";
 
 const tags = ["Users"];
-
-export const me = createRoute({
-  method: "get", path: "/users/me", tags, ...signedIn,
-  summary: "The signed-in user",
-  responses: { 200: jsonResponse(UserSchema, "The caller"), ...errorResponses(401) },
-});
+const params = IdParam("User (or `me`)", "usr");
 
 export const create = createRoute({
   method: "post", path: "/users", tags, ...signedIn,
   summary: "Create a user (platform admins)",
   request: { body: jsonBody(CreateUserBody) },
   responses: { 201: jsonResponse(UserSchema, "Created"), ...errorResponses(401, 403, 409, 413, 415, 422) },
+});
+
+export const list = createRoute({
+  method: "get", path: "/users", tags, ...signedIn,
+  summary: "All users (platform admins)",
+  request: { query: PageQuery.extend(UserListQuery.shape) },
+  responses: { 200: jsonResponse(pageOf(UserSchema, "UserPage"), "A page of users"), ...errorResponses(401, 403, 422) },
+});
+
+export const get = createRoute({
+  method: "get", path: "/users/{id}", tags, ...signedIn,
+  summary: "One user (platform admins; anyone for themselves)",
+  request: { params },
+  responses: { 200: jsonResponse(UserSchema, "The user"), ...errorResponses(401, 404) },
+});
+
+export const update = createRoute({
+  method: "patch", path: "/users/{id}", tags, ...signedIn,
+  summary: "Rename, change the platform role, disable or enable a user (platform admins)",
+  description: "Disabling ends every session of the user at once. Admins cannot change their own role or disable themselves.",
+  request: { params, body: jsonBody(UpdateUserBody) },
+  responses: { 200: jsonResponse(UserSchema, "Updated"), ...errorResponses(400, 401, 403, 404, 413, 415, 422) },
+});
+
+export const remove = createRoute({
+  method: "delete", path: "/users/{id}", tags, ...signedIn,
+  summary: "Delete a user and their sessions, memberships and devices (platform admins)",
+  description: "Refused (409) while the user is the only owner of a group, and for the caller's own account (400).",
+  request: { params },
+  responses: { 204: noContent, ...errorResponses(400, 401, 403, 404, 409) },
 });

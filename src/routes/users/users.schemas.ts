@@ -36,3 +36,20 @@ export const presentUser = (user: typeof users.$inferSelect): z.infer<typeof Use
   createdAt: user.createdAt,
   updatedAt: user.updatedAt,
 });
+
+export const UpdateUserBody = z.strictObject({
+  name: z.string().trim().max(100).optional(),
+  platformRole: z.enum(["admin", "user"]).optional(),
+  disabled: z.boolean().optional().openapi({ description: "true ends every session of the user at once" }),
+}).openapi("UpdateUser");
+
+export const UpdateMeBody = z.strictObject({ name: z.string().trim().max(100) }).openapi("UpdateMe");
+
+export const ChangePasswordBody = z.strictObject({
+  currentPassword: z.string().min(1).max(256),
+  newPassword: NewPassword,
+}).openapi("ChangePassword");
+
+export const UserListQuery = z.object({
+  email: z.string().trim().toLowerCase().max(254).optional().openapi({ description: "Exact address" }),
+});

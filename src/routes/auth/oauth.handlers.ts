@@ -1,0 +1,37 @@
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { getConfig } from "../../lib/env";
+import type { AppEnv, AppRouteHandler } from "../../lib/types";
+import { authorizationUrl, completeAuthorization, OAUTH_STATE_TTL_SECONDS } from "../../services/auth/oauth-flow";
+import { providerFor } from "../../services/auth/oauth-providers";
+import { signIn } from "../../services/auth/sign-in";
+import type * as routes from "./oauth.routes";
+import { presentSignIn } from "./auth.schemas";
+
+const STATE_COOKIE = "wg_oauth_state";
+const COOKIE_PATH = "/api/v1/auth/oauth";
+
+/** PUBLIC_BASE_URL when set (behind a proxy); the request's own origin otherwise. Must match the provider's registration. */
+const redirectUri = (c: Context<AppEnv>, provider: string) =>
+  new URL(`/api/v1/auth/oauth/${provider}/callback`, getConfig(c.env).PUBLIC_BASE_URL ?? new URL(c.req.url).origin).toString();
+
+export const start: AppRouteHandler<typeof routes.start> = async (c) => {
+  const config = getConfig(c.env);
+  const provider = providerFor(config, c.req.valid("param").provider);
+  const { url, state } = await authorizationUrl(c.var.db, config, provider, redirectUri(c, provider.id));
+  // Binds the flow to this browser: a callback URL replayed into someone else's browser lacks the cookie.
+  setCookie(c, STATE_COOKIE, state, {
+    path: COOKIE_PATH, httpOnly: true, sameSite: "Lax", secure: new URL(c.req.url).protocol === "https:", maxAge: OAUTH_STATE_TTL_SECONDS,
+  });
+  return c.redirect(url, 302);
+};
+
+export const callback: AppRouteHandler<typeof routes.callback> = async (c) => {
+  const config = getConfig(c.env);
+  const provider = providerFor(config, c.req.valid("param").provider);
+  const cookieState = getCookie(c, STATE_COOKIE);
+  // Spent once its own state comes back; a forged callback (other state) leaves the real flow alive.
+  if (cookieState && cookieState === c.req.query("state")) deleteCookie(c, STATE_COOKIE, { path: COOKIE_PATH });
+  const user = await completeAuthorization(c.var.db, config, provider, new URL(c.req.url), redirectUri(c, provider.id), cookieState);
+  return c.json(presentSignIn(await signIn(c.var.db, config, user)), 200);
+};

@@ -1,0 +1,41 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { errorResponses, jsonResponse } from "../../lib/openapi";
+import { SignInResultSchema } from "./auth.schemas";
+
+const tags = ["OAuth"];
+
+export const ProviderParam = z.object({
+  provider: z.string().min(1).max(32).openapi({ param: { name: "provider", in: "path" }, example: "github", description: "github, google or oidc" }),
+});
+
+/** The provider's redirect; oauth4webapi reads the parameters from the URL itself. */
+const CallbackQuery = z.looseObject({
+  code: z.string().max(2048).optional(),
+  state: z.string().max(256).optional(),
+  error: z.string().max(256).optional(),
+});
+
+export const start = createRoute({
+  method: "get", path: "/auth/oauth/{provider}/start", tags,
+  summary: "Redirect to the provider (authorization code + PKCE S256, state bound to this browser by a cookie)",
+  request: { params: ProviderParam },
+  responses: {
+    302: { description: "To the provider's authorization page; sets the wg_oauth_state cookie (10 min)" },
+    ...errorResponses(404),
+    502: { description: "The provider's discovery document could not be fetched (code bad_gateway)" },
+  },
+});
+
+export const callback = createRoute({
+  method: "get", path: "/auth/oauth/{provider}/callback", tags,
+  summary: "The provider's redirect back: signs in the linked account",
+  description: "Identities are keyed on (provider, subject). An unlinked identity links to the account of the same " +
+    "email only when the provider marks that email verified; OAuth never creates accounts. MFA applies: an account " +
+    "with MFA on gets `{ mfaRequired, mfaToken }`.",
+  request: { params: ProviderParam, query: CallbackQuery },
+  responses: {
+    200: jsonResponse(SignInResultSchema, "Signed in, or an MFA challenge"),
+    ...errorResponses(401, 403, 404, 422),
+    502: { description: "The provider could not be reached (code bad_gateway)" },
+  },
+});

@@ -1,0 +1,30 @@
+import { getConfig } from "../../lib/env";
+import type { AppRouteHandler } from "../../lib/types";
+import { confirmPasswordReset, requestPasswordReset } from "../../services/auth/password-reset";
+import { createMailer } from "../../services/mail/mailer";
+import { countAttempt } from "../../services/throttle/throttle.limiter";
+import type * as routes from "./password-reset.routes";
+
+const ACCEPTED = { message: "If an account uses this address, a reset token has been sent to it" };
+
+export const request: AppRouteHandler<typeof routes.request> = async (c) => {
+  const { email } = c.req.valid("json");
+  const config = getConfig(c.env);
+  // Every request counts (each may send a mail), keyed by the address asked for whether or not it exists.
+  await countAttempt(c, "reset", { account: email });
+  try {
+    await requestPasswordReset(c.var.db, config, createMailer(config, c.var.db), email);
+  } catch (error) {
+    // A failing mail relay must not turn into an answer that differs for existing accounts.
+    console.error(JSON.stringify({ requestId: c.var.requestId, passwordReset: "mail failed", error: String(error) }));
+  }
+  return c.json(ACCEPTED, 202);
+};
+
+export const confirm: AppRouteHandler<typeof routes.confirm> = async (c) => {
+  const { token, newPassword } = c.req.valid("json");
+  const attempt = await countAttempt(c, "reset", {});
+  await confirmPasswordReset(c.var.db, token, newPassword);
+  await attempt.succeeded();
+  return c.body(null, 204);
+};

@@ -1,0 +1,26 @@
+import { createRoute } from "@hono/zod-openapi";
+import { errorResponses, jsonBody, jsonResponse, noContent, signedIn } from "../../lib/openapi";
+import { ChangePasswordBody, UpdateMeBody, UserSchema } from "./users.schemas";
+
+const tags = ["Users"];
+
+export const me = createRoute({
+  method: "get", path: "/users/me", tags, ...signedIn,
+  summary: "The signed-in user",
+  responses: { 200: jsonResponse(UserSchema, "The caller"), ...errorResponses(401) },
+});
+
+export const updateMe = createRoute({
+  method: "patch", path: "/users/me", tags, ...signedIn,
+  summary: "Change the caller's display name",
+  request: { body: jsonBody(UpdateMeBody) },
+  responses: { 200: jsonResponse(UserSchema, "Updated"), ...errorResponses(401, 413, 415, 422) },
+});
+
+export const changePassword = createRoute({
+  method: "post", path: "/users/me/password", tags, ...signedIn,
+  summary: "Change the caller's password; every other session ends",
+  description: "A wrong current password counts against the account's login throttle.",
+  request: { body: jsonBody(ChangePasswordBody) },
+  responses: { 204: noContent, ...errorResponses(400, 401, 413, 415, 422, 429) },
+});

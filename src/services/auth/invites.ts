@@ -1,0 +1,126 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { invites, memberships, users, type GroupRole } from "../../db/schema";
+import type { Config } from "../../lib/env";
+import { ApiError, conflict, domainError, fieldError, forbidden, notFound, unauthorized } from "../../lib/errors";
+import { newId, nowIso } from "../../lib/ids";
+import { isUniqueViolation } from "../../lib/db-errors";
+import type { UserAuth } from "../../lib/types";
+import type { Mailer } from "../mail/mailer";
+import { inviteMessage } from "../mail/messages";
+import { secondsFromNow } from "./identity-ids";
+import { isMfaActive } from "./mfa";
+import { hashPassword, PASSWORD_RULES, verifyPassword } from "./password";
+import { randomToken, sha256 } from "./tokens";
+
+type Invite = typeof invites.$inferSelect;
+
+export function inviteStatus(invite: Invite, now = nowIso()) {
+  if (invite.acceptedAt) return "accepted" as const;
+  if (invite.revokedAt) return "revoked" as const;
+  return invite.expiresAt <= now ? ("expired" as const) : ("pending" as const);
+}
+
+/** Mails a new invite; an earlier pending invite of the same address to the same group is revoked. */
+export async function createInvite(
+  db: Db, config: Config, mailer: Mailer,
+  input: { groupId: string; groupName: string; email: string; role: GroupRole; invitedBy: string },
+): Promise<Invite> {
+  const member = await db.select({ userId: memberships.userId }).from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.groupId, input.groupId), eq(users.email, input.email))).get();
+  if (member) throw conflict("This address already belongs to a member of the group");
+  const token = `inv_${randomToken()}`;
+  const now = nowIso();
+  const invite: Invite = {
+    id: newId("inv"), groupId: input.groupId, email: input.email, role: input.role, tokenHash: sha256(token),
+    invitedBy: input.invitedBy, createdAt: now, expiresAt: secondsFromNow(config.INVITE_TTL_SECONDS),
+    acceptedAt: null, acceptedBy: null, revokedAt: null,
+  };
+  await db.batch([
+    db.update(invites).set({ revokedAt: now })
+      .where(and(eq(invites.groupId, input.groupId), eq(invites.email, input.email), isNull(invites.acceptedAt), isNull(invites.revokedAt))),
+    db.insert(invites).values(invite),
+  ]);
+  try {
+    await mailer.send(inviteMessage(config, input.email, input.groupName, input.role, token));
+  } catch (error) {
+    // Nobody can ever accept an invite whose token was not delivered: take it back and say so.
+    await db.update(invites).set({ revokedAt: nowIso() }).where(eq(invites.id, invite.id));
+    throw new ApiError("bad_gateway", "The invite mail could not be sent; try again later", { cause: error });
+  }
+  return invite;
+}
+
+const unusable = () => domainError("The invite is not valid, was already used, was revoked or has expired");
+
+export async function findUsableInvite(db: Db, token: string): Promise<Invite> {
+  const invite = await db.select().from(invites).where(eq(invites.tokenHash, sha256(token))).get();
+  if (!invite || inviteStatus(invite) !== "pending") throw unusable();
+  return invite;
+}
+
+/** Single use: exactly one acceptance wins the compare-and-set. */
+async function claim(db: Db, invite: Invite, userId: string | null) {
+  const now = nowIso();
+  const won = await db.update(invites).set({ acceptedAt: now, acceptedBy: userId })
+    .where(and(eq(invites.id, invite.id), isNull(invites.acceptedAt), isNull(invites.revokedAt), gt(invites.expiresAt, now)))
+    .returning({ id: invites.id });
+  if (won.length === 0) throw unusable();
+}
+
+export interface AcceptProof {
+  caller?: UserAuth;
+  password?: string;
+  name?: string;
+}
+
+/**
+ * The rule (docs/identity.md): no account for the invited email → a password creates one. An account
+ * exists → the caller is signed in as it, or gives its password (only while it has no MFA: a password
+ * alone must not stand in for a second factor). Returns the account and the role it holds in the group.
+ */
+export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof) {
+  const existing = await db.select().from(users).where(eq(users.email, invite.email)).get();
+  if (proof.caller && proof.caller.userId !== existing?.id) throw forbidden("This invite was sent to another email address");
+  const now = nowIso();
+
+  if (!existing) {
+    if (!proof.password) throw fieldError("password", "A password is required to create the invited account");
+    if (proof.password.length < PASSWORD_RULES.min) throw fieldError("password", `At least ${PASSWORD_RULES.min} characters`);
+    const user = {
+      id: newId("usr"), email: invite.email, name: proof.name ?? "", passwordHash: await hashPassword(proof.password),
+      platformRole: "user" as const, disabledAt: null, createdAt: now, updatedAt: now,
+    };
+    // Claimed before the account exists (acceptedBy is a foreign key): it is filled in with the insert.
+    await claim(db, invite, null);
+    try {
+      await db.batch([
+        db.insert(users).values(user),
+        db.insert(memberships).values({ groupId: invite.groupId, userId: user.id, role: invite.role, createdAt: now, updatedAt: now }),
+        db.update(invites).set({ acceptedBy: user.id }).where(eq(invites.id, invite.id)),
+      ]);
+    } catch (error) {
+      // Someone created this account in between: give the invite back so it can be accepted as that account.
+      await db.update(invites).set({ acceptedAt: null, acceptedBy: null }).where(eq(invites.id, invite.id));
+      if (isUniqueViolation(error)) throw conflict("An account for this email was created meanwhile; accept again");
+      throw error;
+    }
+    return { user, role: invite.role, created: true };
+  }
+
+  if (existing.disabledAt) throw forbidden("The invited account is disabled");
+  if (!proof.caller) {
+    if (!proof.password || !existing.passwordHash) throw unauthorized("An account exists for this email: sign in as it, or give its password");
+    if (await isMfaActive(db, existing.id)) throw unauthorized("The invited account uses MFA: sign in first and accept with its bearer token");
+    if (!(await verifyPassword(proof.password, existing.passwordHash))) throw unauthorized("Invalid email or password");
+  }
+  await claim(db, invite, existing.id);
+  await db.insert(memberships)
+    .values({ groupId: invite.groupId, userId: existing.id, role: invite.role, createdAt: now, updatedAt: now })
+    .onConflictDoNothing();
+  const membership = await db.select({ role: memberships.role }).from(memberships)
+    .where(and(eq(memberships.groupId, invite.groupId), eq(memberships.userId, existing.id))).get();
+  if (!membership) throw notFound("Group");
+  return { user: existing, role: membership.role, created: false };
+}

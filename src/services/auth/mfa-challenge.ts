@@ -1,0 +1,48 @@
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { mfaChallenges } from "../../db/schema";
+import type { Config } from "../../lib/env";
+import { unauthorized } from "../../lib/errors";
+import { newId, nowIso } from "../../lib/ids";
+import { secondsFromNow } from "./identity-ids";
+import { randomToken, sha256 } from "./tokens";
+
+/** DESIGN: 5 tries per challenge; after that the password step must be repeated. */
+export const MAX_CHALLENGE_ATTEMPTS = 5;
+
+/** The mfaToken handed out after a correct password (or OAuth callback) for an account with MFA on. */
+export async function createChallenge(db: Db, config: Config, userId: string): Promise<string> {
+  const token = `mfa_${randomToken()}`;
+  await db.insert(mfaChallenges).values({
+    id: newId("mfc"), userId, tokenHash: sha256(token), createdAt: nowIso(),
+    expiresAt: secondsFromNow(config.MFA_CHALLENGE_TTL_SECONDS),
+  });
+  return token;
+}
+
+const invalid = () => unauthorized("The MFA token is not valid, has expired or has no tries left; sign in again");
+
+/** The live challenge behind a token, without spending a try (used to key the throttle on its user). */
+export async function findChallenge(db: Db, token: string) {
+  const row = await db.select().from(mfaChallenges).where(eq(mfaChallenges.tokenHash, sha256(token))).get();
+  if (!row || row.usedAt || row.expiresAt <= nowIso() || row.attempts >= MAX_CHALLENGE_ATTEMPTS) throw invalid();
+  return row;
+}
+
+/** Spends one try atomically: concurrent guesses cannot exceed the budget. */
+export async function spendAttempt(db: Db, challengeId: string) {
+  const spent = await db.update(mfaChallenges).set({ attempts: sql`${mfaChallenges.attempts} + 1` })
+    .where(and(eq(mfaChallenges.id, challengeId), isNull(mfaChallenges.usedAt),
+      lt(mfaChallenges.attempts, MAX_CHALLENGE_ATTEMPTS), gt(mfaChallenges.expiresAt, nowIso())))
+    .returning({ attempts: mfaChallenges.attempts });
+  if (spent.length === 0) throw invalid();
+  return MAX_CHALLENGE_ATTEMPTS - spent[0]!.attempts;
+}
+
+/** Consumes the challenge; only one verify can win it. */
+export async function completeChallenge(db: Db, challengeId: string) {
+  const done = await db.update(mfaChallenges).set({ usedAt: nowIso() })
+    .where(and(eq(mfaChallenges.id, challengeId), isNull(mfaChallenges.usedAt)))
+    .returning({ id: mfaChallenges.id });
+  if (done.length === 0) throw invalid();
+}

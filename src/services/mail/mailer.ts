@@ -1,0 +1,33 @@
+import type { Db } from "../../db/client";
+import type { Config } from "../../lib/env";
+import { DevMailTransport } from "./dev-transport";
+import { HttpMailTransport } from "./http-transport";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Everything that sends mail goes through this; transports are chosen by MAIL_TRANSPORT. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/** MAIL_TRANSPORT=none: nothing is configured, so say so in the logs (never the message: it holds a token). */
+const droppingMailer: Mailer = {
+  async send(message) {
+    console.warn(JSON.stringify({ mail: "dropped", reason: "MAIL_TRANSPORT is none", subject: message.subject }));
+  },
+};
+
+export function createMailer(config: Config, db: Db): Mailer {
+  switch (config.MAIL_TRANSPORT) {
+    case "dev":
+      return new DevMailTransport(db);
+    case "http":
+      return new HttpMailTransport(config);
+    default:
+      return droppingMailer;
+  }
+}

@@ -1,0 +1,71 @@
+import type { Context } from "hono";
+import type { ThrottleRule } from "../../durable-objects/throttle";
+import { getConfig, type Config, type Env } from "../../lib/env";
+import { ApiError } from "../../lib/errors";
+import type { AppEnv } from "../../lib/types";
+import { sha256 } from "../auth/tokens";
+
+export type ThrottledAction = "login" | "mfa" | "reset" | "invite";
+
+type RuleVar = { [K in keyof Config]-?: Config[K] extends ThrottleRule ? K : never }[keyof Config];
+
+const RULES: Record<ThrottledAction, { account: RuleVar; address: RuleVar }> = {
+  login: { account: "THROTTLE_LOGIN_ACCOUNT", address: "THROTTLE_LOGIN_ADDRESS" },
+  mfa: { account: "THROTTLE_MFA_ACCOUNT", address: "THROTTLE_MFA_ADDRESS" },
+  reset: { account: "THROTTLE_RESET_ACCOUNT", address: "THROTTLE_RESET_ADDRESS" },
+  invite: { account: "THROTTLE_INVITE_ACCOUNT", address: "THROTTLE_INVITE_ADDRESS" },
+};
+
+/**
+ * The client address as Cloudflare's edge reports it (clients cannot set CF-Connecting-IP there: the
+ * edge overwrites it). Without it (local dev, tests that do not send it) every caller shares one bucket.
+ */
+export const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip")?.trim() || "unknown";
+
+/** Accounts are keyed by the normalised email's hash, whether or not the account exists. */
+export const accountKey = (emailOrUserId: string) => emailOrUserId.trim().toLowerCase();
+
+export interface Attempt {
+  /** The caller proved itself: forget the account's failures and give the address its attempt back. */
+  succeeded(): Promise<void>;
+}
+
+function stubFor(env: Env, name: string) {
+  return env.THROTTLE.get(env.THROTTLE.idFromName(name));
+}
+
+/**
+ * Counts one attempt against the account and the address buckets of `action`; throws 429 with
+ * Retry-After when either is full. Counting before the work (and refunding on success) means a burst of
+ * parallel attempts cannot all pass a check that only looks at past failures. `address: false` counts
+ * only the account, for flows that learn the account after counting the address (token lookups).
+ */
+export async function countAttempt(
+  c: Context<AppEnv>,
+  action: ThrottledAction,
+  keys: { account?: string; address?: boolean },
+): Promise<Attempt> {
+  const config = getConfig(c.env);
+  const scopes: { scope: "account" | "address"; value: string; rule: ThrottleRule }[] = [];
+  if (keys.address !== false) scopes.push({ scope: "address", value: clientAddress(c), rule: config[RULES[action].address] });
+  if (keys.account) scopes.push({ scope: "account", value: accountKey(keys.account), rule: config[RULES[action].account] });
+
+  const results = await Promise.all(scopes.map(async ({ scope, value, rule }) => {
+    const stub = stubFor(c.env, `${action}:${scope}:${sha256(value)}`);
+    return { scope, stub, decision: await stub.take(rule) };
+  }));
+  const denied = results.filter((result) => !result.decision.allowed);
+  if (denied.length > 0) {
+    // A refused attempt does not use up the budget of the bucket that still had room.
+    await Promise.all(results.map((r) => (r.decision.allowed ? r.stub.release(r.decision.stamp) : undefined)));
+    const retryAfter = Math.max(...denied.map((r) => (r.decision.allowed ? 0 : r.decision.retryAfterSeconds)));
+    throw new ApiError("rate_limited", "Too many attempts; try again later", { headers: { "Retry-After": String(retryAfter) } });
+  }
+  const counted = results.map((r) => ({ scope: r.scope, stub: r.stub, stamp: r.decision.allowed ? r.decision.stamp : 0 }));
+  return {
+    async succeeded() {
+      await Promise.all(counted.map((entry) =>
+        entry.scope === "account" ? entry.stub.clear() : entry.stub.release(entry.stamp)));
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// The production mail transport (MAIL_TRANSPORT=http) against a relay on this machine: the Worker under
+// `wrangler dev` POSTs Resend-shaped JSON with the bearer secret; a refusing relay never changes the
+// password-reset answer, and an invite whose mail failed is revoked (502).
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, login } from "../support/api-client.ts";
+import { startWorker, type WorkerServer } from "../support/worker-server.ts";
+
+interface Received {
+  authorization: string | undefined;
+  body: { from: string; to: string[]; subject: string; text: string };
+}
+
+describe("HTTP mail transport", () => {
+  let relay: Server;
+  let server: WorkerServer;
+  const received: Received[] = [];
+  let refuse = false;
+  const token = `relay-${crypto.randomUUID()}`;
+
+  const read = (request: IncomingMessage) => new Promise<string>((resolve) => {
+    let data = "";
+    request.on("data", (chunk) => (data += chunk));
+    request.on("end", () => resolve(data));
+  });
+
+  beforeAll(async () => {
+    relay = createServer(async (request, response) => {
+      received.push({ authorization: request.headers.authorization, body: JSON.parse(await read(request)) });
+      response.statusCode = refuse ? 503 : 200;
+      response.end(JSON.stringify({ id: "msg_1" }));
+    });
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    server = await startWorker({
+      vars: {
+        MAIL_TRANSPORT: "http", MAIL_HTTP_TOKEN: token, MAIL_FROM: "Overlay <no-reply@example.com>",
+        MAIL_HTTP_URL: `http://127.0.0.1:${(relay.address() as AddressInfo).port}/emails`,
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await new Promise<void>((resolve) => (relay ? relay.close(() => resolve()) : resolve()));
+  });
+
+  it("posts { from, to[], subject, text } with the bearer secret; no dev outbox", async () => {
+    const admin = api(server.baseUrl, await login(server.baseUrl, server.admin));
+    const email = `relay-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    expect((await admin.post("/users", { email, password: "a long enough password" })).status).toBe(201);
+    const answer = await api(server.baseUrl).post("/auth/password-reset/request", { email });
+    expect(answer.status).toBe(202);
+    const mail = received.at(-1)!;
+    expect(mail.authorization).toBe(`Bearer ${token}`);
+    expect(mail.body).toMatchObject({ from: "Overlay <no-reply@example.com>", to: [email], subject: "Reset your password" });
+    expect(mail.body.text).toMatch(/prt_[\w-]{43}/);
+    expect((await api(server.baseUrl).get(`/dev/mail?to=${email}`)).status).toBe(404);
+  });
+
+  it("a refusing relay: the reset answer is unchanged; an invite is revoked and answers 502", async () => {
+    refuse = true;
+    try {
+      const admin = api(server.baseUrl, await login(server.baseUrl, server.admin));
+      const answer = await api(server.baseUrl).post("/auth/password-reset/request", { email: server.admin.email });
+      expect(answer.status).toBe(202);
+      const group = (await admin.post("/groups", { name: "relay" })).body;
+      const invite = await admin.post(`/groups/${group.id}/invites`, { email: "someone@example.com", role: "viewer" });
+      expect(invite.status).toBe(502);
+      expect(invite.body.error.code).toBe("bad_gateway");
+      expect((await admin.get(`/groups/${group.id}/invites`)).body.items.map((item: { status: string }) => item.status)).toEqual(["revoked"]);
+    } finally {
+      refuse = false;
+    }
+  });
+});

@@ -1,0 +1,162 @@
+// OAuth sign-in against a real OpenID Connect provider (oidc-provider) and the real Worker (wrangler dev):
+// authorization code + PKCE, state bound to the browser, linking only on a verified email, MFA on top.
+import { createHmac } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, login } from "../support/api-client.ts";
+import { startWorker, type WorkerServer } from "../support/worker-server.ts";
+import { authorizeAtProvider, Browser, startProvider, type LocalProvider } from "./oidc-provider.ts";
+
+const PASSWORD = "a long enough password";
+
+describe("OAuth sign-in with a generic OpenID Connect provider", () => {
+  let provider: LocalProvider;
+  let server: WorkerServer;
+  let admin: ReturnType<typeof api>;
+  let callbackPrefix: string;
+
+  beforeAll(async () => {
+    provider = await startProvider();
+    server = await startWorker({
+      vars: { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret },
+    });
+    callbackPrefix = `${server.baseUrl}/api/v1/auth/oauth/oidc/callback`;
+    provider.configure(callbackPrefix);
+    admin = api(server.baseUrl, await login(server.baseUrl, server.admin));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await provider?.stop();
+  });
+
+  async function createAccount(label: string) {
+    const email = `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const created = await admin.post("/users", { email, password: PASSWORD, name: label });
+    expect(created.status, created.text).toBe(201);
+    return { email, id: created.body.id as string };
+  }
+
+  /** Our start leg: the 302 to the provider and the state cookie it sets. */
+  async function start(browser: Browser) {
+    const response = await browser.request(`${server.baseUrl}/api/v1/auth/oauth/oidc/start`);
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get("location")!);
+    expect(location.origin).toBe(provider.issuer);
+    expect(location.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(location.searchParams.get("state")).toBe(browser.cookie("wg_oauth_state"));
+    return location.toString();
+  }
+
+  async function callback(browser: Browser, url: string) {
+    const response = await browser.request(url);
+    return { status: response.status, body: await response.json() as any };
+  }
+
+  async function signInAs(accountLogin: string) {
+    const browser = new Browser();
+    const returned = await authorizeAtProvider(browser, await start(browser), accountLogin, callbackPrefix);
+    return callback(browser, returned);
+  }
+
+  it("links a verified email to the existing account and answers a token pair; the link is then by subject", async () => {
+    const account = await createAccount("alice");
+    provider.accounts.set("alice-sub", { email: account.email.toUpperCase(), emailVerified: true });
+    const first = await signInAs("alice-sub");
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ tokenType: "Bearer", user: { id: account.id, email: account.email } });
+    expect((await api(server.baseUrl, first.body.accessToken).get("/users/me")).body.id).toBe(account.id);
+    expect((await api(server.baseUrl).post("/auth/refresh", { refreshToken: first.body.refreshToken })).status).toBe(200);
+
+    // The provider's address changes: the (provider, subject) link still signs in the same account.
+    provider.accounts.set("alice-sub", { email: "changed@example.net", emailVerified: false });
+    const again = await signInAs("alice-sub");
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).toBe(account.id);
+  });
+
+  it("does not link an unverified email, nor sign in where no account uses the email", async () => {
+    const bob = await createAccount("bob");
+    provider.accounts.set("mallory-sub", { email: bob.email, emailVerified: false });
+    const refused = await signInAs("mallory-sub");
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("forbidden");
+    expect((await signInAs("mallory-sub")).status).toBe(403); // nothing was linked the first time
+
+    provider.accounts.set("stranger-sub", { email: `nobody-${crypto.randomUUID()}@example.com`, emailVerified: true });
+    expect((await signInAs("stranger-sub")).status).toBe(403);
+  });
+
+  it("refuses a tampered state, a callback without this browser's cookie, and a replayed callback", async () => {
+    const account = await createAccount("carol");
+    provider.accounts.set("carol-sub", { email: account.email, emailVerified: true });
+
+    const browser = new Browser();
+    const returned = new URL(await authorizeAtProvider(browser, await start(browser), "carol-sub", callbackPrefix));
+    const tampered = new URL(returned);
+    tampered.searchParams.set("state", `${returned.searchParams.get("state")!.slice(0, -2)}AA`);
+    const wrongState = await callback(browser, tampered.toString());
+    expect(wrongState.status).toBe(401);
+    expect(wrongState.body.error.code).toBe("unauthorized");
+
+    // The attacker's own browser finishing the flow cannot be replayed into another browser (login CSRF).
+    expect((await callback(new Browser(), returned.toString())).status).toBe(401);
+
+    // The forged attempts did not spend the real flow.
+    const ok = await callback(browser, returned.toString());
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.user.id).toBe(account.id);
+    // Replayed: the state is single use (the cookie is gone too; put it back to prove the server refuses).
+    const forgedCookie = await fetch(returned, { headers: { cookie: `wg_oauth_state=${returned.searchParams.get("state")}` } });
+    expect(forgedCookie.status).toBe(401);
+  });
+
+  it("refuses a code redeemed with another flow's PKCE verifier (the provider checks it)", async () => {
+    const account = await createAccount("dave");
+    provider.accounts.set("dave-sub", { email: account.email, emailVerified: true });
+    const victim = new Browser();
+    const returnedA = new URL(await authorizeAtProvider(victim, await start(victim), "dave-sub", callbackPrefix));
+
+    // A second flow started in another browser: its state (and so its derived verifier) pairs with code A.
+    const attacker = new Browser();
+    await start(attacker);
+    const swapped = new URL(returnedA);
+    swapped.searchParams.set("state", attacker.cookie("wg_oauth_state")!);
+    const refused = await callback(attacker, swapped.toString());
+    expect(refused.status, JSON.stringify(refused.body)).toBe(401);
+    expect(refused.body.error.message).toMatch(/invalid_grant/);
+  });
+
+  it("answers an MFA challenge instead of tokens when the account has MFA on", async () => {
+    const account = await createAccount("erin");
+    provider.accounts.set("erin-sub", { email: account.email, emailVerified: true });
+    const session = api(server.baseUrl, await login(server.baseUrl, { email: account.email, password: PASSWORD }));
+    const { secret } = (await session.post("/auth/mfa/enroll")).body;
+    expect((await session.post("/auth/mfa/activate", { code: totp(secret) })).status).toBe(200);
+
+    const result = await signInAs("erin-sub");
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ mfaRequired: true, mfaToken: expect.stringMatching(/^mfa_/), expiresIn: 300 });
+    const verified = await api(server.baseUrl).post("/auth/mfa/verify", { mfaToken: result.body.mfaToken, code: totp(secret, 1) });
+    expect(verified.status, verified.text).toBe(200);
+    expect(verified.body.user.id).toBe(account.id);
+  });
+
+  it("answers 404 for providers that are unknown or not configured", async () => {
+    for (const name of ["facebook", "github", "google"]) {
+      const response = await fetch(`${server.baseUrl}/api/v1/auth/oauth/${name}/start`, { redirect: "manual" });
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as any).error.code).toBe("not_found");
+    }
+  });
+});
+
+/** RFC 6238 with node:crypto, independent of the Worker's implementation. */
+function totp(secret: string, offset = 0): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const char of secret) bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offset));
+  const mac = createHmac("sha1", key).update(counter).digest();
+  return String((mac.readUInt32BE(mac[19]! & 0xf) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+}
