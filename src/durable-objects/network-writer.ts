@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import type { Env } from "../lib/env";
 import type { DnsRecord } from "../services/dns";
-import { routingPolicyMaxHops } from "../services/policies/max-hops";
+import { policyRules } from "../services/policies/policy-rules";
 import * as deviceOps from "./operations/devices";
 import * as dnsOps from "./operations/dns-records";
 import * as networkOps from "./operations/networks";
@@ -65,11 +65,11 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   createPolicy(networkId: string, input: policyOps.PolicyInput) {
-    return this.write(async () => policyOps.createPolicy(this.db, networkId, input, await routingPolicyMaxHops(this.env, this.db)));
+    return this.write(async () => policyOps.createPolicy(this.db, networkId, input, await policyRules(this.env, this.db)));
   }
 
   replacePolicy(networkId: string, policyId: string, input: policyOps.PolicyInput) {
-    return this.write(async () => policyOps.replacePolicy(this.db, networkId, policyId, input, await routingPolicyMaxHops(this.env, this.db)));
+    return this.write(async () => policyOps.replacePolicy(this.db, networkId, policyId, input, await policyRules(this.env, this.db)));
   }
 
   deletePolicy(networkId: string, policyId: string) {

@@ -18,7 +18,17 @@ export function routingStatus(network: Pick<NetworkRow, "routingRevision">, node
   return { desiredRevision, appliedRevision, inSync: appliedRevision === desiredRevision, lagging, unreported };
 }
 
-/** DNS is applied by the gateways that serve it; until one reports, applied is unknown. */
-export function dnsStatus(network: Pick<NetworkRow, "dnsRevision">, appliedRevision: number | null = null) {
-  return { desiredRevision: network.dnsRevision, appliedRevision, inSync: appliedRevision === network.dnsRevision, lagging: [] as string[] };
+type DnsReported = Pick<NodeRow, "id" | "isGateway" | "appliedDnsRevision">;
+
+/**
+ * DNS is served by the network's gateway nodes (their daemons report the revision they serve).
+ * Applied is the oldest any gateway serves; null while a gateway has never reported or none exists.
+ */
+export function dnsStatus(network: Pick<NetworkRow, "dnsRevision">, nodes: DnsReported[]) {
+  const servers = nodes.filter((node) => node.isGateway);
+  const desiredRevision = network.dnsRevision;
+  const reported = servers.map((node) => node.appliedDnsRevision);
+  const appliedRevision = servers.length === 0 || reported.includes(null) ? null : Math.min(...(reported as number[]));
+  const lagging = servers.filter((node) => node.appliedDnsRevision !== null && node.appliedDnsRevision < desiredRevision).map((node) => node.id);
+  return { desiredRevision, appliedRevision, inSync: appliedRevision === desiredRevision, lagging };
 }

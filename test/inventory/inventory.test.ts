@@ -13,7 +13,8 @@ describe("regions and gateways inventory", () => {
     expect(gateway.status).toBe(201);
     expect(gateway.body).toMatchObject({ status: "active", publicHost: "gw.example.net", capacity: 500 });
     expect((await post("/gateways", { regionId: region.body.id, name: unique("gw") }, user.token)).status).toBe(403);
-    expect((await get(`/gateways/${gateway.body.id}`, user.token)).body).toEqual(gateway.body);
+    expect((await get(`/gateways/${gateway.body.id}`, user.token)).body).toEqual({ ...gateway.body, networks: [] });
+    expect(gateway.body).toMatchObject({ health: "unknown", healthCheckedAt: null });
     expect((await get(`/regions/${region.body.id}`, user.token)).status).toBe(200);
     expect((await patch(`/gateways/${gateway.body.id}`, { status: "draining" }, user.token)).status).toBe(403);
     expect((await del(`/gateways/${gateway.body.id}`, user.token)).status).toBe(403);
@@ -32,6 +33,15 @@ describe("regions and gateways inventory", () => {
     const name = (await get(`/gateways/${active.id}`, admin.token)).body.name;
     expect((await post("/gateways", { regionId: active.regionId, name }, admin.token)).status).toBe(409);
     expect((await post("/gateways", { regionId: "reg_missing", name: unique("gw") }, admin.token)).status).toBe(400);
+  });
+
+  it("shows the networks a gateway serves, but only those the caller can see", async () => {
+    const admin = await signInAdmin();
+    const { network, hops: [node] } = await gatewayNetwork(admin, 1);
+    const gatewayId = (await get(`/nodes/${node!.id}`, admin.token)).body.gatewayId;
+    expect((await get(`/gateways/${gatewayId}`, admin.token)).body.networks).toEqual([{ networkId: network.id, nodeId: node!.id }]);
+    const outsider = await createUser(admin);
+    expect((await get(`/gateways/${gatewayId}`, outsider.token)).body.networks).toEqual([]);
   });
 
   it("refuses to delete what is still referenced (409)", async () => {

@@ -16,6 +16,9 @@ export const gateways = sqliteTable(
     /** Only `active` gateways are eligible for new routing-policy hops. */
     status: text({ enum: GATEWAY_STATUSES }).notNull().default("active"),
     capacity: integer(),
+    /** What the region's gateway-manager last reported. */
+    health: text({ enum: ["unknown", "healthy", "degraded", "down"] }).notNull().default("unknown"),
+    healthCheckedAt: text(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),
   },

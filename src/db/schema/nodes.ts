@@ -26,6 +26,8 @@ export const nodes = sqliteTable(
     revision: integer().notNull(),
     /** What the node last reported applying (heartbeats); null until it reports. */
     appliedRoutingRevision: integer(),
+    /** The DNS revision a gateway node's daemon last reported serving; null until it reports. */
+    appliedDnsRevision: integer(),
     lastSeenAt: text(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),
@@ -36,5 +38,7 @@ export const nodes = sqliteTable(
     uniqueIndex("nodes_network_key_uq").on(table.networkId, table.publicKey),
     index("nodes_network_created_idx").on(table.networkId, table.createdAt),
     index("nodes_gateway_idx").on(table.gatewayId),
+    // The minute-by-minute offline/drift detection scans by last-seen time.
+    index("nodes_last_seen_idx").on(table.lastSeenAt),
   ],
 );

@@ -68,7 +68,7 @@ export async function planNode(db: Db, networkId: string, input: NodeInput) {
     id: newId("node"), networkId, name: input.name, publicKey: input.publicKey, address: pickAddress(state, input.address),
     endpoint: input.endpoint ?? null, listenPort: input.listenPort ?? null, isGateway, gatewayId, deviceId: input.deviceId ?? null,
     routingMode: input.routingMode ?? "all", routingPolicyIds: input.routingPolicyIds ?? [],
-    revision: state.network.routingRevision + 1, appliedRoutingRevision: null, lastSeenAt: null, createdAt: now, updatedAt: now,
+    revision: state.network.routingRevision + 1, appliedRoutingRevision: null, appliedDnsRevision: null, lastSeenAt: null, createdAt: now, updatedAt: now,
   };
   const statements = [db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)] as const;
   return { row, statements };
@@ -100,7 +100,7 @@ export async function updateNode(db: Db, networkId: string, nodeId: string, chan
   if (gatewayId !== current.gatewayId || isGateway !== current.isGateway) await assertGatewayRole(db, isGateway, gatewayId);
   const renamed = next.name !== current.name || next.address !== current.address;
   // Heartbeat columns are left alone: heartbeats write them outside the writer.
-  const { appliedRoutingRevision: _applied, lastSeenAt: _seen, ...managed } = next;
+  const { appliedRoutingRevision: _applied, appliedDnsRevision: _dns, lastSeenAt: _seen, ...managed } = next;
   await db.batch([
     db.update(nodes).set(managed).where(eq(nodes.id, nodeId)),
     bumpRoutingRevision(db, networkId),

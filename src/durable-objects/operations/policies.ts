@@ -5,7 +5,7 @@ import { conflict, domainError, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { LIMITS } from "../../lib/limits";
 import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../../services/network-routing";
-import { checkGatewayPath } from "../../services/policies/gateway-path";
+import { checkGatewayPath, type GatewayEligibility } from "../../services/policies/gateway-path";
 import { checkDestination, findRoutingConflicts } from "../../services/routing";
 import { bumpRoutingRevision, loadRoutingState, type PolicyRow, type RoutingState } from "./network-state";
 
@@ -17,13 +17,16 @@ export interface PolicyInput {
 }
 
 /** 400 for a broken rule (naming the hop), 409 when the policy cannot coexist with the others. */
-async function assertPolicyFits(db: Db, state: RoutingState, input: PolicyInput, maxHops: number, selfId?: string) {
+export interface PolicyRules { maxHops: number; eligibility: GatewayEligibility }
+
+async function assertPolicyFits(db: Db, state: RoutingState, input: PolicyInput, rules: PolicyRules, selfId?: string) {
   const nodesById = new Map(state.nodes.map((node) => [node.id, node]));
   const gatewayIds = [...new Set(input.gatewayPath.map((id) => nodesById.get(id)?.gatewayId).filter((id): id is string => !!id))];
-  const inventory = gatewayIds.length === 0 ? [] : await db.select({ id: gateways.id, status: gateways.status })
+  const inventory = gatewayIds.length === 0 ? [] : await db.select({ id: gateways.id, status: gateways.status, regionId: gateways.regionId })
     .from(gateways).where(inArray(gateways.id, gatewayIds)).all();
   const pathProblem = checkGatewayPath(input.gatewayPath, {
-    maxHops, nodesById, gatewayStatusById: new Map(inventory.map((gateway) => [gateway.id, gateway.status])),
+    maxHops: rules.maxHops, nodesById, eligibility: rules.eligibility,
+    gatewaysById: new Map(inventory.map((gateway) => [gateway.id, gateway])),
   });
   if (pathProblem) throw domainError(pathProblem);
   const destinationProblem = checkDestination(state.network.cidr, input.destinationCidr);
@@ -38,21 +41,21 @@ async function assertPolicyFits(db: Db, state: RoutingState, input: PolicyInput,
   if (conflicts.length > 0) throw conflict(conflicts.join("; "));
 }
 
-export async function createPolicy(db: Db, networkId: string, input: PolicyInput, maxHops: number): Promise<PolicyRow> {
+export async function createPolicy(db: Db, networkId: string, input: PolicyInput, rules: PolicyRules): Promise<PolicyRow> {
   const state = await loadRoutingState(db, networkId);
   if (state.policies.length >= LIMITS.policiesPerNetwork) throw conflict(`A network holds at most ${LIMITS.policiesPerNetwork} routing policies`);
-  await assertPolicyFits(db, state, input, maxHops);
+  await assertPolicyFits(db, state, input, rules);
   const now = nowIso();
   const row: PolicyRow = { id: newId("rp"), networkId, ...input, revision: state.network.routingRevision + 1, createdAt: now, updatedAt: now };
   await db.batch([db.insert(routingPolicies).values(row), bumpRoutingRevision(db, networkId)]);
   return row;
 }
 
-export async function replacePolicy(db: Db, networkId: string, policyId: string, input: PolicyInput, maxHops: number): Promise<PolicyRow> {
+export async function replacePolicy(db: Db, networkId: string, policyId: string, input: PolicyInput, rules: PolicyRules): Promise<PolicyRow> {
   const state = await loadRoutingState(db, networkId);
   const current = state.policies.find((policy) => policy.id === policyId);
   if (!current) throw notFound("Routing policy");
-  await assertPolicyFits(db, state, input, maxHops, policyId);
+  await assertPolicyFits(db, state, input, rules, policyId);
   const next: PolicyRow = { ...current, ...input, revision: state.network.routingRevision + 1, updatedAt: nowIso() };
   await db.batch([db.update(routingPolicies).set(next).where(eq(routingPolicies.id, policyId)), bumpRoutingRevision(db, networkId)]);
   return next;

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { gateways, nodes, regions } from "../../db/schema";
+import { gateways, memberships, networks, nodes, regions } from "../../db/schema";
 import { isForeignKeyViolation, isUniqueViolation } from "../../lib/db-errors";
 import { conflict, domainError, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
@@ -68,7 +68,7 @@ export const createGateway: AppRouteHandler<typeof routes.createGateway> = async
   const region = await c.var.db.select({ id: regions.id }).from(regions).where(eq(regions.id, body.regionId)).get();
   if (!region) throw domainError(`regionId ${body.regionId} is not a region`);
   const now = nowIso();
-  const row = { id: newId("gw"), ...body, createdAt: now, updatedAt: now };
+  const row = { id: newId("gw"), ...body, health: "unknown" as const, healthCheckedAt: null, createdAt: now, updatedAt: now };
   await uniquely("gateway", () => c.var.db.insert(gateways).values(row));
   return c.json(row, 201);
 };
@@ -87,8 +87,18 @@ async function findGateway(db: Db, id: string) {
   return gateway;
 }
 
-export const getGateway: AppRouteHandler<typeof routes.getGateway> = async (c) =>
-  c.json(await findGateway(c.var.db, c.req.valid("param").id), 200);
+/** The served networks are filtered by the caller's memberships: the inventory must not reveal other tenants. */
+export const getGateway: AppRouteHandler<typeof routes.getGateway> = async (c) => {
+  const gateway = await findGateway(c.var.db, c.req.valid("param").id);
+  const { auth } = c.var;
+  const served = c.var.db.select({ networkId: nodes.networkId, nodeId: nodes.id }).from(nodes)
+    .innerJoin(networks, eq(networks.id, nodes.networkId));
+  const visible = auth.platformRole === "admin"
+    ? served.where(eq(nodes.gatewayId, gateway.id))
+    : served.innerJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
+      .where(eq(nodes.gatewayId, gateway.id));
+  return c.json({ ...gateway, networks: await visible.limit(1000).all() }, 200);
+};
 
 export const updateGateway: AppRouteHandler<typeof routes.updateGateway> = async (c) => {
   requirePlatformAdmin(c.var.auth);

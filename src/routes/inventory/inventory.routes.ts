@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, signedIn } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import {
-  CreateGatewayBody, CreateRegionBody, GatewayListQuery, GatewaySchema, RegionSchema, UpdateGatewayBody, UpdateRegionBody,
+  CreateGatewayBody, CreateRegionBody, GatewayDetailSchema, GatewayListQuery, GatewaySchema, RegionSchema, UpdateGatewayBody, UpdateRegionBody,
 } from "./inventory.schemas";
 
 const writeErrors = errorResponses(401, 403, 404, 409, 413, 415, 422);
@@ -46,7 +46,7 @@ export const listGateways = createRoute({
 export const getGateway = createRoute({
   method: "get", path: "/gateways/{id}", tags: ["Gateways"], ...signedIn, summary: "One gateway",
   request: { params: IdParam("Gateway", "gw") },
-  responses: { 200: jsonResponse(GatewaySchema, "The gateway"), ...errorResponses(401, 404) },
+  responses: { 200: jsonResponse(GatewayDetailSchema, "The gateway and the networks it serves"), ...errorResponses(401, 404) },
 });
 export const updateGateway = createRoute({
   method: "patch", path: "/gateways/{id}", tags: ["Gateways"], ...signedIn,

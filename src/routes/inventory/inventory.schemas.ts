@@ -22,9 +22,16 @@ export const GatewaySchema = z.object({
   publicHost: z.string().nullable(),
   status: z.enum(GATEWAY_STATUSES).openapi({ description: "Only active gateways are eligible for new policy hops" }),
   capacity: z.number().int().nullable(),
+  health: z.enum(["unknown", "healthy", "degraded", "down"]).openapi({ description: "As the region's gateway-manager last reported" }),
+  healthCheckedAt: Timestamp.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }).openapi("Gateway");
+
+export const GatewayDetailSchema = GatewaySchema.extend({
+  networks: z.array(z.object({ networkId: z.string(), nodeId: z.string() }))
+    .openapi({ description: "Networks this gateway serves through a gateway node (only those the caller can see)" }),
+}).openapi("GatewayDetail");
 
 const PublicHost = z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/, "A host name or IP address");
 

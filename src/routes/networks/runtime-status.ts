@@ -10,7 +10,7 @@ const PlaneStatus = z.object({
   desiredRevision: z.number().int(),
   appliedRevision: z.number().int().nullable().openapi({ description: "Oldest revision any reporter runs; null while one has not reported" }),
   inSync: z.boolean(),
-  lagging: z.array(z.string()).openapi({ description: "Reporters behind the desired revision" }),
+  lagging: z.array(z.string()).openapi({ description: "Reporters behind the desired revision (nodes for routing, gateway nodes for DNS)" }),
 });
 
 export const RuntimeStatusSchema = z.object({
@@ -28,7 +28,8 @@ export const runtimeStatusRoute = createRoute({
 
 export const runtimeStatus: AppRouteHandler<typeof runtimeStatusRoute> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
-  const reported = await c.var.db.select({ id: nodes.id, appliedRoutingRevision: nodes.appliedRoutingRevision })
-    .from(nodes).where(eq(nodes.networkId, network.id)).all();
-  return c.json({ networkId: network.id, routing: routingStatus(network, reported), dns: dnsStatus(network) }, 200);
+  const reported = await c.var.db.select({
+    id: nodes.id, isGateway: nodes.isGateway, appliedRoutingRevision: nodes.appliedRoutingRevision, appliedDnsRevision: nodes.appliedDnsRevision,
+  }).from(nodes).where(eq(nodes.networkId, network.id)).all();
+  return c.json({ networkId: network.id, routing: routingStatus(network, reported), dns: dnsStatus(network, reported) }, 200);
 };

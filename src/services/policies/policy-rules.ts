@@ -1,7 +1,9 @@
 import type { Db } from "../../db/client";
-import { getConfig, type Env } from "../../lib/env";
+import type { Env } from "../../lib/env";
+import { loadEffectiveSettings } from "../settings/settings";
 
-/** ROUTING_POLICY_MAX_HOPS from the environment (spec part 8). */
-export async function routingPolicyMaxHops(env: Env, _db: Db): Promise<number> {
-  return getConfig(env).ROUTING_POLICY_MAX_HOPS;
+/** The hop limit and gateway eligibility in force: admin settings over ROUTING_POLICY_MAX_HOPS. */
+export async function policyRules(env: Env, db: Db) {
+  const settings = await loadEffectiveSettings(env, db);
+  return { maxHops: settings.routingPolicyMaxHops, eligibility: settings.gatewayEligibility };
 }

@@ -1,0 +1,1 @@
+CREATE INDEX `nodes_last_seen_idx` ON `nodes` (`last_seen_at`);

@@ -1,0 +1,31 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
+import { agents } from "../db/schema";
+import { forbidden, unauthorized } from "../lib/errors";
+import { nowIso } from "../lib/ids";
+import type { AgentAuth, AppEnv } from "../lib/types";
+import { sha256 } from "../services/auth/tokens";
+import { bearerToken } from "./auth";
+
+export const AGENT_CREDENTIAL_PREFIX = "agc_";
+
+/**
+ * An agent's own credential: opaque, looked up by hash (revoking or rotating takes effect at once).
+ * Every authenticated call also refreshes lastSeenAt, which the /agents inventory shows.
+ */
+export const requireAgent: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const token = bearerToken(c.req.header("authorization"));
+  if (!token?.startsWith(AGENT_CREDENTIAL_PREFIX)) throw unauthorized("An agent credential is required");
+  const [agent] = await c.var.db.update(agents).set({ lastSeenAt: nowIso() })
+    .where(and(eq(agents.credentialHash, sha256(token)), isNull(agents.revokedAt)))
+    .returning();
+  if (!agent) throw unauthorized("The agent credential is not valid");
+  c.set("agent", { kind: "agent", agentId: agent.id, agentKind: agent.kind, regionId: agent.regionId, gatewayId: agent.gatewayId });
+  await next();
+};
+
+/** Function-level authorization: a route for one kind of agent refuses the other. */
+export const agentOfKind = (kind: AgentAuth["agentKind"]): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (c.var.agent.agentKind !== kind) throw forbidden(`Only ${kind} agents may call this`);
+  await next();
+};

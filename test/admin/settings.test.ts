@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { get, post, put } from "../helpers/api";
+import { createGateway, createNode, createUser, gatewayNetwork, signInAdmin } from "../helpers/factories";
+
+const policy = (gatewayPath: string[], destinationCidr: string) => ({ name: destinationCidr, type: "via_gateway", destinationCidr, gatewayPath });
+
+describe("/admin/settings", () => {
+  it("platform admins only; defaults come from the environment", async () => {
+    const admin = await signInAdmin();
+    const user = await createUser(admin);
+    expect((await get("/admin/settings", user.token)).status).toBe(403);
+    expect((await put("/admin/settings", {}, user.token)).status).toBe(403);
+    const view = await get("/admin/settings", admin.token);
+    expect(view.status).toBe(200);
+    expect(view.body.effective).toMatchObject({ routingPolicyMaxHops: 3, accessTokenSeconds: 900, offlineAfterSeconds: 300, signUpMode: "invites" });
+  });
+
+  it("validates: bounds and unknown fields are 422, unknown regions 400", async () => {
+    const admin = await signInAdmin();
+    const bad = await put("/admin/settings", { routingPolicyMaxHops: 0, heartbeat: { offlineAfterSeconds: 5 }, surprise: true }, admin.token);
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.fields.map((f: { path: string }) => f.path).sort()).toEqual(["heartbeat.offlineAfterSeconds", "routingPolicyMaxHops", "surprise"]);
+    const unknown = await put("/admin/settings", { gatewayEligibility: { statuses: ["active"], regionIds: ["reg_nope"] } }, admin.token);
+    expect(unknown.status).toBe(400);
+  });
+
+  it("the hop limit override applies to new policies; lowering it keeps longer policies and reports them", async () => {
+    const admin = await signInAdmin();
+    const { network, hops: [g1, g2, g3] } = await gatewayNetwork(admin, 3);
+    const long = await post(`/networks/${network.id}/routing-policies`, policy([g1!.id, g2!.id, g3!.id], "192.168.10.0/24"), admin.token);
+    expect(long.status).toBe(201);
+    const lowered = await put("/admin/settings", { routingPolicyMaxHops: 2 }, admin.token);
+    expect(lowered.body.effective.routingPolicyMaxHops).toBe(2);
+    expect(lowered.body.policiesOverLimit).toContainEqual({ policyId: long.body.id, networkId: network.id, hops: 3 });
+    expect((await get(`/routing-policies/${long.body.id}`, admin.token)).status).toBe(200);
+    const refused = await post(`/networks/${network.id}/routing-policies`, policy([g1!.id, g2!.id, g3!.id], "192.168.11.0/24"), admin.token);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain("at most 2");
+    await put("/admin/settings", { routingPolicyMaxHops: 4 }, admin.token);
+    const g4 = await createNode(admin, network.id, { gatewayId: (await createGateway(admin)).id });
+    expect((await post(`/networks/${network.id}/routing-policies`, policy([g1!.id, g2!.id, g3!.id, g4.id], "192.168.12.0/24"), admin.token)).status).toBe(201);
+    await put("/admin/settings", {}, admin.token);
+  });
+
+  it("gateway eligibility by status and region decides which gateways may be hops", async () => {
+    const admin = await signInAdmin();
+    const { network, hops: [g1] } = await gatewayNetwork(admin, 1);
+    const draining = await createGateway(admin, "draining");
+    const parked = await createNode(admin, network.id, { gatewayId: draining.id });
+    expect((await post(`/networks/${network.id}/routing-policies`, policy([parked.id], "192.168.20.0/24"), admin.token)).status).toBe(400);
+    await put("/admin/settings", { gatewayEligibility: { statuses: ["active", "draining"] } }, admin.token);
+    expect((await post(`/networks/${network.id}/routing-policies`, policy([parked.id], "192.168.20.0/24"), admin.token)).status).toBe(201);
+    await put("/admin/settings", { gatewayEligibility: { statuses: ["active"], regionIds: [draining.regionId] } }, admin.token);
+    const wrongRegion = await post(`/networks/${network.id}/routing-policies`, policy([g1!.id], "192.168.21.0/24"), admin.token);
+    expect(wrongRegion.status).toBe(400);
+    expect(wrongRegion.body.error.message).toContain("region");
+    await put("/admin/settings", {}, admin.token);
+  });
+});

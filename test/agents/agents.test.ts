@@ -1,0 +1,123 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, get, post } from "../helpers/api";
+import { createGateway, createNode, createUser, enrolDevice, gatewayNetwork, signInAdmin, unique, type Session } from "../helpers/factories";
+
+async function enrolAgent(admin: Session, body: Record<string, unknown>) {
+  const issued = await post("/agents/enrolment-tokens", body, admin.token);
+  expect(issued.status, issued.text).toBe(201);
+  const enrolled = await post("/agents/enrol", { token: issued.body.token, name: unique("agent"), version: "1.0.0" });
+  expect(enrolled.status, enrolled.text).toBe(201);
+  return { token: issued.body.token as string, agent: enrolled.body.agent, credential: enrolled.body.credential as string };
+}
+
+describe("agents", () => {
+  it("enrol once with a single-use token; the credential authenticates, rotates and can be revoked", async () => {
+    const admin = await signInAdmin();
+    const gateway = await createGateway(admin);
+    const { token, agent, credential } = await enrolAgent(admin, { kind: "gateway-daemon", gatewayId: gateway.id });
+    expect(agent).toMatchObject({ kind: "gateway-daemon", gatewayId: gateway.id, status: "active", online: true });
+    expect(credential).toMatch(/^agc_/);
+    expect((await post("/agents/enrol", { token, name: "again" })).status).toBe(401);
+    expect((await get("/agents/me", credential)).body.id).toBe(agent.id);
+    const rotated = await call("POST", "/agents/me/credential", { token: credential });
+    expect(rotated.status).toBe(200);
+    expect((await get("/agents/me", credential)).status).toBe(401);
+    expect((await get("/agents/me", rotated.body.credential)).status).toBe(200);
+    expect((await post(`/agents/${agent.id}/revoke`, {}, admin.token)).body.status).toBe("revoked");
+    expect((await get("/agents/me", rotated.body.credential)).status).toBe(401);
+  });
+
+  it("expired tokens are refused; tokens need the right scope; only platform admins issue them", async () => {
+    const admin = await signInAdmin();
+    const user = await createUser(admin);
+    const gateway = await createGateway(admin);
+    expect((await post("/agents/enrolment-tokens", { kind: "gateway-daemon", gatewayId: gateway.id }, user.token)).status).toBe(403);
+    expect((await post("/agents/enrolment-tokens", { kind: "gateway-manager", gatewayId: gateway.id }, admin.token)).status).toBe(422);
+    expect((await post("/agents/enrolment-tokens", { kind: "gateway-manager", regionId: "reg_nope" }, admin.token)).status).toBe(400);
+    const issued = await post("/agents/enrolment-tokens", { kind: "gateway-daemon", gatewayId: gateway.id }, admin.token);
+    await env.DB.prepare("update agent_enrolment_tokens set expires_at = '2000-01-01T00:00:00.000Z' where id = ?").bind(issued.body.id).run();
+    expect((await post("/agents/enrol", { token: issued.body.token, name: "late" })).status).toBe(401);
+  });
+
+  it("credentials do not cross: agents cannot use user or device routes, nor the other kind's routes", async () => {
+    const admin = await signInAdmin();
+    const gateway = await createGateway(admin);
+    const daemon = await enrolAgent(admin, { kind: "gateway-daemon", gatewayId: gateway.id });
+    const manager = await enrolAgent(admin, { kind: "gateway-manager", regionId: gateway.regionId });
+    expect((await get("/networks", daemon.credential)).status).toBe(401);
+    expect((await get("/agents/me/gateways", daemon.credential)).status).toBe(403);
+    expect((await get("/agents/me/desired-state", manager.credential)).status).toBe(403);
+    expect((await get("/agents/me", admin.token)).status).toBe(401);
+  });
+
+  it("the inventory lists agents read-only for every signed-in user, with filters", async () => {
+    const admin = await signInAdmin();
+    const user = await createUser(admin);
+    const gateway = await createGateway(admin);
+    const { agent } = await enrolAgent(admin, { kind: "gateway-manager", regionId: gateway.regionId });
+    const listed = await get("/agents?kind=gateway-manager&status=active&limit=200", user.token);
+    expect(listed.body.items.map((a: { id: string }) => a.id)).toContain(agent.id);
+    expect(listed.body.items.every((a: { kind: string }) => a.kind === "gateway-manager")).toBe(true);
+    expect((await get(`/agents/${agent.id}`, user.token)).body).not.toHaveProperty("credentialHash");
+    expect((await post(`/agents/${agent.id}/revoke`, {}, user.token)).status).toBe(403);
+  });
+});
+
+describe("gateway-manager", () => {
+  it("registers and updates the gateways of its own region only", async () => {
+    const admin = await signInAdmin();
+    const own = await createGateway(admin);
+    const foreign = await createGateway(admin);
+    const { credential } = await enrolAgent(admin, { kind: "gateway-manager", regionId: own.regionId });
+    const registered = await post("/agents/me/gateways", { name: unique("edge"), publicHost: "edge.example.net", capacity: 100, health: "healthy" }, credential);
+    expect(registered.status).toBe(201);
+    expect(registered.body).toMatchObject({ regionId: own.regionId, health: "healthy", status: "active" });
+    const updated = await call("PATCH", `/agents/me/gateways/${own.id}`, { token: credential, body: { capacity: 7, health: "degraded" } });
+    expect(updated.body).toMatchObject({ capacity: 7, health: "degraded" });
+    expect(updated.body.healthCheckedAt).not.toBeNull();
+    expect((await get(`/gateways/${own.id}`, admin.token)).body.capacity).toBe(7);
+    expect((await call("PATCH", `/agents/me/gateways/${foreign.id}`, { token: credential, body: { capacity: 1 } })).status).toBe(404);
+    const mine = (await get("/agents/me/gateways", credential)).body.items.map((g: { id: string }) => g.id);
+    expect(mine).toEqual(expect.arrayContaining([own.id, registered.body.id]));
+    expect(mine).not.toContain(foreign.id);
+  });
+});
+
+describe("gateway-daemon full cycle", () => {
+  it("fetches desired state (ETag, 304), reports applied revisions and counters; runtime status and /tunnels follow", async () => {
+    const admin = await signInAdmin();
+    const { network, hops: [gw] } = await gatewayNetwork(admin, 1);
+    const laptop = await enrolDevice(admin, { networkId: network.id });
+    await post(`/networks/${network.id}/dns/records`, { name: "db", type: "A", value: "10.1.1.1" }, admin.token);
+    const gatewayId = (await get(`/nodes/${gw!.id}`, admin.token)).body.gatewayId;
+    const { credential } = await enrolAgent(admin, { kind: "gateway-daemon", gatewayId });
+    const state = await get("/agents/me/desired-state", credential);
+    expect(state.status).toBe(200);
+    const [entry] = state.body.nodes;
+    expect(entry).toMatchObject({ networkId: network.id, nodeId: gw!.id, config: { nodeId: gw!.id } });
+    expect(entry.dns.zonefile).toContain("db\t300\tIN\tA\t10.1.1.1");
+    expect(entry.dns.corefile).toContain(`file /etc/coredns/zones/${entry.dns.domain}.zone`);
+    const etag = state.headers.get("etag")!;
+    expect((await call("GET", "/agents/me/desired-state", { token: credential, headers: { "If-None-Match": etag } })).status).toBe(304);
+
+    const report = await post("/agents/me/report", { nodes: [{
+      nodeId: gw!.id, appliedRoutingRevision: entry.config.routingRevision, appliedDnsRevision: entry.dns.revision,
+      peers: [{ publicKey: laptop.body.node.publicKey, lastHandshakeAt: new Date().toISOString(), rxBytes: 10, txBytes: 20 }],
+    }] }, credential);
+    expect(report.status, report.text).toBe(200);
+    expect(report.body.nodes[0]).toMatchObject({ nodeId: gw!.id, configChanged: false });
+    await call("POST", `/client/devices/${laptop.deviceId}/heartbeat`, { token: laptop.deviceToken, body: { appliedRevision: entry.config.routingRevision } });
+    const status = (await get(`/networks/${network.id}/runtime-status`, admin.token)).body;
+    expect(status.routing).toMatchObject({ inSync: true, appliedRevision: entry.config.routingRevision, unreported: [] });
+    expect(status.dns).toMatchObject({ inSync: true, appliedRevision: entry.dns.revision });
+    const tunnel = (await get(`/tunnels?nodeId=${gw!.id}`, admin.token)).body.items[0];
+    expect(tunnel).toMatchObject({ fromNodeId: gw!.id, toNodeId: laptop.nodeId, state: "up", rxBytes: 10 });
+
+    await post(`/networks/${network.id}/dns/records`, { name: "web", type: "A", value: "10.1.1.2" }, admin.token);
+    expect((await call("GET", "/agents/me/desired-state", { token: credential, headers: { "If-None-Match": etag } })).status).toBe(200);
+    expect((await get(`/networks/${network.id}/runtime-status`, admin.token)).body.dns).toMatchObject({ inSync: false, lagging: [gw!.id] });
+    const foreign = await createNode(admin, network.id);
+    expect((await post("/agents/me/report", { nodes: [{ nodeId: foreign.id, appliedRoutingRevision: 1 }] }, credential)).status).toBe(404);
+  });
+});
