@@ -1,0 +1,102 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import type { ActorType } from "../db/schema";
+import { getConfig } from "../lib/env";
+import type { AppEnv } from "../lib/types";
+import { type Mutation, recordMutation, scopeOf } from "../services/audit/record";
+import { responseIds } from "../services/audit/response-ids";
+import { resolveScope, type Scope } from "../services/audit/scope";
+import { inBackground } from "../services/notifications/background";
+import { emitEvents } from "../services/notifications/emit";
+import { mutationEvents } from "../services/notifications/mutation-events";
+import { processDeliveries } from "../services/notifications/queue";
+
+const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const API_BASE = "/api/v1";
+
+/** OAuth finishes a sign-in (a new session) on the provider's redirect, which is a GET. */
+const SIGN_IN_BY_GET = new Set([`${API_BASE}/auth/oauth/:provider/callback`]);
+
+/**
+ * POST routes that change nothing anyone administers: a read over POST (device config) and liveness
+ * telemetry (device heartbeats, agent reports) that arrives every minute per device and would bury the
+ * log. Their effect stays visible in lastSeenAt, runtime status and the presence notifications.
+ */
+const NOT_AUDITED = new Set([`${API_BASE}/client/devices/:id/config`, `${API_BASE}/client/devices/:id/heartbeat`, `${API_BASE}/agents/me/report`]);
+
+/** The handler's route (middleware registers as method ALL), e.g. /api/v1/routing-policies/:id. */
+const routeOf = (c: Context<AppEnv>) => matchedRoutes(c).filter((route) => route.method !== "ALL").at(-1)?.path;
+
+/** A malformed escape (`%zz`, `%FF`) stays as sent: the route answers 404/422 for it, never a 500 here. */
+const decodeParam = (value: string) => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
+
+/** Path parameters by lining the pattern up with the path; works before the handler has run. */
+function paramsOf(pattern: string, path: string): Record<string, string> {
+  const names = pattern.split("/");
+  const values = path.split("/");
+  const params: Record<string, string> = {};
+  names.forEach((name, index) => {
+    const value = values[index];
+    if (name.startsWith(":") && value !== undefined) params[name.slice(1).replace(/[{?].*$/, "")] = decodeParam(value);
+  });
+  return params;
+}
+
+function actorOf(c: Context<AppEnv>): Mutation["actor"] {
+  const user = c.get("auth") as { userId?: string } | undefined;
+  if (user?.userId) return { type: "user", id: user.userId };
+  const device = c.get("device");
+  if (device) return { type: "device", id: device.deviceId };
+  // Agent authentication may set `agent` ({ agentId }) once it exists; read it without depending on its type.
+  const agent = (c.var as Record<string, unknown>).agent as { agentId?: string } | undefined;
+  if (agent?.agentId) return { type: "agent" satisfies ActorType, id: agent.agentId };
+  return { type: "anonymous", id: null };
+}
+
+async function jsonOf(response: Response | undefined): Promise<unknown> {
+  try {
+    return response ? await response.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Records every successful mutation (docs/audit.md) after the handler ran, so route-level auth has set
+ * the actor. Deletions resolve their group and network first (nothing is left to look up afterwards).
+ * The write, and the policy.changed / device.enrolled events derived from it, run in waitUntil.
+ */
+export const auditTrail = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const route = routeOf(c);
+  const pattern = route && (MUTATIONS.has(c.req.method) || SIGN_IN_BY_GET.has(route)) ? route : undefined;
+  if (!pattern || NOT_AUDITED.has(pattern)) return next();
+  const params = paramsOf(pattern, c.req.path);
+  const before: Scope | undefined = c.req.method === "DELETE"
+    ? await resolveScope(c.var.db, Object.values(params).reverse()).catch(() => undefined)
+    : undefined;
+  await next();
+  const status = c.res.status;
+  if (status < 200 || status > 299) return;
+  const at = new Date().toISOString();
+  const json = c.res.headers.get("content-type")?.includes("application/json") ? c.res.clone() : undefined;
+  const db = c.var.db;
+  inBackground(c, "audit", async () => {
+    const body = await jsonOf(json);
+    const mutation: Mutation = {
+      at, method: c.req.method, route: pattern.startsWith(API_BASE) ? pattern.slice(API_BASE.length) : pattern,
+      params, status, requestId: c.var.requestId, actor: actorOf(c), ids: responseIds(body), before,
+    };
+    const scope = await scopeOf(db, mutation);
+    await recordMutation(db, mutation, scope);
+    const events = mutationEvents(mutation, scope, body);
+    if (events.length === 0) return;
+    const eventIds = await emitEvents(db, events);
+    if (eventIds.length > 0) await processDeliveries({ db, config: getConfig(c.env) }, { eventIds });
+  });
+};

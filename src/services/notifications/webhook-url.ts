@@ -1,0 +1,49 @@
+import ipaddr from "ipaddr.js";
+
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+
+/** Hostnames that name internal or local services without being addresses. */
+const INTERNAL_SUFFIXES = [".internal", ".local", ".localdomain", ".home.arpa"];
+
+const isLoopbackName = (host: string) => host === "localhost" || host.endsWith(".localhost");
+
+/** Only globally routable unicast addresses; anything ipaddr.js classes otherwise (private, link-local, unique-local,
+ * CGNAT, multicast, reserved, NAT64, IPv4-mapped private...) is refused. */
+function addressVerdict(host: string, allowLoopback: boolean): string | null {
+  const range = ipaddr.process(host).range();
+  if (range === "unicast") return null;
+  if (range === "loopback" && allowLoopback) return null;
+  return `${host} is a ${range} address; webhooks go to public addresses only`;
+}
+
+/**
+ * SSRF guard for webhook targets, applied when a channel is saved and again before every attempt.
+ * Workers resolve DNS inside fetch, so only literal addresses and well-known internal names can be
+ * refused here; redirects are never followed, so a public URL cannot bounce a delivery inward.
+ */
+export function checkWebhookUrl(text: string, allowHttpLoopback: boolean): UrlVerdict {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, reason: "not an absolute URL" };
+  }
+  if (url.username || url.password) return { ok: false, reason: "credentials in the URL are not allowed" };
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const loopbackName = isLoopbackName(host);
+  const literal = ipaddr.isValid(host);
+  const loopback = loopbackName || (literal && ipaddr.process(host).range() === "loopback");
+  if (url.protocol === "http:") {
+    if (!(allowHttpLoopback && loopback)) return { ok: false, reason: "webhooks must use https" };
+  } else if (url.protocol !== "https:") {
+    return { ok: false, reason: "webhooks must use https" };
+  }
+  if (loopbackName) return allowHttpLoopback ? { ok: true, url } : { ok: false, reason: `${host} is a loopback name` };
+  if (literal) {
+    const reason = addressVerdict(host, allowHttpLoopback);
+    return reason ? { ok: false, reason } : { ok: true, url };
+  }
+  if (!host.includes(".")) return { ok: false, reason: `${host} is not a public host name` };
+  if (INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) return { ok: false, reason: `${host} is an internal host name` };
+  return { ok: true, url };
+}
