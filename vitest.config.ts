@@ -2,6 +2,12 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { testSecrets } from "./test/test-secrets.ts";
 
+/** test/fuzz: FUZZ_RUNS (runs per route and caller) and FUZZ_SEED reach the Worker as bindings. */
+const fuzzSettings = () => ({ FUZZ_RUNS: process.env.FUZZ_RUNS ?? "", FUZZ_SEED: process.env.FUZZ_SEED ?? "" });
+
+/** test/notifications: webhooks reach the Node receiver on 127.0.0.1 (globalSetup), and time out fast. */
+const notificationSettings = () => ({ WEBHOOK_ALLOW_HTTP_LOOPBACK: "true", WEBHOOK_TIMEOUT_MS: "1000" });
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
@@ -13,7 +19,7 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
               // MAIL_TRANSPORT=dev: identity tests read mailed tokens from the D1 outbox (test/identity).
-              miniflare: { bindings: { TEST_MIGRATIONS: migrations, ...testSecrets(), MAIL_TRANSPORT: "dev" } },
+              miniflare: { bindings: { TEST_MIGRATIONS: migrations, ...testSecrets(), MAIL_TRANSPORT: "dev", ...fuzzSettings(), ...notificationSettings() } },
             }),
           ],
           test: {
@@ -21,6 +27,8 @@ export default defineConfig(async () => {
             include: ["test/**/*.test.ts"],
             exclude: ["test/e2e/**", "test/cli/**"],
             setupFiles: ["./test/setup.ts"],
+            // A real HTTP receiver in Node for webhook deliveries; tests get its URL with inject().
+            globalSetup: ["./test/notifications/support/webhook-receiver.global.ts"],
           },
         },
         {

@@ -17,8 +17,22 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 it("benchmark", async () => {
   server = await startWorker();
+  try {
+    await benchmark(server);
+  } catch (error) {
+    console.error(`wrangler output (tail):\n${server.logs().slice(-3000)}`);
+    throw error;
+  }
+});
+
+async function benchmark(server: WorkerServer) {
   const scratch = await mkdtemp(join(tmpdir(), "bench-"));
   const s = await seed(server);
+  // Seed everything before any load: connections idle through a wrk run go stale.
+  const grown = [];
+  for (const [index, nodes] of [100, 1_000].entries()) {
+    grown.push({ nodes, ...await seedNetwork(s.admin, `10.${210 + index}.0.0/16`, { nodes, policies: nodes / 10, records: 0 }) });
+  }
   const targets: WrkTarget[] = [
     { label: "baseline: bare handler (GET /health)", method: "GET", path: "/api/v1/health" },
     { label: "baseline: one D1 row (GET /health/ready)", method: "GET", path: "/api/v1/health/ready" },
@@ -38,8 +52,7 @@ it("benchmark", async () => {
   for (const target of targets) results.push(await runWrk(server.baseUrl, target, scratch));
 
   const scaling: WrkResult[] = [];
-  for (const [index, nodes] of [100, 1_000].entries()) {
-    const net = await seedNetwork(s.admin, `10.${210 + index}.0.0/16`, { nodes, policies: nodes / 10, records: 0 });
+  for (const { nodes, ...net } of grown) {
     scaling.push(await runWrk(server.baseUrl, {
       label: `GET config, ${nodes} nodes / ${nodes / 10} policies`, method: "GET", path: `/api/v1/nodes/${net.sourceNodeId}/config`, token: s.token,
     }, scratch));
@@ -57,4 +70,4 @@ it("benchmark", async () => {
   await mkdir("bench/results", { recursive: true });
   await writeFile("bench/results/latest.md", `${lines.join("\n")}\n`);
   await rm(scratch, { recursive: true, force: true });
-});
+}

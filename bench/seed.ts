@@ -22,37 +22,52 @@ async function inParallel<T>(count: number, width: number, make: (i: number) => 
   return results;
 }
 
-async function expectCreated(what: string, promise: Promise<{ status: number; body: any; text: string }>) {
-  const response = await promise;
-  if (response.status !== 201) throw new Error(`seeding ${what}: ${response.status} ${response.text}`);
-  return response.body;
+type Answer = { status: number; body: any; text: string };
+
+/**
+ * wrangler dev's proxy sometimes closes a keep-alive socket under a request ("other side closed").
+ * Seeding retries then; a 409 on a retry means the first attempt did land (names are unique).
+ */
+async function expectCreated(what: string, send: () => Promise<Answer>) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const response = await send();
+      if (response.status === 409 && attempt > 0) return null;
+      if (response.status !== 201) throw new Error(`seeding ${what}: ${response.status} ${response.text}`);
+      return response.body;
+    } catch (error) {
+      const socketClosed = (error as { cause?: { code?: string } }).cause?.code === "UND_ERR_SOCKET";
+      if (!socketClosed || attempt >= 3) throw error;
+    }
+  }
 }
 
 /** A network of `nodes` plain nodes, one gateway, `policies` policies through it and `records` DNS records. */
 export async function seedNetwork(admin: ApiClient, cidr: string, sizes: { nodes: number; policies: number; records: number }) {
-  const group = await expectCreated("group", admin.post("/groups", { name: `bench-${cidr}` }));
-  const network = await expectCreated("network", admin.post("/networks", { groupId: group.id, name: "bench", cidr }));
-  const region = await expectCreated("region", admin.post("/regions", { name: `r-${cidr}` }));
-  const gateway = await expectCreated("gateway", admin.post("/gateways", { regionId: region.id, name: `g-${cidr}` }));
-  const gatewayNode = await expectCreated("gateway node", admin.post("/nodes", {
+  const group = await expectCreated("group", () => admin.post("/groups", { name: `bench-${cidr}` }));
+  const network = await expectCreated("network", () => admin.post("/networks", { groupId: group.id, name: "bench", cidr }));
+  const region = await expectCreated("region", () => admin.post("/regions", { name: `r-${cidr}` }));
+  const gateway = await expectCreated("gateway", () => admin.post("/gateways", { regionId: region.id, name: `g-${cidr}` }));
+  const gatewayNode = await expectCreated("gateway node", () => admin.post("/nodes", {
     networkId: network.id, name: "gw", publicKey: publicKey(), endpoint: "198.51.100.1:51820", roles: ["gateway"], gatewayId: gateway.id,
   }));
   const keys = Array.from({ length: sizes.nodes }, publicKey);
-  const nodes = await inParallel(sizes.nodes, 8, (i) => expectCreated("node", admin.post("/nodes", { networkId: network.id, name: `n${i}`, publicKey: keys[i] })));
-  await inParallel(sizes.policies, 8, (i) => expectCreated("policy", admin.post(`/networks/${network.id}/routing-policies`, {
+  await inParallel(sizes.nodes, 8, (i) => expectCreated("node", () => admin.post("/nodes", { networkId: network.id, name: `n${i}`, publicKey: keys[i] })));
+  await inParallel(sizes.policies, 8, (i) => expectCreated("policy", () => admin.post(`/networks/${network.id}/routing-policies`, {
     name: `p${i}`, type: "via_gateway", destinationCidr: `172.16.${i >> 8}.${i & 255}/32`, gatewayPath: [gatewayNode.id],
   })));
-  await inParallel(sizes.records, 8, (i) => expectCreated("record", admin.post(`/networks/${network.id}/dns/records`, {
+  await inParallel(sizes.records, 8, (i) => expectCreated("record", () => admin.post(`/networks/${network.id}/dns/records`, {
     name: `h${i}`, type: "A", value: `192.0.2.${i % 250}`,
   })));
-  return { networkId: network.id as string, gatewayNodeId: gatewayNode.id as string, sourceNodeId: nodes[0]?.id as string };
+  const [source] = (await admin.get(`/nodes?networkId=${network.id}&limit=2`)).body.items.filter((node: any) => node.roles.length === 0);
+  return { networkId: network.id as string, gatewayNodeId: gatewayNode.id as string, sourceNodeId: source.id as string };
 }
 
 export async function seed(server: WorkerServer): Promise<Seeded> {
   const token = await login(server.baseUrl, server.admin);
   const admin = api(server.baseUrl, token);
   const main = await seedNetwork(admin, "10.200.0.0/16", { nodes: 200, policies: 20, records: 300 });
-  const enrolled = await expectCreated("device", admin.post("/client/devices", { networkId: main.networkId, name: "bench-device", publicKey: publicKey() }));
+  const enrolled = await expectCreated("device", () => admin.post("/client/devices", { networkId: main.networkId, name: "bench-device", publicKey: publicKey() }));
   return {
     admin, token, ...main,
     device: { id: enrolled.device.id, token: enrolled.deviceToken, revision: enrolled.config.routingRevision },

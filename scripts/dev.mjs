@@ -3,7 +3,7 @@
 // and the development platform admin seeded through the bootstrap variables (DESIGN: Identity).
 import { spawn, spawnSync } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 
 const PORT = process.env.PORT ?? "8787";
 const DEV_ADMIN = { email: "admin@example.com", password: "dev-admin-password" };
@@ -11,13 +11,19 @@ const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 const wrangler = "node_modules/.bin/wrangler";
 
 function ensureDevVars() {
-  if (existsSync(".dev.vars") && readFileSync(".dev.vars", "utf8").includes("JWT_SIGNING_KEYS")) return;
+  if (existsSync(".dev.vars") && readFileSync(".dev.vars", "utf8").includes("JWT_SIGNING_KEYS")) {
+    // Older .dev.vars files predate the development mail outbox (GET /api/v1/dev/mail).
+    if (!readFileSync(".dev.vars", "utf8").includes("MAIL_TRANSPORT")) appendFileSync(".dev.vars", 'MAIL_TRANSPORT="dev"\n');
+    return;
+  }
   const jwk = generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" });
   const lines = [
     `JWT_SIGNING_KEYS='${JSON.stringify([{ ...jwk, kid: `dev-${Date.now()}` }])}'`,
     `TOKEN_SECRET="${randomBytes(32).toString("base64")}"`,
     `BOOTSTRAP_ADMIN_EMAIL="${DEV_ADMIN.email}"`,
     `BOOTSTRAP_ADMIN_PASSWORD="${DEV_ADMIN.password}"`,
+    // Local mail lands in D1 and is read back with GET /api/v1/dev/mail (never set in production).
+    'MAIL_TRANSPORT="dev"',
   ];
   writeFileSync(".dev.vars", `${lines.join("\n")}\n`, { mode: 0o600 });
   console.log("wrote .dev.vars with fresh development secrets");
@@ -42,7 +48,8 @@ ensureDevVars();
 const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "overlay", "--local"], { stdio: "inherit", env });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-const server = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", PORT], { stdio: "inherit", env });
+// --test-scheduled: GET /__scheduled runs the cron (offline/drift detection, webhook retries) on demand.
+const server = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", PORT, "--test-scheduled"], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));
 
@@ -53,5 +60,6 @@ console.log([
   `  API       ${base}/api/v1`,
   `  Docs      ${base}/api/v1/docs`,
   `  Admin     ${DEV_ADMIN.email} / ${DEV_ADMIN.password}${seeded ? "" : "  (login failed: .dev.vars holds other bootstrap values?)"}`,
+  `  Mail      ${base}/api/v1/dev/mail?to=<address>  (development outbox)`,
   "",
 ].join("\n"));

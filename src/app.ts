@@ -3,20 +3,28 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { createDb } from "./db/client";
 import { validationHook } from "./lib/create-router";
 import type { AppEnv } from "./lib/types";
+import { auditTrail } from "./middleware/audit";
 import { limitBody } from "./middleware/body-limit";
 import { handleError } from "./middleware/error-handler";
 import { notFoundHandler } from "./middleware/not-found";
 import { requestId } from "./middleware/request-id";
+import { securityHeaders } from "./middleware/security-headers";
+import { adminRouter } from "./routes/admin/admin-settings";
+import { agentsRouter } from "./routes/agents";
+import { auditRouter } from "./routes/audit";
 import { authRouter } from "./routes/auth";
 import { clientRouter } from "./routes/client";
 import { devicesRouter } from "./routes/devices";
+import { devMailRouter } from "./routes/dev-mail";
 import { dnsRouter } from "./routes/dns";
 import { enrolmentKeysRouter } from "./routes/enrolment-keys";
 import { groupsRouter } from "./routes/groups";
 import { healthRouter } from "./routes/health";
 import { inventoryRouter } from "./routes/inventory";
+import { invitesRouter } from "./routes/invites";
 import { networksRouter } from "./routes/networks";
 import { nodesRouter } from "./routes/nodes";
+import { notificationsRouter } from "./routes/notifications";
 import { routingPoliciesRouter } from "./routes/routing-policies";
 import { tunnelsRouter } from "./routes/tunnels";
 import { usersRouter } from "./routes/users";
@@ -27,14 +35,20 @@ export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook }).basePath(API_BASE);
 
   app.use("*", requestId());
+  app.use("*", securityHeaders());
   app.use("*", limitBody());
   app.use("*", async (c, next) => {
     c.set("db", createDb(c.env.DB));
     await next();
   });
+  // After the db and before every router: records successful mutations once their handlers ran (docs/audit.md).
+  app.use("*", auditTrail());
 
   const routers = [healthRouter, authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, dnsRouter, inventoryRouter, clientRouter,
     devicesRouter, enrolmentKeysRouter, tunnelsRouter];
+  routers.push(invitesRouter, devMailRouter);
+  routers.push(agentsRouter, adminRouter);
+  routers.push(notificationsRouter, auditRouter);
   for (const router of routers) app.route("/", router);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

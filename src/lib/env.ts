@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { NetworkWriter } from "../durable-objects/network-writer";
+import type { Throttle } from "../durable-objects/throttle";
 
 /** Bindings and variables as wrangler.toml and `wrangler secret` provide them. */
 export interface Env {
@@ -17,10 +18,51 @@ export interface Env {
   TOKEN_SECRET?: string;
   BOOTSTRAP_ADMIN_EMAIL?: string;
   BOOTSTRAP_ADMIN_PASSWORD?: string;
+  /** Identity (docs/identity.md): throttle counters, mail, token lifetimes, OAuth providers. */
+  THROTTLE: DurableObjectNamespace<Throttle>;
+  MAIL_TRANSPORT?: string;
+  MAIL_FROM?: string;
+  MAIL_HTTP_URL?: string;
+  MAIL_HTTP_TOKEN?: string;
+  PUBLIC_BASE_URL?: string;
+  FRONTEND_URL?: string;
+  PASSWORD_RESET_TTL_SECONDS?: string;
+  INVITE_TTL_SECONDS?: string;
+  MFA_CHALLENGE_TTL_SECONDS?: string;
+  THROTTLE_LOGIN_ACCOUNT?: string;
+  THROTTLE_LOGIN_ADDRESS?: string;
+  THROTTLE_MFA_ACCOUNT?: string;
+  THROTTLE_MFA_ADDRESS?: string;
+  THROTTLE_RESET_ACCOUNT?: string;
+  THROTTLE_RESET_ADDRESS?: string;
+  THROTTLE_INVITE_ACCOUNT?: string;
+  THROTTLE_INVITE_ADDRESS?: string;
+  OAUTH_GITHUB_CLIENT_ID?: string;
+  OAUTH_GITHUB_CLIENT_SECRET?: string;
+  OAUTH_GOOGLE_CLIENT_ID?: string;
+  OAUTH_GOOGLE_CLIENT_SECRET?: string;
+  OIDC_ISSUER?: string;
+  OIDC_CLIENT_ID?: string;
+  OIDC_CLIENT_SECRET?: string;
+  /** Notifications and audit (docs/notifications.md, docs/audit.md). */
+  DRIFT_AFTER_SECONDS?: string;
+  WEBHOOK_ALLOW_HTTP_LOOPBACK?: string;
+  WEBHOOK_TIMEOUT_MS?: string;
+  AUDIT_RETENTION_DAYS?: string;
 }
 
 const intVar = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
+
+/** "limit/seconds", e.g. "5/900": at most 5 counted attempts in any 900 s. */
+const rateVar = (fallback: string) =>
+  z.string().regex(/^\d{1,6}\/\d{1,7}$/, "use limit/seconds, e.g. 5/900").default(fallback)
+    .transform((text) => {
+      const [limit, windowSeconds] = text.split("/").map(Number) as [number, number];
+      return { limit: Math.max(1, limit), windowSeconds: Math.max(1, windowSeconds) };
+    });
+
+const optionalText = z.string().trim().min(1).optional().catch(undefined);
 
 const ConfigSchema = z.object({
   ROUTING_POLICY_MAX_HOPS: intVar(3, 1, 16),
@@ -36,6 +78,37 @@ const ConfigSchema = z.object({
   TOKEN_SECRET: z.string().min(32, "TOKEN_SECRET must hold at least 32 characters"),
   BOOTSTRAP_ADMIN_EMAIL: z.string().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().optional(),
+  /** dev: D1 outbox + GET /dev/mail; http: POST to MAIL_HTTP_URL; none (default): mail is dropped. */
+  MAIL_TRANSPORT: z.enum(["dev", "http", "none"]).default("none"),
+  MAIL_FROM: z.string().min(3).default("WireGuard overlay <no-reply@wg-overlay.local>"),
+  MAIL_HTTP_URL: z.url().default("https://api.resend.com/emails"),
+  MAIL_HTTP_TOKEN: optionalText,
+  PUBLIC_BASE_URL: z.url().optional(),
+  FRONTEND_URL: z.url().optional(),
+  PASSWORD_RESET_TTL_SECONDS: intVar(1800, 300, 86_400),
+  INVITE_TTL_SECONDS: intVar(604_800, 3600, 2_592_000),
+  MFA_CHALLENGE_TTL_SECONDS: intVar(300, 60, 900),
+  THROTTLE_LOGIN_ACCOUNT: rateVar("5/900"),
+  THROTTLE_LOGIN_ADDRESS: rateVar("20/900"),
+  THROTTLE_MFA_ACCOUNT: rateVar("5/900"),
+  THROTTLE_MFA_ADDRESS: rateVar("20/900"),
+  THROTTLE_RESET_ACCOUNT: rateVar("3/3600"),
+  THROTTLE_RESET_ADDRESS: rateVar("10/3600"),
+  THROTTLE_INVITE_ACCOUNT: rateVar("5/900"),
+  THROTTLE_INVITE_ADDRESS: rateVar("20/900"),
+  OAUTH_GITHUB_CLIENT_ID: optionalText,
+  OAUTH_GITHUB_CLIENT_SECRET: optionalText,
+  OAUTH_GOOGLE_CLIENT_ID: optionalText,
+  OAUTH_GOOGLE_CLIENT_SECRET: optionalText,
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  /** A node online but behind its network's routing revision this long raises config.drift. */
+  DRIFT_AFTER_SECONDS: intVar(300, 30, 86_400),
+  /** Development and tests only: lets webhooks use http://127.0.0.1 / localhost (SSRF rules otherwise refuse loopback). */
+  WEBHOOK_ALLOW_HTTP_LOOPBACK: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
+  WEBHOOK_TIMEOUT_MS: intVar(5000, 500, 30_000),
+  AUDIT_RETENTION_DAYS: intVar(365, 1, 3650),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

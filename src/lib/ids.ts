@@ -1,6 +1,12 @@
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
-export type IdPrefix = "usr" | "ses" | "rt" | "grp" | "net" | "rp" | "dns" | "node" | "dev" | "ek" | "reg" | "gw" | "agt" | "tun" | "req";
+export type IdPrefix = "usr" | "ses" | "rt" | "grp" | "net" | "rp" | "dns" | "node" | "dev" | "ek" | "reg" | "gw" | "agt" | "tun" | "req"
+  // notifications (channel, event, delivery) and audit records
+  | "nch" | "nev" | "ndl" | "aud"
+  // agent enrolment tokens
+  | "aet"
+  // identity: password resets, invites, recovery codes, MFA challenges, OAuth states, development mail
+  | "prt" | "inv" | "rc" | "mfc" | "oas" | "mail";
 
 /** Opaque ids with a type prefix: 128 random bits in Crockford base32. */
 export function newId(prefix: IdPrefix): string {

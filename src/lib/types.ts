@@ -17,6 +17,15 @@ export interface DeviceAuth {
   deviceId: string;
 }
 
+/** A gateway agent acting with its credential (`agc_…`). */
+export interface AgentAuth {
+  kind: "agent";
+  agentId: string;
+  agentKind: "gateway-manager" | "gateway-daemon";
+  regionId: string | null;
+  gatewayId: string | null;
+}
+
 export interface AppEnv {
   Bindings: Env;
   Variables: {
@@ -25,6 +34,8 @@ export interface AppEnv {
     auth: UserAuth;
     /** Set instead of `auth` when a device credential authenticated the request. */
     device?: DeviceAuth;
+    /** Set (and nothing else) on agent routes. */
+    agent: AgentAuth;
   };
 }
 
