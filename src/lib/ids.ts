@@ -1,4 +1,4 @@
-const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+import { base32Encode, CROCKFORD_ALPHABET } from "./base32";
 
 export type IdPrefix = "usr" | "ses" | "rt" | "grp" | "net" | "rp" | "dns" | "node" | "dev" | "ek" | "reg" | "gw" | "agt" | "tun" | "req"
   // notifications (channel, event, delivery) and audit records
@@ -10,20 +10,7 @@ export type IdPrefix = "usr" | "ses" | "rt" | "grp" | "net" | "rp" | "dns" | "no
 
 /** Opaque ids with a type prefix: 128 random bits in Crockford base32. */
 export function newId(prefix: IdPrefix): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += ALPHABET[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
-  return `${prefix}_${out}`;
+  return `${prefix}_${base32Encode(crypto.getRandomValues(new Uint8Array(16)), CROCKFORD_ALPHABET)}`;
 }
 
 export const nowIso = () => new Date().toISOString();

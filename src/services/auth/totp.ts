@@ -2,26 +2,14 @@
  * RFC 6238 TOTP (HMAC-SHA-1, 6 digits, 30 s steps) on WebCrypto, written here rather than taken from a
  * library so the matched step comes back to the caller, which stores it: a code is never accepted twice.
  */
+import { base32Encode as encode, RFC4648_ALPHABET } from "../../lib/base32";
+
 export const TOTP = { digits: 6, periodSeconds: 30, skewSteps: 1, secretBytes: 20 } as const;
 
-const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const BASE32 = RFC4648_ALPHABET;
 
 /** RFC 4648 base32 without padding: what authenticator apps expect in otpauth URIs. */
-export function base32Encode(bytes: Uint8Array): string {
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out;
-}
+export const base32Encode = (bytes: Uint8Array) => encode(bytes, RFC4648_ALPHABET);
 
 export function base32Decode(text: string): Uint8Array {
   const clean = text.replace(/[\s=]/g, "").toUpperCase();
