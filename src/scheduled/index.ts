@@ -1,5 +1,6 @@
 import { createDb, type Db } from "../db/client";
 import { type Env, getConfig } from "../lib/env";
+import { configInForce } from "../services/settings/settings";
 import { emitEvents } from "../services/notifications/emit";
 import type { EventInput } from "../services/notifications/event-types";
 import { processDeliveries } from "../services/notifications/queue";
@@ -27,7 +28,8 @@ async function settle(db: Db, detection: Detection) {
  */
 export async function runScheduled(env: Env, now = new Date()): Promise<void> {
   const db = createDb(env.DB);
-  const config = getConfig(env);
+  // Admin settings may override the offline threshold (OFFLINE_AFTER_SECONDS).
+  const config = await configInForce(getConfig(env), db);
   const at = cutoffs(config, now);
   const failures: unknown[] = [];
   const step = async (name: string, work: () => Promise<unknown>) => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { get, post, put } from "../helpers/api";
-import { createGateway, createNode, createUser, gatewayNetwork, signInAdmin } from "../helpers/factories";
+import { call, get, post, put } from "../helpers/api";
+import { freshAddress, mailedToken } from "../identity/identity-helpers";
+import { TEST_ADMIN } from "../test-secrets";
+import { createGateway, createNode, createUser, gatewayNetwork, signInAdmin, unique } from "../helpers/factories";
 
 const policy = (gatewayPath: string[], destinationCidr: string) => ({ name: destinationCidr, type: "via_gateway", destinationCidr, gatewayPath });
 
@@ -55,5 +57,33 @@ describe("/admin/settings", () => {
     expect(wrongRegion.status).toBe(400);
     expect(wrongRegion.body.error.message).toContain("region");
     await put("/admin/settings", {}, admin.token);
+  });
+});
+
+describe("settings that reach sign-in and sign-up", () => {
+  it("token lifetimes override the vars at login and refresh", async () => {
+    const admin = await signInAdmin();
+    await put("/admin/settings", { tokenLifetimes: { accessTokenSeconds: 120, refreshTokenSeconds: 7200 } }, admin.token);
+    const session = await signInAdmin();
+    const claims = JSON.parse(Buffer.from(session.token.split(".")[1]!, "base64url").toString());
+    expect(claims.exp - claims.iat).toBe(120);
+    const refreshed = await post("/auth/refresh", { refreshToken: session.refreshToken });
+    expect(refreshed.body.expiresIn).toBe(120);
+    await put("/admin/settings", {}, admin.token);
+    expect((await post("/auth/login", TEST_ADMIN)).body.expiresIn).toBe(900);
+  });
+
+  it("with sign-up limited to platform admins, an invite cannot create an account (403)", async () => {
+    const admin = await signInAdmin();
+    const { group } = await gatewayNetwork(admin, 0);
+    const email = `${unique("invitee")}@example.com`;
+    expect((await post(`/groups/${group.id}/invites`, { email, role: "member" }, admin.token)).status).toBe(201);
+    const token = await mailedToken(email, "inv");
+    await put("/admin/settings", { signUp: { mode: "admins_only" } }, admin.token);
+    const refused = await call("POST", "/auth/invites/accept", { body: { token, password: "a long enough password" }, headers: { "CF-Connecting-IP": freshAddress() } });
+    expect(refused.status).toBe(403);
+    await put("/admin/settings", {}, admin.token);
+    const accepted = await call("POST", "/auth/invites/accept", { body: { token, password: "a long enough password" }, headers: { "CF-Connecting-IP": freshAddress() } });
+    expect(accepted.status, accepted.text).toBe(200);
   });
 });

@@ -1,4 +1,5 @@
 import { getConfig } from "../../lib/env";
+import { configInForce } from "../../services/settings/settings";
 import type { AppRouteHandler } from "../../lib/types";
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../../services/notifications/backoff";
 import { EVENT_DESCRIPTIONS, EVENT_TYPES } from "../../services/notifications/event-types";
@@ -10,7 +11,7 @@ import type * as routes from "./settings.routes";
 const CRON_INTERVAL_SECONDS = 60;
 
 export const getSettings: AppRouteHandler<typeof routes.getSettings> = async (c) => {
-  const config = getConfig(c.env);
+  const config = await configInForce(getConfig(c.env), c.var.db);
   const channels = await listChannels(c.var.db, c.var.auth.userId);
   return c.json({
     channels: channels.map(presentChannel),

@@ -8,6 +8,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import type { UserAuth } from "../../lib/types";
 import type { Mailer } from "../mail/mailer";
 import { inviteMessage } from "../mail/messages";
+import { readSettings } from "../settings/settings";
 import { secondsFromNow } from "./identity-ids";
 import { isMfaActive } from "./mfa";
 import { hashPassword, PASSWORD_RULES, verifyPassword } from "./password";
@@ -86,6 +87,10 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof) {
   const now = nowIso();
 
   if (!existing) {
+    // Admin settings' sign-up policy: with "admins_only", only platform admins create accounts.
+    if ((await readSettings(db)).settings.signUp.mode === "admins_only") {
+      throw forbidden("Sign-up is limited to platform admins: ask one to create your account, then accept again");
+    }
     if (!proof.password) throw fieldError("password", "A password is required to create the invited account");
     if (proof.password.length < PASSWORD_RULES.min) throw fieldError("password", `At least ${PASSWORD_RULES.min} characters`);
     const user = {

@@ -4,6 +4,7 @@ import { refreshTokens, sessions, users } from "../../db/schema";
 import { unauthorized } from "../../lib/errors";
 import type { Config } from "../../lib/env";
 import { newId, nowIso } from "../../lib/ids";
+import { configInForce } from "../settings/settings";
 import { AUDIENCE, signAccessToken } from "./jwt";
 import { randomToken, sha256, successorOf } from "./tokens";
 
@@ -22,7 +23,8 @@ async function tokenPair(config: Config, user: User, sessionId: string, refreshT
   return { accessToken, refreshToken, tokenType: "Bearer" as const, expiresIn: config.ACCESS_TOKEN_TTL_SECONDS, user };
 }
 
-export async function startSession(db: Db, config: Config, user: User) {
+export async function startSession(db: Db, envConfig: Config, user: User) {
+  const config = await configInForce(envConfig, db);
   const sessionId = newId("ses");
   const token = randomToken();
   const now = nowIso();
@@ -41,7 +43,8 @@ export async function revokeSession(db: Db, sessionId: string, reason: string) {
 }
 
 /** Exchanges a refresh token for a new pair; a replayed token revokes its whole family. */
-export async function rotateRefreshToken(db: Db, config: Config, token: string) {
+export async function rotateRefreshToken(db: Db, envConfig: Config, token: string) {
+  const config = await configInForce(envConfig, db);
   const row = await db.select({ token: refreshTokens, session: sessions, user: users })
     .from(refreshTokens)
     .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { adminSettings, GATEWAY_STATUSES } from "../../db/schema";
-import { getConfig, type Env } from "../../lib/env";
+import { getConfig, type Config, type Env } from "../../lib/env";
 
 /**
  * Platform settings stored in D1. Each field is optional: unset means "use the wrangler [vars] value"
@@ -46,7 +46,10 @@ export async function writeSettings(db: Db, settings: Settings, userId: string, 
 
 /** What is in force: the stored override, else the environment's value. */
 export function effectiveSettings(env: Env, settings: Settings) {
-  const config = getConfig(env);
+  return effectiveFromConfig(getConfig(env), settings);
+}
+
+function effectiveFromConfig(config: Config, settings: Settings) {
   return {
     routingPolicyMaxHops: settings.routingPolicyMaxHops ?? config.ROUTING_POLICY_MAX_HOPS,
     gatewayEligibility: settings.gatewayEligibility,
@@ -61,4 +64,19 @@ export type EffectiveSettings = ReturnType<typeof effectiveSettings>;
 
 export async function loadEffectiveSettings(env: Env, db: Db): Promise<EffectiveSettings> {
   return effectiveSettings(env, (await readSettings(db)).settings);
+}
+
+/**
+ * The environment's config with the admin overrides applied, for code that takes a Config (token
+ * lifetimes at sign-in and refresh, the offline threshold of the scheduled detection). One read.
+ */
+export async function configInForce(config: Config, db: Db): Promise<Config> {
+  const effective = effectiveFromConfig(config, (await readSettings(db)).settings);
+  return {
+    ...config,
+    ROUTING_POLICY_MAX_HOPS: effective.routingPolicyMaxHops,
+    ACCESS_TOKEN_TTL_SECONDS: effective.accessTokenSeconds,
+    REFRESH_TOKEN_TTL_SECONDS: effective.refreshTokenSeconds,
+    OFFLINE_AFTER_SECONDS: effective.offlineAfterSeconds,
+  };
 }
