@@ -36,9 +36,14 @@ export async function detectGatewayPresence(db: Db, at: Cutoffs) {
     return next && next.state !== row.previous ? [{ ...row, next }] : [];
   });
   if (changed.length === 0) return { events: [], writes: [] };
-  const served = await db.select({ gatewayId: nodes.gatewayId, nodeId: nodes.id, networkId: nodes.networkId, groupId: networks.groupId })
-    .from(nodes).innerJoin(networks, eq(networks.id, nodes.networkId))
-    .where(and(isNotNull(nodes.gatewayId), eq(nodes.isGateway, true), inArray(nodes.gatewayId, changed.map((row) => row.id)))).all();
+  // D1 binds at most 100 parameters a statement: look the changed gateways up 90 at a time.
+  const served = [];
+  for (let start = 0; start < changed.length; start += 90) {
+    const ids = changed.slice(start, start + 90).map((row) => row.id);
+    served.push(...await db.select({ gatewayId: nodes.gatewayId, nodeId: nodes.id, networkId: nodes.networkId, groupId: networks.groupId })
+      .from(nodes).innerJoin(networks, eq(networks.id, nodes.networkId))
+      .where(and(isNotNull(nodes.gatewayId), eq(nodes.isGateway, true), inArray(nodes.gatewayId, ids))).all());
+  }
   const events: EventInput[] = [];
   for (const row of changed) {
     // A first verdict of "up" is recorded silently; gateway.up only ends an announced outage.

@@ -135,3 +135,19 @@ describe("a device that has applied nothing yet", () => {
     expect((await get(`/devices/${device.deviceId}`, admin.token)).body.status).toBe("online");
   });
 });
+
+describe("heartbeats with many peers", () => {
+  it("records 40 peers in one heartbeat (upserts stay within D1's 100 bound parameters a statement)", async () => {
+    const admin = await signInAdmin();
+    const group = await createGroup(admin);
+    const network = await createNetwork(admin, group.id);
+    const device = await enrolDevice(admin, { networkId: network.id });
+    const peers = Array.from({ length: 40 }, (_, i) => ({
+      publicKey: btoa(String.fromCharCode(...new Uint8Array(32).fill(i + 1))), lastHandshakeAt: null, rxBytes: i, txBytes: i,
+    }));
+    const answer = await beat(device.deviceId, device.deviceToken, { appliedRevision: null, peers });
+    expect(answer.status, answer.text).toBe(200);
+    const tunnels = (await get(`/tunnels?nodeId=${device.nodeId}&limit=200`, admin.token)).body.items;
+    expect(tunnels).toHaveLength(40);
+  });
+});

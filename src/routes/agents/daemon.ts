@@ -34,7 +34,7 @@ const ReportBody = z.strictObject({
     appliedRoutingRevision: z.number().int().min(0),
     appliedDnsRevision: z.number().int().min(0).nullable().default(null),
     peers: HeartbeatBody.shape.peers,
-  })).min(1).max(100),
+  })).min(1).max(90).openapi({ description: "At most 90 nodes a report (D1 binds at most 100 parameters a statement)" }),
 }).openapi("GatewayReport");
 
 const ReportAck = z.object({

@@ -1,0 +1,86 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { post } from "../helpers/api";
+import { createNode, enrolDevice, gatewayNetwork, signInAdmin, type Session } from "../helpers/factories";
+import { countingD1 } from "./counting-d1";
+
+const app = createApp();
+
+async function countedGet(path: string, token: string, accept = "application/json") {
+  const { db, counter } = countingD1(env.DB);
+  const ctx = createExecutionContext();
+  const response = await app.fetch(new Request(`http://api.test/api/v1${path}`, {
+    headers: { Authorization: `Bearer ${token}`, Accept: accept },
+  }), { ...env, DB: db }, ctx);
+  await waitOnExecutionContext(ctx);
+  expect(response.status).toBe(200);
+  await response.arrayBuffer();
+  return counter;
+}
+
+async function networkOf(admin: Session, nodes: number, policies: number) {
+  const { network, hops: [gw] } = await gatewayNetwork(admin, 1);
+  const first = await createNode(admin, network.id);
+  for (let i = 1; i < nodes; i++) await createNode(admin, network.id);
+  for (let i = 0; i < policies; i++) {
+    await post(`/networks/${network.id}/routing-policies`, { name: `p${i}`, type: "via_gateway", destinationCidr: `172.31.${i}.0/24`, gatewayPath: [gw!.id] }, admin.token);
+  }
+  for (let i = 0; i < policies; i++) await post(`/networks/${network.id}/dns/records`, { name: `r${i}`, type: "A", value: "10.9.9.9" }, admin.token);
+  return { networkId: network.id, nodeId: first.id };
+}
+
+/** No N+1: the same number of D1 round trips whatever the network's size. */
+describe("D1 round trips per read", () => {
+  it("a node config, a zone file and a device heartbeat cost the same at 3 and at 60 nodes", async () => {
+    const admin = await signInAdmin();
+    const small = await networkOf(admin, 3, 1);
+    const large = await networkOf(admin, 60, 12);
+    const routes = (n: typeof small) => [`/nodes/${n.nodeId}/config`, `/networks/${n.networkId}/dns/zonefile`, `/networks/${n.networkId}/runtime-status`];
+    for (const [index, smallPath] of routes(small).entries()) {
+      const few = await countedGet(smallPath, admin.token);
+      const many = await countedGet(routes(large)[index]!, admin.token);
+      expect(many.roundTrips, smallPath).toBe(few.roundTrips);
+      expect(few.roundTrips, smallPath).toBeLessThanOrEqual(3);
+    }
+    const config = await countedGet(`/nodes/${large.nodeId}/config`, admin.token);
+    // session check + node access + one batch of network, nodes and policies
+    expect(config).toMatchObject({ roundTrips: 3, statements: 5 });
+  });
+
+  it("a heartbeat with 40 peers binds at most 100 parameters in any statement, still one write batch", async () => {
+    const admin = await signInAdmin();
+    const { network } = await gatewayNetwork(admin, 0);
+    const device = await enrolDevice(admin, { networkId: network.id });
+    const peers = Array.from({ length: 40 }, (_, i) => ({
+      publicKey: btoa(String.fromCharCode(...new Uint8Array(32).fill(i + 1))), lastHandshakeAt: null, rxBytes: i, txBytes: i,
+    }));
+    const { db, counter } = countingD1(env.DB);
+    const ctx = createExecutionContext();
+    const response = await app.fetch(new Request(`http://api.test/api/v1/client/devices/${device.deviceId}/heartbeat`, {
+      method: "POST", headers: { Authorization: `Bearer ${device.deviceToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ appliedRevision: null, peers }),
+    }), { ...env, DB: db }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(200);
+    expect(counter.maxBindings).toBeLessThanOrEqual(100);
+    expect(counter.roundTrips).toBe(3);
+  });
+
+  it("a heartbeat is one read and one write batch", async () => {
+    const admin = await signInAdmin();
+    const { network } = await gatewayNetwork(admin, 0);
+    const device = await enrolDevice(admin, { networkId: network.id });
+    const { db, counter } = countingD1(env.DB);
+    const ctx = createExecutionContext();
+    const response = await app.fetch(new Request(`http://api.test/api/v1/client/devices/${device.deviceId}/heartbeat`, {
+      method: "POST", headers: { Authorization: `Bearer ${device.deviceToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ appliedRevision: device.body.config.routingRevision, peers: [] }),
+    }), { ...env, DB: db }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(200);
+    // credential lookup, device access, one batch of writes
+    expect(counter.roundTrips).toBe(3);
+  });
+});
