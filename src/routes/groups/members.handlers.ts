@@ -5,6 +5,7 @@ import { nowIso } from "../../lib/ids";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { groupAccess } from "../../services/access";
+import { removeDevicesOf } from "../../services/device-lifecycle";
 import type * as routes from "./members.routes";
 
 const memberColumns = {
@@ -76,6 +77,8 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
     .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId), anotherOwnerRemains(group.id, userId)))
     .returning({ userId: memberships.userId });
   if (removed.length === 0) throw conflict("A group keeps at least one owner");
+  // Leaving the group means leaving its networks: the member's devices there go too.
+  await removeDevicesOf(c.env, c.var.db, userId, group.id);
   return c.body(null, 204);
 };
 

@@ -7,6 +7,7 @@ import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
 import { hashPassword } from "../../services/auth/password";
 import { revokeAllSessions } from "../../services/auth/sign-in";
+import { removeDevicesOf } from "../../services/device-lifecycle";
 import type * as routes from "./users.routes";
 import { presentUser } from "./users.schemas";
 
@@ -65,7 +66,11 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const { db } = c.var;
   const write = db.update(users).set({ name: next.name, platformRole: next.platformRole, disabledAt, updatedAt: now }).where(eq(users.id, user.id));
   // Disabling and ending the sessions commit together: no window where a disabled user keeps a live refresh token.
-  if (disabledAt && !user.disabledAt) await db.batch([write, revokeAllSessions(db, user.id, "user_disabled")]);
+  if (disabledAt && !user.disabledAt) {
+    await db.batch([write, revokeAllSessions(db, user.id, "user_disabled")]);
+    // Disabling cuts network access too: the devices leave their networks (re-enrol after re-enabling).
+    await removeDevicesOf(c.env, db, user.id);
+  }
   else await write;
   return c.json(presentUser(next), 200);
 };
@@ -79,6 +84,8 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
       sql`not exists (select 1 from ${memberships} o where o.group_id = ${memberships.groupId} and o.role = 'owner' and o.user_id <> ${user.id})`))
     .limit(1).get();
   if (soleOwner) throw conflict(`The user is the only owner of group ${soleOwner.groupId}; transfer ownership first`);
+  // Devices first, through their networks' writers: a deleted user's laptop must leave every peer's config.
+  await removeDevicesOf(c.env, c.var.db, user.id);
   await c.var.db.delete(users).where(and(eq(users.id, user.id), ne(users.id, c.var.auth.userId)));
   return c.body(null, 204);
 };

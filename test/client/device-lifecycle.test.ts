@@ -1,0 +1,46 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, del, get, patch } from "../helpers/api";
+import { addMember, createGroup, createNetwork, createUser, enrolDevice, signInAdmin } from "../helpers/factories";
+
+async function memberWithDevice() {
+  const admin = await signInAdmin();
+  const user = await createUser(admin);
+  const group = await createGroup(admin);
+  const network = await createNetwork(admin, group.id);
+  await addMember(admin, group.id, user, "member");
+  const device = await enrolDevice(user, { networkId: network.id });
+  const peer = await enrolDevice(admin, { networkId: network.id });
+  return { admin, user, group, network, device, peer };
+}
+
+const peerIds = async (deviceId: string, token: string) =>
+  (await call("POST", `/client/devices/${deviceId}/config`, { token })).body.config.peers.map((p: { nodeId: string }) => p.nodeId);
+
+describe("devices follow their owner's access", () => {
+  it("removing the member from the group takes their devices out of its networks", async () => {
+    const { admin, user, group, device, peer } = await memberWithDevice();
+    expect(await peerIds(peer.deviceId, peer.deviceToken)).toContain(device.nodeId);
+    expect((await del(`/groups/${group.id}/members/${user.userId}`, admin.token)).status).toBe(204);
+    expect(await peerIds(peer.deviceId, peer.deviceToken)).not.toContain(device.nodeId);
+    expect((await get(`/nodes/${device.nodeId}`, admin.token)).status).toBe(404);
+    expect((await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken })).status).toBe(401);
+  });
+
+  it("disabling or deleting the user does the same", async () => {
+    const disabled = await memberWithDevice();
+    expect((await patch(`/users/${disabled.user.userId}`, { disabled: true }, disabled.admin.token)).status).toBe(200);
+    expect(await peerIds(disabled.peer.deviceId, disabled.peer.deviceToken)).not.toContain(disabled.device.nodeId);
+    const deleted = await memberWithDevice();
+    expect((await del(`/users/${deleted.user.userId}`, deleted.admin.token)).status).toBe(204);
+    expect(await peerIds(deleted.peer.deviceId, deleted.peer.deviceToken)).not.toContain(deleted.device.nodeId);
+    expect((await get(`/nodes/${deleted.device.nodeId}`, deleted.admin.token)).status).toBe(404);
+  });
+
+  it("a device whose owner lost the membership cannot act for itself even if its removal did not happen", async () => {
+    const { group, user, device } = await memberWithDevice();
+    await env.DB.prepare("delete from memberships where group_id = ? and user_id = ?").bind(group.id, user.userId).run();
+    const refused = await call("POST", `/client/devices/${device.deviceId}/heartbeat`, { token: device.deviceToken, body: { appliedRevision: null } });
+    expect(refused.status).toBe(401);
+  });
+});
