@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { agents } from "../db/schema";
+import { inBackground } from "../lib/background";
 import { forbidden, unauthorized } from "../lib/errors";
 import { nowIso } from "../lib/ids";
 import type { AgentAuth, AppEnv } from "../lib/types";
@@ -11,15 +12,18 @@ export const AGENT_CREDENTIAL_PREFIX = "agc_";
 
 /**
  * An agent's own credential: opaque, looked up by hash (revoking or rotating takes effect at once).
- * Every authenticated call also refreshes lastSeenAt, which the /agents inventory shows.
+ * Authenticated calls refresh lastSeenAt (at most once a minute), which the /agents inventory shows.
  */
 export const requireAgent: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = bearerToken(c.req.header("authorization"));
   if (!token?.startsWith(AGENT_CREDENTIAL_PREFIX)) throw unauthorized("An agent credential is required");
-  const [agent] = await c.var.db.update(agents).set({ lastSeenAt: nowIso() })
-    .where(and(eq(agents.credentialHash, sha256(token)), isNull(agents.revokedAt)))
-    .returning();
+  const agent = await c.var.db.select().from(agents)
+    .where(and(eq(agents.credentialHash, sha256(token)), isNull(agents.revokedAt))).get();
   if (!agent) throw unauthorized("The agent credential is not valid");
+  // Polls that end in 304 should stay reads: lastSeenAt moves at most once a minute.
+  if (!agent.lastSeenAt || Date.now() - Date.parse(agent.lastSeenAt) > 60_000) {
+    void inBackground(c, "agent last seen", () => c.var.db.update(agents).set({ lastSeenAt: nowIso() }).where(eq(agents.id, agent.id)));
+  }
   c.set("agent", { kind: "agent", agentId: agent.id, agentKind: agent.kind, regionId: agent.regionId, gatewayId: agent.gatewayId });
   await next();
 };

@@ -6,7 +6,7 @@ import type { AppEnv } from "../lib/types";
 import { type Mutation, recordMutation, scopeOf } from "../services/audit/record";
 import { responseIds } from "../services/audit/response-ids";
 import { resolveScope, type Scope } from "../services/audit/scope";
-import { inBackground } from "../services/notifications/background";
+import { inBackground } from "../lib/background";
 import { emitEvents } from "../services/notifications/emit";
 import { mutationEvents } from "../services/notifications/mutation-events";
 import { processDeliveries } from "../services/notifications/queue";

@@ -26,10 +26,20 @@ export const respondWithError = (c: Context<AppEnv>, error: ApiError) => {
   return response;
 };
 
+/**
+ * drizzle's query errors carry "params: …" (password hashes, token hashes) in their message: the log
+ * keeps the error's name, the SQL text and the driver's cause, never the bound values.
+ */
+export function describeForLog(error: unknown) {
+  const err = error as { name?: string; message?: string; cause?: { message?: string }; query?: string };
+  const message = (err.message ?? String(error)).replace(/params:[\s\S]*$/, "params: [redacted]");
+  return { error: err.name ?? "Error", message, cause: err.cause?.message, query: err.query };
+}
+
 export const handleError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof ApiError) return respondWithError(c, error);
   if (error instanceof HTTPException) return respondWithError(c, fromHttpException(error));
   // Unknown failures: log for operators, answer without internals (no stack, no SQL).
-  console.error(JSON.stringify({ requestId: c.var.requestId, error: String(error), stack: (error as Error).stack }));
+  console.error(JSON.stringify({ requestId: c.var.requestId, ...describeForLog(error) }));
   return respondWithError(c, new ApiError("internal", "Internal error"));
 };

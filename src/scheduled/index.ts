@@ -1,5 +1,6 @@
 import { createDb, type Db } from "../db/client";
 import { type Env, getConfig } from "../lib/env";
+import { describeForLog } from "../middleware/error-handler";
 import { configInForce } from "../services/settings/settings";
 import { emitEvents } from "../services/notifications/emit";
 import type { EventInput } from "../services/notifications/event-types";
@@ -37,7 +38,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
       await work();
     } catch (error) {
       failures.push(error);
-      console.error(JSON.stringify({ scheduled: name, error: String(error), stack: (error as Error).stack }));
+      console.error(JSON.stringify({ scheduled: name, ...describeForLog(error) }));
     }
   };
   await step("node-presence", async () => settle(db, await detectNodePresence(db, at)));

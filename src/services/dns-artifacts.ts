@@ -9,6 +9,13 @@ export type DnsArtifact = "zonefile" | "corefile";
 
 /** The network's zone or Corefile and its strong ETag: one batch of reads, then pure rendering. */
 export async function renderDnsArtifact(db: Db, networkId: string, kind: DnsArtifact) {
+  if (kind === "corefile") {
+    // A function of the domain alone: no need to read nodes and records.
+    const network = await db.select({ dnsDomain: networks.dnsDomain }).from(networks).where(eq(networks.id, networkId)).get();
+    if (!network) throw notFound("Network");
+    const text = renderCorefile(network.dnsDomain, { zoneFilePath: defaultZoneFilePath(network.dnsDomain) });
+    return { text, etag: await zoneEtag(text) };
+  }
   const [networkRows, nodeRows, recordRows] = await db.batch([
     db.select({ cidr: networks.cidr, dnsDomain: networks.dnsDomain }).from(networks).where(eq(networks.id, networkId)),
     db.select({ name: nodes.name, address: nodes.address, isGateway: nodes.isGateway }).from(nodes).where(eq(nodes.networkId, networkId)),
@@ -17,9 +24,7 @@ export async function renderDnsArtifact(db: Db, networkId: string, kind: DnsArti
   ]);
   const network = networkRows[0];
   if (!network) throw notFound("Network");
-  const text = kind === "corefile"
-    ? renderCorefile(network.dnsDomain, { zoneFilePath: defaultZoneFilePath(network.dnsDomain) })
-    : renderZone(network.dnsDomain, servedRecords(recordRows, nodeRows), { nameServerAddress: nameServerAddress(network.cidr, nodeRows) });
+  const text = renderZone(network.dnsDomain, servedRecords(recordRows, nodeRows), { nameServerAddress: nameServerAddress(network.cidr, nodeRows) });
   return { text, etag: await zoneEtag(text) };
 }
 

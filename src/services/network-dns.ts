@@ -8,11 +8,11 @@ const isV6 = (address: string) => address.includes(":");
 
 /**
  * The served record set: the manual records plus one A/AAAA per node, `<node-name>.<dnsDomain>`.
- * A manual record at a node's name wins: the node's automatic record is left out (so an operator can
- * point a node's name elsewhere, or give it a CNAME, without a conflict).
+ * A manual A, AAAA or CNAME at a node's name wins: the node's automatic record is left out (so an
+ * operator can point a node's name elsewhere without a conflict). A TXT there sits beside it.
  */
 export function servedRecords(manual: DnsRecord[], nodes: NodeLike[]): DnsRecord[] {
-  const manualNames = new Set(manual.map((record) => record.name));
+  const manualNames = new Set(manual.filter((record) => record.type !== "TXT").map((record) => record.name));
   const automatic = nodes
     .filter((node) => !manualNames.has(node.name))
     .map((node): DnsRecord => ({ name: node.name, type: isV6(node.address) ? "AAAA" : "A", value: node.address, ttl: 300 }));

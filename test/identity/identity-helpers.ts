@@ -19,14 +19,23 @@ export const from = (address: string) => ({
 
 /** The newest message the dev transport stored for an address, and the token of `prefix` in it. */
 export async function mailedToken(to: string, prefix: "prt" | "inv"): Promise<string> {
-  const mail = await get(`/dev/mail?to=${encodeURIComponent(to)}`);
+  // Reset mail is sent after the response (so timing reveals nothing): give it a moment to land.
+  let mail = await get(`/dev/mail?to=${encodeURIComponent(to)}`);
+  for (let tries = 0; tries < 50 && mail.status === 200 && mail.body.items.length === 0; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    mail = await get(`/dev/mail?to=${encodeURIComponent(to)}`);
+  }
   expect(mail.status, mail.text).toBe(200);
   const match = new RegExp(`${prefix}_[A-Za-z0-9_-]{43}`).exec(mail.body.items[0]?.text ?? "");
   expect(match, `no ${prefix} token mailed to ${to}`).not.toBeNull();
   return match![0];
 }
 
-export const mailCount = async (to: string) => (await get(`/dev/mail?to=${encodeURIComponent(to)}`)).body.items.length as number;
+/** Counts after a pause: mail sent after the response (password reset) must have had time to land. */
+export async function mailCount(to: string): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return (await get(`/dev/mail?to=${encodeURIComponent(to)}`)).body.items.length as number;
+}
 
 function base32Decode(text: string): Buffer {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";

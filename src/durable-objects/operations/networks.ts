@@ -47,7 +47,8 @@ export async function updateNetwork(db: Db, networkId: string, changes: NetworkC
   const next: NetworkRow = {
     ...current,
     ...changes,
-    dnsRevision: current.dnsRevision + (domainChanged ? 1 : 0),
+    // The zone's fallback name-server address comes from the CIDR, so a move changes the zone too.
+    dnsRevision: current.dnsRevision + (domainChanged || moved ? 1 : 0),
     routingRevision: current.routingRevision + (moved ? 1 : 0),
     updatedAt: nowIso(),
   };

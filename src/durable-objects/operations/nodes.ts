@@ -85,6 +85,8 @@ export async function updateNode(db: Db, networkId: string, nodeId: string, chan
   const current = state.nodes.find((node) => node.id === nodeId);
   if (!current) throw notFound("Node");
   const isGateway = changes.isGateway ?? current.isGateway;
+  // A device's node is the owner's to remove at any time: it must never become a hop others depend on.
+  if (isGateway && current.deviceId) throw domainError("A managed-client device's node cannot hold the gateway role");
   const usedBy = policiesUsing(state, nodeId);
   if (!isGateway && usedBy.length > 0) throw conflict(`The node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
   const gatewayId = isGateway ? (changes.gatewayId !== undefined ? changes.gatewayId : current.gatewayId) : null;
@@ -98,7 +100,8 @@ export async function updateNode(db: Db, networkId: string, nodeId: string, chan
   };
   assertUniqueIdentity(state, next, nodeId);
   if (gatewayId !== current.gatewayId || isGateway !== current.isGateway) await assertGatewayRole(db, isGateway, gatewayId);
-  const renamed = next.name !== current.name || next.address !== current.address;
+  // Names, addresses and gateways (the zone's name server is a gateway's address) all shape the zone file.
+  const renamed = next.name !== current.name || next.address !== current.address || next.isGateway !== current.isGateway;
   // Heartbeat columns are left alone: heartbeats write them outside the writer.
   const { appliedRoutingRevision: _applied, appliedDnsRevision: _dns, lastSeenAt: _seen, ...managed } = next;
   await db.batch([

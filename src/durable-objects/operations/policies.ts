@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { gateways, routingPolicies } from "../../db/schema";
+import { gateways, nodes, routingPolicies } from "../../db/schema";
 import { conflict, domainError, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { LIMITS } from "../../lib/limits";
@@ -61,8 +61,15 @@ export async function replacePolicy(db: Db, networkId: string, policyId: string,
   return next;
 }
 
+/** Devices that chose it ("only" preferences) forget it in the same batch: no stale ids to trip over later. */
 export async function deletePolicy(db: Db, networkId: string, policyId: string): Promise<void> {
   const state = await loadRoutingState(db, networkId);
   if (!state.policies.some((policy) => policy.id === policyId)) throw notFound("Routing policy");
-  await db.batch([db.delete(routingPolicies).where(eq(routingPolicies.id, policyId)), bumpRoutingRevision(db, networkId)]);
+  const choosers = state.nodes.filter((node) => node.routingPolicyIds.includes(policyId));
+  await db.batch([
+    db.delete(routingPolicies).where(eq(routingPolicies.id, policyId)),
+    ...choosers.map((node) => db.update(nodes).set({ routingPolicyIds: node.routingPolicyIds.filter((id) => id !== policyId) })
+      .where(eq(nodes.id, node.id))),
+    bumpRoutingRevision(db, networkId),
+  ]);
 }

@@ -1,3 +1,4 @@
+import { inBackground } from "../../lib/background";
 import { getConfig } from "../../lib/env";
 import type { AppRouteHandler } from "../../lib/types";
 import { confirmPasswordReset, requestPasswordReset } from "../../services/auth/password-reset";
@@ -12,12 +13,9 @@ export const request: AppRouteHandler<typeof routes.request> = async (c) => {
   const config = getConfig(c.env);
   // Every request counts (each may send a mail), keyed by the address asked for whether or not it exists.
   await countAttempt(c, "reset", { account: email });
-  try {
-    await requestPasswordReset(c.var.db, config, createMailer(config, c.var.db), email);
-  } catch (error) {
-    // A failing mail relay must not turn into an answer that differs for existing accounts.
-    console.error(JSON.stringify({ requestId: c.var.requestId, passwordReset: "mail failed", error: String(error) }));
-  }
+  // After the answer: neither the token write nor the mail relay's latency (only known accounts pay
+  // them) may show in the response time, and a failing relay cannot change the answer.
+  void inBackground(c, "password reset mail", () => requestPasswordReset(c.var.db, config, createMailer(config, c.var.db), email));
   return c.json(ACCEPTED, 202);
 };
 

@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { groups, memberships, networks } from "../../db/schema";
+import { isForeignKeyViolation } from "../../lib/db-errors";
 import { conflict } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { afterCursor, toPage } from "../../lib/pagination";
@@ -55,6 +56,12 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { group } = await groupAccess(c.var.db, c.var.auth, c.req.valid("param").id, "own");
   const owned = await c.var.db.select({ id: networks.id }).from(networks).where(eq(networks.groupId, group.id)).limit(1).get();
   if (owned) throw conflict("The group still owns networks; delete them first");
-  await c.var.db.delete(groups).where(eq(groups.id, group.id));
+  try {
+    await c.var.db.delete(groups).where(eq(groups.id, group.id));
+  } catch (error) {
+    // A network created between the check and the delete: the foreign key refuses, and so do we.
+    if (isForeignKeyViolation(error)) throw conflict("The group still owns networks; delete them first");
+    throw error;
+  }
   return c.body(null, 204);
 };

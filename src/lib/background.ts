@@ -1,5 +1,6 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../lib/types";
+import { describeForLog } from "../middleware/error-handler";
+import type { AppEnv } from "./types";
 
 /**
  * Runs work after the response: waitUntil keeps the isolate alive for it. Failures are logged (with the
@@ -7,7 +8,7 @@ import type { AppEnv } from "../../lib/types";
  */
 export function inBackground(c: Context<AppEnv>, label: string, work: () => Promise<unknown>): Promise<void> {
   const task = work().then(() => undefined, (error: unknown) => {
-    console.error(JSON.stringify({ background: label, requestId: c.var.requestId, error: String(error) }));
+    console.error(JSON.stringify({ background: label, requestId: c.var.requestId, ...describeForLog(error) }));
   });
   try {
     c.executionCtx.waitUntil(task);
