@@ -80,8 +80,8 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.write(() => deviceOps.enrolDevice(this.db, networkId, input));
   }
 
-  removeDevice(networkId: string, deviceId: string) {
-    return this.write(() => deviceOps.removeDevice(this.db, networkId, deviceId));
+  removeDevice(networkId: string, deviceId: string, detachHop = false) {
+    return this.write(() => deviceOps.removeDevice(this.db, networkId, deviceId, detachHop));
   }
 
   setRoutingPreference(networkId: string, nodeId: string, mode: "all" | "none" | "only", policyIds: string[]) {

@@ -28,7 +28,7 @@ export const networkWriter = (env: Env, networkId: string) => {
     replacePolicy: (policyId: string, input: PolicyInput) => unwrap(writer.replacePolicy(networkId, policyId, input)),
     deletePolicy: (policyId: string) => unwrap(writer.deletePolicy(networkId, policyId)),
     enrolDevice: (input: DeviceEnrolment) => unwrap(writer.enrolDevice(networkId, input)),
-    removeDevice: (deviceId: string) => unwrap(writer.removeDevice(networkId, deviceId)),
+    removeDevice: (deviceId: string, detachHop = false) => unwrap(writer.removeDevice(networkId, deviceId, detachHop)),
     setRoutingPreference: (nodeId: string, mode: "all" | "none" | "only", policyIds: string[]) =>
       unwrap(writer.setRoutingPreference(networkId, nodeId, mode, policyIds)),
     createDnsRecord: (record: DnsRecord) => unwrap(writer.createDnsRecord(networkId, record)),

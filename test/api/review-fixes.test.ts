@@ -1,17 +1,35 @@
 import { describe, expect, it } from "vitest";
 import { describeForLog } from "../../src/middleware/error-handler";
 import { del, get, patch, post, put } from "../helpers/api";
-import { createGateway, createNode, enrolDevice, gatewayNetwork, signInAdmin } from "../helpers/factories";
+import { addMember, createGateway, createNode, createUser, enrolDevice, gatewayNetwork, signInAdmin } from "../helpers/factories";
 
 describe("edges found in review", () => {
-  it("a managed device's node cannot take the gateway role (it could vanish under a policy)", async () => {
+  it("a CLI-enrolled server can be a gateway hop; it cannot vanish under a policy, and outlives its owner's access", async () => {
     const admin = await signInAdmin();
-    const { network } = await gatewayNetwork(admin, 0);
-    const device = await enrolDevice(admin, { networkId: network.id });
+    const { group, network } = await gatewayNetwork(admin, 0);
+    const owner = await createUser(admin);
+    await addMember(admin, group.id, owner, "member");
+    const device = await enrolDevice(owner, { networkId: network.id });
     const gateway = await createGateway(admin);
-    const response = await patch(`/nodes/${device.nodeId}`, { roles: ["gateway"], gatewayId: gateway.id }, admin.token);
-    expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe("validation_error");
+    const made = await patch(`/nodes/${device.nodeId}`, { roles: ["gateway"], gatewayId: gateway.id, endpoint: "198.51.100.9:51820" }, admin.token);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const policy = await post(`/networks/${network.id}/routing-policies`, {
+      name: "via-server", type: "via_gateway", destinationCidr: "192.168.90.0/24", gatewayPath: [device.nodeId],
+    }, admin.token);
+    expect(policy.status, JSON.stringify(policy.body)).toBe(201);
+
+    const refused = await del(`/devices/${device.deviceId}`, owner.token);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain(policy.body.id);
+
+    // The owner leaves the group: the device credential dies, the hop keeps serving as a plain node.
+    expect((await del(`/groups/${group.id}/members/${owner.userId}`, admin.token)).status).toBe(204);
+    expect((await post(`/client/devices/${device.deviceId}/config`, {}, device.deviceToken)).status).toBe(401);
+    const node = await get(`/nodes/${device.nodeId}`, admin.token);
+    expect(node.status).toBe(200);
+    expect(node.body.deviceId ?? null).toBeNull();
+    expect(node.body.roles).toEqual(["gateway"]);
+    expect((await get(`/routing-policies/${policy.body.id}`, admin.token)).body.gatewayPath).toEqual([device.nodeId]);
   });
 
   it("turning the gateway role on or off bumps the DNS revision (the zone's name server moves)", async () => {

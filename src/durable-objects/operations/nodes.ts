@@ -85,8 +85,6 @@ export async function updateNode(db: Db, networkId: string, nodeId: string, chan
   const current = state.nodes.find((node) => node.id === nodeId);
   if (!current) throw notFound("Node");
   const isGateway = changes.isGateway ?? current.isGateway;
-  // A device's node is the owner's to remove at any time: it must never become a hop others depend on.
-  if (isGateway && current.deviceId) throw domainError("A managed-client device's node cannot hold the gateway role");
   const usedBy = policiesUsing(state, nodeId);
   if (!isGateway && usedBy.length > 0) throw conflict(`The node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
   const gatewayId = isGateway ? (changes.gatewayId !== undefined ? changes.gatewayId : current.gatewayId) : null;
