@@ -103,6 +103,8 @@ describe("record value", () => {
     ["a..b", /Empty label/],
     ["*.example.com.", /wildcard/],
     ["web server", /letters, digits/],
+    ["10.77.81.2", /A record/],
+    ["10.77.81.2.", /A record/],
     [`${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(63)}.`, /253/],
   ])("CNAME refuses %j", (value, message) => {
     expect(check({ type: "CNAME", value })).toMatchObject({ ok: false, field: "value", message: expect.stringMatching(message) });

@@ -23,7 +23,7 @@ describe("checkWebhookUrl (the SSRF rules)", () => {
     const refused = [
       "https://10.0.0.1/", "https://172.31.255.255/", "https://192.168.0.1/", "https://169.254.169.254/", "https://100.64.0.1/",
       "https://224.0.0.1/", "https://255.255.255.255/", "https://[fc00::1]/", "https://[fe80::1%25eth0]/", "https://[::ffff:192.168.0.1]/",
-      "https://[64:ff9b::a00:1]/", "https://[::]/", "https://0x0a.0.0.1/",
+      "https://[64:ff9b::a00:1]/", "https://[::]/", "https://[::a9fe:a9fe]/", "https://0x0a.0.0.1/",
     ];
     for (const url of refused) {
       const verdict = checkWebhookUrl(url, true);

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { invites, memberships, users, type GroupRole } from "../../db/schema";
 import type { Config } from "../../lib/env";
@@ -22,7 +22,10 @@ export function inviteStatus(invite: Invite, now = nowIso()) {
   return invite.expiresAt <= now ? ("expired" as const) : ("pending" as const);
 }
 
-/** Mails a new invite; an earlier pending invite of the same address to the same group is revoked. */
+/**
+ * Mails a new invite; once the mail is out, an earlier pending invite of the same address to the same
+ * group is revoked (not before: a relay failure must not kill the link the invitee already has).
+ */
 export async function createInvite(
   db: Db, config: Config, mailer: Mailer,
   input: { groupId: string; groupName: string; email: string; role: GroupRole; invitedBy: string },
@@ -38,11 +41,7 @@ export async function createInvite(
     invitedBy: input.invitedBy, createdAt: now, expiresAt: secondsFromNow(config.INVITE_TTL_SECONDS),
     acceptedAt: null, acceptedBy: null, revokedAt: null,
   };
-  await db.batch([
-    db.update(invites).set({ revokedAt: now })
-      .where(and(eq(invites.groupId, input.groupId), eq(invites.email, input.email), isNull(invites.acceptedAt), isNull(invites.revokedAt))),
-    db.insert(invites).values(invite),
-  ]);
+  await db.insert(invites).values(invite);
   try {
     await mailer.send(inviteMessage(config, input.email, input.groupName, input.role, token));
   } catch (error) {
@@ -50,6 +49,10 @@ export async function createInvite(
     await db.update(invites).set({ revokedAt: nowIso() }).where(eq(invites.id, invite.id));
     throw new ApiError("bad_gateway", "The invite mail could not be sent; try again later", { cause: error });
   }
+  await db.update(invites).set({ revokedAt: nowIso() }).where(and(
+    eq(invites.groupId, input.groupId), eq(invites.email, input.email), ne(invites.id, invite.id),
+    isNull(invites.acceptedAt), isNull(invites.revokedAt),
+  ));
   return invite;
 }
 

@@ -43,12 +43,19 @@ export async function authorizationUrl(db: Db, config: Config, provider: Provide
 function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof oauth.AuthorizationResponseError) return unauthorized(`The provider refused the sign-in (${error.error})`);
+  // A provider outage (5xx, whatever its body) is an upstream failure, not a refused sign-in.
+  if (error instanceof oauth.ResponseBodyError && error.status >= 500) return providerDown(error);
+  if (error instanceof oauth.OperationProcessingError && error.cause instanceof Response && error.cause.status >= 500) {
+    return providerDown(error);
+  }
   if (error instanceof oauth.ResponseBodyError) return unauthorized(`The provider refused the code (${error.error})`);
   if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
     return unauthorized("The provider's answer did not validate");
   }
-  return new ApiError("bad_gateway", "The sign-in provider could not be reached", { cause: error });
+  return providerDown(error);
 }
+
+const providerDown = (cause: unknown) => new ApiError("bad_gateway", "The sign-in provider could not be reached", { cause });
 
 /**
  * The callback leg: the state must be the one this browser started with (cookie), unused and fresh;

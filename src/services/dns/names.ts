@@ -86,6 +86,8 @@ export function normaliseTarget(input: unknown, domain: string): NameCheck {
   if (target === APEX) return { ok: true, value: APEX };
   const body = target.endsWith(".") ? target.slice(0, -1) : target;
   if (body === "") return { ok: false, message: "The root name cannot be a CNAME target" };
+  // "10.0.0.5" would be read as the name 10.0.0.5.<domain>: almost surely an address meant for an A record.
+  if (/^[\d.]+$/.test(body)) return { ok: false, message: "A CNAME target is a host name; an address belongs in an A record" };
   const problem = checkLabels(body.split("."), false);
   if (problem) return { ok: false, message: problem };
   if (absoluteName(target, domain).length > MAX_NAME_LENGTH) {

@@ -10,7 +10,12 @@ const isLoopbackName = (host: string) => host === "localhost" || host.endsWith("
 /** Only globally routable unicast addresses; anything ipaddr.js classes otherwise (private, link-local, unique-local,
  * CGNAT, multicast, reserved, NAT64, IPv4-mapped private...) is refused. */
 function addressVerdict(host: string, allowLoopback: boolean): string | null {
-  const range = ipaddr.process(host).range();
+  const address = ipaddr.process(host);
+  // IPv4-compatible IPv6 (::/96, deprecated) classes as unicast yet embeds any IPv4 address, 169.254.169.254 too.
+  const range = address.range();
+  if (range === "unicast" && address.kind() === "ipv6" && address.match(ipaddr.IPv6.parse("::"), 96)) {
+    return `${host} is an IPv4-compatible IPv6 address; webhooks go to public addresses only`;
+  }
   if (range === "unicast") return null;
   if (range === "loopback" && allowLoopback) return null;
   return `${host} is a ${range} address; webhooks go to public addresses only`;
@@ -29,7 +34,8 @@ export function checkWebhookUrl(text: string, allowHttpLoopback: boolean): UrlVe
     return { ok: false, reason: "not an absolute URL" };
   }
   if (url.username || url.password) return { ok: false, reason: "credentials in the URL are not allowed" };
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  // "localhost." and "localhost" are one host to a resolver: drop the root label's dot before the name rules.
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.$/, "");
   const loopbackName = isLoopbackName(host);
   const literal = ipaddr.isValid(host);
   const loopback = loopbackName || (literal && ipaddr.process(host).range() === "loopback");

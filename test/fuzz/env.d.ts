@@ -1,0 +1,11 @@
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      /** Runs per route in test/fuzz (vitest.config.ts passes the shell's FUZZ_RUNS). */
+      FUZZ_RUNS?: string;
+      /** Base seed of test/fuzz; printed by every run so a failure reproduces. */
+      FUZZ_SEED?: string;
+    }
+  }
+}
+export {};

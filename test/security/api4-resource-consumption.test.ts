@@ -1,0 +1,124 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../src/lib/limits";
+import { MAX_BODY_BYTES } from "../../src/middleware/body-limit";
+import { call, get, post } from "../helpers/api";
+import { createGroup, createNetwork, fakePublicKey, signInAdmin, type Session } from "../helpers/factories";
+import { fetchDocument, operations } from "../fuzz/openapi-model";
+
+/**
+ * OWASP API4:2023 Unrestricted Resource Consumption: bodies, pages, per-network collections and
+ * arrays inside bodies are all bounded, and hitting a bound is a fast 413/422/409, never a timeout.
+ * Login/MFA/reset/invite throttling (429) is tested in test/identity/throttle.test.ts and friends.
+ */
+let admin: Session;
+beforeAll(async () => {
+  admin = await signInAdmin();
+});
+
+const json = (size: number) => `{"email":"a@example.com","password":"${"x".repeat(size - 39)}"}`;
+const stream = (text: string) => new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(text)); c.close(); } });
+
+describe("API4 request bodies are capped at 64 KiB before any work", () => {
+  it("exactly 64 KiB passes the limit; one byte more is 413, with or without Content-Length", async () => {
+    expect(json(MAX_BODY_BYTES)).toHaveLength(MAX_BODY_BYTES);
+    const headers = { "Content-Type": "application/json", "CF-Connecting-IP": "198.51.100.41" };
+    const atLimit = await call("POST", "/auth/login", { raw: json(MAX_BODY_BYTES), headers });
+    expect(atLimit.status).toBe(422);
+    const over = await call("POST", "/auth/login", { raw: json(MAX_BODY_BYTES + 1), headers });
+    expect(over.status).toBe(413);
+    expect(over.body.error.code).toBe("payload_too_large");
+    const streamed = await call("POST", "/auth/login", { raw: stream(json(MAX_BODY_BYTES + 1)), headers });
+    expect(streamed.status).toBe(413);
+  });
+
+  it("an anonymous 4 MiB body is refused at once on a public route", async () => {
+    const started = Date.now();
+    const response = await call("POST", "/client/devices", { raw: "x".repeat(4 * 1024 * 1024), headers: { "Content-Type": "application/json" } });
+    expect(response.status).toBe(413);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("API4 every list is paged: limit 1-200", () => {
+  it("each GET route with a limit refuses 0, -1, 201 and 10^6 (422) and accepts 200", async () => {
+    const lists = operations(await fetchDocument()).filter((op) => op.method === "GET" && op.queryParams.some((p) => p.name === "limit"));
+    expect(lists.length).toBeGreaterThan(15);
+    const group = await createGroup(admin);
+    const network = await createNetwork(admin, group.id);
+    for (const op of lists) {
+      const max = op.queryParams.find((p) => p.name === "limit")!.schema.maximum ?? 200;
+      expect(max, `${op.path} allows pages of ${max}`).toBeLessThanOrEqual(200);
+      const path = op.path.replace("{id}", op.path.startsWith("/groups") ? group.id : op.path.startsWith("/users") ? admin.userId : network.id);
+      const query = op.path === "/dev/mail" ? "to=a@example.com&" : "";
+      for (const bad of ["0", "-1", String(max + 1), "1000000"]) {
+        const response = await get(`${path}?${query}limit=${bad}`, admin.token);
+        expect(response.status, `${path}?limit=${bad}`).toBe(422);
+      }
+      expect((await get(`${path}?${query}limit=${max}`, admin.token)).status, `${path}?limit=${max}`).toBe(200);
+    }
+  });
+});
+
+/** Fills a network's collection up to `count` rows with one recursive INSERT: the cap, without 5,000 API calls. */
+async function fill(sql: string, count: number, networkId: string) {
+  await env.DB.prepare(`with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1) ${sql}`).bind(count, networkId).run();
+}
+
+const NODES = "insert into nodes (id, network_id, name, public_key, address, revision, created_at, updated_at) " +
+  "select ?2 || '_node' || i, ?2, 'cap' || i, 'key' || i, '10.80.' || (i / 256) || '.' || (i % 256), 0, '2020-01-01', '2020-01-01' from n";
+const POLICIES = "insert into routing_policies (id, network_id, name, type, destination_cidr, gateway_path, revision, created_at, updated_at) " +
+  "select ?2 || '_rp' || i, ?2, 'cap' || i, 'via_gateway', '172.16.' || i || '.0/24', '[]', 0, '2020-01-01', '2020-01-01' from n";
+const RECORDS = "insert into dns_records (id, network_id, name, type, value, ttl, revision, created_at, updated_at) " +
+  "select ?2 || '_dns' || i, ?2, 'cap' || i, 'A', '10.80.0.1', 300, 0, '2020-01-01', '2020-01-01' from n";
+
+describe("API4 per-network caps (src/lib/limits.ts, README \"Limits\") answer 409 quickly", () => {
+  type Create = (networkId: string) => [path: string, body: Record<string, unknown>];
+  const CAPS: [kind: string, cap: number, sql: string, create: Create][] = [
+    ["nodes", LIMITS.nodesPerNetwork, NODES, (networkId) => ["/nodes", { networkId, name: "one-more", publicKey: fakePublicKey() }]],
+    ["routing policies", LIMITS.policiesPerNetwork, POLICIES, (networkId) => [`/networks/${networkId}/routing-policies`,
+      { name: "one-more", type: "via_gateway", destinationCidr: "192.168.1.0/24", gatewayPath: ["node_x"] }]],
+    ["DNS records", LIMITS.dnsRecordsPerNetwork, RECORDS, (networkId) => [`/networks/${networkId}/dns/records`,
+      { name: "one-more", type: "A", value: "10.80.0.2" }]],
+  ];
+
+  it.each(CAPS)("%s: at the cap (%i) a create is 409 within 5 s and bumps no revision", async (_kind, cap, sql, request) => {
+    const network = await createNetwork(admin, (await createGroup(admin)).id, "10.80.0.0/19");
+    await fill(sql, cap, network.id);
+    const [path, body] = request(network.id);
+    const before = (await get(`/networks/${network.id}`, admin.token)).body;
+    const started = Date.now();
+    const response = await post(path, body, admin.token);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(response.status, response.text).toBe(409);
+    expect(response.body.error.message).toContain(String(cap));
+    const after = (await get(`/networks/${network.id}`, admin.token)).body;
+    expect([after.routingRevision, after.dnsRevision]).toEqual([before.routingRevision, before.dnsRevision]);
+  }, 60_000);
+
+  it("the cap is exact: one below it a node and a record are still created", async () => {
+    for (const [, cap, sql, request] of [CAPS[0]!, CAPS[2]!]) {
+      const network = await createNetwork(admin, (await createGroup(admin)).id, "10.80.0.0/19");
+      await fill(sql, cap - 1, network.id);
+      const [path, body] = request(network.id);
+      expect((await post(path, body, admin.token)).status, path).toBe(201);
+      expect((await post(path, { ...body, name: "two-more", ...(path === "/nodes" ? { publicKey: fakePublicKey() } : {}) }, admin.token)).status, path).toBe(409);
+    }
+  }, 60_000);
+});
+
+describe("API4 arrays inside bodies are bounded by the schema (422)", () => {
+  it("heartbeat peers, gateway paths and routing preferences", async () => {
+    const peer = { publicKey: fakePublicKey(), lastHandshakeAt: null, rxBytes: 0, txBytes: 0 };
+    const cases: [string, string, unknown][] = [
+      ["POST", "/client/devices/dev_x/heartbeat", { appliedRevision: 0, peers: Array(1001).fill(peer) }],
+      ["POST", "/networks/net_x/routing-policies", { name: "p", type: "via_gateway", destinationCidr: "10.0.0.0/24", gatewayPath: Array(LIMITS.gatewayPathEntries + 1).fill("node_x") }],
+      ["PUT", "/devices/dev_x/routing-preferences", { mode: "only", policyIds: Array(501).fill("rp_x") }],
+    ];
+    for (const [method, path, body] of cases) {
+      const response = await call(method, path, { token: admin.token, body });
+      // 1,001 peers do not even fit in 64 KiB: the body limit binds before the schema's cap.
+      expect([413, 422], path).toContain(response.status);
+    }
+  });
+});
