@@ -7,7 +7,7 @@ async function aliceWithPolicy() {
   const alice = await createUser(admin);
   const bob = await createUser(admin);
   const { group, network, hops: [gw] } = await gatewayNetwork(admin, 1);
-  await addMember(admin, group.id, alice, "owner");
+  await addMember(group.id, alice, "owner");
   const policy = await call("POST", `/networks/${network.id}/routing-policies`, {
     token: alice.token, body: { name: "p", type: "via_gateway", destinationCidr: "192.168.7.0/24", gatewayPath: [gw!.id] },
   });
@@ -37,7 +37,7 @@ describe("cross-tenant isolation of nodes and policies", () => {
   it("a viewer of the group reads nodes, policies and configs but may not change them (403)", async () => {
     const { admin, group, network, gw, policyId } = await aliceWithPolicy();
     const viewer = await createUser(admin);
-    await addMember(admin, group.id, viewer, "viewer");
+    await addMember(group.id, viewer, "viewer");
     expect((await get(`/nodes/${gw.id}/config`, viewer.token)).status).toBe(200);
     expect((await get(`/networks/${network.id}/runtime-status`, viewer.token)).status).toBe(200);
     expect((await call("DELETE", `/routing-policies/${policyId}`, { token: viewer.token })).status).toBe(403);

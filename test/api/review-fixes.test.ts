@@ -8,7 +8,7 @@ describe("edges found in review", () => {
     const admin = await signInAdmin();
     const { group, network } = await gatewayNetwork(admin, 0);
     const owner = await createUser(admin);
-    await addMember(admin, group.id, owner, "member");
+    await addMember(group.id, owner, "member");
     const device = await enrolDevice(owner, { networkId: network.id });
     const gateway = await createGateway(admin);
     const made = await patch(`/nodes/${device.nodeId}`, { roles: ["gateway"], gatewayId: gateway.id, endpoint: "198.51.100.9:51820" }, admin.token);

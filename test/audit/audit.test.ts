@@ -92,8 +92,8 @@ describe("GET /audit access", () => {
     const member = await createUser(admin);
     const outsider = await createUser(admin);
     const group = await createGroup(owner);
-    await addMember(owner, group.id, groupAdmin, "admin");
-    await addMember(owner, group.id, member, "member");
+    await addMember(group.id, groupAdmin, "admin");
+    await addMember(group.id, member, "member");
     const network = await createNetwork(owner, group.id);
     await awaitAudit(owner, `&groupId=${group.id}`, (event) => event.route === "/networks");
     return { admin, owner, groupAdmin, member, outsider, group, network };

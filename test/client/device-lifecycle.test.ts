@@ -8,7 +8,7 @@ async function memberWithDevice() {
   const user = await createUser(admin);
   const group = await createGroup(admin);
   const network = await createNetwork(admin, group.id);
-  await addMember(admin, group.id, user, "member");
+  await addMember(group.id, user, "member");
   const device = await enrolDevice(user, { networkId: network.id });
   const peer = await enrolDevice(admin, { networkId: network.id });
   return { admin, user, group, network, device, peer };

@@ -8,7 +8,7 @@ async function memberOfNetwork(role = "member") {
   const user = await createUser(admin);
   const group = await createGroup(admin);
   const network = await createNetwork(admin, group.id);
-  await addMember(admin, group.id, user, role);
+  await addMember(group.id, user, role);
   return { admin, user, group, network };
 }
 

@@ -53,7 +53,7 @@ describe("group members", () => {
     const owner = await createUser(admin);
     const viewer = await createUser(admin);
     const group = await createGroup(owner);
-    await addMember(owner, group.id, viewer, "viewer");
+    await addMember(group.id, viewer, "viewer");
     const members = await get(`/groups/${group.id}/members`, viewer.token);
     expect(members.status).toBe(200);
     expect(members.body.items.map((m: { userId: string; role: string }) => [m.userId, m.role]))
@@ -66,11 +66,19 @@ describe("group members", () => {
     expect((await get(`/groups/${group.id}`, viewer.token)).status).toBe(404);
   });
 
-  it("adds by email; duplicate membership is 409; unknown user is 404", async () => {
+  it("an owner adds by email only people it shares a group with; strangers and unknowns alike are 404", async () => {
     const admin = await signInAdmin();
     const owner = await createUser(admin);
     const other = await createUser(admin);
     const group = await createGroup(owner);
+    const stranger = await post(`/groups/${group.id}/members`, { email: other.email, role: "member" }, owner.token);
+    expect(stranger.status).toBe(404);
+    const unknown = await post(`/groups/${group.id}/members`, { email: "nobody-at-all@example.com", role: "member" }, owner.token);
+    expect(unknown.body).toEqual(stranger.body);
+
+    const shared = await createGroup(admin);
+    await addMember(shared.id, owner, "viewer");
+    await addMember(shared.id, other, "viewer");
     const added = await post(`/groups/${group.id}/members`, { email: other.email.toUpperCase(), role: "member" }, owner.token);
     expect(added.status).toBe(201);
     expect(added.body.userId).toBe(other.userId);
@@ -79,14 +87,22 @@ describe("group members", () => {
     expect((await post(`/groups/${group.id}/members`, { role: "viewer" }, owner.token)).status).toBe(422);
   });
 
+  it("a platform admin adds any account directly", async () => {
+    const admin = await signInAdmin();
+    const owner = await createUser(admin);
+    const other = await createUser(admin);
+    const group = await createGroup(owner);
+    expect((await post(`/groups/${group.id}/members`, { email: other.email, role: "member" }, admin.token)).status).toBe(201);
+  });
+
   it("admins cannot grant or touch the owner role; the last owner cannot leave or be demoted", async () => {
     const admin = await signInAdmin();
     const owner = await createUser(admin);
     const groupAdmin = await createUser(admin);
     const member = await createUser(admin);
     const group = await createGroup(owner);
-    await addMember(owner, group.id, groupAdmin, "admin");
-    await addMember(owner, group.id, member, "member");
+    await addMember(group.id, groupAdmin, "admin");
+    await addMember(group.id, member, "member");
     expect((await patch(`/groups/${group.id}/members/${member.userId}`, { role: "owner" }, groupAdmin.token)).status).toBe(403);
     expect((await del(`/groups/${group.id}/members/${owner.userId}`, groupAdmin.token)).status).toBe(403);
     expect((await patch(`/groups/${group.id}/members/${owner.userId}`, { role: "admin" }, owner.token)).status).toBe(409);

@@ -45,8 +45,13 @@ export async function createNetwork(owner: Session, groupId: string, cidr = next
   return response.body as { id: string; cidr: string; groupId: string; name: string; routingRevision: number; dnsRevision: number };
 }
 
-export async function addMember(owner: Session, groupId: string, member: Session, role: string) {
-  const response = await post(`/groups/${groupId}/members`, { userId: member.userId, role }, owner.token);
+/**
+ * Puts `member` in the group through the platform admin: group owners add directly only people they
+ * already share a group with (otherwise they invite), and most tests need just the membership.
+ */
+export async function addMember(groupId: string, member: Session, role: string) {
+  const admin = await signInAdmin();
+  const response = await post(`/groups/${groupId}/members`, { userId: member.userId, role }, admin.token);
   expect(response.status, JSON.stringify(response.body)).toBe(201);
 }
 

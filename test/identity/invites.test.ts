@@ -100,8 +100,8 @@ describe("invites", { timeout: 30_000 }, () => {
     const member = await createUser(admin);
     const stranger = await createUser(admin);
     const group = await createGroup(owner);
-    await addMember(owner, group.id, groupAdmin, "admin");
-    await addMember(owner, group.id, member, "member");
+    await addMember(group.id, groupAdmin, "admin");
+    await addMember(group.id, member, "member");
 
     expectError(await post(`/groups/${group.id}/invites`, { email: uniqueEmail(), role: "owner" }, groupAdmin.token), 403, "forbidden");
     expect((await post(`/groups/${group.id}/invites`, { email: uniqueEmail(), role: "admin" }, groupAdmin.token)).status).toBe(201);

@@ -57,7 +57,7 @@ describe("users administration", { timeout: 30_000 }, () => {
     const owner = await createUser(admin);
     const member = await createUser(admin);
     const group = await createGroup(owner);
-    await addMember(owner, group.id, member, "member");
+    await addMember(group.id, member, "member");
     expectError(await del(`/users/${owner.userId}`, admin.token), 409, "conflict");
     expect((await del(`/users/${member.userId}`, admin.token)).status).toBe(204);
     expectError(await get(`/users/${member.userId}`, admin.token), 404, "not_found");
@@ -92,8 +92,8 @@ describe("membership and access views", { timeout: 30_000 }, () => {
     const opsNets = [await createNetwork(owner, ops.id), await createNetwork(owner, ops.id)];
     const labNet = await createNetwork(owner, lab.id);
     await createNetwork(owner, (await createGroup(owner)).id); // not reachable for the user
-    await addMember(owner, ops.id, user, "member");
-    await addMember(owner, lab.id, user, "viewer");
+    await addMember(ops.id, user, "member");
+    await addMember(lab.id, user, "viewer");
 
     const groups = await get(`/users/${user.userId}/groups`, admin.token);
     expect(groups.body.items.map((item: { groupId: string; role: string }) => [item.groupId, item.role]))

@@ -91,8 +91,8 @@ describe("networks", () => {
     const member = await createUser(admin);
     const viewer = await createUser(admin);
     const group = await createGroup(owner);
-    await addMember(owner, group.id, member, "member");
-    await addMember(owner, group.id, viewer, "viewer");
+    await addMember(group.id, member, "member");
+    await addMember(group.id, viewer, "viewer");
     const network = await createNetwork(owner, group.id);
     expect((await get(`/networks/${network.id}`, viewer.token)).status).toBe(200);
     expect((await get("/networks", viewer.token)).body.items.map((n: { id: string }) => n.id)).toEqual([network.id]);

@@ -45,7 +45,7 @@ describe("scheduled detection: node presence", () => {
     const { admin, owner, group, node } = await ownerWithNode();
     const viewer = await createUser(admin);
     const outsider = await createUser(admin);
-    await addMember(owner, group.id, viewer, "viewer");
+    await addMember(group.id, viewer, "viewer");
     const forViewer = await webhookChannel(viewer, ["node.offline"]);
     const forOutsider = await webhookChannel(outsider, ["node.offline"]);
     const unsubscribed = await webhookChannel(owner, ["node.online"]);

@@ -76,7 +76,7 @@ describe("API1 BOLA: another tenant's objects", () => {
 
   it("within a group a device is personal: a member does not see another member's device", async () => {
     const carol = await createUser(t.admin);
-    await addMember(t.alice, t.a.group!, carol, "member");
+    await addMember(t.a.group!, carol, "member");
     const carols = await enrolDevice(carol, { networkId: t.a.network, publicKey: fakePublicKey() });
     expect((await get(`/devices/${t.a.device}`, carol.token)).status).toBe(404);
     expect((await get(`/devices/${carols.deviceId}`, carol.token)).status).toBe(200);

@@ -22,7 +22,7 @@ beforeAll(async () => {
   plain = await createUser(admin);
   roles = { viewer: await createUser(admin), member: await createUser(admin), admin: await createUser(admin) };
   const { group, network, hops: [gw] } = await gatewayNetwork(admin, 1);
-  for (const [role, session] of Object.entries(roles)) await addMember(admin, group.id, session, role);
+  for (const [role, session] of Object.entries(roles)) await addMember(group.id, session, role);
   const node = await createNode(admin, network.id);
   const policy = await post(`/networks/${network.id}/routing-policies`, { name: "p", type: "via_gateway", destinationCidr: "192.168.9.0/24", gatewayPath: [gw!.id] }, admin.token);
   const record = await post(`/networks/${network.id}/dns/records`, { name: "db", type: "A", value: "10.0.0.1" }, admin.token);

@@ -1,9 +1,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { memberships, users, type GroupRole } from "../../db/schema";
-import { conflict, forbidden, notFound } from "../../lib/errors";
+import { ApiError, conflict, forbidden, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { afterCursor, toPage } from "../../lib/pagination";
-import type { AppRouteHandler } from "../../lib/types";
+import type { AppRouteHandler, UserAuth } from "../../lib/types";
 import { groupAccess } from "../../services/access";
 import { removeDevicesOf } from "../../services/device-lifecycle";
 import type * as routes from "./members.routes";
@@ -17,6 +17,15 @@ const present = ({ id: _cursorKey, ...member }: { id: string; userId: string; em
 /** True unless this change would leave the group without an owner; evaluated inside the write itself. */
 const anotherOwnerRemains = (groupId: string, userId: string) =>
   sql`(${memberships.role} <> 'owner' or exists (select 1 from ${memberships} m where m.group_id = ${groupId} and m.role = 'owner' and m.user_id <> ${userId}))`;
+
+/**
+ * Group managers add directly only people they already share a group with; anyone else gets an invite,
+ * so a group owner cannot probe or pull in arbitrary accounts by email. Platform admins add anyone.
+ * Unknown and unshared users answer alike.
+ */
+const addableBy = (auth: UserAuth) => auth.platformRole === "admin" ? undefined : sql`exists (
+  select 1 from ${memberships} theirs join ${memberships} mine on mine.group_id = theirs.group_id
+  where theirs.user_id = ${users.id} and mine.user_id = ${auth.userId})`;
 
 function assertMayTouch(actorRole: GroupRole, roles: (GroupRole | undefined)[]) {
   if (actorRole !== "owner" && roles.includes("owner")) throw forbidden("Only owners may grant or change the owner role");
@@ -43,8 +52,8 @@ export const add: AppRouteHandler<typeof routes.add> = async (c) => {
   const body = c.req.valid("json");
   assertMayTouch(actorRole, [body.role]);
   const user = await c.var.db.select().from(users)
-    .where(body.userId ? eq(users.id, body.userId) : eq(users.email, body.email!)).get();
-  if (!user) throw notFound("User");
+    .where(and(body.userId ? eq(users.id, body.userId) : eq(users.email, body.email!), addableBy(c.var.auth))).get();
+  if (!user) throw new ApiError("not_found", "No such user among the people you share a group with; send an invite instead");
   const now = nowIso();
   const inserted = await c.var.db.insert(memberships)
     .values({ groupId: group.id, userId: user.id, role: body.role, createdAt: now, updatedAt: now })

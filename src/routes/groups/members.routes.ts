@@ -15,6 +15,8 @@ export const list = createRoute({
 export const add = createRoute({
   method: "post", path: "/groups/{id}/members", tags, ...signedIn,
   summary: "Add an existing user by id or email (owner, admin; only owners grant owner)",
+  description: "Group managers add directly only users they already share a group with; others are invited " +
+    "(`POST /groups/{id}/invites`). Platform admins add any account. Unknown and unshared users both answer 404.",
   request: { params: IdParam("Group", "grp"), body: jsonBody(AddMemberBody) },
   responses: { 201: jsonResponse(MemberSchema, "Added"), ...errorResponses(401, 403, 404, 409, 413, 415, 422) },
 });
