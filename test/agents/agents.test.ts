@@ -81,6 +81,14 @@ describe("gateway-manager", () => {
     const mine = (await get("/agents/me/gateways", credential)).body.items.map((g: { id: string }) => g.id);
     expect(mine).toEqual(expect.arrayContaining([own.id, registered.body.id]));
     expect(mine).not.toContain(foreign.id);
+
+    // The list pages like every other list: one gateway per page here, then the end.
+    const first = await get("/agents/me/gateways?limit=1", credential);
+    expect(first.body.items).toHaveLength(1);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const second = await get(`/agents/me/gateways?limit=1&cursor=${first.body.nextCursor}`, credential);
+    expect([first.body.items[0].id, second.body.items[0].id].sort()).toEqual([own.id, registered.body.id].sort());
+    expect(second.body.nextCursor).toBeNull();
   });
 });
 

@@ -19,6 +19,7 @@ describe("notification channels", () => {
     for (const text of [one.text, all.text, settings.text]) expect(text).not.toContain(created.body.secret);
     expect(one.body).not.toHaveProperty("secret");
     expect(all.body.items.map((item: { id: string }) => item.id)).toEqual([created.body.id]);
+    expect(all.body.nextCursor).toBeNull();
   });
 
   it("rotating issues a new secret; the old one is gone", async () => {

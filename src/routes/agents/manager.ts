@@ -7,6 +7,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { conflict, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { errorResponses, IdParam, jsonBody, jsonResponse } from "../../lib/openapi";
+import { afterCursor, PageQuery, pageOf, toPage } from "../../lib/pagination";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { agentOfKind, requireAgent } from "../../middleware/agent-auth";
 import { GatewaySchema, UpdateGatewayBody } from "../inventory/inventory.schemas";
@@ -26,7 +27,8 @@ const ManagedGateway = GatewaySchema;
 
 const list = createRoute({
   method: "get", path: "/agents/me/gateways", tags, ...asManager, summary: "The gateways of the manager's region",
-  responses: { 200: jsonResponse(z.object({ items: z.array(ManagedGateway) }), "Gateways"), ...errorResponses(401, 403) },
+  request: { query: PageQuery },
+  responses: { 200: jsonResponse(pageOf(ManagedGateway, "ManagedGatewayPage"), "A page of gateways"), ...errorResponses(401, 403, 422) },
 });
 const register = createRoute({
   method: "post", path: "/agents/me/gateways", tags, ...asManager, summary: "Register a gateway in the manager's region",
@@ -40,9 +42,11 @@ const update = createRoute({
 });
 
 const listHandler: AppRouteHandler<typeof list> = async (c) => {
-  const rows = await c.var.db.select().from(gateways).where(eq(gateways.regionId, c.var.agent.regionId!))
-    .orderBy(asc(gateways.createdAt), asc(gateways.id)).limit(1000).all();
-  return c.json({ items: rows }, 200);
+  const { limit, cursor } = c.req.valid("query");
+  const rows = await c.var.db.select().from(gateways)
+    .where(and(eq(gateways.regionId, c.var.agent.regionId!), afterCursor({ createdAt: gateways.createdAt, id: gateways.id }, cursor)))
+    .orderBy(asc(gateways.createdAt), asc(gateways.id)).limit(limit + 1).all();
+  return c.json(toPage(rows, limit, (row) => row), 200);
 };
 
 const registerHandler: AppRouteHandler<typeof register> = async (c) => {

@@ -15,7 +15,8 @@ export const listChannels = (db: Parameters<typeof ownChannel>[0], userId: strin
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const rows = await listChannels(c.var.db, c.var.auth.userId);
-  return c.json({ items: rows.map(presentChannel) }, 200);
+  // At most 10 per account (LIMITS), so one page always holds them all.
+  return c.json({ items: rows.map(presentChannel), nextCursor: null }, 200);
 };
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {

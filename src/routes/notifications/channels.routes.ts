@@ -10,7 +10,7 @@ const writeErrors = errorResponses(400, 401, 404, 409, 413, 415, 422);
 export const list = createRoute({
   method: "get", path: "/notifications/channels", tags, ...signedIn, summary: "Your notification channels",
   responses: {
-    200: jsonResponse(z.object({ items: z.array(ChannelSchema) }).openapi("NotificationChannelList"), "All of them (at most 10)"),
+    200: jsonResponse(z.object({ items: z.array(ChannelSchema), nextCursor: z.null() }).openapi("NotificationChannelList"), "All of them (at most 10)"),
     ...errorResponses(401),
   },
 });
