@@ -1,10 +1,15 @@
-import { and, eq, inArray, lt, notExists } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lt, notExists, or } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { auditEvents, notificationDeliveries, notificationEvents } from "../db/schema";
+import {
+  auditEvents, devMail, mfaChallenges, notificationDeliveries, notificationEvents, oauthStates, passwordResets,
+  refreshTokens, sessions,
+} from "../db/schema";
 import type { Config } from "../lib/env";
 
 /** Finished deliveries stay visible this long (their events with them); pending ones are never pruned. */
 export const DELIVERY_RETENTION_DAYS = 30;
+/** Ended sign-in state stays a day (for support questions), then goes: nothing can use it any more. */
+export const ENDED_CREDENTIAL_RETENTION_DAYS = 1;
 /** Bounded deletes per run keep each cron invocation short; a backlog drains over a few minutes. */
 const PRUNE_BATCH = 1000;
 
@@ -24,5 +29,30 @@ export async function pruneOld(db: Db, config: Config, now: Date) {
   await db.batch([
     db.delete(auditEvents).where(inArray(auditEvents.id, oldAudit)),
     db.delete(notificationEvents).where(inArray(notificationEvents.id, oldEvents)),
+  ]);
+}
+
+/**
+ * Sign-in state that can no longer be used: expired OAuth states, reset links and MFA challenges; ended
+ * sessions (revoked or past their refresh lifetime; their refresh tokens cascade); expired refresh tokens
+ * of live sessions (each rotation leaves one behind); development mail. Bounded like pruneOld.
+ */
+export async function pruneEndedCredentials(db: Db, now: Date) {
+  const cutoff = daysAgo(now, ENDED_CREDENTIAL_RETENTION_DAYS);
+  await db.batch([
+    db.delete(oauthStates).where(inArray(oauthStates.id,
+      db.select({ id: oauthStates.id }).from(oauthStates).where(lt(oauthStates.expiresAt, cutoff)).limit(PRUNE_BATCH))),
+    db.delete(passwordResets).where(inArray(passwordResets.id,
+      db.select({ id: passwordResets.id }).from(passwordResets).where(lt(passwordResets.expiresAt, cutoff)).limit(PRUNE_BATCH))),
+    db.delete(mfaChallenges).where(inArray(mfaChallenges.id,
+      db.select({ id: mfaChallenges.id }).from(mfaChallenges).where(lt(mfaChallenges.expiresAt, cutoff)).limit(PRUNE_BATCH))),
+    db.delete(sessions).where(inArray(sessions.id,
+      db.select({ id: sessions.id }).from(sessions)
+        .where(or(lt(sessions.expiresAt, cutoff), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, cutoff))))
+        .limit(PRUNE_BATCH))),
+    db.delete(refreshTokens).where(inArray(refreshTokens.id,
+      db.select({ id: refreshTokens.id }).from(refreshTokens).where(lt(refreshTokens.expiresAt, cutoff)).limit(PRUNE_BATCH))),
+    db.delete(devMail).where(inArray(devMail.id,
+      db.select({ id: devMail.id }).from(devMail).where(lt(devMail.createdAt, cutoff)).limit(PRUNE_BATCH))),
   ]);
 }
