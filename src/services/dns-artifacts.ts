@@ -7,13 +7,16 @@ import { nameServerAddress, servedRecords } from "./network-dns";
 
 export type DnsArtifact = "zonefile" | "corefile";
 
+/** The Corefile is a function of the domain alone. */
+export const corefileFor = (dnsDomain: string) => renderCorefile(dnsDomain, { zoneFilePath: defaultZoneFilePath(dnsDomain) });
+
 /** The network's zone or Corefile and its strong ETag: one batch of reads, then pure rendering. */
 export async function renderDnsArtifact(db: Db, networkId: string, kind: DnsArtifact) {
   if (kind === "corefile") {
     // A function of the domain alone: no need to read nodes and records.
     const network = await db.select({ dnsDomain: networks.dnsDomain }).from(networks).where(eq(networks.id, networkId)).get();
     if (!network) throw notFound("Network");
-    const text = renderCorefile(network.dnsDomain, { zoneFilePath: defaultZoneFilePath(network.dnsDomain) });
+    const text = corefileFor(network.dnsDomain);
     return { text, etag: await zoneEtag(text) };
   }
   const [networkRows, nodeRows, recordRows] = await db.batch([

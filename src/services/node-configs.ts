@@ -4,10 +4,22 @@ import { notFound } from "../lib/errors";
 import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "./network-routing";
 import { buildNodeConfig, type NodeConfig } from "./routing";
 
-/** One batch of three reads whatever the network's size, then pure rendering (see docs/routing.md). */
-export async function loadNodeConfig(db: Db, networkId: string, nodeId: string): Promise<NodeConfig> {
+/**
+ * Configs of nodes of one network from one batch of three reads whatever the network's size, then pure
+ * rendering (see docs/routing.md). Nodes no longer in the network are left out.
+ */
+export async function loadNodeConfigs(db: Db, networkId: string, nodeIds: string[]): Promise<Map<string, NodeConfig>> {
   const state = await loadRoutingState(db, networkId);
+  const network = toRoutingNetwork(state.network);
+  const routingNodes = state.nodes.map(toRoutingNode);
+  const policies = state.policies.map(toRoutingPolicy);
+  const present = new Set(state.nodes.map((row) => row.id));
+  return new Map(nodeIds.filter((id) => present.has(id)).map((id) => [id, buildNodeConfig(network, routingNodes, policies, id)]));
+}
+
+export async function loadNodeConfig(db: Db, networkId: string, nodeId: string): Promise<NodeConfig> {
+  const config = (await loadNodeConfigs(db, networkId, [nodeId])).get(nodeId);
   // Deleted between the caller's access check and this read: answer as if it never existed.
-  if (!state.nodes.some((row) => row.id === nodeId)) throw notFound("Node");
-  return buildNodeConfig(toRoutingNetwork(state.network), state.nodes.map(toRoutingNode), state.policies.map(toRoutingPolicy), nodeId);
+  if (!config) throw notFound("Node");
+  return config;
 }

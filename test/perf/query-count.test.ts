@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { post } from "../helpers/api";
-import { createNode, enrolDevice, gatewayNetwork, signInAdmin, type Session } from "../helpers/factories";
+import { createGateway, createNode, enrolDevice, gatewayNetwork, signInAdmin, type Session } from "../helpers/factories";
 import { countingD1 } from "./counting-d1";
 
 const app = createApp();
@@ -82,5 +82,23 @@ describe("D1 round trips per read", () => {
     expect(response.status).toBe(200);
     // credential lookup, device access, one batch of writes
     expect(counter.roundTrips).toBe(3);
+  });
+
+  it("an agent's desired state reads each network once, however many of its nodes the gateway serves", async () => {
+    const admin = await signInAdmin();
+    const gateway = await createGateway(admin);
+    const networkA = (await gatewayNetwork(admin, 0)).network;
+    const networkB = (await gatewayNetwork(admin, 0)).network;
+    await createNode(admin, networkA.id, { gatewayId: gateway.id, endpoint: "198.51.100.7:51820" });
+    const issued = await post("/agents/enrolment-tokens", { kind: "gateway-daemon", gatewayId: gateway.id }, admin.token);
+    const { credential } = (await post("/agents/enrol", { token: issued.body.token, name: "counted", version: "1.0.0" })).body;
+    await countedGet("/agents/me/desired-state", credential); // the first call also records last-seen
+    const oneNode = await countedGet("/agents/me/desired-state", credential);
+
+    await createNode(admin, networkA.id, { gatewayId: gateway.id, endpoint: "198.51.100.8:51820" });
+    await createNode(admin, networkB.id, { gatewayId: gateway.id, endpoint: "198.51.100.9:51820" });
+    const threeNodes = await countedGet("/agents/me/desired-state", credential);
+    // One more network costs its state and its zone; the second node in network A costs nothing.
+    expect(threeNodes.roundTrips - oneNode.roundTrips).toBe(2);
   });
 });

@@ -9,8 +9,8 @@ import { errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { agentOfKind, requireAgent } from "../../middleware/agent-auth";
 import { sha256 } from "../../services/auth/tokens";
-import { matchesEtag, renderDnsArtifact } from "../../services/dns-artifacts";
-import { loadNodeConfig } from "../../services/node-configs";
+import { corefileFor, matchesEtag, renderDnsArtifact } from "../../services/dns-artifacts";
+import { loadNodeConfigs } from "../../services/node-configs";
 import { upsertObservations } from "../../services/observations";
 import { HeartbeatBody } from "../client/client.schemas";
 import { NodeConfigSchema } from "../nodes/config.schemas";
@@ -67,16 +67,23 @@ const desiredHandler: AppRouteHandler<typeof desired> = async (c) => {
   const etag = `"${sha256(served.map((n) => `${n.nodeId}:${n.routingRevision}:${n.dnsRevision}`).sort().join(","))}"`;
   c.header("ETag", etag);
   if (matchesEtag(c.req.header("if-none-match"), etag)) return c.body(null, 304);
-  const entries = [];
-  for (const node of served) {
-    const [config, zone, corefile] = await Promise.all([
-      loadNodeConfig(c.var.db, node.networkId, node.nodeId),
-      renderDnsArtifact(c.var.db, node.networkId, "zonefile"),
-      renderDnsArtifact(c.var.db, node.networkId, "corefile"),
+  // One state read and one zone render per network (not per node), networks read concurrently.
+  const byNetwork = new Map<string, typeof served>();
+  for (const node of served) byNetwork.set(node.networkId, [...(byNetwork.get(node.networkId) ?? []), node]);
+  const perNetwork = await Promise.all([...byNetwork].map(async ([networkId, members]) => {
+    const [configs, zone] = await Promise.all([
+      loadNodeConfigs(c.var.db, networkId, members.map((node) => node.nodeId)),
+      renderDnsArtifact(c.var.db, networkId, "zonefile"),
     ]);
-    entries.push({ networkId: node.networkId, nodeId: node.nodeId, config,
-      dns: { domain: node.dnsDomain, revision: node.dnsRevision, corefile: corefile.text, zonefile: zone.text } });
-  }
+    return members.flatMap((node) => {
+      const config = configs.get(node.nodeId);
+      // Removed between the two reads: the next poll's ETag no longer names it.
+      if (!config) return [];
+      return [{ networkId, nodeId: node.nodeId, config,
+        dns: { domain: node.dnsDomain, revision: node.dnsRevision, corefile: corefileFor(node.dnsDomain), zonefile: zone.text } }];
+    });
+  }));
+  const entries = perNetwork.flat();
   return c.json({ gatewayId: c.var.agent.gatewayId!, nodes: entries }, 200);
 };
 
