@@ -60,7 +60,7 @@ describe("invites", { timeout: 30_000 }, () => {
     const owner = await createUser(admin);
     const invitee = await createUser(admin);
     const { secret } = (await post("/auth/mfa/enroll", undefined, invitee.token)).body;
-    expect((await post("/auth/mfa/activate", { code: totp(secret, 0, currentStep()) }, invitee.token)).status).toBe(200);
+    expect((await post("/auth/mfa/activate", { code: totp(secret, 0, currentStep()), password: PASSWORD }, invitee.token)).status).toBe(200);
     const group = await createGroup(owner);
     const { token } = await invite(owner, group.id, invitee.email);
     expectError(await accept({ token, password: PASSWORD }), 401, "unauthorized");

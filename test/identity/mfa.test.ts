@@ -13,7 +13,7 @@ async function userWithMfa() {
   expect(enrolment.status, enrolment.text).toBe(200);
   const { secret } = enrolment.body;
   const step = currentStep();
-  const activated = await post("/auth/mfa/activate", { code: totpAt(secret, 0, step) }, user.token);
+  const activated = await post("/auth/mfa/activate", { code: totpAt(secret, 0, step), password: PASSWORD }, user.token);
   expect(activated.status, activated.text).toBe(200);
   return { user, secret: secret as string, step, recoveryCodes: activated.body.recoveryCodes as string[] };
 }
@@ -33,12 +33,21 @@ describe("MFA enrolment", { timeout: 30_000 }, () => {
     expect(enrolment.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(enrolment.body.otpauthUri).toContain(`secret=${enrolment.body.secret}`);
     expect((await get("/auth/mfa", user.token)).body).toMatchObject({ enabled: false, pending: true });
-    expectError(await post("/auth/mfa/activate", { code: "000000" === totp(enrolment.body.secret) ? "111111" : "000000" }, user.token), 400, "validation_error");
-    const activated = await post("/auth/mfa/activate", { code: totp(enrolment.body.secret) }, user.token);
+    expectError(await post("/auth/mfa/activate", { code: "000000" === totp(enrolment.body.secret) ? "111111" : "000000", password: PASSWORD }, user.token), 400, "validation_error");
+    const activated = await post("/auth/mfa/activate", { code: totp(enrolment.body.secret), password: PASSWORD }, user.token);
     expect(activated.body.recoveryCodes).toHaveLength(10);
     expect(new Set(activated.body.recoveryCodes).size).toBe(10);
     expect((await get("/auth/mfa", user.token)).body).toMatchObject({ enabled: true, pending: false, recoveryCodesRemaining: 10 });
     expectError(await post("/auth/mfa/enroll", undefined, user.token), 409, "conflict");
+  });
+
+  it("a stolen access token alone cannot turn MFA on: activation needs the password", async () => {
+    const user = await createUser(await signInAdmin());
+    const { secret } = (await post("/auth/mfa/enroll", undefined, user.token)).body;
+    const wrong = await post("/auth/mfa/activate", { code: totpAt(secret), password: "not the password" }, user.token);
+    expectError(wrong, 400, "validation_error");
+    expectError(await post("/auth/mfa/activate", { code: totpAt(secret) }, user.token), 422, "VALIDATION_ERROR");
+    expect((await get("/auth/mfa", user.token)).body).toMatchObject({ enabled: false, pending: true });
   });
 
   it("stores the secret encrypted and the recovery codes hashed", async () => {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/lib/limits";
 import { MAX_BODY_BYTES } from "../../src/middleware/body-limit";
 import { call, get, post } from "../helpers/api";
-import { createGroup, createNetwork, fakePublicKey, signInAdmin, type Session } from "../helpers/factories";
+import { createGroup, createNetwork, fakePublicKey, signInAdmin, unique, type Session } from "../helpers/factories";
 import { fetchDocument, operations } from "../fuzz/openapi-model";
 
 /**
@@ -46,16 +46,21 @@ describe("API4 every list is paged: limit 1-200", () => {
     expect(lists.length).toBeGreaterThan(15);
     const group = await createGroup(admin);
     const network = await createNetwork(admin, group.id);
+    // Routes under /agents/me answer only to an agent of the right kind.
+    const region = await post("/regions", { name: unique("r") }, admin.token);
+    const issued = await post("/agents/enrolment-tokens", { kind: "gateway-manager", regionId: region.body.id }, admin.token);
+    const agent = (await post("/agents/enrol", { token: issued.body.token, name: unique("m"), version: "1.0.0" })).body.credential as string;
     for (const op of lists) {
+      const caller = op.path.startsWith("/agents/me") ? agent : admin.token;
       const max = op.queryParams.find((p) => p.name === "limit")!.schema.maximum ?? 200;
       expect(max, `${op.path} allows pages of ${max}`).toBeLessThanOrEqual(200);
       const path = op.path.replace("{id}", op.path.startsWith("/groups") ? group.id : op.path.startsWith("/users") ? admin.userId : network.id);
       const query = op.path === "/dev/mail" ? "to=a@example.com&" : "";
       for (const bad of ["0", "-1", String(max + 1), "1000000"]) {
-        const response = await get(`${path}?${query}limit=${bad}`, admin.token);
+        const response = await get(`${path}?${query}limit=${bad}`, caller);
         expect(response.status, `${path}?limit=${bad}`).toBe(422);
       }
-      expect((await get(`${path}?${query}limit=${max}`, admin.token)).status, `${path}?limit=${max}`).toBe(200);
+      expect((await get(`${path}?${query}limit=${max}`, caller)).status, `${path}?limit=${max}`).toBe(200);
     }
   });
 });

@@ -74,7 +74,7 @@ describe("API6 single-use grants under a burst of parallel requests", () => {
     const user = await createUser(admin);
     const { secret } = (await post("/auth/mfa/enroll", undefined, user.token)).body;
     const step = currentStep();
-    expect((await post("/auth/mfa/activate", { code: totp(secret, 0, step) }, user.token)).status).toBe(200);
+    expect((await post("/auth/mfa/activate", { code: totp(secret, 0, step), password: "a long enough password" }, user.token)).status).toBe(200);
     const address = freshAddress();
     const challenges = await burst(5, () => from(address).post("/auth/login", { email: user.email, password: PASSWORD }));
     const code = totp(secret, 1, step);

@@ -3,6 +3,7 @@ import { users } from "../../db/schema";
 import { getConfig } from "../../lib/env";
 import { domainError, unauthorized } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/types";
+import { confirmPassword } from "../../services/auth/confirm-password";
 import * as mfa from "../../services/auth/mfa";
 import { completeChallenge, findChallenge, spendAttempt } from "../../services/auth/mfa-challenge";
 import { startSession } from "../../services/auth/sessions";
@@ -20,7 +21,13 @@ export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
 };
 
 export const activate: AppRouteHandler<typeof routes.activate> = async (c) => {
-  const codes = await mfa.activate(c.var.db, getConfig(c.env), c.var.auth.userId, c.req.valid("json").code);
+  const { code, password } = c.req.valid("json");
+  const user = await c.var.db.select({ email: users.email, passwordHash: users.passwordHash }).from(users)
+    .where(eq(users.id, c.var.auth.userId)).get();
+  if (!user) throw unauthorized();
+  // Turning MFA on locks out whoever lacks the authenticator: a stolen access token alone must not do it.
+  await confirmPassword(c, user, password, "password");
+  const codes = await mfa.activate(c.var.db, getConfig(c.env), c.var.auth.userId, code);
   return c.json({ recoveryCodes: codes }, 200);
 };
 

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, jsonBody, jsonResponse, noContent, signedIn } from "../../lib/openapi";
 import { TokenPairSchema } from "./auth.schemas";
-import { MfaCodeBody, MfaEnrolmentSchema, MfaStatusSchema, MfaVerifyBody, RecoveryCodesSchema } from "./mfa.schemas";
+import { MfaActivateBody, MfaCodeBody, MfaEnrolmentSchema, MfaStatusSchema, MfaVerifyBody, RecoveryCodesSchema } from "./mfa.schemas";
 
 const tags = ["MFA"];
 
@@ -19,9 +19,9 @@ export const enrol = createRoute({
 
 export const activate = createRoute({
   method: "post", path: "/auth/mfa/activate", tags, ...signedIn,
-  summary: "Turn MFA on with a first code; answers the 10 recovery codes",
-  request: { body: jsonBody(MfaCodeBody) },
-  responses: { 200: jsonResponse(RecoveryCodesSchema, "MFA is on"), ...errorResponses(400, 401, 409, 413, 415, 422) },
+  summary: "Turn MFA on with a first code and the account's password; answers the 10 recovery codes",
+  request: { body: jsonBody(MfaActivateBody) },
+  responses: { 200: jsonResponse(RecoveryCodesSchema, "MFA is on"), ...errorResponses(400, 401, 409, 413, 415, 422, 429) },
 });
 
 export const verify = createRoute({

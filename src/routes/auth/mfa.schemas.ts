@@ -6,6 +6,11 @@ const Code = z.string().trim().min(6).max(32).openapi({ example: "123456" });
 
 export const MfaCodeBody = z.strictObject({ code: Code }).openapi("MfaCode");
 
+export const MfaActivateBody = z.strictObject({
+  code: Code,
+  password: z.string().min(1).max(256).openapi({ description: "The account's password: a stolen access token alone cannot turn MFA on" }),
+}).openapi("MfaActivate");
+
 export const MfaVerifyBody = z.strictObject({
   mfaToken: z.string().min(1).max(128),
   code: Code,

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema";
-import { domainError, notFound } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import type { AppRouteHandler } from "../../lib/types";
-import { hashPassword, verifyPassword } from "../../services/auth/password";
+import { confirmPassword } from "../../services/auth/confirm-password";
+import { hashPassword } from "../../services/auth/password";
 import { revokeAllSessions } from "../../services/auth/sign-in";
-import { countAttempt } from "../../services/throttle/throttle.limiter";
 import type * as routes from "./me.routes";
 import { presentUser } from "./users.schemas";
 
@@ -27,11 +27,7 @@ export const updateMe: AppRouteHandler<typeof routes.updateMe> = async (c) => {
 export const changePassword: AppRouteHandler<typeof routes.changePassword> = async (c) => {
   const user = await caller(c);
   const { currentPassword, newPassword } = c.req.valid("json");
-  if (!user.passwordHash) throw domainError("The account has no password yet; set one with the password-reset flow");
-  // A stolen access token must not turn into unlimited password guessing.
-  const attempt = await countAttempt(c, "login", { account: user.email });
-  if (!(await verifyPassword(currentPassword, user.passwordHash))) throw domainError("The current password is not correct");
-  await attempt.succeeded();
+  await confirmPassword(c, user, currentPassword, "current password");
   const now = nowIso();
   await c.var.db.batch([
     c.var.db.update(users).set({ passwordHash: await hashPassword(newPassword), updatedAt: now }).where(eq(users.id, user.id)),

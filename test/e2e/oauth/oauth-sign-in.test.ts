@@ -130,7 +130,7 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     provider.accounts.set("erin-sub", { email: account.email, emailVerified: true });
     const session = api(server.baseUrl, await login(server.baseUrl, { email: account.email, password: PASSWORD }));
     const { secret } = (await session.post("/auth/mfa/enroll")).body;
-    expect((await session.post("/auth/mfa/activate", { code: totp(secret) })).status).toBe(200);
+    expect((await session.post("/auth/mfa/activate", { code: totp(secret), password: PASSWORD })).status).toBe(200);
 
     const result = await signInAs("erin-sub");
     expect(result.status).toBe(200);
