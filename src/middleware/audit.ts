@@ -77,7 +77,9 @@ export const auditTrail = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const pattern = route && (MUTATIONS.has(c.req.method) || SIGN_IN_BY_GET.has(route)) ? route : undefined;
   if (!pattern || NOT_AUDITED.has(pattern)) return next();
   const params = paramsOf(pattern, c.req.path);
-  const before: Scope | undefined = c.req.method === "DELETE"
+  // Route auth has not run yet: only a request that carries credentials may cost this read (every DELETE
+  // route needs them), so anonymous DELETE floods do not turn into D1 load.
+  const before: Scope | undefined = c.req.method === "DELETE" && c.req.header("authorization")
     ? await resolveScope(c.var.db, Object.values(params).reverse()).catch(() => undefined)
     : undefined;
   await next();

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { tunnelObservations } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -8,8 +8,21 @@ export interface PeerReport { publicKey: string; lastHandshakeAt: string | null;
 /** D1 binds at most 100 parameters per statement; a row here binds 9, so 11 rows a statement. */
 const ROWS_PER_STATEMENT = Math.floor(100 / 9);
 
-/** Upsert statements for a reporter's peers (devices' heartbeats and gateway daemons' reports alike), for one batch. */
-export function upsertObservations(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[], now: string) {
+/**
+ * Statements for one batch that make the reporter's observations exactly `peers` (devices' heartbeats and
+ * gateway daemons' reports alike): an upsert per peer, then the reporter's rows this report did not touch
+ * go (a peer removed from the network, a rotated key). `peers` undefined: the report said nothing about
+ * peers, so nothing is replaced.
+ */
+export function replaceObservations(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[] | undefined, now: string) {
+  if (peers === undefined) return [];
+  return [
+    ...upsertStatements(db, networkId, fromNodeId, peers, now),
+    db.delete(tunnelObservations).where(and(eq(tunnelObservations.fromNodeId, fromNodeId), lt(tunnelObservations.reportedAt, now))),
+  ];
+}
+
+function upsertStatements(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[], now: string) {
   const rows = peers.map((peer) => ({
     id: newId("tun"), networkId, fromNodeId, peerPublicKey: peer.publicKey, lastHandshakeAt: peer.lastHandshakeAt,
     rxBytes: peer.rxBytes, txBytes: peer.txBytes, reportedAt: now, createdAt: now,

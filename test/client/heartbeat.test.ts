@@ -22,6 +22,23 @@ describe("device config and heartbeat", () => {
     expect((await get(`/networks/${network.id}`, a.deviceToken)).status).toBe(401);
   });
 
+  it("a heartbeat's peers replace what the device reported before; omitting peers leaves them", async () => {
+    const admin = await signInAdmin();
+    const group = await createGroup(admin);
+    const network = await createNetwork(admin, group.id);
+    const [me, b, c] = [await enrolDevice(admin, { networkId: network.id }), await enrolDevice(admin, { networkId: network.id }), await enrolDevice(admin, { networkId: network.id })];
+    const keyOf = async (nodeId: string) => (await get(`/nodes/${nodeId}`, admin.token)).body.publicKey as string;
+    const peer = async (nodeId: string) => ({ publicKey: await keyOf(nodeId), lastHandshakeAt: null, rxBytes: 1, txBytes: 2 });
+    const reported = async () => (await get(`/tunnels?networkId=${network.id}`, admin.token)).body.items
+      .filter((t: { fromNodeId: string }) => t.fromNodeId === me.nodeId).map((t: { toNodeId: string }) => t.toNodeId).sort();
+    expect((await beat(me.deviceId, me.deviceToken, { appliedRevision: null, peers: [await peer(b.nodeId), await peer(c.nodeId)] })).status).toBe(200);
+    expect(await reported()).toEqual([b.nodeId, c.nodeId].sort());
+    expect((await beat(me.deviceId, me.deviceToken, { appliedRevision: null })).status).toBe(200);
+    expect(await reported()).toEqual([b.nodeId, c.nodeId].sort());
+    expect((await beat(me.deviceId, me.deviceToken, { appliedRevision: null, peers: [await peer(c.nodeId)] })).status).toBe(200);
+    expect(await reported()).toEqual([c.nodeId]);
+  });
+
   it("heartbeats record the applied revision; configChanged follows the desired revision; runtime status agrees", async () => {
     const admin = await signInAdmin();
     const { network, hops: [gw] } = await gatewayNetwork(admin, 1);
@@ -56,7 +73,10 @@ describe("device config and heartbeat", () => {
       ],
     });
     expect(report.status).toBe(200);
-    await beat(a.deviceId, a.deviceToken, { appliedRevision: 3, peers: [{ publicKey: b.body.node.publicKey, lastHandshakeAt: recent, rxBytes: 5000, txBytes: 6000 }] });
+    await beat(a.deviceId, a.deviceToken, { appliedRevision: 3, peers: [
+      { publicKey: b.body.node.publicKey, lastHandshakeAt: recent, rxBytes: 5000, txBytes: 6000 },
+      { publicKey: c.body.node.publicKey, lastHandshakeAt: old, rxBytes: 1, txBytes: 2 },
+    ] });
     const tunnels = (await get(`/tunnels?networkId=${network.id}`, admin.token)).body.items;
     expect(tunnels).toHaveLength(2);
     expect(tunnels.find((t: { toNodeId: string }) => t.toNodeId === b.nodeId)).toMatchObject({ fromNodeId: a.nodeId, state: "up", rxBytes: 5000, txBytes: 6000 });

@@ -101,4 +101,13 @@ describe("D1 round trips per read", () => {
     // One more network costs its state and its zone; the second node in network A costs nothing.
     expect(threeNodes.roundTrips - oneNode.roundTrips).toBe(2);
   });
+
+  it("an anonymous DELETE costs no D1 read at all (the audit trail waits for credentials)", async () => {
+    const { db, counter } = countingD1(env.DB);
+    const ctx = createExecutionContext();
+    const response = await app.fetch(new Request("http://api.test/api/v1/routing-policies/rp_someone", { method: "DELETE" }), { ...env, DB: db }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(401);
+    expect(counter.roundTrips).toBe(0);
+  });
 });

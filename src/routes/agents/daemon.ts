@@ -11,7 +11,7 @@ import { agentOfKind, requireAgent } from "../../middleware/agent-auth";
 import { sha256 } from "../../services/auth/tokens";
 import { corefileFor, matchesEtag, renderDnsArtifact } from "../../services/dns-artifacts";
 import { loadNodeConfigs } from "../../services/node-configs";
-import { upsertObservations } from "../../services/observations";
+import { replaceObservations } from "../../services/observations";
 import { HeartbeatBody } from "../client/client.schemas";
 import { NodeConfigSchema } from "../nodes/config.schemas";
 
@@ -104,7 +104,7 @@ const reportHandler: AppRouteHandler<typeof report> = async (c) => {
     return [
       c.var.db.update(nodes).set({ appliedRoutingRevision: r.appliedRoutingRevision, appliedDnsRevision: r.appliedDnsRevision, lastSeenAt: now })
         .where(eq(nodes.id, r.nodeId)),
-      ...upsertObservations(c.var.db, node.networkId, r.nodeId, r.peers, now),
+      ...replaceObservations(c.var.db, node.networkId, r.nodeId, r.peers, now),
     ];
   });
   await c.var.db.batch(statements as [typeof statements[number], ...typeof statements]);

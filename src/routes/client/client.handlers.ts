@@ -11,7 +11,7 @@ import { randomToken, sha256 } from "../../services/auth/tokens";
 import { deviceAccess } from "../../services/device-access";
 import { consumeEnrolmentKey, releaseEnrolmentKeyUse } from "../../services/enrolment-keys";
 import { loadNodeConfig } from "../../services/node-configs";
-import { upsertObservations } from "../../services/observations";
+import { replaceObservations } from "../../services/observations";
 import { loadEffectiveSettings } from "../../services/settings/settings";
 import { presentNode } from "../nodes/nodes.schemas";
 import type * as routes from "./client.routes";
@@ -73,7 +73,7 @@ export const heartbeat: AppRouteHandler<typeof routes.heartbeat> = async (c) => 
   await db.batch([
     db.update(nodes).set({ appliedRoutingRevision: body.appliedRevision, lastSeenAt: now }).where(eq(nodes.id, node.id)),
     db.update(devices).set({ reportedEndpoint: body.endpoint ?? device.reportedEndpoint }).where(eq(devices.id, device.id)),
-    ...upsertObservations(db, network.id, node.id, body.peers, now),
+    ...replaceObservations(db, network.id, node.id, body.peers, now),
   ]);
   return c.json({ desiredRevision: network.routingRevision, configChanged: body.appliedRevision !== network.routingRevision }, 200);
 };

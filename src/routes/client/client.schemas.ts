@@ -53,7 +53,8 @@ export const HeartbeatBody = z.strictObject({
     lastHandshakeAt: z.iso.datetime({ offset: true }).nullable().openapi({ description: "RFC 3339; null when no handshake yet" }),
     rxBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     txBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  })).max(1000).default([]),
+  })).max(1000).optional()
+    .openapi({ description: "Every peer of the interface (wg show): replaces what this node reported before; omit to leave it" }),
 }).openapi("Heartbeat");
 
 export const HeartbeatAckSchema = z.object({
