@@ -1,3 +1,5 @@
+import { conflict } from "./errors";
+
 /** D1 reports constraint failures as errors whose text (or cause's text, through drizzle) names the constraint. */
 function messages(error: unknown): string {
   const parts: string[] = [];
@@ -10,3 +12,14 @@ function messages(error: unknown): string {
 
 export const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed/i.test(messages(error));
 export const isForeignKeyViolation = (error: unknown) => /FOREIGN KEY constraint failed/i.test(messages(error));
+
+/** Inventory names are unique; the constraint answers races a pre-check would miss (409, never a 500). */
+export async function uniquely<T>(what: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`A ${what} with this name already exists`);
+    if (isForeignKeyViolation(error)) throw conflict(`The ${what} is still referenced`);
+    throw error;
+  }
+}

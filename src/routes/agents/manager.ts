@@ -3,8 +3,8 @@ import { and, asc, eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { gateways } from "../../db/schema";
 import { createRouter } from "../../lib/create-router";
-import { isUniqueViolation } from "../../lib/db-errors";
-import { conflict, notFound } from "../../lib/errors";
+import { uniquely } from "../../lib/db-errors";
+import { notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { errorResponses, IdParam, jsonBody, jsonResponse } from "../../lib/openapi";
 import { afterCursor, PageQuery, pageOf, toPage } from "../../lib/pagination";
@@ -56,12 +56,7 @@ const registerHandler: AppRouteHandler<typeof register> = async (c) => {
     id: newId("gw"), regionId: c.var.agent.regionId!, status: "active" as const, ...body,
     healthCheckedAt: body.health === "unknown" ? null : now, createdAt: now, updatedAt: now,
   };
-  try {
-    await c.var.db.insert(gateways).values(row);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict("A gateway with this name already exists");
-    throw error;
-  }
+  await uniquely("gateway", () => c.var.db.insert(gateways).values(row));
   return c.json(row, 201);
 };
 
@@ -73,12 +68,7 @@ const updateHandler: AppRouteHandler<typeof update> = async (c) => {
   const changes = c.req.valid("json");
   const now = nowIso();
   const next = { ...gateway, ...changes, healthCheckedAt: changes.health ? now : gateway.healthCheckedAt, updatedAt: now };
-  try {
-    await c.var.db.update(gateways).set(next).where(where);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict("A gateway with this name already exists");
-    throw error;
-  }
+  await uniquely("gateway", () => c.var.db.update(gateways).set(next).where(where));
   return c.json(next, 200);
 };
 

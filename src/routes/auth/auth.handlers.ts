@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { getConfig, type Config } from "../../lib/env";
@@ -13,12 +12,7 @@ import { countAttempt } from "../../services/throttle/throttle.limiter";
 import { presentUser } from "../users/users.schemas";
 import type * as routes from "./auth.routes";
 import { presentSignIn } from "./auth.schemas";
-
-const sameText = (a: string, b: string) => {
-  const left = new TextEncoder().encode(a);
-  const right = new TextEncoder().encode(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-};
+import { sameText } from "../../lib/same-text";
 
 /** DESIGN "Bootstrap": with no users at all, the configured credentials create the first platform admin. */
 async function bootstrapAdmin(db: Db, config: Config, email: string, password: string) {

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { gateways, memberships, networks, nodes, regions } from "../../db/schema";
-import { isForeignKeyViolation, isUniqueViolation } from "../../lib/db-errors";
+import { uniquely } from "../../lib/db-errors";
 import { conflict, domainError, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { afterCursor, toPage } from "../../lib/pagination";
@@ -10,17 +10,6 @@ import { requirePlatformAdmin } from "../users/users.handlers";
 import type * as routes from "./inventory.routes";
 
 const same = <T>(row: T) => row;
-
-/** Names are unique across the inventory; the constraint answers races the pre-check would miss. */
-async function uniquely<T>(what: string, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`A ${what} with this name already exists`);
-    if (isForeignKeyViolation(error)) throw conflict(`The ${what} is still referenced`);
-    throw error;
-  }
-}
 
 export const createRegion: AppRouteHandler<typeof routes.createRegion> = async (c) => {
   requirePlatformAdmin(c.var.auth);

@@ -3,6 +3,7 @@
  * library so the matched step comes back to the caller, which stores it: a code is never accepted twice.
  */
 import { base32Encode as encode, RFC4648_ALPHABET } from "../../lib/base32";
+import { sameText } from "../../lib/same-text";
 
 export const TOTP = { digits: 6, periodSeconds: 30, skewSteps: 1, secretBytes: 20 } as const;
 
@@ -42,14 +43,6 @@ export async function hotp(secret: Uint8Array, counter: number, digits: number =
 
 export const stepAt = (epochMs: number) => Math.floor(epochMs / 1000 / TOTP.periodSeconds);
 
-/** Constant-time comparison of two short ASCII strings of equal length. */
-function sameCode(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-
 /**
  * The step (within ±1 of now) whose code equals `code`, considering only steps after `lastUsedStep`;
  * null when none does. Every candidate is computed, so timing does not tell which step matched.
@@ -58,7 +51,7 @@ export async function matchingStep(secret: Uint8Array, code: string, lastUsedSte
   const current = stepAt(now);
   let found: number | null = null;
   for (let step = current - TOTP.skewSteps; step <= current + TOTP.skewSteps; step++) {
-    const matches = sameCode(await hotp(secret, step), code);
+    const matches = sameText(await hotp(secret, step), code);
     if (matches && found === null && (lastUsedStep === null || step > lastUsedStep)) found = step;
   }
   return found;
