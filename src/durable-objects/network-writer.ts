@@ -8,6 +8,8 @@ import * as dnsOps from "./operations/dns-records";
 import * as networkOps from "./operations/networks";
 import * as nodeOps from "./operations/nodes";
 import * as policyOps from "./operations/policies";
+import { writeHeartbeats, type HeartbeatWrite } from "../services/heartbeats";
+import { GroupCommit } from "./group-commit";
 import { SerialQueue } from "./serial-queue";
 import { capture, unwrap, type WriteResult } from "./write-result";
 
@@ -20,6 +22,8 @@ import { capture, unwrap, type WriteResult } from "./write-result";
 export class NetworkWriter extends DurableObject<Env> {
   private readonly queue = new SerialQueue();
   private readonly db = createDb(this.env.DB);
+  /** Heartbeats bypass the serial queue (they touch no routing state) and share D1 batches under load. */
+  private readonly heartbeats = new GroupCommit<HeartbeatWrite>((items) => writeHeartbeats(this.db, items));
 
   private write<T>(task: () => Promise<T>): Promise<WriteResult<T>> {
     return this.queue.run(() => capture(task));
@@ -82,6 +86,10 @@ export class NetworkWriter extends DurableObject<Env> {
 
   removeDevice(networkId: string, deviceId: string, detachHop = false) {
     return this.write(() => deviceOps.removeDevice(this.db, networkId, deviceId, detachHop));
+  }
+
+  recordHeartbeat(heartbeat: HeartbeatWrite) {
+    return capture(() => this.heartbeats.submit(heartbeat.nodeId, heartbeat));
   }
 
   setRoutingPreference(networkId: string, nodeId: string, mode: "all" | "none" | "only", policyIds: string[]) {

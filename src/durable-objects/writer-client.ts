@@ -1,4 +1,5 @@
 import type { Env } from "../lib/env";
+import type { HeartbeatWrite } from "../services/heartbeats";
 import type { DnsRecord } from "../services/dns";
 import type { DeviceEnrolment } from "./operations/devices";
 import type { NetworkChanges, NewNetwork } from "./operations/networks";
@@ -28,6 +29,7 @@ export const networkWriter = (env: Env, networkId: string) => {
     replacePolicy: (policyId: string, input: PolicyInput) => unwrap(writer.replacePolicy(networkId, policyId, input)),
     deletePolicy: (policyId: string) => unwrap(writer.deletePolicy(networkId, policyId)),
     enrolDevice: (input: DeviceEnrolment) => unwrap(writer.enrolDevice(networkId, input)),
+    recordHeartbeat: (heartbeat: HeartbeatWrite) => unwrap(writer.recordHeartbeat(heartbeat)),
     removeDevice: (deviceId: string, detachHop = false) => unwrap(writer.removeDevice(networkId, deviceId, detachHop)),
     setRoutingPreference: (nodeId: string, mode: "all" | "none" | "only", policyIds: string[]) =>
       unwrap(writer.setRoutingPreference(networkId, nodeId, mode, policyIds)),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, get, post, put } from "../helpers/api";
-import { createGroup, createNetwork, createUser, enrolDevice, gatewayNetwork, signInAdmin } from "../helpers/factories";
+import { createGroup, createNetwork, createUser, enrolDevice, gatewayNetwork, signInAdmin, type Enrolled } from "../helpers/factories";
 
 const beat = (deviceId: string, token: string, body: unknown) => call("POST", `/client/devices/${deviceId}/heartbeat`, { token, body });
 
@@ -37,6 +37,24 @@ describe("device config and heartbeat", () => {
     expect(await reported()).toEqual([b.nodeId, c.nodeId].sort());
     expect((await beat(me.deviceId, me.deviceToken, { appliedRevision: null, peers: [await peer(c.nodeId)] })).status).toBe(200);
     expect(await reported()).toEqual([c.nodeId]);
+  });
+
+  it("40 devices beating at once on one network: every heartbeat is recorded (the writer group-commits them)", async () => {
+    const admin = await signInAdmin();
+    const group = await createGroup(admin);
+    const network = await createNetwork(admin, group.id);
+    const fleet: Enrolled[] = [];
+    for (let i = 0; i < 40; i++) fleet.push(await enrolDevice(admin, { networkId: network.id }));
+    const revision = fleet.at(-1)!.body.config.routingRevision;
+    const answers = await Promise.all(fleet.map((device, i) => beat(device.deviceId, device.deviceToken, {
+      appliedRevision: revision, endpoint: `203.0.113.${i + 1}:51820`,
+      peers: [{ publicKey: fleet[(i + 1) % 40]!.body.node.publicKey, lastHandshakeAt: null, rxBytes: i, txBytes: i }],
+    })));
+    expect(answers.map((answer) => answer.status)).toEqual(fleet.map(() => 200));
+    const listed = (await get(`/devices?networkId=${network.id}&limit=200`, admin.token)).body.items;
+    expect(listed.filter((d: { status: string; appliedRevision: number }) => d.status === "online" && d.appliedRevision === revision)).toHaveLength(40);
+    expect((await get(`/tunnels?networkId=${network.id}&limit=200`, admin.token)).body.items).toHaveLength(40);
+    expect((await get(`/networks/${network.id}/runtime-status`, admin.token)).body.routing).toMatchObject({ inSync: true, lagging: [] });
   });
 
   it("heartbeats record the applied revision; configChanged follows the desired revision; runtime status agrees", async () => {

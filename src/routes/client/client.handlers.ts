@@ -11,7 +11,6 @@ import { randomToken, sha256 } from "../../services/auth/tokens";
 import { deviceAccess } from "../../services/device-access";
 import { consumeEnrolmentKey, releaseEnrolmentKeyUse } from "../../services/enrolment-keys";
 import { loadNodeConfig } from "../../services/node-configs";
-import { replaceObservations } from "../../services/observations";
 import { loadEffectiveSettings } from "../../services/settings/settings";
 import { presentNode } from "../nodes/nodes.schemas";
 import type * as routes from "./client.routes";
@@ -58,9 +57,10 @@ export const config: AppRouteHandler<typeof routes.config> = async (c) => {
 };
 
 /**
- * One access read and one write batch: the node's applied revision and last-seen time, the device's
- * reported endpoint, and an upsert per reported peer. Heartbeats are not routing changes, so they do
- * not go through the network writer (which never writes these columns).
+ * One access read, then the write goes to the network's writer, which group-commits heartbeats: alone it
+ * is written at once; under load many share one D1 batch (src/durable-objects/group-commit.ts). The
+ * answer comes after the write, so the device (and its owner) read it back. Heartbeats are not routing
+ * changes: the routing writer never writes these columns.
  */
 export const heartbeat: AppRouteHandler<typeof routes.heartbeat> = async (c) => {
   const { device, node, network } = await deviceAccess(c.var.db, actor(c), c.req.valid("param").id);
@@ -68,12 +68,9 @@ export const heartbeat: AppRouteHandler<typeof routes.heartbeat> = async (c) => 
   if (body.appliedRevision !== null && body.appliedRevision > network.routingRevision) {
     throw domainError(`appliedRevision ${body.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
   }
-  const now = nowIso();
-  const db = c.var.db;
-  await db.batch([
-    db.update(nodes).set({ appliedRoutingRevision: body.appliedRevision, lastSeenAt: now }).where(eq(nodes.id, node.id)),
-    db.update(devices).set({ reportedEndpoint: body.endpoint ?? device.reportedEndpoint }).where(eq(devices.id, device.id)),
-    ...replaceObservations(db, network.id, node.id, body.peers, now),
-  ]);
+  await networkWriter(c.env, network.id).recordHeartbeat({
+    networkId: network.id, nodeId: node.id, deviceId: device.id, appliedRevision: body.appliedRevision,
+    endpoint: body.endpoint ?? null, peers: body.peers, at: nowIso(),
+  });
   return c.json({ desiredRevision: network.routingRevision, configChanged: body.appliedRevision !== network.routingRevision }, 200);
 };
