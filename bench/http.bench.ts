@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, it } from "vitest";
 import { startWorker, type WorkerServer } from "../test/e2e/support/worker-server.ts";
 import { measureRenderScaling } from "./render-scaling.ts";
-import { seed, seedNetwork } from "./seed.ts";
+import { FLEET_SIZE, seed, seedNetwork } from "./seed.ts";
 import { runWrk, WRK, type WrkResult, type WrkTarget } from "./wrk.ts";
 
 let server: WorkerServer | undefined;
@@ -47,6 +47,9 @@ async function benchmark(server: WorkerServer) {
     { label: "GET zonefile (300 records)", method: "GET", path: `/api/v1/networks/${s.networkId}/dns/zonefile`, token: s.token },
     { label: "POST heartbeat", method: "POST", path: `/api/v1/client/devices/${s.device.id}/heartbeat`, token: s.device.token,
       body: JSON.stringify({ appliedRevision: s.device.revision, peers: [] }) },
+    { label: `POST heartbeat, ${FLEET_SIZE} devices in turn (one network)`, method: "POST", path: "/api/v1/health",
+      rotate: s.fleet.map((device) => ({ path: `/api/v1/client/devices/${device.id}/heartbeat`, token: device.token })),
+      body: JSON.stringify({ appliedRevision: null, peers: [] }) },
   ];
   const results: WrkResult[] = [];
   for (const target of targets) results.push(await runWrk(server.baseUrl, target, scratch));

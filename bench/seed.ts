@@ -10,6 +10,8 @@ export interface Seeded {
   gatewayNodeId: string;
   sourceNodeId: string;
   device: { id: string; token: string; revision: number };
+  /** More devices of the main network, for heartbeats from a fleet rather than from one device. */
+  fleet: { id: string; token: string }[];
 }
 
 const publicKey = () => execFileSync("sh", ["-c", "wg genkey | wg pubkey"]).toString().trim();
@@ -63,13 +65,20 @@ export async function seedNetwork(admin: ApiClient, cidr: string, sizes: { nodes
   return { networkId: network.id as string, gatewayNodeId: gatewayNode.id as string, sourceNodeId: source.id as string };
 }
 
+export const FLEET_SIZE = 64;
+
 export async function seed(server: WorkerServer): Promise<Seeded> {
   const token = await login(server.baseUrl, server.admin);
   const admin = api(server.baseUrl, token);
   const main = await seedNetwork(admin, "10.200.0.0/16", { nodes: 200, policies: 20, records: 300 });
   const enrolled = await expectCreated("device", () => admin.post("/client/devices", { networkId: main.networkId, name: "bench-device", publicKey: publicKey() }));
+  const fleet = await inParallel(FLEET_SIZE, 8, async (i) => {
+    const member = await expectCreated("fleet device", () => admin.post("/client/devices", { networkId: main.networkId, name: `fleet-${i}`, publicKey: publicKey() }));
+    return { id: member.device.id as string, token: member.deviceToken as string };
+  });
   return {
     admin, token, ...main,
     device: { id: enrolled.device.id, token: enrolled.deviceToken, revision: enrolled.config.routingRevision },
+    fleet,
   };
 }

@@ -12,6 +12,8 @@ export interface WrkTarget {
   body?: string;
   luaBody?: string;
   accept?: string;
+  /** Requests cycle through these (path, bearer token) pairs instead of `path`/`token`: many devices. */
+  rotate?: { path: string; token: string }[];
 }
 
 export interface WrkResult {
@@ -32,6 +34,7 @@ function luaScript(target: WrkTarget): string {
     target.accept ? `wrk.headers["Accept"] = "${target.accept}"` : "",
   ].join("\n");
   const staticBody = target.body ? `wrk.body = [[${target.body}]]` : "";
+  if (target.rotate) return `${headers}\n${staticBody}\n${rotation(target)}\n`;
   const perRequest = target.luaBody
     ? `local counter = 0
 local threads = 0
@@ -44,6 +47,21 @@ request = function()
 end`
     : "";
   return `wrk.method = "${target.method}"\n${headers}\n${staticBody}\n${perRequest}\n`;
+}
+
+/** Each request goes to the next (path, token) of the list, wrapping around. */
+function rotation(target: WrkTarget): string {
+  const entries = target.rotate!.map((entry) => `{ "${entry.path}", "Bearer ${entry.token}" }`).join(",\n  ");
+  return `local targets = {
+  ${entries}
+}
+local counter = 0
+request = function()
+  counter = counter + 1
+  local pick = targets[(counter % #targets) + 1]
+  wrk.headers["Authorization"] = pick[2]
+  return wrk.format("${target.method}", pick[1])
+end`;
 }
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
