@@ -7,6 +7,7 @@ import { ApiError, unauthorized } from "../lib/errors";
 import { nowIso } from "../lib/ids";
 import type { AppEnv, PlatformRole } from "../lib/types";
 import { AUDIENCE, verifyAccessToken } from "../services/auth/jwt";
+import { recentlyLive, rememberLive, sessionKey } from "../services/auth/session-cache";
 
 export function bearerToken(header: string | undefined): string | null {
   const match = header ? /^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i.exec(header.trim()) : null;
@@ -27,9 +28,10 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
 /**
  * A valid user access token whose session is live. The session read makes logout, refresh-token reuse,
- * disabling and role changes take effect at once. For reads it runs concurrently with the handler and
- * a failed check replaces whatever the handler produced with 401 (reads have no side effects, so
- * nothing leaks and nothing changes); writes wait for the check before they start.
+ * disabling and role changes take effect at once for writes, which wait for it before they start. For
+ * reads it runs concurrently with the handler and a failed check replaces whatever the handler produced
+ * with 401 (reads have no side effects, so nothing leaks and nothing changes); a session found live a
+ * moment ago in this isolate skips the read (session-cache.ts).
  */
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = bearerToken(c.req.header("authorization"));
@@ -40,12 +42,15 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw unauthorized("The access token is not valid");
   }
   c.set("auth", { kind: "user", userId, sessionId, platformRole: role });
-  const live = sessionIsLive(c.var.db, userId, sessionId, role);
   if (!SAFE_METHODS.has(c.req.method)) {
-    if (!(await live)) throw unauthorized("The session has ended; sign in again");
+    if (!(await sessionIsLive(c.var.db, userId, sessionId, role))) throw unauthorized("The session has ended; sign in again");
     return next();
   }
-  const verdict = live.catch(() => false);
+  const key = sessionKey(userId, sessionId, role);
+  if (recentlyLive(key)) return next();
+  const verdict = sessionIsLive(c.var.db, userId, sessionId, role)
+    .then((live) => (live && rememberLive(key), live))
+    .catch(() => false);
   await next();
   if (!(await verdict)) replaceWithUnauthorized(c);
 };

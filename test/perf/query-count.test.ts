@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { createDb } from "../../src/db/client";
+import { forgetLiveSessions } from "../../src/services/auth/session-cache";
 import { writeHeartbeats } from "../../src/services/heartbeats";
 import { get, post } from "../helpers/api";
 import { createGateway, createNode, enrolDevice, gatewayNetwork, signInAdmin, type Session } from "../helpers/factories";
@@ -10,7 +11,9 @@ import { countingD1 } from "./counting-d1";
 
 const app = createApp();
 
+/** Counts a cold read: the session check included (a warm one skips it, test/auth/session-cache.test.ts). */
 async function countedGet(path: string, token: string, accept = "application/json") {
+  forgetLiveSessions();
   const { db, counter } = countingD1(env.DB);
   const ctx = createExecutionContext();
   const response = await app.fetch(new Request(`http://api.test/api/v1${path}`, {

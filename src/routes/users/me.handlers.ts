@@ -8,6 +8,7 @@ import { hashPassword } from "../../services/auth/password";
 import { revokeAllSessions } from "../../services/auth/sign-in";
 import type * as routes from "./me.routes";
 import { presentUser } from "./users.schemas";
+import { forgetLiveSessions } from "../../services/auth/session-cache";
 
 async function caller(c: { var: { db: import("../../db/client").Db; auth: { userId: string } } }) {
   const user = await c.var.db.select().from(users).where(eq(users.id, c.var.auth.userId)).get();
@@ -33,5 +34,6 @@ export const changePassword: AppRouteHandler<typeof routes.changePassword> = asy
     c.var.db.update(users).set({ passwordHash: await hashPassword(newPassword), updatedAt: now }).where(eq(users.id, user.id)),
     revokeAllSessions(c.var.db, user.id, "password_changed", c.var.auth.sessionId),
   ]);
+  forgetLiveSessions();
   return c.body(null, 204);
 };

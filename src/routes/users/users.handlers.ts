@@ -10,6 +10,7 @@ import { revokeAllSessions } from "../../services/auth/sign-in";
 import { removeDevicesOf } from "../../services/device-lifecycle";
 import type * as routes from "./users.routes";
 import { presentUser } from "./users.schemas";
+import { forgetLiveSessions } from "../../services/auth/session-cache";
 
 export function requirePlatformAdmin(auth: UserAuth) {
   if (auth.platformRole !== "admin") throw forbidden("Only platform admins may do this");
@@ -72,6 +73,8 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
     await removeDevicesOf(c.env, db, user.id);
   }
   else await write;
+  // The role claim or the disabled flag may have changed: reads re-check their sessions in D1.
+  forgetLiveSessions();
   return c.json(presentUser(next), 200);
 };
 
@@ -87,5 +90,6 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   // Devices first, through their networks' writers: a deleted user's laptop must leave every peer's config.
   await removeDevicesOf(c.env, c.var.db, user.id);
   await c.var.db.delete(users).where(and(eq(users.id, user.id), ne(users.id, c.var.auth.userId)));
+  forgetLiveSessions();
   return c.body(null, 204);
 };

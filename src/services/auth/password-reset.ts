@@ -10,6 +10,7 @@ import { secondsFromNow } from "./identity-ids";
 import { hashPassword } from "./password";
 import { revokeAllSessions } from "./sign-in";
 import { randomToken, sha256 } from "./tokens";
+import { forgetLiveSessions } from "./session-cache";
 
 /**
  * Issues a token and mails it when the email belongs to an enabled account; does nothing otherwise. The
@@ -48,4 +49,5 @@ export async function confirmPasswordReset(db: Db, token: string, newPassword: s
     revokeAllSessions(db, userId, "password_reset"),
     db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt))),
   ]);
+  forgetLiveSessions();
 }

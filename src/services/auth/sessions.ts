@@ -7,6 +7,7 @@ import { newId, nowIso } from "../../lib/ids";
 import { configInForce } from "../settings/settings";
 import { AUDIENCE, signAccessToken } from "./jwt";
 import { randomToken, sha256, successorOf } from "./tokens";
+import { forgetLiveSessions } from "./session-cache";
 
 /** A retry with the just-rotated token inside this window gets the same successor (concurrent CLI calls). */
 export const REUSE_GRACE_MS = 10_000;
@@ -40,6 +41,7 @@ export async function startSession(db: Db, envConfig: Config, user: User) {
 export async function revokeSession(db: Db, sessionId: string, reason: string) {
   await db.update(sessions).set({ revokedAt: nowIso(), revokedReason: reason })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  forgetLiveSessions();
 }
 
 /** Exchanges a refresh token for a new pair; a replayed token revokes its whole family. */

@@ -27,7 +27,10 @@ export async function signIn(db: Db, config: Config, user: User): Promise<SignIn
 
 export const isMfaChallenge = (outcome: SignInOutcome): outcome is MfaChallengeOutcome => "mfaRequired" in outcome;
 
-/** Ends every live session of a user (password reset, disabling, password change), optionally but one. */
+/**
+ * Ends every live session of a user (password reset, disabling, password change), optionally but one.
+ * A statement for the caller's batch: call forgetLiveSessions() once it has committed.
+ */
 export function revokeAllSessions(db: Db, userId: string, reason: string, exceptSessionId?: string) {
   const live = and(eq(sessions.userId, userId), isNull(sessions.revokedAt));
   return db.update(sessions).set({ revokedAt: nowIso(), revokedReason: reason })
