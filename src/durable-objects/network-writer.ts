@@ -84,8 +84,8 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.write(() => deviceOps.enrolDevice(this.db, networkId, input));
   }
 
-  removeDevice(networkId: string, deviceId: string, detachHop = false) {
-    return this.write(() => deviceOps.removeDevice(this.db, networkId, deviceId, detachHop));
+  removeDevice(networkId: string, deviceId: string) {
+    return this.write(() => deviceOps.removeDevice(this.db, networkId, deviceId));
   }
 
   recordHeartbeat(heartbeat: HeartbeatWrite) {

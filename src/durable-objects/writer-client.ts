@@ -30,7 +30,7 @@ export const networkWriter = (env: Env, networkId: string) => {
     deletePolicy: (policyId: string) => unwrap(writer.deletePolicy(networkId, policyId)),
     enrolDevice: (input: DeviceEnrolment) => unwrap(writer.enrolDevice(networkId, input)),
     recordHeartbeat: (heartbeat: HeartbeatWrite) => unwrap(writer.recordHeartbeat(heartbeat)),
-    removeDevice: (deviceId: string, detachHop = false) => unwrap(writer.removeDevice(networkId, deviceId, detachHop)),
+    removeDevice: (deviceId: string) => unwrap(writer.removeDevice(networkId, deviceId)),
     setRoutingPreference: (nodeId: string, mode: "all" | "none" | "only", policyIds: string[]) =>
       unwrap(writer.setRoutingPreference(networkId, nodeId, mode, policyIds)),
     createDnsRecord: (record: DnsRecord) => unwrap(writer.createDnsRecord(networkId, record)),

@@ -4,7 +4,7 @@ import { del, get, patch, post, put } from "../helpers/api";
 import { addMember, createGateway, createNode, createUser, enrolDevice, gatewayNetwork, signInAdmin } from "../helpers/factories";
 
 describe("edges found in review", () => {
-  it("a CLI-enrolled server can be a gateway hop; it cannot vanish under a policy, and outlives its owner's access", async () => {
+  it("a CLI-enrolled server can be a gateway hop; while it is one, neither it nor its owner's access can go", async () => {
     const admin = await signInAdmin();
     const { group, network } = await gatewayNetwork(admin, 0);
     const owner = await createUser(admin);
@@ -22,14 +22,21 @@ describe("edges found in review", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain(policy.body.id);
 
-    // The owner leaves the group: the device credential dies, the hop keeps serving as a plain node.
+    // Ending the owner's access would leave a trusted peer (its machine holds the key) or break the routes:
+    // leaving, removal, disabling and deletion are refused until the policy changes, and nothing changed.
+    expect((await del(`/groups/${group.id}/members/${owner.userId}`, owner.token)).status).toBe(409);
+    const removal = await del(`/groups/${group.id}/members/${owner.userId}`, admin.token);
+    expect(removal.status).toBe(409);
+    expect(removal.body.error.message).toContain(policy.body.id);
+    expect((await patch(`/users/${owner.userId}`, { disabled: true }, admin.token)).status).toBe(409);
+    expect((await del(`/users/${owner.userId}`, admin.token)).status).toBe(409);
+    expect((await get("/users/me", owner.token)).status).toBe(200);
+    expect((await post(`/client/devices/${device.deviceId}/config`, {}, device.deviceToken)).status).toBe(200);
+
+    expect((await del(`/routing-policies/${policy.body.id}`, admin.token)).status).toBe(204);
     expect((await del(`/groups/${group.id}/members/${owner.userId}`, admin.token)).status).toBe(204);
     expect((await post(`/client/devices/${device.deviceId}/config`, {}, device.deviceToken)).status).toBe(401);
-    const node = await get(`/nodes/${device.nodeId}`, admin.token);
-    expect(node.status).toBe(200);
-    expect(node.body.deviceId ?? null).toBeNull();
-    expect(node.body.roles).toEqual(["gateway"]);
-    expect((await get(`/routing-policies/${policy.body.id}`, admin.token)).body.gatewayPath).toEqual([device.nodeId]);
+    expect((await get(`/nodes/${device.nodeId}`, admin.token)).status).toBe(404);
   });
 
   it("turning the gateway role on or off bumps the DNS revision (the zone's name server moves)", async () => {

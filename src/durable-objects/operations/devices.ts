@@ -35,25 +35,15 @@ export async function enrolDevice(db: Db, networkId: string, input: DeviceEnrolm
 /**
  * Releases the node (and so its address) together with the device and what it observed. A node that is a
  * hop of a policy (a server enrolled with the CLI and made a gateway) cannot vanish under others' routes:
- * its owner gets 409; when the owner's access ends (`detachHop`), the credential goes and the node stays
- * as a plain network node that group admins manage.
+ * 409 until the policies change, as for any node.
  */
-export async function removeDevice(db: Db, networkId: string, deviceId: string, detachHop = false): Promise<void> {
+export async function removeDevice(db: Db, networkId: string, deviceId: string): Promise<void> {
   const device = await db.select().from(devices).where(and(eq(devices.id, deviceId), eq(devices.networkId, networkId))).get();
   if (!device) throw notFound("Device");
   const usedBy = (await db.select({ id: routingPolicies.id, path: routingPolicies.gatewayPath }).from(routingPolicies)
     .where(eq(routingPolicies.networkId, networkId)).all())
     .filter((policy) => policy.path.includes(device.nodeId)).map((policy) => policy.id);
-  if (usedBy.length > 0 && !detachHop) {
-    throw conflict(`The device's node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
-  }
-  if (usedBy.length > 0) {
-    await db.batch([
-      db.delete(devices).where(eq(devices.id, deviceId)),
-      db.update(nodes).set({ deviceId: null, updatedAt: nowIso() }).where(eq(nodes.id, device.nodeId)),
-    ]);
-    return;
-  }
+  if (usedBy.length > 0) throw conflict(`The device's node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
   await db.batch([
     db.delete(devices).where(eq(devices.id, deviceId)),
     db.delete(nodes).where(eq(nodes.id, device.nodeId)),

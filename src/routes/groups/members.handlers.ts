@@ -5,7 +5,7 @@ import { nowIso } from "../../lib/ids";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
 import { groupAccess } from "../../services/access";
-import { removeDevicesOf } from "../../services/device-lifecycle";
+import { assertNoHopDevices, removeDevicesOf } from "../../services/device-lifecycle";
 import type * as routes from "./members.routes";
 
 const memberColumns = {
@@ -82,6 +82,7 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { group, role: actorRole } = await groupAccess(c.var.db, c.var.auth, id, leaving ? "read" : "manage");
   const member = await findMember(c, group.id, userId);
   if (!leaving) assertMayTouch(actorRole, [member.role]);
+  await assertNoHopDevices(c.var.db, userId, group.id);
   const removed = await c.var.db.delete(memberships)
     .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId), anotherOwnerRemains(group.id, userId)))
     .returning({ userId: memberships.userId });

@@ -7,7 +7,7 @@ import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
 import { hashPassword } from "../../services/auth/password";
 import { revokeAllSessions } from "../../services/auth/sign-in";
-import { removeDevicesOf } from "../../services/device-lifecycle";
+import { assertNoHopDevices, removeDevicesOf } from "../../services/device-lifecycle";
 import type * as routes from "./users.routes";
 import { presentUser } from "./users.schemas";
 import { forgetLiveSessions } from "../../services/auth/session-cache";
@@ -68,7 +68,9 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const write = db.update(users).set({ name: next.name, platformRole: next.platformRole, disabledAt, updatedAt: now }).where(eq(users.id, user.id));
   // Disabling and ending the sessions commit together: no window where a disabled user keeps a live refresh token.
   if (disabledAt && !user.disabledAt) {
+    await assertNoHopDevices(db, user.id);
     await db.batch([write, revokeAllSessions(db, user.id, "user_disabled")]);
+    forgetLiveSessions();
     // Disabling cuts network access too: the devices leave their networks (re-enrol after re-enabling).
     await removeDevicesOf(c.env, db, user.id);
   }
@@ -87,6 +89,7 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
       sql`not exists (select 1 from ${memberships} o where o.group_id = ${memberships.groupId} and o.role = 'owner' and o.user_id <> ${user.id})`))
     .limit(1).get();
   if (soleOwner) throw conflict(`The user is the only owner of group ${soleOwner.groupId}; transfer ownership first`);
+  await assertNoHopDevices(c.var.db, user.id);
   // Devices first, through their networks' writers: a deleted user's laptop must leave every peer's config.
   await removeDevicesOf(c.env, c.var.db, user.id);
   await c.var.db.delete(users).where(and(eq(users.id, user.id), ne(users.id, c.var.auth.userId)));
