@@ -10,13 +10,20 @@ export class GroupCommit<Item> {
   private pending = new Map<string, { item: Item; waiters: Waiter[] }>();
   private draining = false;
 
-  constructor(private readonly write: (items: Item[]) => Promise<void>) {}
+  /** `merge(older, newer)` combines two items of one key waiting for the same flush (newer wins by default). */
+  constructor(
+    private readonly write: (items: Item[]) => Promise<void>,
+    private readonly merge: (older: Item, newer: Item) => Item = (_older, newer) => newer,
+  ) {}
 
-  /** A newer item under the same key replaces an older one still waiting; both callers share its write. */
+  /** A newer item under the same key merges into an older one still waiting; both callers share its write. */
   submit(key: string, item: Item): Promise<void> {
     return new Promise((resolve, reject) => {
-      const waiting = this.pending.get(key)?.waiters ?? [];
-      this.pending.set(key, { item, waiters: [...waiting, { resolve, reject }] });
+      const waiting = this.pending.get(key);
+      this.pending.set(key, {
+        item: waiting ? this.merge(waiting.item, item) : item,
+        waiters: [...(waiting?.waiters ?? []), { resolve, reject }],
+      });
       if (!this.draining) void this.drain();
     });
   }
@@ -43,7 +50,8 @@ export class GroupCommit<Item> {
         for (const waiter of entries[0]!.waiters) waiter.reject(error);
         return;
       }
-      // One bad item must not fail everyone who shared its batch: retry each on its own.
+      // One bad item must not fail everyone who shared its batch: retry each on its own (once; the writes
+      // are idempotent, so a retry of an item whose part already committed is harmless).
       for (const entry of entries) await this.flush([entry]);
     }
   }

@@ -8,7 +8,7 @@ import * as dnsOps from "./operations/dns-records";
 import * as networkOps from "./operations/networks";
 import * as nodeOps from "./operations/nodes";
 import * as policyOps from "./operations/policies";
-import { writeHeartbeats, type HeartbeatWrite } from "../services/heartbeats";
+import { mergeHeartbeats, writeHeartbeats, type HeartbeatWrite } from "../services/heartbeats";
 import { GroupCommit } from "./group-commit";
 import { SerialQueue } from "./serial-queue";
 import { capture, unwrap, type WriteResult } from "./write-result";
@@ -23,7 +23,7 @@ export class NetworkWriter extends DurableObject<Env> {
   private readonly queue = new SerialQueue();
   private readonly db = createDb(this.env.DB);
   /** Heartbeats bypass the serial queue (they touch no routing state) and share D1 batches under load. */
-  private readonly heartbeats = new GroupCommit<HeartbeatWrite>((items) => writeHeartbeats(this.db, items));
+  private readonly heartbeats = new GroupCommit<HeartbeatWrite>((items) => writeHeartbeats(this.db, items), mergeHeartbeats);
 
   private write<T>(task: () => Promise<T>): Promise<WriteResult<T>> {
     return this.queue.run(() => capture(task));

@@ -7,7 +7,7 @@ import { ApiError, unauthorized } from "../lib/errors";
 import { nowIso } from "../lib/ids";
 import type { AppEnv, PlatformRole } from "../lib/types";
 import { AUDIENCE, verifyAccessToken } from "../services/auth/jwt";
-import { recentlyLive, rememberLive, sessionKey } from "../services/auth/session-cache";
+import { currentGeneration, recentlyLive, rememberLive, sessionKey } from "../services/auth/session-cache";
 
 export function bearerToken(header: string | undefined): string | null {
   const match = header ? /^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i.exec(header.trim()) : null;
@@ -48,8 +48,9 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   const key = sessionKey(userId, sessionId, role);
   if (recentlyLive(key)) return next();
+  const startedAt = currentGeneration();
   const verdict = sessionIsLive(c.var.db, userId, sessionId, role)
-    .then((live) => (live && rememberLive(key), live))
+    .then((live) => (live && rememberLive(key, startedAt), live))
     .catch(() => false);
   await next();
   if (!(await verdict)) replaceWithUnauthorized(c);

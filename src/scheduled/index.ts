@@ -9,7 +9,7 @@ import { detectConfigDrift, tickDriftClocks } from "./config-drift";
 import { cutoffs } from "./cutoffs";
 import { detectGatewayPresence } from "./gateway-presence";
 import { detectNodePresence } from "./node-presence";
-import { pruneEndedCredentials, pruneOld } from "./retention";
+import { pruneEndedCredentials, pruneOld, pruneOrphanObservations } from "./retention";
 
 type Detection = { events: EventInput[]; writes: Parameters<Db["batch"]>[0][number][] };
 
@@ -50,6 +50,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
   await step("deliveries", () => processDeliveries({ db, config }));
   await step("retention", () => pruneOld(db, config, now));
   await step("ended-credentials", () => pruneEndedCredentials(db, now));
+  await step("orphan-observations", () => pruneOrphanObservations(db));
   if (failures.length > 0) throw new AggregateError(failures, `${failures.length} scheduled step(s) failed`);
 }
 

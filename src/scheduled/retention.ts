@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNotNull, lt, notExists, or } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lt, notExists, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
   auditEvents, devMail, mfaChallenges, notificationDeliveries, notificationEvents, oauthStates, passwordResets,
-  refreshTokens, sessions,
+  refreshTokens, sessions, tunnelObservations,
 } from "../db/schema";
 import type { Config } from "../lib/env";
 
@@ -55,4 +55,14 @@ export async function pruneEndedCredentials(db: Db, now: Date) {
     db.delete(devMail).where(inArray(devMail.id,
       db.select({ id: devMail.id }).from(devMail).where(lt(devMail.createdAt, cutoff)).limit(PRUNE_BATCH))),
   ]);
+}
+
+/**
+ * Observations reported by nodes that no longer exist: a heartbeat that passed its access check just
+ * before its node was removed can land after the removal (heartbeats bypass the routing queue).
+ */
+export async function pruneOrphanObservations(db: Db) {
+  await db.delete(tunnelObservations).where(inArray(tunnelObservations.id,
+    db.select({ id: tunnelObservations.id }).from(tunnelObservations)
+      .where(sql`not exists (select 1 from nodes n where n.id = ${tunnelObservations.fromNodeId})`).limit(PRUNE_BATCH)));
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GroupCommit } from "../../src/durable-objects/group-commit";
+import { currentGeneration, forgetLiveSessions, recentlyLive, rememberLive } from "../../src/services/auth/session-cache";
+import { mergeHeartbeats, type HeartbeatWrite } from "../../src/services/heartbeats";
 
 /** A write that records what it was given and finishes when the test says so. */
 function gatedWriter(fail: (items: string[]) => boolean = () => false) {
@@ -56,5 +58,39 @@ describe("GroupCommit", () => {
     expect(goodOutcome.status).toBe("fulfilled");
     expect(badOutcome).toMatchObject({ status: "rejected", reason: expect.objectContaining({ message: "refused bad" }) });
     expect(writer.calls).toEqual([["first"], ["good", "bad"], ["good"], ["bad"]]);
+  });
+
+  it("merges items of one key that wait for the same flush with the merge given", async () => {
+    const writer = gatedWriter();
+    const commit = new GroupCommit<string>(writer.write, (older, newer) => `${older}+${newer}`);
+    const busy = commit.submit("x", "x1");
+    const waiting = [commit.submit("y", "y1"), commit.submit("y", "y2")];
+    await writer.openNext();
+    await writer.openNext();
+    await Promise.all([busy, ...waiting]);
+    expect(writer.calls).toEqual([["x1"], ["y1+y2"]]);
+  });
+});
+
+describe("mergeHeartbeats", () => {
+  const beat = (over: Partial<HeartbeatWrite>): HeartbeatWrite => ({
+    networkId: "net", nodeId: "node", deviceId: "dev", appliedRevision: 1, endpoint: null, peers: undefined, at: "t1", ...over,
+  });
+  it("the newer heartbeat wins, but peers and endpoint it left out keep the older's", () => {
+    const peers = [{ publicKey: "k", lastHandshakeAt: null, rxBytes: 1, txBytes: 2 }];
+    const merged = mergeHeartbeats(beat({ peers, endpoint: "203.0.113.1:1" }), beat({ appliedRevision: 2, at: "t2" }));
+    expect(merged).toMatchObject({ appliedRevision: 2, at: "t2", peers, endpoint: "203.0.113.1:1" });
+    expect(mergeHeartbeats(beat({ peers }), beat({ peers: [] })).peers).toEqual([]);
+  });
+});
+
+describe("session cache generations", () => {
+  it("a verdict from a check that started before a forget is not stored", () => {
+    const startedAt = currentGeneration();
+    forgetLiveSessions();
+    rememberLive("stale", startedAt);
+    expect(recentlyLive("stale")).toBe(false);
+    rememberLive("fresh", currentGeneration());
+    expect(recentlyLive("fresh")).toBe(true);
   });
 });

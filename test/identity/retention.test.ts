@@ -1,23 +1,24 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post } from "../helpers/api";
-import { createUser, signInAdmin, unique } from "../helpers/factories";
+import { createGroup, createNetwork, createUser, signInAdmin, unique } from "../helpers/factories";
 import { runCron } from "../notifications/support/receiver";
 
 const iso = (daysFromNow: number) => new Date(Date.now() + daysFromNow * 86_400_000).toISOString();
 const count = async (table: string, id: string) =>
   (await env.DB.prepare(`select count(*) as n from ${table} where id = ?`).bind(id).first<{ n: number }>())!.n;
 
-describe("the cron prunes sign-in state nobody can use any more", () => {
-  it("drops expired states, resets, challenges, ended sessions with their tokens, old dev mail; live ones stay", async () => {
+describe("the cron prunes state nobody can use any more", () => {
+  it("drops expired states, resets, challenges, ended sessions with their tokens, old dev mail, orphan observations; live ones stay", async () => {
     const admin = await signInAdmin();
     const user = await createUser(admin);
+    await createNetwork(admin, (await createGroup(admin)).id); // the orphan observation needs a network row
     const id = (label: string) => unique(label);
     const ended = { revoked: id("ses"), expired: id("ses"), live: id("ses") };
     const rows = {
       oauthOld: id("oas"), oauthLive: id("oas"), resetOld: id("prs"), resetLive: id("prs"),
       challengeOld: id("mfc"), challengeLive: id("mfc"), tokenOfRevoked: id("rft"), tokenExpired: id("rft"),
-      tokenLive: id("rft"), mailOld: id("dm"), mailNew: id("dm"),
+      tokenLive: id("rft"), mailOld: id("dm"), mailNew: id("dm"), orphan: id("tun"),
     };
     const statements = [
       ["insert into sessions (id, user_id, created_at, expires_at, revoked_at) values (?, ?, ?, ?, ?)", ended.revoked, user.userId, iso(-10), iso(20), iso(-2)],
@@ -34,6 +35,7 @@ describe("the cron prunes sign-in state nobody can use any more", () => {
       ["insert into mfa_challenges (id, user_id, token_hash, created_at, expires_at) values (?, ?, ?, ?, ?)", rows.challengeLive, user.userId, id("h"), iso(0), iso(0.01)],
       ["insert into dev_mail (id, recipient, subject, text, created_at) values (?, 'x@example.com', 's', 't', ?)", rows.mailOld, iso(-2)],
       ["insert into dev_mail (id, recipient, subject, text, created_at) values (?, 'x@example.com', 's', 't', ?)", rows.mailNew, iso(0)],
+      ["insert into tunnel_observations (id, network_id, from_node_id, peer_public_key, rx_bytes, tx_bytes, reported_at, created_at) select ?, id, 'node_gone', 'k', 0, 0, ?, ? from networks limit 1", rows.orphan, iso(0), iso(0)],
     ] as const;
     await env.DB.batch(statements.map(([sql, ...values]) => env.DB.prepare(sql).bind(...values)));
 
@@ -42,7 +44,7 @@ describe("the cron prunes sign-in state nobody can use any more", () => {
     const gone = [
       ["sessions", ended.revoked], ["sessions", ended.expired], ["refresh_tokens", rows.tokenOfRevoked],
       ["refresh_tokens", rows.tokenExpired], ["oauth_states", rows.oauthOld], ["password_resets", rows.resetOld],
-      ["mfa_challenges", rows.challengeOld], ["dev_mail", rows.mailOld],
+      ["mfa_challenges", rows.challengeOld], ["dev_mail", rows.mailOld], ["tunnel_observations", rows.orphan],
     ];
     const kept = [
       ["sessions", ended.live], ["refresh_tokens", rows.tokenLive], ["oauth_states", rows.oauthLive],

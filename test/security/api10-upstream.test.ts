@@ -100,6 +100,16 @@ describe("API10 the mail relay (MAIL_TRANSPORT=http)", () => {
     expect(await statuses()).toMatchObject({ [first.body.id]: "revoked", [second.body.id]: "pending" });
   });
 
+  it("two re-invites at once leave exactly one pending invite (the newest), never none", async () => {
+    const group = await createGroup(admin);
+    const email = `${unique("race")}@example.com`;
+    expect((await post(`/groups/${group.id}/invites`, { email, role: "member" }, admin.token)).status).toBe(201);
+    const racing = await Promise.all([1, 2, 3].map(() => post(`/groups/${group.id}/invites`, { email, role: "viewer" }, admin.token)));
+    expect(racing.map((answer) => answer.status)).toEqual([201, 201, 201]);
+    const items = (await get(`/groups/${group.id}/invites`, admin.token)).body.items as { status: string }[];
+    expect(items.filter((item) => item.status === "pending")).toHaveLength(1);
+  });
+
   it("unreachable: a password reset still answers 202, exactly like for an unknown address", async () => {
     spyOnOutbound(down);
     const request = appWith(relay);

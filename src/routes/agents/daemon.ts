@@ -3,7 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { networks, nodes } from "../../db/schema";
 import { createRouter } from "../../lib/create-router";
-import { domainError, notFound } from "../../lib/errors";
+import { ApiError, domainError, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
@@ -71,10 +71,16 @@ const desiredHandler: AppRouteHandler<typeof desired> = async (c) => {
   const byNetwork = new Map<string, typeof served>();
   for (const node of served) byNetwork.set(node.networkId, [...(byNetwork.get(node.networkId) ?? []), node]);
   const perNetwork = await Promise.all([...byNetwork].map(async ([networkId, members]) => {
-    const [configs, zone] = await Promise.all([
+    const read = await Promise.all([
       loadNodeConfigs(c.var.db, networkId, members.map((node) => node.nodeId)),
       renderDnsArtifact(c.var.db, networkId, "zonefile"),
-    ]);
+    ]).catch((error: unknown) => {
+      // The network was deleted since the first read: leave it out, keep the others.
+      if (error instanceof ApiError && error.code === "not_found") return null;
+      throw error;
+    });
+    if (!read) return [];
+    const [configs, zone] = read;
     return members.flatMap((node) => {
       const config = configs.get(node.nodeId);
       // Removed between the two reads: the next poll's ETag no longer names it.

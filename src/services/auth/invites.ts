@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { invites, memberships, users, type GroupRole } from "../../db/schema";
 import type { Config } from "../../lib/env";
@@ -49,9 +49,10 @@ export async function createInvite(
     await db.update(invites).set({ revokedAt: nowIso() }).where(eq(invites.id, invite.id));
     throw new ApiError("bad_gateway", "The invite mail could not be sent; try again later", { cause: error });
   }
+  // Only older invites: two re-invites racing must not revoke each other.
   await db.update(invites).set({ revokedAt: nowIso() }).where(and(
-    eq(invites.groupId, input.groupId), eq(invites.email, input.email), ne(invites.id, invite.id),
-    isNull(invites.acceptedAt), isNull(invites.revokedAt),
+    eq(invites.groupId, input.groupId), eq(invites.email, input.email), isNull(invites.acceptedAt), isNull(invites.revokedAt),
+    or(lt(invites.createdAt, invite.createdAt), and(eq(invites.createdAt, invite.createdAt), lt(invites.id, invite.id))),
   ));
   return invite;
 }

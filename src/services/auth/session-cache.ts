@@ -9,6 +9,10 @@ export const LIVE_FOR_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
 const liveUntil = new Map<string, number>();
+/** Bumped by every forget: a check that started before one must not store its (possibly stale) verdict. */
+let generation = 0;
+
+export const currentGeneration = () => generation;
 
 export const sessionKey = (userId: string, sessionId: string, role: string) => `${sessionId}\u0000${userId}\u0000${role}`;
 
@@ -20,12 +24,14 @@ export function recentlyLive(key: string, now = Date.now()): boolean {
   return false;
 }
 
-export function rememberLive(key: string, now = Date.now()): void {
+export function rememberLive(key: string, startedAt: number, now = Date.now()): void {
+  if (startedAt !== generation) return;
   // Bounded: when full, start over rather than track ages (a miss only costs one D1 read).
   if (liveUntil.size >= MAX_ENTRIES) liveUntil.clear();
   liveUntil.set(key, now + LIVE_FOR_MS);
 }
 
 export function forgetLiveSessions(): void {
+  generation++;
   liveUntil.clear();
 }
