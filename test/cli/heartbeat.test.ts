@@ -91,10 +91,9 @@ describe("wgo heartbeat loop", () => {
     }, state);
     signals = emitter;
     state.revision = 4; // moved after `up` applied revision 3
-    const started = Date.now();
+    // --interval 30, yet the test ends inside vitest's 5 s timeout: the beat after an apply does not wait.
     const result = await wgo(["heartbeat", "--name", "laptop", "--interval", "30", "--apply"]);
     expect(result.code).toBe(0);
-    expect(Date.now() - started, "no 30 s wait between the apply and the next beat").toBeLessThan(5_000);
     expect(state.heartbeats.map((beat) => beat.appliedRevision)).toEqual([3, 4]);
     expect(signals.listenerCount("SIGTERM"), "signal handlers are removed").toBe(0);
   });

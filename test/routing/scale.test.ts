@@ -21,38 +21,23 @@ for (let p = 0; p < 100; p++) {
   policies.push(policy(`rp_${String(p).padStart(3, "0")}`, `172.${16 + (p >> 6)}.${(p & 63) * 4}.0/22`, path));
 }
 
-function millis(run: () => void): number {
-  const started = performance.now();
-  run();
-  return performance.now() - started;
-}
-
 describe("a network of 1,000 nodes and 100 policies", () => {
-  it("builds a device's config from scratch in well under 50 ms", () => {
-    let config = buildNodeConfig(net, nodes, policies, "node_0500");
-    const elapsed = millis(() => {
-      config = buildNodeConfig(net, nodes, policies, "node_0500");
-    });
+  // Render time is measured by `npm run bench` (bench/render-scaling.ts), not asserted here.
+  it("builds a device's config from scratch", () => {
+    const config = buildNodeConfig(net, nodes, policies, "node_0500");
     // 960 devices + 10 roots - itself; the 30 deep gateways hide behind their roots.
     expect(config.peers).toHaveLength(969);
     expect(config.routingIntent).toHaveLength(100);
     expect(config.peers.find((peer) => peer.nodeId === gatewayId(0, 0))!.allowedIps).toHaveLength(4 + 10);
-    expect(elapsed).toBeLessThan(50);
   });
 
   it("renders every config from one topology without a prefix twice on any interface", () => {
     const topology = buildTopology(net, nodes, policies);
-    let configs: NodeConfig[] = [];
-    const elapsed = millis(() => {
-      configs = nodes.map((node) => configFor(topology, node.id));
-    });
+    const configs: NodeConfig[] = nodes.map((node) => configFor(topology, node.id));
     expect(configs.flatMap(duplicatePrefixes)).toEqual([]);
     expect(configFor(topology, gatewayId(3, 2)).peers.map((peer) => peer.allowedIps)).toEqual([
       ["10.8.0.0/22"],
       [`${address(16)}/32`, ...policies.filter((_, p) => p % 10 === 3 && pathLength(p) === 4).map((rp) => rp.destinationCidr)],
     ]);
-    // O(peers) per config: 1,000 configs of ~1,000 peers take about half a second; work quadratic
-    // in the node count per config would be a thousand times that.
-    expect(elapsed).toBeLessThan(5_000);
   });
 });
