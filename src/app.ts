@@ -1,7 +1,7 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { createDb } from "./db/client";
-import { validationHook } from "./lib/create-router";
+import { API_BASE } from "./lib/api-base";
+import { createRouter } from "./lib/create-router";
 import type { AppEnv } from "./lib/types";
 import { auditTrail } from "./middleware/audit";
 import { limitBody } from "./middleware/body-limit";
@@ -29,10 +29,10 @@ import { routingPoliciesRouter } from "./routes/routing-policies";
 import { tunnelsRouter } from "./routes/tunnels";
 import { usersRouter } from "./routes/users";
 
-export const API_BASE = "/api/v1";
+export { API_BASE };
 
 export function createApp() {
-  const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook }).basePath(API_BASE);
+  const app = createRouter().basePath(API_BASE);
 
   app.use("*", requestId());
   app.use("*", securityHeaders());
@@ -44,11 +44,11 @@ export function createApp() {
   // After the db and before every router: records successful mutations once their handlers ran (docs/audit.md).
   app.use("*", auditTrail());
 
-  const routers = [healthRouter, authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, dnsRouter, inventoryRouter, clientRouter,
-    devicesRouter, enrolmentKeysRouter, tunnelsRouter];
-  routers.push(invitesRouter, devMailRouter);
-  routers.push(agentsRouter, adminRouter);
-  routers.push(notificationsRouter, auditRouter);
+  const routers = [
+    healthRouter, authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, dnsRouter,
+    inventoryRouter, clientRouter, devicesRouter, enrolmentKeysRouter, tunnelsRouter, invitesRouter, devMailRouter,
+    agentsRouter, adminRouter, notificationsRouter, auditRouter,
+  ];
   for (const router of routers) app.route("/", router);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

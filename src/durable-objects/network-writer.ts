@@ -11,6 +11,7 @@ import * as policyOps from "./operations/policies";
 import { mergeHeartbeats, writeHeartbeats, type HeartbeatWrite } from "../services/heartbeats";
 import { GroupCommit } from "./group-commit";
 import { SerialQueue } from "./serial-queue";
+import { stub } from "./writer-client";
 import { capture, unwrap, type WriteResult } from "./write-result";
 
 /**
@@ -30,7 +31,7 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   private group(groupId: string) {
-    return this.env.NETWORK_WRITER.get(this.env.NETWORK_WRITER.idFromName(`group:${groupId}`));
+    return stub(this.env, `group:${groupId}`);
   }
 
   // --- group instances ---

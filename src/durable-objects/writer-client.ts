@@ -7,7 +7,7 @@ import type { NodeChanges, NodeInput } from "./operations/nodes";
 import type { PolicyInput } from "./operations/policies";
 import { unwrap } from "./write-result";
 
-const stub = (env: Env, name: string) => env.NETWORK_WRITER.get(env.NETWORK_WRITER.idFromName(name));
+export const stub = (env: Env, name: string) => env.NETWORK_WRITER.get(env.NETWORK_WRITER.idFromName(name));
 
 /** Typed calls into the writers; API errors thrown inside come back out as ApiError. */
 export const groupWriter = (env: Env, groupId: string) => {

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import type { ActorType } from "../db/schema";
+import { API_BASE } from "../lib/api-base";
 import { getConfig } from "../lib/env";
 import type { AppEnv } from "../lib/types";
 import { type Mutation, recordMutation, scopeOf } from "../services/audit/record";
@@ -12,7 +12,6 @@ import { mutationEvents } from "../services/notifications/mutation-events";
 import { processDeliveries } from "../services/notifications/queue";
 
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const API_BASE = "/api/v1";
 
 /** OAuth finishes a sign-in (a new session) on the provider's redirect, which is a GET. */
 const SIGN_IN_BY_GET = new Set([`${API_BASE}/auth/oauth/:provider/callback`]);
@@ -49,13 +48,10 @@ function paramsOf(pattern: string, path: string): Record<string, string> {
 }
 
 function actorOf(c: Context<AppEnv>): Mutation["actor"] {
-  const user = c.get("auth") as { userId?: string } | undefined;
-  if (user?.userId) return { type: "user", id: user.userId };
-  const device = c.get("device");
-  if (device) return { type: "device", id: device.deviceId };
-  // Agent authentication may set `agent` ({ agentId }) once it exists; read it without depending on its type.
-  const agent = (c.var as Record<string, unknown>).agent as { agentId?: string } | undefined;
-  if (agent?.agentId) return { type: "agent" satisfies ActorType, id: agent.agentId };
+  // Exactly one of these is set, by the route's own authentication (user, device or agent).
+  if (c.var.auth?.userId) return { type: "user", id: c.var.auth.userId };
+  if (c.var.device) return { type: "device", id: c.var.device.deviceId };
+  if (c.var.agent?.agentId) return { type: "agent", id: c.var.agent.agentId };
   return { type: "anonymous", id: null };
 }
 

@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNotNull, lt, notExists, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lt, notExists, or } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
-  auditEvents, devMail, mfaChallenges, notificationDeliveries, notificationEvents, oauthStates, passwordResets,
+  auditEvents, devMail, nodes, mfaChallenges, notificationDeliveries, notificationEvents, oauthStates, passwordResets,
   refreshTokens, sessions, tunnelObservations,
 } from "../db/schema";
 import type { Config } from "../lib/env";
@@ -64,5 +64,5 @@ export async function pruneEndedCredentials(db: Db, now: Date) {
 export async function pruneOrphanObservations(db: Db) {
   await db.delete(tunnelObservations).where(inArray(tunnelObservations.id,
     db.select({ id: tunnelObservations.id }).from(tunnelObservations)
-      .where(sql`not exists (select 1 from nodes n where n.id = ${tunnelObservations.fromNodeId})`).limit(PRUNE_BATCH)));
+      .where(notExists(db.select({ id: nodes.id }).from(nodes).where(eq(nodes.id, tunnelObservations.fromNodeId)))).limit(PRUNE_BATCH)));
 }
