@@ -14,3 +14,6 @@ export function newId(prefix: IdPrefix): string {
 }
 
 export const nowIso = () => new Date().toISOString();
+
+/** An ISO timestamp `seconds` from now: the expiry of tokens, keys and challenges. */
+export const secondsFromNow = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { loadRoutingState } from "../durable-objects/operations/network-state";
 import { notFound } from "../lib/errors";
 import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "./network-routing";
-import { buildNodeConfig, type NodeConfig } from "./routing";
+import { buildTopology, configFor, type NodeConfig } from "./routing";
 
 /**
  * Configs of nodes of one network from one batch of three reads whatever the network's size, then pure
@@ -10,11 +10,10 @@ import { buildNodeConfig, type NodeConfig } from "./routing";
  */
 export async function loadNodeConfigs(db: Db, networkId: string, nodeIds: string[]): Promise<Map<string, NodeConfig>> {
   const state = await loadRoutingState(db, networkId);
-  const network = toRoutingNetwork(state.network);
-  const routingNodes = state.nodes.map(toRoutingNode);
-  const policies = state.policies.map(toRoutingPolicy);
+  // One topology for every node asked for: building it is the part that grows with the network.
+  const topology = buildTopology(toRoutingNetwork(state.network), state.nodes.map(toRoutingNode), state.policies.map(toRoutingPolicy));
   const present = new Set(state.nodes.map((row) => row.id));
-  return new Map(nodeIds.filter((id) => present.has(id)).map((id) => [id, buildNodeConfig(network, routingNodes, policies, id)]));
+  return new Map(nodeIds.filter((id) => present.has(id)).map((id) => [id, configFor(topology, id)]));
 }
 
 export async function loadNodeConfig(db: Db, networkId: string, nodeId: string): Promise<NodeConfig> {

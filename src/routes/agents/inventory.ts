@@ -3,7 +3,7 @@ import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import { agentEnrolmentTokens, agents, gateways, regions } from "../../db/schema";
 import { createRouter } from "../../lib/create-router";
 import { domainError, notFound } from "../../lib/errors";
-import { newId, nowIso } from "../../lib/ids";
+import { newId, nowIso, secondsFromNow } from "../../lib/ids";
 import { errorResponses, IdParam, jsonBody, jsonResponse, signedIn } from "../../lib/openapi";
 import { afterCursor, PageQuery, pageOf, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
@@ -46,7 +46,7 @@ const createTokenHandler: AppRouteHandler<typeof createToken> = async (c) => {
   const token = `${AGENT_ENROLMENT_PREFIX}${randomToken()}`;
   const row = {
     id: newId("aet"), kind: body.kind, regionId: body.regionId ?? null, gatewayId: body.gatewayId ?? null, tokenHash: sha256(token),
-    createdBy: c.var.auth.userId, expiresAt: new Date(Date.now() + body.expiresInSeconds * 1000).toISOString(),
+    createdBy: c.var.auth.userId, expiresAt: secondsFromNow(body.expiresInSeconds),
     usedAt: null, usedByAgentId: null, createdAt: nowIso(),
   };
   await c.var.db.insert(agentEnrolmentTokens).values(row);

@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { devices, nodes } from "../../db/schema";
 import { networkWriter } from "../../durable-objects/writer-client";
 import { domainError, fieldError, unauthorized } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";

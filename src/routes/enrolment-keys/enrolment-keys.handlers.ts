@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { enrolmentKeys } from "../../db/schema";
 import { notFound } from "../../lib/errors";
-import { newId, nowIso } from "../../lib/ids";
+import { newId, nowIso, secondsFromNow } from "../../lib/ids";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { networkAccess } from "../../services/access";
@@ -18,7 +18,7 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const now = nowIso();
   const row = {
     id: newId("ek"), networkId: network.id, name: body.name, keyHash: sha256(key), createdBy: c.var.auth.userId,
-    expiresAt: new Date(Date.now() + body.expiresInSeconds * 1000).toISOString(), usageLimit: body.usageLimit,
+    expiresAt: secondsFromNow(body.expiresInSeconds), usageLimit: body.usageLimit,
     usedCount: 0, revokedAt: null, createdAt: now, updatedAt: now,
   };
   await c.var.db.insert(enrolmentKeys).values(row);

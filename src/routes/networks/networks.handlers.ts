@@ -2,7 +2,9 @@ import { and, asc, eq } from "drizzle-orm";
 import { memberships, networks } from "../../db/schema";
 import { groupWriter, networkWriter } from "../../durable-objects/writer-client";
 import { afterCursor, toPage } from "../../lib/pagination";
-import type { AppRouteHandler } from "../../lib/types";
+import type { Context } from "hono";
+import type { NetworkChanges } from "../../durable-objects/operations/networks";
+import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { groupAccess, networkAccess } from "../../services/access";
 import type * as routes from "./networks.routes";
 import { defaultDnsDomain } from "./networks.schemas";
@@ -37,15 +39,17 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   return c.json(present(network), 200);
 };
 
-export const patch: AppRouteHandler<typeof routes.patch> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  return c.json(present(await networkWriter(c.env, network.id).updateNetwork(network.groupId, c.req.valid("json"))), 200);
-};
+/** PATCH and PUT differ only in which fields their bodies require; the change itself is the same. */
+async function update(c: Context<AppEnv>, id: string, changes: NetworkChanges) {
+  const { network } = await networkAccess(c.var.db, c.var.auth, id, "manage");
+  return present(await networkWriter(c.env, network.id).updateNetwork(network.groupId, changes));
+}
 
-export const put: AppRouteHandler<typeof routes.put> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  return c.json(present(await networkWriter(c.env, network.id).updateNetwork(network.groupId, c.req.valid("json"))), 200);
-};
+export const patch: AppRouteHandler<typeof routes.patch> = async (c) =>
+  c.json(await update(c, c.req.valid("param").id, c.req.valid("json")), 200);
+
+export const put: AppRouteHandler<typeof routes.put> = async (c) =>
+  c.json(await update(c, c.req.valid("param").id, c.req.valid("json")), 200);
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");

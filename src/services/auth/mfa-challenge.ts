@@ -3,8 +3,7 @@ import type { Db } from "../../db/client";
 import { mfaChallenges } from "../../db/schema";
 import type { Config } from "../../lib/env";
 import { unauthorized } from "../../lib/errors";
-import { newId, nowIso } from "../../lib/ids";
-import { secondsFromNow } from "./identity-ids";
+import { newId, nowIso, secondsFromNow } from "../../lib/ids";
 import { randomToken, sha256 } from "./tokens";
 
 /** DESIGN: 5 tries per challenge; after that the password step must be repeated. */

@@ -5,8 +5,8 @@ import type { Db } from "../../db/client";
 import { oauthIdentities, oauthStates, users } from "../../db/schema";
 import type { Config } from "../../lib/env";
 import { ApiError, forbidden, unauthorized } from "../../lib/errors";
-import { newId, nowIso } from "../../lib/ids";
-import { secondsFromNow } from "./identity-ids";
+import { newId, nowIso, secondsFromNow } from "../../lib/ids";
+import { sameText } from "../../lib/same-text";
 import { fetchIdentity, type Provider } from "./oauth-providers";
 import { randomToken, sha256 } from "./tokens";
 
@@ -65,7 +65,7 @@ export async function completeAuthorization(
   db: Db, config: Config, provider: Provider, callbackUrl: URL, redirectUri: string, cookieState: string | undefined,
 ) {
   const state = callbackUrl.searchParams.get("state");
-  if (!state || !cookieState || state.length !== cookieState.length || sha256(state) !== sha256(cookieState)) {
+  if (!state || !cookieState || !sameText(state, cookieState)) {
     throw unauthorized("The sign-in state does not match the one this browser started with");
   }
   const now = nowIso();

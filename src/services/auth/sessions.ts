@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { refreshTokens, sessions, users } from "../../db/schema";
 import { unauthorized } from "../../lib/errors";
 import type { Config } from "../../lib/env";
-import { newId, nowIso } from "../../lib/ids";
+import { newId, nowIso, secondsFromNow } from "../../lib/ids";
 import { configInForce } from "../settings/settings";
 import { AUDIENCE, signAccessToken } from "./jwt";
 import { randomToken, sha256, successorOf } from "./tokens";
@@ -13,8 +13,6 @@ import { forgetLiveSessions } from "./session-cache";
 export const REUSE_GRACE_MS = 10_000;
 
 type User = typeof users.$inferSelect;
-
-const later = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 
 async function tokenPair(config: Config, user: User, sessionId: string, refreshToken: string) {
   // The role rides in the token so reads need not wait for the user row; the per-request session check
@@ -30,9 +28,9 @@ export async function startSession(db: Db, envConfig: Config, user: User) {
   const token = randomToken();
   const now = nowIso();
   await db.batch([
-    db.insert(sessions).values({ id: sessionId, userId: user.id, createdAt: now, expiresAt: later(config.SESSION_MAX_AGE_SECONDS) }),
+    db.insert(sessions).values({ id: sessionId, userId: user.id, createdAt: now, expiresAt: secondsFromNow(config.SESSION_MAX_AGE_SECONDS) }),
     db.insert(refreshTokens).values({
-      id: newId("rt"), sessionId, tokenHash: sha256(token), createdAt: now, expiresAt: later(config.REFRESH_TOKEN_TTL_SECONDS),
+      id: newId("rt"), sessionId, tokenHash: sha256(token), createdAt: now, expiresAt: secondsFromNow(config.REFRESH_TOKEN_TTL_SECONDS),
     }),
   ]);
   return tokenPair(config, user, sessionId, token);
@@ -78,7 +76,7 @@ export async function rotateRefreshToken(db: Db, envConfig: Config, token: strin
       .where(eq(refreshTokens.id, row.token.id)),
     db.insert(refreshTokens).values({
       id: newId("rt"), sessionId: row.session.id, tokenHash: successorHash, parentId: row.token.id,
-      createdAt: now, expiresAt: later(config.REFRESH_TOKEN_TTL_SECONDS),
+      createdAt: now, expiresAt: secondsFromNow(config.REFRESH_TOKEN_TTL_SECONDS),
     }).onConflictDoNothing(),
   ]);
   return tokenPair(config, row.user, row.session.id, successor);
