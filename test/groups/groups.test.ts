@@ -39,6 +39,14 @@ describe("groups", () => {
     expect(badCursor.body.error.fields[0].path).toBe("cursor");
   });
 
+  it("without ?limit a page holds 50 items", async () => {
+    const user = await createUser(await signInAdmin());
+    for (let i = 0; i < 51; i++) await createGroup(user);
+    const page = await get("/groups", user.token);
+    expect(page.body.items).toHaveLength(50);
+    expect(page.body.nextCursor).toEqual(expect.any(String));
+  });
+
   it("refuses to delete a group that owns networks (409)", async () => {
     const admin = await signInAdmin();
     const group = await createGroup(admin);

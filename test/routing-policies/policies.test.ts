@@ -23,6 +23,21 @@ describe("routing policies", () => {
     expect((await get(`/networks/${network.id}`, admin.token)).body.routingRevision).toBe(before + 3);
   });
 
+  it("a replacement meets the same rules as a creation (400 naming the hop) and changes nothing when it fails", async () => {
+    const admin = await signInAdmin();
+    const { network, hops: [g1, g2] } = await gatewayNetwork(admin, 2);
+    const plain = await createNode(admin, network.id);
+    const created = (await post(`/networks/${network.id}/routing-policies`, policy([g1!.id]), admin.token)).body;
+    const revision = (await get(`/networks/${network.id}`, admin.token)).body.routingRevision;
+    for (const path of [[plain.id], [g1!.id, g1!.id], [g1!.id, g2!.id, plain.id, g1!.id]]) {
+      const refused = await put(`/routing-policies/${created.id}`, policy(path), admin.token);
+      expect(refused.status, JSON.stringify(path)).toBe(400);
+      expect(refused.body.error.code).toBe("validation_error");
+    }
+    expect((await get(`/routing-policies/${created.id}`, admin.token)).body.gatewayPath).toEqual([g1!.id]);
+    expect((await get(`/networks/${network.id}`, admin.token)).body.routingRevision).toBe(revision);
+  });
+
   it("schema failures are 422 with fields[]", async () => {
     const admin = await signInAdmin();
     const { network } = await gatewayNetwork(admin, 1);
