@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { dnsRecords, networks, nodes } from "../db/schema";
-import { notFound } from "../lib/errors";
+import { dnsRecords, nodes } from "../db/schema";
 import { defaultZoneFilePath, renderCorefile, renderZone, zoneEtag } from "./dns";
 import { nameServerAddress, servedRecords } from "./network-dns";
 
@@ -10,23 +9,20 @@ export type DnsArtifact = "zonefile" | "corefile";
 /** The Corefile is a function of the domain alone. */
 export const corefileFor = (dnsDomain: string) => renderCorefile(dnsDomain, { zoneFilePath: defaultZoneFilePath(dnsDomain) });
 
-/** The network's zone or Corefile and its strong ETag: one batch of reads, then pure rendering. */
-export async function renderDnsArtifact(db: Db, networkId: string, kind: DnsArtifact) {
+/** What rendering needs of the network; callers already hold it from their access check. */
+export interface DnsNetwork { id: string; cidr: string; dnsDomain: string }
+
+/** The network's zone or Corefile and its strong ETag: one batch of reads (zone only), then pure rendering. */
+export async function renderDnsArtifact(db: Db, network: DnsNetwork, kind: DnsArtifact) {
   if (kind === "corefile") {
-    // A function of the domain alone: no need to read nodes and records.
-    const network = await db.select({ dnsDomain: networks.dnsDomain }).from(networks).where(eq(networks.id, networkId)).get();
-    if (!network) throw notFound("Network");
     const text = corefileFor(network.dnsDomain);
     return { text, etag: await zoneEtag(text) };
   }
-  const [networkRows, nodeRows, recordRows] = await db.batch([
-    db.select({ cidr: networks.cidr, dnsDomain: networks.dnsDomain }).from(networks).where(eq(networks.id, networkId)),
-    db.select({ name: nodes.name, address: nodes.address, isGateway: nodes.isGateway }).from(nodes).where(eq(nodes.networkId, networkId)),
+  const [nodeRows, recordRows] = await db.batch([
+    db.select({ name: nodes.name, address: nodes.address, isGateway: nodes.isGateway }).from(nodes).where(eq(nodes.networkId, network.id)),
     db.select({ name: dnsRecords.name, type: dnsRecords.type, value: dnsRecords.value, ttl: dnsRecords.ttl })
-      .from(dnsRecords).where(eq(dnsRecords.networkId, networkId)),
+      .from(dnsRecords).where(eq(dnsRecords.networkId, network.id)),
   ]);
-  const network = networkRows[0];
-  if (!network) throw notFound("Network");
   const text = renderZone(network.dnsDomain, servedRecords(recordRows, nodeRows), { nameServerAddress: nameServerAddress(network.cidr, nodeRows) });
   return { text, etag: await zoneEtag(text) };
 }

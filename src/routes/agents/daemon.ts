@@ -54,7 +54,7 @@ const report = createRoute({
 });
 
 const servedNodes = (c: { var: AppEnv["Variables"] }) => c.var.db
-  .select({ nodeId: nodes.id, networkId: networks.id, routingRevision: networks.routingRevision, dnsRevision: networks.dnsRevision, dnsDomain: networks.dnsDomain })
+  .select({ nodeId: nodes.id, networkId: networks.id, cidr: networks.cidr, routingRevision: networks.routingRevision, dnsRevision: networks.dnsRevision, dnsDomain: networks.dnsDomain })
   .from(nodes).innerJoin(networks, eq(networks.id, nodes.networkId))
   .where(and(eq(nodes.gatewayId, c.var.agent.gatewayId!), eq(nodes.isGateway, true))).all();
 
@@ -73,7 +73,7 @@ const desiredHandler: AppRouteHandler<typeof desired> = async (c) => {
   const perNetwork = await Promise.all([...byNetwork].map(async ([networkId, members]) => {
     const read = await Promise.all([
       loadNodeConfigs(c.var.db, networkId, members.map((node) => node.nodeId)),
-      renderDnsArtifact(c.var.db, networkId, "zonefile"),
+      renderDnsArtifact(c.var.db, { id: networkId, cidr: members[0]!.cidr, dnsDomain: members[0]!.dnsDomain }, "zonefile"),
     ]).catch((error: unknown) => {
       // The network was deleted since the first read: leave it out, keep the others.
       if (error instanceof ApiError && error.code === "not_found") return null;

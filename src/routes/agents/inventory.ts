@@ -9,7 +9,7 @@ import { afterCursor, PageQuery, pageOf, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { randomToken, sha256 } from "../../services/auth/tokens";
 import { AGENT_ENROLMENT_PREFIX } from "../../services/agents/enrolment";
-import { loadEffectiveSettings } from "../../services/settings/settings";
+import { offlineAfterSeconds } from "../../services/settings/settings";
 import { requirePlatformAdmin } from "../users/users.handlers";
 import { AgentSchema, EnrolmentTokenBody, EnrolmentTokenSchema, presentAgent } from "./agents.schemas";
 
@@ -59,8 +59,8 @@ const listHandler: AppRouteHandler<typeof list> = async (c) => {
     afterCursor(agents, cursor), kind ? eq(agents.kind, kind) : undefined,
     status === "revoked" ? isNotNull(agents.revokedAt) : status === "active" ? isNull(agents.revokedAt) : undefined,
   )).orderBy(asc(agents.createdAt), asc(agents.id)).limit(limit + 1).all();
-  const { offlineAfterSeconds } = await loadEffectiveSettings(c.env, c.var.db);
-  return c.json(toPage(rows, limit, (agent) => presentAgent(agent, offlineAfterSeconds)), 200);
+  const offline = await offlineAfterSeconds(c.env, c.var.db);
+  return c.json(toPage(rows, limit, (agent) => presentAgent(agent, offline)), 200);
 };
 
 async function findAgent(c: { var: { db: Parameters<AppRouteHandler<typeof get>>[0]["var"]["db"] } }, id: string) {
@@ -71,7 +71,7 @@ async function findAgent(c: { var: { db: Parameters<AppRouteHandler<typeof get>>
 
 const getHandler: AppRouteHandler<typeof get> = async (c) => {
   const agent = await findAgent(c, c.req.valid("param").id);
-  return c.json(presentAgent(agent, (await loadEffectiveSettings(c.env, c.var.db)).offlineAfterSeconds), 200);
+  return c.json(presentAgent(agent, await offlineAfterSeconds(c.env, c.var.db)), 200);
 };
 
 const revokeHandler: AppRouteHandler<typeof revoke> = async (c) => {

@@ -10,7 +10,7 @@ import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { requireAgent } from "../../middleware/agent-auth";
 import { sha256 } from "../../services/auth/tokens";
 import { enrolAgent, newAgentCredential } from "../../services/agents/enrolment";
-import { loadEffectiveSettings } from "../../services/settings/settings";
+import { offlineAfterSeconds } from "../../services/settings/settings";
 import { AgentCredentialSchema, AgentEnrolBody, AgentSchema, presentAgent } from "./agents.schemas";
 
 const tags = ["Agents"];
@@ -36,8 +36,7 @@ const rotate = createRoute({
   responses: { 200: jsonResponse(AgentCredentialSchema, "Rotated"), ...errorResponses(401) },
 });
 
-const offline = async (c: { env: AppEnv["Bindings"]; var: { db: AppEnv["Variables"]["db"] } }) =>
-  (await loadEffectiveSettings(c.env, c.var.db)).offlineAfterSeconds;
+const offline = (c: { env: AppEnv["Bindings"]; var: { db: AppEnv["Variables"]["db"] } }) => offlineAfterSeconds(c.env, c.var.db);
 
 async function current(c: { var: { db: AppEnv["Variables"]["db"]; agent: AppEnv["Variables"]["agent"] } }) {
   const agent = await c.var.db.select().from(agents).where(eq(agents.id, c.var.agent.agentId)).get();

@@ -9,7 +9,7 @@ import { randomToken, sha256 } from "../../services/auth/tokens";
 import { deviceAccess } from "../../services/device-access";
 import { consumeEnrolmentKey, releaseEnrolmentKeyUse } from "../../services/enrolment-keys";
 import { loadNodeConfig } from "../../services/node-configs";
-import { loadEffectiveSettings } from "../../services/settings/settings";
+import { offlineAfterSeconds } from "../../services/settings/settings";
 import { presentNode } from "../nodes/nodes.schemas";
 import type * as routes from "./client.routes";
 import { presentDevice } from "./client.schemas";
@@ -42,7 +42,7 @@ export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
     throw error;
   });
   const config = await loadNodeConfig(c.var.db, target.networkId, enrolled.node.id);
-  const device = presentDevice(enrolled.device, enrolled.node, (await loadEffectiveSettings(c.env, c.var.db)).offlineAfterSeconds);
+  const device = presentDevice(enrolled.device, enrolled.node, await offlineAfterSeconds(c.env, c.var.db));
   return c.json({ device, node: presentNode(enrolled.node), config, deviceToken: credential }, 201);
 };
 

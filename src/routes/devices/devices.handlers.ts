@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or } from "drizzle-orm";
 import { devices, memberships, networks, nodes } from "../../db/schema";
 import { networkWriter } from "../../durable-objects/writer-client";
-import { loadEffectiveSettings } from "../../services/settings/settings";
+import { offlineAfterSeconds } from "../../services/settings/settings";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { deviceAccess } from "../../services/device-access";
@@ -20,20 +20,23 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
     .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
     .where(and(visible, networkId ? eq(devices.networkId, networkId) : undefined, afterCursor(devices, cursor)))
     .orderBy(asc(devices.createdAt), asc(devices.id)).limit(limit + 1).all();
-  const offline = (await loadEffectiveSettings(c.env, c.var.db)).offlineAfterSeconds;
+  const offline = await offlineAfterSeconds(c.env, c.var.db);
   const flat = rows.map((row) => ({ ...row, createdAt: row.device.createdAt, id: row.device.id }));
   return c.json(toPage(flat, limit, (row) => presentDevice(row.device, row.node, offline)), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { device, node } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
-  return c.json(presentDevice(device, node, (await loadEffectiveSettings(c.env, c.var.db)).offlineAfterSeconds), 200);
+  // Independent reads: the access check and the threshold go together.
+  const [{ device, node }, offline] = await Promise.all([
+    deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id), offlineAfterSeconds(c.env, c.var.db),
+  ]);
+  return c.json(presentDevice(device, node, offline), 200);
 };
 
 export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
   const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
   const node = await networkWriter(c.env, device.networkId).updateNode(device.nodeId, { name: c.req.valid("json").name });
-  return c.json(presentDevice(device, node, (await loadEffectiveSettings(c.env, c.var.db)).offlineAfterSeconds), 200);
+  return c.json(presentDevice(device, node, await offlineAfterSeconds(c.env, c.var.db)), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {

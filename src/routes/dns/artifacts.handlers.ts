@@ -6,7 +6,7 @@ import type * as routes from "./dns.routes";
 
 async function serve(c: Context<AppEnv>, networkId: string, kind: DnsArtifact) {
   const { network } = await networkAccess(c.var.db, c.var.auth, networkId, "read");
-  const { text, etag } = await renderDnsArtifact(c.var.db, network.id, kind);
+  const { text, etag } = await renderDnsArtifact(c.var.db, network, kind);
   c.header("ETag", etag);
   c.header("Cache-Control", "no-cache");
   if (matchesEtag(c.req.header("if-none-match"), etag)) return c.body(null, 304);

@@ -66,6 +66,9 @@ export async function loadEffectiveSettings(env: Env, db: Db): Promise<Effective
   return effectiveSettings(env, (await readSettings(db)).settings);
 }
 
+/** The offline threshold in force: what every presence (device, node, agent status) is judged by. */
+export const offlineAfterSeconds = async (env: Env, db: Db) => (await loadEffectiveSettings(env, db)).offlineAfterSeconds;
+
 /**
  * The environment's config with the admin overrides applied, for code that takes a Config (token
  * lifetimes at sign-in and refresh, the offline threshold of the scheduled detection). One read.
