@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { devices, nodes, routingPolicies, tunnelObservations } from "../../db/schema";
-import { conflict, domainError, notFound } from "../../lib/errors";
+import { devices, routingPolicies } from "../../db/schema";
+import { domainError, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
-import { bumpDnsRevision, bumpRoutingRevision, type NodeRow } from "./network-state";
-import { planNode, updateNode } from "./nodes";
+import type { NodeRow } from "./network-state";
+import { deleteNode, planNode, updateNode } from "./nodes";
 
 export type DeviceRow = typeof devices.$inferSelect;
 
@@ -33,24 +33,13 @@ export async function enrolDevice(db: Db, networkId: string, input: DeviceEnrolm
 }
 
 /**
- * Releases the node (and so its address) together with the device and what it observed. A node that is a
- * hop of a policy (a server enrolled with the CLI and made a gateway) cannot vanish under others' routes:
- * 409 until the policies change, as for any node.
+ * Releases the node (and so its address) together with the device and what it observed: deleting the
+ * node does all of it, and refuses (409) while a policy names the node as a hop (a CLI-enrolled server).
  */
 export async function removeDevice(db: Db, networkId: string, deviceId: string): Promise<void> {
   const device = await db.select().from(devices).where(and(eq(devices.id, deviceId), eq(devices.networkId, networkId))).get();
   if (!device) throw notFound("Device");
-  const usedBy = (await db.select({ id: routingPolicies.id, path: routingPolicies.gatewayPath }).from(routingPolicies)
-    .where(eq(routingPolicies.networkId, networkId)).all())
-    .filter((policy) => policy.path.includes(device.nodeId)).map((policy) => policy.id);
-  if (usedBy.length > 0) throw conflict(`The device's node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
-  await db.batch([
-    db.delete(devices).where(eq(devices.id, deviceId)),
-    db.delete(nodes).where(eq(nodes.id, device.nodeId)),
-    db.delete(tunnelObservations).where(eq(tunnelObservations.fromNodeId, device.nodeId)),
-    bumpRoutingRevision(db, networkId),
-    bumpDnsRevision(db, networkId),
-  ]);
+  await deleteNode(db, networkId, device.nodeId);
 }
 
 /** Which policies route this device's traffic: all, none, or only the listed ones (which must exist here). */
