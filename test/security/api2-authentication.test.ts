@@ -41,6 +41,8 @@ describe("API2 broken authentication: forged access tokens", () => {
     ["another issuer", () => sign({ ...valid(), iss: "https://evil.example" })],
     ["no jti", () => { const { jti: _jti, ...rest } = valid(); return sign(rest); }],
     ["no exp", () => { const { exp: _exp, ...rest } = valid(); return sign(rest); }],
+    ["no iat", () => { const { iat: _iat, ...rest } = valid(); return sign(rest); }],
+    ["no sub", () => { const { sub: _sub, ...rest } = valid(); return sign(rest); }],
     ["an unknown critical header", async () => {
       // jose refuses to sign this, so sign by hand with the real key: only the header is wrong.
       const input = `${b64url({ alg: "EdDSA", kid: current!.kid, crit: ["x-evil"], "x-evil": true })}.${b64url(valid())}`;
