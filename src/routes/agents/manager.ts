@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import { and, asc, eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { gateways } from "../../db/schema";
@@ -17,7 +18,7 @@ const asManager = { middleware: [requireAgent, agentOfKind("gateway-manager")] a
 const Health = z.enum(["unknown", "healthy", "degraded", "down"]);
 
 const RegisterBody = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: displayName({ min: 1, max: 100 }),
   publicHost: z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/).nullable().default(null),
   capacity: z.number().int().min(0).max(1_000_000).nullable().default(null),
   health: Health.default("unknown"),

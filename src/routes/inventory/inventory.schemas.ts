@@ -1,8 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import { GATEWAY_STATUSES } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
 
-const Name = z.string().trim().min(1).max(100);
+const Name = displayName({ min: 1, max: 100 });
+const Description = displayName({ max: 500 });
 
 export const RegionSchema = z.object({
   id: z.string().openapi({ example: "reg_..." }),
@@ -12,8 +14,8 @@ export const RegionSchema = z.object({
   updatedAt: Timestamp,
 }).openapi("Region");
 
-export const CreateRegionBody = z.strictObject({ name: Name, description: z.string().max(500).default("") }).openapi("CreateRegion");
-export const UpdateRegionBody = z.strictObject({ name: Name.optional(), description: z.string().max(500).optional() }).openapi("UpdateRegion");
+export const CreateRegionBody = z.strictObject({ name: Name, description: Description.default("") }).openapi("CreateRegion");
+export const UpdateRegionBody = z.strictObject({ name: Name.optional(), description: Description.optional() }).openapi("UpdateRegion");
 
 export const GatewaySchema = z.object({
   id: z.string().openapi({ example: "gw_..." }),

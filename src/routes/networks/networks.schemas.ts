@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import { Timestamp } from "../../lib/openapi";
 import { parseCidr } from "../../services/net/cidr";
 
@@ -15,7 +16,7 @@ export const DnsDomain = z.string().trim().toLowerCase().max(253)
   .regex(new RegExp(`^${LABEL}(?:\\.${LABEL})*$`), "A domain name of letters, digits and hyphens, e.g. corp.internal")
   .openapi({ example: "corp.internal" });
 
-const NetworkName = z.string().trim().min(1).max(100);
+const NetworkName = displayName({ min: 1, max: 100 });
 
 export const NetworkSchema = z.object({
   id: z.string().openapi({ example: "net_..." }),
