@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { Timestamp } from "../../lib/openapi";
+import { domainLengthProblem } from "../../services/dns";
 import { parseCidr } from "../../services/net/cidr";
 
 /** A CIDR, validated and normalised: host bits set, bad prefixes and non-addresses are 422. */
@@ -14,6 +15,10 @@ export const CidrString = z.string().max(64).transform((text, ctx) => {
 const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
 export const DnsDomain = z.string().trim().toLowerCase().max(253)
   .regex(new RegExp(`^${LABEL}(?:\\.${LABEL})*$`), "A domain name of letters, digits and hyphens, e.g. corp.internal")
+  .superRefine((domain, ctx) => {
+    const problem = domainLengthProblem(domain);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
   .openapi({ example: "corp.internal" });
 
 const NetworkName = displayName({ min: 1, max: 100 });

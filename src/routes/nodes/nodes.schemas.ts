@@ -1,10 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { ROUTING_MODES, type nodes } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
+import { zoneOwnNameProblem } from "../../services/dns";
 import { isWireGuardKey } from "../../services/net/wireguard-key";
 
 export const NodeName = z.string().trim().toLowerCase().min(1).max(63)
   .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, "A DNS label: letters, digits and inner hyphens")
+  // The zone's own hosts: a node there would replace the name server's address or the SOA contact.
+  .superRefine((name, ctx) => {
+    const reserved = zoneOwnNameProblem(name);
+    if (reserved) ctx.addIssue({ code: "custom", message: reserved });
+  })
   .openapi({ example: "laptop-ada", description: "Also the node's DNS name: <name>.<dnsDomain>" });
 
 export const PublicKey = z.string().refine(isWireGuardKey, "A WireGuard public key: 32 bytes in base64 (44 characters)")
