@@ -11,7 +11,7 @@ import { errorResponses, IdParam, jsonBody, jsonResponse } from "../../lib/opena
 import { afterCursor, PageQuery, pageOf, toPage } from "../../lib/pagination";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { agentOfKind, requireAgent } from "../../middleware/agent-auth";
-import { GatewaySchema, UpdateGatewayBody } from "../inventory/inventory.schemas";
+import { GatewaySchema, PublicHost, UpdateGatewayBody } from "../inventory/inventory.schemas";
 
 const tags = ["Agents"];
 const asManager = { middleware: [requireAgent, agentOfKind("gateway-manager")] as MiddlewareHandler<AppEnv>[], security: [{ bearerAuth: [] }] };
@@ -19,7 +19,7 @@ const Health = z.enum(["unknown", "healthy", "degraded", "down"]);
 
 const RegisterBody = z.strictObject({
   name: displayName({ min: 1, max: 100 }),
-  publicHost: z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/).nullable().default(null),
+  publicHost: PublicHost.nullable().default(null),
   capacity: z.number().int().min(0).max(1_000_000).nullable().default(null),
   health: Health.default("unknown"),
 }).openapi("RegisterGateway");

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { GATEWAY_STATUSES } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
+import { hostProblem } from "../../services/net/endpoint";
 
 const Name = displayName({ min: 1, max: 100 });
 const Description = displayName({ max: 500 });
@@ -35,7 +36,11 @@ export const GatewayDetailSchema = GatewaySchema.extend({
     .openapi({ description: "Networks this gateway serves through a gateway node (only those the caller can see)" }),
 }).openapi("GatewayDetail");
 
-const PublicHost = z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/, "A host name or IP address");
+export const PublicHost = z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/, "A host name or IP address")
+  .superRefine((host, ctx) => {
+    const problem = hostProblem(host);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 export const CreateGatewayBody = z.strictObject({
   regionId: z.string().min(1).max(64),
