@@ -90,8 +90,8 @@ beforeAll(async () => {
 const tokenOf = (who: Who) => ({ alice: t.alice.token, admin: t.admin.token, agent: agentToken, anonymous: undefined })[who];
 
 describe("item 5: display names refuse control, bidi, zero-width and surrogate characters", () => {
-  const rows = FIELDS.map(([who, method, template, base, field]) => ({ who, method, template, base, field }));
-  it.each(rows)("$who $method $template: every hostile $field is 422 naming it, and changes nothing", async ({ who, method, template, base, field }) => {
+  const rows = FIELDS.map(([who, method, template, base, field]) => [who, method, template, field, base] as const);
+  it.each(rows)("%s %s %s: every hostile %s is 422 naming it, and changes nothing", async (who, method, template, field, base) => {
     const before = await snapshot();
     const path = fill(template, t);
     for (const [label, value] of HOSTILE) {
