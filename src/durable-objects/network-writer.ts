@@ -49,6 +49,7 @@ export class NetworkWriter extends DurableObject<Env> {
   updateNetwork(networkId: string, groupId: string, changes: networkOps.NetworkChanges) {
     return this.write(async () => {
       await networkOps.assertCidrMayChange(this.db, networkId, changes);
+      await networkOps.assertNamesFitDomain(this.db, networkId, changes);
       return unwrap(this.group(groupId).applyNetworkChanges(networkId, changes));
     });
   }

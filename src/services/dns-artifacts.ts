@@ -23,7 +23,7 @@ export async function renderDnsArtifact(db: Db, network: DnsNetwork, kind: DnsAr
     db.select({ name: dnsRecords.name, type: dnsRecords.type, value: dnsRecords.value, ttl: dnsRecords.ttl })
       .from(dnsRecords).where(eq(dnsRecords.networkId, network.id)),
   ]);
-  const text = renderZone(network.dnsDomain, servedRecords(recordRows, nodeRows), { nameServerAddress: nameServerAddress(network.cidr, nodeRows) });
+  const text = renderZone(network.dnsDomain, servedRecords(recordRows, nodeRows, network.dnsDomain), { nameServerAddress: nameServerAddress(network.cidr, nodeRows) });
   return { text, etag: await zoneEtag(text) };
 }
 

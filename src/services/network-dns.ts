@@ -1,4 +1,4 @@
-import type { DnsRecord } from "./dns";
+import { nodeNameProblem, type DnsRecord } from "./dns";
 import { mustParseCidr } from "./net/cidr";
 import { allocateAddress, parseAddress } from "./net/ipam";
 
@@ -10,11 +10,13 @@ const isV6 = (address: string) => address.includes(":");
  * The served record set: the manual records plus one A/AAAA per node, `<node-name>.<dnsDomain>`.
  * A manual A, AAAA or CNAME at a node's name wins: the node's automatic record is left out (so an
  * operator can point a node's name elsewhere without a conflict). A TXT there sits beside it.
+ * A node the zone cannot hold (a name stored before the zone's own names and the 253-character limit
+ * were enforced) gets no record: it must never replace `ns` or make the zone fail to load.
  */
-export function servedRecords(manual: DnsRecord[], nodes: NodeLike[]): DnsRecord[] {
+export function servedRecords(manual: DnsRecord[], nodes: NodeLike[], domain: string): DnsRecord[] {
   const manualNames = new Set(manual.filter((record) => record.type !== "TXT").map((record) => record.name));
   const automatic = nodes
-    .filter((node) => !manualNames.has(node.name))
+    .filter((node) => !manualNames.has(node.name) && nodeNameProblem(node.name, domain) === null)
     .map((node): DnsRecord => ({ name: node.name, type: isV6(node.address) ? "AAAA" : "A", value: node.address, ttl: 300 }));
   return [...manual, ...automatic];
 }

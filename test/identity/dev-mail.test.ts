@@ -31,7 +31,7 @@ describe("GET /dev/mail", () => {
     const group = await from(freshAddress()).post("/groups", { name: "mail test" }, admin.body.accessToken);
     await from(freshAddress()).post(`/groups/${group.body.id}/invites`, { email, role: "viewer" }, admin.body.accessToken);
     const mail = await get(`/dev/mail?to=${email.toUpperCase()}`);
-    expect(mail.body.items).toEqual([expect.objectContaining({ to: email, subject: "You are invited to mail test" })]);
+    expect(mail.body.items).toEqual([expect.objectContaining({ to: email, subject: "You are invited to a group" })]);
     expect(mail.body.items[0].text).toMatch(/inv_[A-Za-z0-9_-]{43}/);
   });
 });

@@ -1,21 +1,31 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { dnsRecords, networks } from "../../db/schema";
-import { conflict, notFound } from "../../lib/errors";
+import { conflict, fieldError, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { LIMITS } from "../../lib/limits";
-import { findRecordConflict, type DnsRecord } from "../../services/dns";
+import { findRecordConflict, validateRecord, type DnsRecord } from "../../services/dns";
 import { bumpDnsRevision } from "./network-state";
 
 export type DnsRecordRow = typeof dnsRecords.$inferSelect;
 
 async function loadRecords(db: Db, networkId: string) {
   const [networkRows, rows] = await db.batch([
-    db.select({ dnsRevision: networks.dnsRevision }).from(networks).where(eq(networks.id, networkId)),
+    db.select({ dnsRevision: networks.dnsRevision, dnsDomain: networks.dnsDomain }).from(networks).where(eq(networks.id, networkId)),
     db.select().from(dnsRecords).where(eq(dnsRecords.networkId, networkId)),
   ]);
   if (!networkRows[0]) throw notFound("Network");
-  return { revision: networkRows[0].dnsRevision, records: rows };
+  return { revision: networkRows[0].dnsRevision, domain: networkRows[0].dnsDomain, records: rows };
+}
+
+/**
+ * The handler validated the record against the domain it read; a domain change may have run in this
+ * writer since. Validating again against the domain of this moment keeps every stored full name
+ * (and relative CNAME target) within 253 characters.
+ */
+function assertFitsDomain(record: DnsRecord, domain: string) {
+  const checked = validateRecord(record, domain);
+  if (!checked.ok) throw fieldError(checked.field, checked.message);
 }
 
 function assertNoConflict(records: DnsRecordRow[], candidate: DnsRecord, selfId?: string) {
@@ -25,7 +35,8 @@ function assertNoConflict(records: DnsRecordRow[], candidate: DnsRecord, selfId?
 
 /** The record arrives validated and normalised (names, values, ttl); the writer checks it against the set. */
 export async function createRecord(db: Db, networkId: string, record: DnsRecord): Promise<DnsRecordRow> {
-  const { revision, records } = await loadRecords(db, networkId);
+  const { revision, domain, records } = await loadRecords(db, networkId);
+  assertFitsDomain(record, domain);
   if (records.length >= LIMITS.dnsRecordsPerNetwork) throw conflict(`A network holds at most ${LIMITS.dnsRecordsPerNetwork} DNS records`);
   assertNoConflict(records, record);
   const now = nowIso();
@@ -35,9 +46,10 @@ export async function createRecord(db: Db, networkId: string, record: DnsRecord)
 }
 
 export async function replaceRecord(db: Db, networkId: string, recordId: string, record: DnsRecord): Promise<DnsRecordRow> {
-  const { revision, records } = await loadRecords(db, networkId);
+  const { revision, domain, records } = await loadRecords(db, networkId);
   const current = records.find((row) => row.id === recordId);
   if (!current) throw notFound("DNS record");
+  assertFitsDomain(record, domain);
   assertNoConflict(records, record, recordId);
   const next: DnsRecordRow = { ...current, ...record, revision: revision + 1, updatedAt: nowIso() };
   await db.batch([db.update(dnsRecords).set(next).where(eq(dnsRecords.id, recordId)), bumpDnsRevision(db, networkId)]);

@@ -1,8 +1,9 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { networks, nodes } from "../../db/schema";
+import { dnsRecords, networks, nodes } from "../../db/schema";
 import { conflict, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
+import { fullNameProblem } from "../../services/dns";
 import { mustParseCidr, overlaps } from "../../services/net/cidr";
 
 export type NetworkRow = typeof networks.$inferSelect;
@@ -66,6 +67,29 @@ export async function assertCidrMayChange(db: Db, networkId: string, changes: Ne
   if (changes.cidr === undefined) return;
   const current = await db.select({ cidr: networks.cidr }).from(networks).where(eq(networks.id, networkId)).get();
   if (current && current.cidr !== changes.cidr) await assertNoNodes(db, networkId, "change its CIDR");
+}
+
+/**
+ * A new domain lengthens every name under it: each node's `<name>.<dnsDomain>` and each record's full
+ * name and relative CNAME target must still fit in 253 characters (else the zone would not load).
+ * Runs in the network's writer, so no node or record can arrive between this check and the change.
+ */
+export async function assertNamesFitDomain(db: Db, networkId: string, changes: NetworkChanges) {
+  const domain = changes.dnsDomain;
+  if (domain === undefined) return;
+  const [nodeRows, recordRows] = await db.batch([
+    db.select({ id: nodes.id, name: nodes.name }).from(nodes).where(eq(nodes.networkId, networkId)),
+    db.select({ id: dnsRecords.id, name: dnsRecords.name, type: dnsRecords.type, value: dnsRecords.value })
+      .from(dnsRecords).where(eq(dnsRecords.networkId, networkId)),
+  ]);
+  for (const node of nodeRows) {
+    const problem = fullNameProblem(node.name, domain);
+    if (problem) throw conflict(`Node ${node.id} ("${node.name}"): ${problem}; rename it or pick a shorter domain`);
+  }
+  for (const record of recordRows) {
+    const problem = fullNameProblem(record.name, domain) ?? (record.type === "CNAME" ? fullNameProblem(record.value, domain) : null);
+    if (problem) throw conflict(`DNS record ${record.id} ("${record.name}"): ${problem}; change it or pick a shorter domain`);
+  }
 }
 
 /** Runs inside the network's own writer, so no node can be added while the network is deleted. */

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { devices, gateways, nodes, tunnelObservations } from "../../db/schema";
-import { conflict, domainError, notFound } from "../../lib/errors";
+import { conflict, domainError, fieldError, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { LIMITS } from "../../lib/limits";
+import { nodeNameProblem } from "../../services/dns";
 import { mustParseCidr } from "../../services/net/cidr";
 import { allocateAddress, checkRequestedAddress } from "../../services/net/ipam";
 import { bumpDnsRevision, bumpRoutingRevision, loadRoutingState, type NodeRow, type RoutingState } from "./network-state";
@@ -21,6 +22,12 @@ export interface NodeInput {
   routingPolicyIds?: string[];
 }
 export type NodeChanges = Partial<Omit<NodeInput, "deviceId">>;
+
+/** Checked in the writer, against the domain the network has now: `<name>.<dnsDomain>` must be a name the zone can hold. */
+function assertNameFitsZone(state: RoutingState, name: string) {
+  const problem = nodeNameProblem(name, state.network.dnsDomain);
+  if (problem) throw fieldError("name", problem);
+}
 
 function assertUniqueIdentity(state: RoutingState, candidate: { name: string; publicKey: string }, selfId?: string) {
   for (const other of state.nodes) {
@@ -59,6 +66,7 @@ const policiesUsing = (state: RoutingState, nodeId: string) =>
 export async function planNode(db: Db, networkId: string, input: NodeInput) {
   const state = await loadRoutingState(db, networkId);
   if (state.nodes.length >= LIMITS.nodesPerNetwork) throw conflict(`A network holds at most ${LIMITS.nodesPerNetwork} nodes`);
+  assertNameFitsZone(state, input.name);
   assertUniqueIdentity(state, input);
   const isGateway = input.isGateway ?? false;
   const gatewayId = isGateway ? input.gatewayId ?? null : null;
@@ -96,6 +104,7 @@ export async function updateNode(db: Db, networkId: string, nodeId: string, chan
     revision: state.network.routingRevision + 1,
     updatedAt: nowIso(),
   };
+  if (next.name !== current.name) assertNameFitsZone(state, next.name);
   assertUniqueIdentity(state, next, nodeId);
   if (gatewayId !== current.gatewayId || isGateway !== current.isGateway) await assertGatewayRole(db, isGateway, gatewayId);
   // Names, addresses and gateways (the zone's name server is a gateway's address) all shape the zone file.

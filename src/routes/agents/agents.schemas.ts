@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import { AGENT_KINDS, type agents } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
 
@@ -35,8 +36,8 @@ export const EnrolmentTokenSchema = z.object({
 
 export const AgentEnrolBody = z.strictObject({
   token: z.string().min(1).max(128),
-  name: z.string().trim().min(1).max(100),
-  version: z.string().max(64).default(""),
+  name: displayName({ min: 1, max: 100 }),
+  version: displayName({ max: 64 }).default(""),
 }).openapi("AgentEnrol");
 
 export const AgentCredentialSchema = z.object({

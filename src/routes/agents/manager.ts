@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import { and, asc, eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { gateways } from "../../db/schema";
@@ -10,15 +11,15 @@ import { errorResponses, IdParam, jsonBody, jsonResponse } from "../../lib/opena
 import { afterCursor, PageQuery, pageOf, toPage } from "../../lib/pagination";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { agentOfKind, requireAgent } from "../../middleware/agent-auth";
-import { GatewaySchema, UpdateGatewayBody } from "../inventory/inventory.schemas";
+import { GatewaySchema, PublicHost, UpdateGatewayBody } from "../inventory/inventory.schemas";
 
 const tags = ["Agents"];
 const asManager = { middleware: [requireAgent, agentOfKind("gateway-manager")] as MiddlewareHandler<AppEnv>[], security: [{ bearerAuth: [] }] };
 const Health = z.enum(["unknown", "healthy", "degraded", "down"]);
 
 const RegisterBody = z.strictObject({
-  name: z.string().trim().min(1).max(100),
-  publicHost: z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/).nullable().default(null),
+  name: displayName({ min: 1, max: 100 }),
+  publicHost: PublicHost.nullable().default(null),
   capacity: z.number().int().min(0).max(1_000_000).nullable().default(null),
   health: Health.default("unknown"),
 }).openapi("RegisterGateway");

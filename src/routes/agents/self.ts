@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import { eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { agents } from "../../db/schema";
@@ -27,7 +28,7 @@ const me = createRoute({
 });
 const update = createRoute({
   method: "patch", path: "/agents/me", tags, ...asAgent, summary: "Report the agent's version",
-  request: { body: jsonBody(z.strictObject({ version: z.string().max(64) }).openapi("UpdateAgent")) },
+  request: { body: jsonBody(z.strictObject({ version: displayName({ max: 64 }) }).openapi("UpdateAgent")) },
   responses: { 200: jsonResponse(AgentSchema, "Updated"), ...errorResponses(401, 413, 415, 422) },
 });
 const rotate = createRoute({

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import type { devices } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
 import { NodeConfigSchema } from "../nodes/config.schemas";
@@ -27,8 +28,8 @@ export const EnrolBody = z.strictObject({
   networkId: z.string().min(1).max(64).optional().openapi({ description: "Required with a user token; implied by an enrolment key" }),
   name: NodeName,
   publicKey: PublicKey,
-  platform: z.string().max(64).default(""),
-  clientVersion: z.string().max(64).default(""),
+  platform: displayName({ max: 64 }).default(""),
+  clientVersion: displayName({ max: 64 }).default(""),
   enrolmentKey: z.string().min(1).max(128).optional().openapi({ description: "Headless enrolment instead of a user token" }),
 }).openapi("EnrolDevice");
 

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, signedIn, Timestamp } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
 
@@ -20,7 +21,7 @@ const CreatedKeySchema = EnrolmentKeySchema.extend({
 }).openapi("CreatedEnrolmentKey");
 
 const CreateKeyBody = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: displayName({ min: 1, max: 100 }),
   expiresInSeconds: z.number().int().min(60).max(31_536_000).default(604_800),
   usageLimit: z.number().int().min(1).max(10_000).default(1),
 }).openapi("CreateEnrolmentKey");

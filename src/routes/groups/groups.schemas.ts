@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import { GROUP_ROLES } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
 
@@ -12,7 +13,7 @@ export const GroupSchema = z.object({
   updatedAt: Timestamp,
 }).openapi("Group");
 
-const GroupName = z.string().trim().min(1).max(100);
+const GroupName = displayName({ min: 1, max: 100 });
 
 export const CreateGroupBody = z.strictObject({ name: GroupName }).openapi("CreateGroup");
 export const UpdateGroupBody = z.strictObject({ name: GroupName }).openapi("UpdateGroup");

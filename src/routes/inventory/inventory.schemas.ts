@@ -1,8 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import { GATEWAY_STATUSES } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
+import { hostProblem } from "../../services/net/endpoint";
 
-const Name = z.string().trim().min(1).max(100);
+const Name = displayName({ min: 1, max: 100 });
+const Description = displayName({ max: 500 });
 
 export const RegionSchema = z.object({
   id: z.string().openapi({ example: "reg_..." }),
@@ -12,8 +15,8 @@ export const RegionSchema = z.object({
   updatedAt: Timestamp,
 }).openapi("Region");
 
-export const CreateRegionBody = z.strictObject({ name: Name, description: z.string().max(500).default("") }).openapi("CreateRegion");
-export const UpdateRegionBody = z.strictObject({ name: Name.optional(), description: z.string().max(500).optional() }).openapi("UpdateRegion");
+export const CreateRegionBody = z.strictObject({ name: Name, description: Description.default("") }).openapi("CreateRegion");
+export const UpdateRegionBody = z.strictObject({ name: Name.optional(), description: Description.optional() }).openapi("UpdateRegion");
 
 export const GatewaySchema = z.object({
   id: z.string().openapi({ example: "gw_..." }),
@@ -33,7 +36,11 @@ export const GatewayDetailSchema = GatewaySchema.extend({
     .openapi({ description: "Networks this gateway serves through a gateway node (only those the caller can see)" }),
 }).openapi("GatewayDetail");
 
-const PublicHost = z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/, "A host name or IP address");
+export const PublicHost = z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/, "A host name or IP address")
+  .superRefine((host, ctx) => {
+    const problem = hostProblem(host);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 export const CreateGatewayBody = z.strictObject({
   regionId: z.string().min(1).max(64),

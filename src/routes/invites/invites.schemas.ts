@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import type { invites } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
 import { inviteStatus } from "../../services/auth/invites";
@@ -23,7 +24,7 @@ export const AcceptInviteBody = z.strictObject({
   token: z.string().min(1).max(128),
   password: z.string().min(1).max(256).optional()
     .openapi({ description: "Creates the account when none uses the invited email; otherwise proves it is yours" }),
-  name: z.string().trim().max(100).optional(),
+  name: displayName({ max: 100 }).optional(),
 }).openapi("AcceptInvite");
 
 export const InviteAcceptedSchema = z.object({

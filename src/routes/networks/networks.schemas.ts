@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import { Timestamp } from "../../lib/openapi";
-import { parseCidr } from "../../services/net/cidr";
+import { domainLengthProblem } from "../../services/dns";
+import { overlayRangeProblem, parseCidr } from "../../services/net/cidr";
 
 /** A CIDR, validated and normalised: host bits set, bad prefixes and non-addresses are 422. */
 export const CidrString = z.string().max(64).transform((text, ctx) => {
@@ -10,12 +12,26 @@ export const CidrString = z.string().max(64).transform((text, ctx) => {
   return z.NEVER;
 }).openapi({ example: "10.20.0.0/24", description: "IPv4 or IPv6 CIDR with zero host bits" });
 
+/** A network's own range: a CIDR that can hold interface addresses (no loopback, link-local, multicast, /0…). */
+const NetworkCidr = CidrString.superRefine((cidr, ctx) => {
+  const parsed = typeof cidr === "string" ? parseCidr(cidr) : undefined;
+  const problem = parsed?.ok ? overlayRangeProblem(parsed.cidr) : null;
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+}).openapi({
+  example: "10.20.0.0/24",
+  description: "IPv4 or IPv6 CIDR with zero host bits, in unicast space: RFC 1918, 100.64.0.0/10, fc00::/7 (ULA) or global unicast you own",
+});
+
 const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
 export const DnsDomain = z.string().trim().toLowerCase().max(253)
   .regex(new RegExp(`^${LABEL}(?:\\.${LABEL})*$`), "A domain name of letters, digits and hyphens, e.g. corp.internal")
+  .superRefine((domain, ctx) => {
+    const problem = domainLengthProblem(domain);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
   .openapi({ example: "corp.internal" });
 
-const NetworkName = z.string().trim().min(1).max(100);
+const NetworkName = displayName({ min: 1, max: 100 });
 
 export const NetworkSchema = z.object({
   id: z.string().openapi({ example: "net_..." }),
@@ -32,19 +48,19 @@ export const NetworkSchema = z.object({
 export const CreateNetworkBody = z.strictObject({
   groupId: z.string().min(1).max(64),
   name: NetworkName,
-  cidr: CidrString,
+  cidr: NetworkCidr,
   dnsDomain: DnsDomain.optional().openapi({ description: "Defaults to <name>.internal" }),
 }).openapi("CreateNetwork");
 
 export const PatchNetworkBody = z.strictObject({
   name: NetworkName.optional(),
-  cidr: CidrString.optional(),
+  cidr: NetworkCidr.optional(),
   dnsDomain: DnsDomain.optional(),
 }).openapi("PatchNetwork");
 
 export const PutNetworkBody = z.strictObject({
   name: NetworkName,
-  cidr: CidrString,
+  cidr: NetworkCidr,
   dnsDomain: DnsDomain,
 }).openapi("ReplaceNetwork");
 

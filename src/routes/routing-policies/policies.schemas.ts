@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import { ROUTING_POLICY_TYPES, type routingPolicies } from "../../db/schema";
 import { LIMITS } from "../../lib/limits";
 import { Timestamp } from "../../lib/openapi";
@@ -17,7 +18,7 @@ export const RoutingPolicySchema = z.object({
 }).openapi("RoutingPolicy");
 
 export const PolicyBody = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: displayName({ min: 1, max: 100 }),
   type: z.enum(ROUTING_POLICY_TYPES).openapi({ description: "via_gateway: send destinationCidr through gatewayPath, in order" }),
   destinationCidr: CidrString,
   gatewayPath: z.array(z.string().min(1).max(64)).max(LIMITS.gatewayPathEntries)

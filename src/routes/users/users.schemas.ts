@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { displayName } from "../../lib/display-name";
 import type { users } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
 import { PASSWORD_RULES } from "../../services/auth/password";
@@ -21,7 +22,7 @@ export const UserSchema = z.object({
 
 export const CreateUserBody = z.strictObject({
   email: Email,
-  name: z.string().trim().max(100).default(""),
+  name: displayName({ max: 100 }).default(""),
   password: NewPassword,
   platformRole: z.enum(["admin", "user"]).default("user"),
 }).openapi("CreateUser");
@@ -38,12 +39,12 @@ export const presentUser = (user: typeof users.$inferSelect): z.infer<typeof Use
 });
 
 export const UpdateUserBody = z.strictObject({
-  name: z.string().trim().max(100).optional(),
+  name: displayName({ max: 100 }).optional(),
   platformRole: z.enum(["admin", "user"]).optional(),
   disabled: z.boolean().optional().openapi({ description: "true ends every session of the user at once" }),
 }).openapi("UpdateUser");
 
-export const UpdateMeBody = z.strictObject({ name: z.string().trim().max(100) }).openapi("UpdateMe");
+export const UpdateMeBody = z.strictObject({ name: displayName({ max: 100 }) }).openapi("UpdateMe");
 
 export const ChangePasswordBody = z.strictObject({
   currentPassword: z.string().min(1).max(256),

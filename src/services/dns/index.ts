@@ -3,6 +3,7 @@ export { RECORD_TYPES, TTL_DEFAULT, TTL_MAX, TTL_MIN, validateRecord, validateTt
 export type { Checked, DnsRecord, Invalid, RecordField, RecordInput, RecordType } from "./records";
 export { NAME_SERVER_HOST, findRecordConflict } from "./conflicts";
 export { APEX, absoluteName } from "./names";
+export { MAX_DOMAIN_LENGTH, SOA_CONTACT_HOST, ZONE_OWN_NAMES, domainLengthProblem, fullNameProblem, nodeNameProblem, zoneOwnNameProblem } from "./reserved";
 export { TXT_MAX_BYTES } from "./txt";
 export { renderZone, serialFor, zoneEtag } from "./zonefile";
 export type { ZoneOptions } from "./zonefile";

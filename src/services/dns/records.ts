@@ -1,5 +1,6 @@
 import ipaddr from "ipaddr.js";
 import { absoluteName, isHostName, normaliseOwnerName, normaliseTarget } from "./names";
+import { zoneOwnNameProblem } from "./reserved";
 import { validateTxt } from "./txt";
 
 /**
@@ -95,6 +96,8 @@ export function validateRecord(input: RecordInput, domain: string): Checked<DnsR
   if (!type.ok) return type;
   const name = normaliseOwnerName(input.name, domain);
   if (!name.ok) return invalid("name", name.message);
+  const reserved = zoneOwnNameProblem(name.value);
+  if (reserved) return invalid("name", reserved);
   if ((type.value === "A" || type.value === "AAAA") && !isHostName(name.value)) {
     return invalid("name", "Address records need a host name of letters, digits and hyphens; underscores are for TXT and CNAME names");
   }

@@ -1,6 +1,7 @@
 import ipaddr from "ipaddr.js";
 import { NAME_SERVER_HOST } from "./conflicts";
 import { APEX, compareOwnerNames, isDomainName } from "./names";
+import { SOA_CONTACT_HOST } from "./reserved";
 import { TTL_DEFAULT, type DnsRecord, type RecordType } from "./records";
 import { renderTxtData } from "./txt";
 
@@ -101,7 +102,7 @@ export function renderZone(domain: string, records: DnsRecord[], options: ZoneOp
   const apexNs = [APEX, TTL_DEFAULT, "IN", "NS", nameServer].join("\t");
   const body = [...head, apexNs, ...unique].join("\n");
   const { refresh, retry, expire, negativeTtl } = SOA_TIMERS;
-  const soaData = `${nameServer} hostmaster.${origin}. ${serialFor(body)} ${refresh} ${retry} ${expire} ${negativeTtl}`;
+  const soaData = `${nameServer} ${SOA_CONTACT_HOST}.${origin}. ${serialFor(body)} ${refresh} ${retry} ${expire} ${negativeTtl}`;
   const soa = [APEX, TTL_DEFAULT, "IN", "SOA", soaData].join("\t");
   // The SOA must be the first record: CoreDNS and RFC 1035 §5.2 both expect it there.
   return [...head, soa, apexNs, ...unique].join("\n") + "\n";

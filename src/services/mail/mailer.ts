@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Config } from "../../lib/env";
 import { DevMailTransport } from "./dev-transport";
+import { assertHeaderSafeAddress, headerText } from "./header-text";
 import { HttpMailTransport } from "./http-transport";
 
 export interface MailMessage {
@@ -21,7 +22,15 @@ const droppingMailer: Mailer = {
   },
 };
 
-export function createMailer(config: Config, db: Db): Mailer {
+/** Every transport gets header-safe subjects and recipients, whatever text a message was built from. */
+const withSafeHeaders = (transport: Mailer): Mailer => ({
+  send(message) {
+    assertHeaderSafeAddress(message.to);
+    return transport.send({ ...message, subject: headerText(message.subject) });
+  },
+});
+
+function transportFor(config: Config, db: Db): Mailer {
   switch (config.MAIL_TRANSPORT) {
     case "dev":
       return new DevMailTransport(db);
@@ -31,3 +40,5 @@ export function createMailer(config: Config, db: Db): Mailer {
       return droppingMailer;
   }
 }
+
+export const createMailer = (config: Config, db: Db): Mailer => withSafeHeaders(transportFor(config, db));

@@ -23,9 +23,10 @@ export function inviteMessage(config: Config, to: string, groupName: string, rol
   const days = Math.round(config.INVITE_TTL_SECONDS / 86_400);
   return {
     to,
-    subject: `You are invited to ${groupName}`,
+    // A fixed subject: the group's name is a member's free text and never goes into a header.
+    subject: "You are invited to a group",
     text: [
-      `You are invited to the group "${groupName}" as ${role}.`,
+      `You are invited to the group ${JSON.stringify(groupName)} as ${role}.`,
       link(config, "/accept-invite", token),
       `Invite token (valid ${days} days, once): ${token}`,
       "POST /api/v1/auth/invites/accept {\"token\": \"...\", \"password\": \"...\"}",

@@ -58,3 +58,31 @@ export function mustParseCidr(text: string): Cidr {
   if (!parsed.ok) throw new Error(`Stored CIDR ${text} is invalid: ${parsed.reason}`);
   return parsed.cidr;
 }
+
+/**
+ * Ranges no overlay can live in: their addresses are not unicast interface addresses, or a kernel
+ * treats them specially (RFC 6890 special-purpose registries). A network inside or around one of them
+ * would hand out loopback, link-local, multicast or broadcast addresses, or route everything (/0).
+ */
+const NOT_OVERLAY: [string, string][] = [
+  ["0.0.0.0/8", "\"this network\" (unspecified, and 0.0.0.0/0 is the default route)"],
+  ["127.0.0.0/8", "loopback"],
+  ["169.254.0.0/16", "link-local"],
+  ["224.0.0.0/4", "multicast"],
+  ["240.0.0.0/4", "reserved (class E, with the broadcast address 255.255.255.255)"],
+  ["::/96", "unspecified, loopback or IPv4-compatible (and ::/0 is the default route)"],
+  ["::ffff:0:0/96", "IPv4-mapped"],
+  ["fe80::/10", "link-local"],
+  ["ff00::/8", "multicast"],
+];
+const NOT_OVERLAY_RANGES = NOT_OVERLAY.map(([text, kind]) => ({ range: mustParseCidr(text), text, kind }));
+
+/**
+ * Why `cidr` cannot be a network's address range, or null. Allowed: RFC 1918 (10/8, 172.16/12,
+ * 192.168/16), CGNAT 100.64.0.0/10, IPv6 ULA fc00::/7, and global unicast space the operator owns.
+ */
+export function overlayRangeProblem(cidr: Cidr): string | null {
+  const clash = NOT_OVERLAY_RANGES.find(({ range }) => overlaps(cidr, range));
+  if (!clash) return null;
+  return `${cidr.text} overlaps ${clash.text}, ${clash.kind} space; a network needs unicast space such as 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10 or fd00::/8`;
+}

@@ -2,8 +2,17 @@ import ipaddr from "ipaddr.js";
 
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
-/** Hostnames that name internal or local services without being addresses. */
-const INTERNAL_SUFFIXES = [".internal", ".local", ".localdomain", ".home.arpa"];
+/**
+ * Names that resolve only inside a site, a cluster or a cloud (never to a public receiver), and the
+ * special-use names no public host can have: RFC 6761 (.test, .invalid, .example), RFC 6762 appendix G
+ * (.local and the private TLDs it lists: .lan, .home, .corp, .intranet, .private, .internal), RFC 8375
+ * (.home.arpa, and .arpa is reverse-lookup only), RFC 7686 (.onion), RFC 9476 (.alt), Kubernetes
+ * service names (.svc, .cluster.local) and cloud metadata names (metadata.google.internal).
+ */
+const INTERNAL_SUFFIXES = [
+  ".internal", ".local", ".localdomain", ".lan", ".home", ".corp", ".intranet", ".private", ".arpa",
+  ".svc", ".test", ".invalid", ".example", ".onion", ".alt",
+];
 
 const isLoopbackName = (host: string) => host === "localhost" || host.endsWith(".localhost");
 
@@ -34,8 +43,9 @@ export function checkWebhookUrl(text: string, allowHttpLoopback: boolean): UrlVe
     return { ok: false, reason: "not an absolute URL" };
   }
   if (url.username || url.password) return { ok: false, reason: "credentials in the URL are not allowed" };
-  // "localhost." and "localhost" are one host to a resolver: drop the root label's dot before the name rules.
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.$/, "");
+  // "localhost." and "localhost" are one host to a resolver: drop the root label's dots before the name rules.
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.+$/, "");
+  if (host === "" || host.startsWith(".") || host.includes("..")) return { ok: false, reason: `${url.hostname} is not a valid host name` };
   const loopbackName = isLoopbackName(host);
   const literal = ipaddr.isValid(host);
   const loopback = loopbackName || (literal && ipaddr.process(host).range() === "loopback");
@@ -50,6 +60,6 @@ export function checkWebhookUrl(text: string, allowHttpLoopback: boolean): UrlVe
     return reason ? { ok: false, reason } : { ok: true, url };
   }
   if (!host.includes(".")) return { ok: false, reason: `${host} is not a public host name` };
-  if (INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) return { ok: false, reason: `${host} is an internal host name` };
+  if (INTERNAL_SUFFIXES.some((suffix) => `.${host}`.endsWith(suffix))) return { ok: false, reason: `${host} is an internal host name` };
   return { ok: true, url };
 }

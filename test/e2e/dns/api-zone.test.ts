@@ -53,6 +53,19 @@ describe.skipIf(missing.length > 0)("the served zone file on a real DNS server",
     expect(await knot.query(`www.${DOMAIN}.`, "CNAME")).toEqual([`db.${DOMAIN}.`]);
   });
 
+  it("names at the limits (a 242-character domain, 253-character names) still pass named-checkzone; one more character is refused", async () => {
+    const longest = ["a".repeat(63), "b".repeat(63), "c".repeat(63), "d".repeat(50)].join(".");
+    const group = (await client.post("/groups", { name: "dns-limits" })).body;
+    const id = (await client.post("/networks", { groupId: group.id, name: "limits", cidr: "10.71.0.0/24", dnsDomain: longest })).body.id;
+    expect((await client.post("/nodes", { networkId: id, name: "n".repeat(10), publicKey: "yTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=" })).status).toBe(201);
+    expect((await client.post("/nodes", { networkId: id, name: "n".repeat(11), publicKey: "zTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=" })).status).toBe(422);
+    expect((await client.post(`/networks/${id}/dns/records`, { name: "t".repeat(10), type: "CNAME", value: "r".repeat(10) })).status).toBe(201);
+    expect((await client.post(`/networks/${id}/dns/records`, { name: "ns", type: "A", value: "10.71.0.9" })).status).toBe(422);
+    const zone = await client.get(`/networks/${id}/dns/zonefile`);
+    const check = await checkZone(longest, zone.text);
+    expect(check.ok, check.output).toBe(true);
+  });
+
   it("the Corefile names the zone, the file plugin with that zone file, errors and log", async () => {
     const corefile = (await client.get(`/networks/${networkId}/dns/corefile`)).text;
     expect(corefile).toMatch(new RegExp(`^${DOMAIN.replace(".", "\\.")}:53 \\{$`, "m"));
