@@ -1,18 +1,18 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import type { Env } from "../lib/env";
-import type { DnsRecord } from "../services/dns";
-import { policyRules } from "../services/policies/policy-rules";
-import * as deviceOps from "./operations/devices";
-import * as dnsOps from "./operations/dns-records";
-import * as networkOps from "./operations/networks";
-import * as nodeOps from "./operations/nodes";
-import * as policyOps from "./operations/policies";
-import { mergeHeartbeats, writeHeartbeats, type HeartbeatWrite } from "../services/heartbeats";
+import type { DnsRecord } from "../services/networks/dns";
+import { policyRules } from "../services/networks/rules/policy-rules";
+import * as deviceOps from "../services/networks/operations/devices";
+import * as dnsOps from "../services/networks/operations/dns-records";
+import * as networkOps from "../services/networks/operations/networks";
+import * as nodeOps from "../services/networks/operations/nodes";
+import * as policyOps from "../services/networks/operations/policies";
+import { mergeHeartbeats, writeHeartbeats, type HeartbeatWrite } from "../services/networks/operations/heartbeats";
 import { GroupCommit } from "./group-commit";
 import { SerialQueue } from "./serial-queue";
-import { stub } from "./writer-client";
-import { capture, unwrap, type WriteResult } from "./write-result";
+import { stub } from "../services/networks/writer";
+import { capture, unwrap, type WriteResult } from "../lib/write-result";
 
 /**
  * The single writer. Instances named by a network id serialise that network's nodes, policies,

@@ -1,14 +1,14 @@
 import type { Db } from "../../db/client";
-import { networkWriter } from "../../durable-objects/writer-client";
+import { networkWriter } from "../../services/networks/writer";
 import { domainError, fieldError, unauthorized } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
 import { DEVICE_CREDENTIAL_PREFIX } from "../../middleware/client-auth";
 import { networkAccess } from "../../services/access";
 import { randomToken, sha256 } from "../../services/auth/tokens";
-import { deviceAccess } from "../../services/device-access";
-import { consumeEnrolmentKey, releaseEnrolmentKeyUse } from "../../services/enrolment-keys";
-import { loadNodeConfig } from "../../services/node-configs";
+import { deviceAccess } from "../../services/networks/device-access";
+import { consumeEnrolmentKey, releaseEnrolmentKeyUse } from "../../services/networks/enrolment-keys";
+import { loadNodeConfig } from "../../services/networks/views/node-configs";
 import { offlineAfterSeconds } from "../../services/settings/settings";
 import { presentNode } from "../nodes/nodes.schemas";
 import type * as routes from "./client.routes";

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, or } from "drizzle-orm";
 import { devices, memberships, networks, nodes } from "../../db/schema";
-import { networkWriter } from "../../durable-objects/writer-client";
+import { networkWriter } from "../../services/networks/writer";
 import { offlineAfterSeconds } from "../../services/settings/settings";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
-import { deviceAccess } from "../../services/device-access";
+import { deviceAccess } from "../../services/networks/device-access";
 import { presentDevice } from "../client/client.schemas";
 import type * as routes from "./devices.routes";
 

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { dnsRecords } from "../../db/schema";
-import { networkWriter } from "../../durable-objects/writer-client";
+import { networkWriter } from "../../services/networks/writer";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { dnsRecordAccess, networkAccess } from "../../services/access";

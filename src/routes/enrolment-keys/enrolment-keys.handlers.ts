@@ -6,7 +6,7 @@ import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { networkAccess } from "../../services/access";
 import { randomToken, sha256 } from "../../services/auth/tokens";
-import { ENROLMENT_KEY_PREFIX } from "../../services/enrolment-keys";
+import { ENROLMENT_KEY_PREFIX } from "../../services/networks/enrolment-keys";
 import type * as routes from "./enrolment-keys.routes";
 
 const present = ({ keyHash: _secret, createdBy: _creator, updatedAt: _updated, ...key }: typeof enrolmentKeys.$inferSelect) => key;

@@ -1,9 +1,9 @@
 import { and, asc, eq } from "drizzle-orm";
 import { memberships, networks } from "../../db/schema";
-import { groupWriter, networkWriter } from "../../durable-objects/writer-client";
+import { groupWriter, networkWriter } from "../../services/networks/writer";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { Context } from "hono";
-import type { NetworkChanges } from "../../durable-objects/operations/networks";
+import type { NetworkChanges } from "../../services/networks/operations/networks";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { groupAccess, networkAccess } from "../../services/access";
 import type * as routes from "./networks.routes";

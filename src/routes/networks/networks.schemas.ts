@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Timestamp } from "../../lib/openapi";
-import { parseCidr } from "../../services/net/cidr";
+import { parseCidr } from "../../services/networks/net/cidr";
 
 /** A CIDR, validated and normalised: host bits set, bad prefixes and non-addresses are 422. */
 export const CidrString = z.string().max(64).transform((text, ctx) => {

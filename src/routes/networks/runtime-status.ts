@@ -4,7 +4,7 @@ import { nodes } from "../../db/schema";
 import { errorResponses, IdParam, jsonResponse, signedIn } from "../../lib/openapi";
 import type { AppRouteHandler } from "../../lib/types";
 import { networkAccess } from "../../services/access";
-import { dnsStatus, routingStatus } from "../../services/runtime-status";
+import { dnsStatus, routingStatus } from "../../services/networks/views/runtime-status";
 
 const PlaneStatus = z.object({
   desiredRevision: z.number().int(),

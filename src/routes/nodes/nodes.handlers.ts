@@ -1,10 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import { memberships, networks, nodes } from "../../db/schema";
-import { networkWriter } from "../../durable-objects/writer-client";
+import { networkWriter } from "../../services/networks/writer";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { networkAccess, nodeAccess } from "../../services/access";
-import { loadNodeConfig } from "../../services/node-configs";
+import { loadNodeConfig } from "../../services/networks/views/node-configs";
 import type * as routes from "./nodes.routes";
 import { presentNode } from "./nodes.schemas";
 

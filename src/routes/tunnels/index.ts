@@ -4,7 +4,7 @@ import { memberships, networks, nodes, tunnelObservations } from "../../db/schem
 import { createRouter } from "../../lib/create-router";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
-import { tunnelState } from "../../services/tunnel-state";
+import { tunnelState } from "../../services/networks/views/tunnel-state";
 import * as routes from "./tunnels.routes";
 
 const peer = alias(nodes, "peer");

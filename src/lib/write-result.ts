@@ -1,5 +1,5 @@
-import { isUniqueViolation } from "../lib/db-errors";
-import { ApiError, conflict, reviveError, serializeError, type SerializedError } from "../lib/errors";
+import { isUniqueViolation } from "./db-errors";
+import { ApiError, conflict, reviveError, serializeError, type SerializedError } from "./errors";
 
 /** What crosses the RPC boundary: a value, or an API error as plain data. */
 export type WriteResult<T> = { ok: true; value: T } | { ok: false; error: SerializedError };

@@ -1,9 +1,9 @@
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { enrolmentKeys } from "../db/schema";
-import { unauthorized } from "../lib/errors";
-import { nowIso } from "../lib/ids";
-import { sha256 } from "./auth/tokens";
+import type { Db } from "../../db/client";
+import { enrolmentKeys } from "../../db/schema";
+import { unauthorized } from "../../lib/errors";
+import { nowIso } from "../../lib/ids";
+import { sha256 } from "../auth/tokens";
 
 export const ENROLMENT_KEY_PREFIX = "ek_";
 

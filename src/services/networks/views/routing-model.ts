@@ -1,5 +1,5 @@
-import type { NetworkRow, NodeRow, PolicyRow } from "../durable-objects/operations/network-state";
-import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "./routing";
+import type { NetworkRow, NodeRow, PolicyRow } from "../state";
+import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "../routing";
 
 /** Stored rows → the routing core's inputs. */
 export function toRoutingNetwork(network: NetworkRow, dnsServers: string[] = []): RoutingNetwork {

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { Db } from "../db/client";
-import { devices, memberships, networks, nodes, users } from "../db/schema";
-import { notFound, unauthorized } from "../lib/errors";
-import type { DeviceAuth, UserAuth } from "../lib/types";
-import { roleAllows } from "./access";
+import type { Db } from "../../db/client";
+import { devices, memberships, networks, nodes, users } from "../../db/schema";
+import { notFound, unauthorized } from "../../lib/errors";
+import type { DeviceAuth, UserAuth } from "../../lib/types";
+import { roleAllows } from "../access";
 
 const owner = alias(users, "owner");
 const ownerMembership = alias(memberships, "owner_membership");

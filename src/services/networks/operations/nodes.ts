@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { devices, gateways, nodes, tunnelObservations } from "../../db/schema";
-import { conflict, domainError, notFound } from "../../lib/errors";
-import { newId, nowIso } from "../../lib/ids";
-import { LIMITS } from "../../lib/limits";
-import { mustParseCidr } from "../../services/net/cidr";
-import { allocateAddress, checkRequestedAddress } from "../../services/net/ipam";
-import { bumpDnsRevision, bumpRoutingRevision, loadRoutingState, type NodeRow, type RoutingState } from "./network-state";
+import type { Db } from "../../../db/client";
+import { devices, gateways, nodes, tunnelObservations } from "../../../db/schema";
+import { conflict, domainError, notFound } from "../../../lib/errors";
+import { newId, nowIso } from "../../../lib/ids";
+import { LIMITS } from "../../../lib/limits";
+import { mustParseCidr } from "../net/cidr";
+import { allocateAddress, checkRequestedAddress } from "../net/ipam";
+import { bumpDnsRevision, bumpRoutingRevision, loadRoutingState, type NodeRow, type RoutingState } from "../state";
 
 export interface NodeInput {
   name: string;

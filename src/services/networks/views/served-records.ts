@@ -1,6 +1,6 @@
-import type { DnsRecord } from "./dns";
-import { mustParseCidr } from "./net/cidr";
-import { allocateAddress, parseAddress } from "./net/ipam";
+import type { DnsRecord } from "../dns";
+import { mustParseCidr } from "../net/cidr";
+import { allocateAddress, parseAddress } from "../net/ipam";
 
 interface NodeLike { name: string; address: string; isGateway: boolean }
 

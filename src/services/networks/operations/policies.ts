@@ -1,13 +1,13 @@
 import { eq, inArray } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { gateways, nodes, routingPolicies } from "../../db/schema";
-import { conflict, domainError, notFound } from "../../lib/errors";
-import { newId, nowIso } from "../../lib/ids";
-import { LIMITS } from "../../lib/limits";
-import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../../services/network-routing";
-import { checkGatewayPath, type GatewayEligibility } from "../../services/policies/gateway-path";
-import { checkDestination, findRoutingConflicts } from "../../services/routing";
-import { bumpRoutingRevision, loadRoutingState, type PolicyRow, type RoutingState } from "./network-state";
+import type { Db } from "../../../db/client";
+import { gateways, nodes, routingPolicies } from "../../../db/schema";
+import { conflict, domainError, notFound } from "../../../lib/errors";
+import { newId, nowIso } from "../../../lib/ids";
+import { LIMITS } from "../../../lib/limits";
+import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../views/routing-model";
+import { checkGatewayPath, type GatewayEligibility } from "../rules/gateway-path";
+import { checkDestination, findRoutingConflicts } from "../routing";
+import { bumpRoutingRevision, loadRoutingState, type PolicyRow, type RoutingState } from "../state";
 
 export interface PolicyInput {
   name: string;

@@ -1,8 +1,8 @@
-import type { Db } from "../db/client";
-import { loadRoutingState } from "../durable-objects/operations/network-state";
-import { notFound } from "../lib/errors";
-import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "./network-routing";
-import { buildTopology, configFor, type NodeConfig } from "./routing";
+import type { Db } from "../../../db/client";
+import { loadRoutingState } from "../state";
+import { notFound } from "../../../lib/errors";
+import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "./routing-model";
+import { buildTopology, configFor, type NodeConfig } from "../routing";
 
 /**
  * Configs of nodes of one network from one batch of three reads whatever the network's size, then pure

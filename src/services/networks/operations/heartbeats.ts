@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { devices, nodes } from "../db/schema";
+import type { Db } from "../../../db/client";
+import { devices, nodes } from "../../../db/schema";
 import { replaceObservations, type PeerReport } from "./observations";
 
 /** What one device heartbeat writes: its node's applied revision and last-seen time, endpoint, peers. */

@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { devices, networks } from "../db/schema";
-import { networkWriter } from "../durable-objects/writer-client";
-import { ApiError, conflict } from "../lib/errors";
-import type { Env } from "../lib/env";
+import type { Db } from "../../../db/client";
+import { devices, networks } from "../../../db/schema";
+import { networkWriter } from "../writer";
+import { ApiError, conflict } from "../../../lib/errors";
+import type { Env } from "../../../lib/env";
 
 /**
  * Takes a user's devices out of their networks (node, address, credential, observations) through each

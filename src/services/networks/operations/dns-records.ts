@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { dnsRecords, networks } from "../../db/schema";
-import { conflict, notFound } from "../../lib/errors";
-import { newId, nowIso } from "../../lib/ids";
-import { LIMITS } from "../../lib/limits";
-import { findRecordConflict, type DnsRecord } from "../../services/dns";
-import { bumpDnsRevision } from "./network-state";
+import type { Db } from "../../../db/client";
+import { dnsRecords, networks } from "../../../db/schema";
+import { conflict, notFound } from "../../../lib/errors";
+import { newId, nowIso } from "../../../lib/ids";
+import { LIMITS } from "../../../lib/limits";
+import { findRecordConflict, type DnsRecord } from "../dns";
+import { bumpDnsRevision } from "../state";
 
 export type DnsRecordRow = typeof dnsRecords.$inferSelect;
 

@@ -1,11 +1,11 @@
-import type { Env } from "../lib/env";
-import type { HeartbeatWrite } from "../services/heartbeats";
-import type { DnsRecord } from "../services/dns";
+import type { Env } from "../../lib/env";
+import type { HeartbeatWrite } from "./operations/heartbeats";
+import type { DnsRecord } from "./dns";
 import type { DeviceEnrolment } from "./operations/devices";
 import type { NetworkChanges, NewNetwork } from "./operations/networks";
 import type { NodeChanges, NodeInput } from "./operations/nodes";
 import type { PolicyInput } from "./operations/policies";
-import { unwrap } from "./write-result";
+import { unwrap } from "../../lib/write-result";
 
 export const stub = (env: Env, name: string) => env.NETWORK_WRITER.get(env.NETWORK_WRITER.idFromName(name));
 

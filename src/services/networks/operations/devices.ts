@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { devices, routingPolicies } from "../../db/schema";
-import { domainError, notFound } from "../../lib/errors";
-import { newId, nowIso } from "../../lib/ids";
-import type { NodeRow } from "./network-state";
+import type { Db } from "../../../db/client";
+import { devices, routingPolicies } from "../../../db/schema";
+import { domainError, notFound } from "../../../lib/errors";
+import { newId, nowIso } from "../../../lib/ids";
+import type { NodeRow } from "../state";
 import { deleteNode, planNode, updateNode } from "./nodes";
 
 export type DeviceRow = typeof devices.$inferSelect;

@@ -1,9 +1,9 @@
 import { and, eq, ne } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { networks, nodes } from "../../db/schema";
-import { conflict, notFound } from "../../lib/errors";
-import { newId, nowIso } from "../../lib/ids";
-import { mustParseCidr, overlaps } from "../../services/net/cidr";
+import type { Db } from "../../../db/client";
+import { networks, nodes } from "../../../db/schema";
+import { conflict, notFound } from "../../../lib/errors";
+import { newId, nowIso } from "../../../lib/ids";
+import { mustParseCidr, overlaps } from "../net/cidr";
 
 export type NetworkRow = typeof networks.$inferSelect;
 export interface NewNetwork { groupId: string; name: string; cidr: string; dnsDomain: string }

@@ -1,4 +1,4 @@
-import type { NetworkRow, NodeRow } from "../durable-objects/operations/network-state";
+import type { NetworkRow, NodeRow } from "../state";
 
 type Reported = Pick<NodeRow, "id" | "appliedRoutingRevision">;
 

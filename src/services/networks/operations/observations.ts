@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { tunnelObservations } from "../db/schema";
-import { newId } from "../lib/ids";
+import type { Db } from "../../../db/client";
+import { tunnelObservations } from "../../../db/schema";
+import { newId } from "../../../lib/ids";
 
 export interface PeerReport { publicKey: string; lastHandshakeAt: string | null; rxBytes: number; txBytes: number }
 

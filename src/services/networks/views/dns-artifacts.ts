@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { dnsRecords, nodes } from "../db/schema";
-import { defaultZoneFilePath, renderCorefile, renderZone, zoneEtag } from "./dns";
-import { nameServerAddress, servedRecords } from "./network-dns";
+import type { Db } from "../../../db/client";
+import { dnsRecords, nodes } from "../../../db/schema";
+import { defaultZoneFilePath, renderCorefile, renderZone, zoneEtag } from "../dns";
+import { nameServerAddress, servedRecords } from "./served-records";
 
 export type DnsArtifact = "zonefile" | "corefile";
 
