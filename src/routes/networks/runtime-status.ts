@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { nodes } from "../../db/schema";
-import { errorResponses, IdParam, jsonResponse, signedIn } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonResponse } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import type { AppRouteHandler } from "../../lib/types";
 import { networkAccess } from "../../services/access";
 import { dnsStatus, routingStatus } from "../../services/networks/views/runtime-status";

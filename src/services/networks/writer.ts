@@ -1,40 +1,43 @@
 import type { Env } from "../../lib/env";
-import type { HeartbeatWrite } from "./operations/heartbeats";
-import type { DnsRecord } from "./dns";
-import type { DeviceEnrolment } from "./operations/devices";
-import type { NetworkChanges, NewNetwork } from "./operations/networks";
-import type { NodeChanges, NodeInput } from "./operations/nodes";
-import type { PolicyInput } from "./operations/policies";
 import { unwrap } from "../../lib/write-result";
+import type { CommandName, WriterCommands } from "./commands";
+import type { HeartbeatWrite } from "./operations/heartbeats";
+import { groupWriterName, writerStub, type WriterRpc } from "./writer-rpc";
 
-export const stub = (env: Env, name: string) => env.NETWORK_WRITER.get(env.NETWORK_WRITER.idFromName(name));
+type Args<K extends CommandName> = WriterCommands[K] extends (ctx: never, ...args: infer A) => unknown ? A : never;
+type Result<K extends CommandName> = Awaited<ReturnType<WriterCommands[K]>>;
 
-/** Typed calls into the writers; API errors thrown inside come back out as ApiError. */
+/** Sends one command; an API error thrown inside the writer comes back out as the same ApiError. */
+const send = <K extends CommandName>(rpc: WriterRpc, command: K, ...args: Args<K>) =>
+  unwrap(rpc.run(command, args)) as Promise<Result<K>>;
+
+/** The group's writer: network creation, where names and CIDRs are checked against the group's others. */
 export const groupWriter = (env: Env, groupId: string) => {
-  const writer = stub(env, `group:${groupId}`);
+  const rpc = writerStub(env, groupWriterName(groupId));
   return {
-    createNetwork: (input: NewNetwork) => unwrap(writer.createNetwork(input)),
+    createNetwork: (...args: Args<"createNetwork">) => send(rpc, "createNetwork", ...args),
   };
 };
 
+/** A network's writer: every change to its nodes, addresses, policies, DNS records and devices. */
 export const networkWriter = (env: Env, networkId: string) => {
-  const writer = stub(env, networkId);
+  const rpc = writerStub(env, networkId);
   return {
-    updateNetwork: (groupId: string, changes: NetworkChanges) => unwrap(writer.updateNetwork(networkId, groupId, changes)),
-    deleteNetwork: () => unwrap(writer.deleteNetwork(networkId)),
-    createNode: (input: NodeInput) => unwrap(writer.createNode(networkId, input)),
-    updateNode: (nodeId: string, changes: NodeChanges) => unwrap(writer.updateNode(networkId, nodeId, changes)),
-    deleteNode: (nodeId: string) => unwrap(writer.deleteNode(networkId, nodeId)),
-    createPolicy: (input: PolicyInput) => unwrap(writer.createPolicy(networkId, input)),
-    replacePolicy: (policyId: string, input: PolicyInput) => unwrap(writer.replacePolicy(networkId, policyId, input)),
-    deletePolicy: (policyId: string) => unwrap(writer.deletePolicy(networkId, policyId)),
-    enrolDevice: (input: DeviceEnrolment) => unwrap(writer.enrolDevice(networkId, input)),
-    recordHeartbeat: (heartbeat: HeartbeatWrite) => unwrap(writer.recordHeartbeat(heartbeat)),
-    removeDevice: (deviceId: string) => unwrap(writer.removeDevice(networkId, deviceId)),
-    setRoutingPreference: (nodeId: string, mode: "all" | "none" | "only", policyIds: string[]) =>
-      unwrap(writer.setRoutingPreference(networkId, nodeId, mode, policyIds)),
-    createDnsRecord: (record: DnsRecord) => unwrap(writer.createDnsRecord(networkId, record)),
-    replaceDnsRecord: (recordId: string, record: DnsRecord) => unwrap(writer.replaceDnsRecord(networkId, recordId, record)),
-    deleteDnsRecord: (recordId: string) => unwrap(writer.deleteDnsRecord(networkId, recordId)),
+    updateNetwork: (groupId: string, changes: Args<"updateNetwork">[2]) => send(rpc, "updateNetwork", networkId, groupId, changes),
+    deleteNetwork: () => send(rpc, "deleteNetwork", networkId),
+    createNode: (input: Args<"createNode">[1]) => send(rpc, "createNode", networkId, input),
+    updateNode: (nodeId: string, changes: Args<"updateNode">[2]) => send(rpc, "updateNode", networkId, nodeId, changes),
+    deleteNode: (nodeId: string) => send(rpc, "deleteNode", networkId, nodeId),
+    createPolicy: (input: Args<"createPolicy">[1]) => send(rpc, "createPolicy", networkId, input),
+    replacePolicy: (policyId: string, input: Args<"replacePolicy">[2]) => send(rpc, "replacePolicy", networkId, policyId, input),
+    deletePolicy: (policyId: string) => send(rpc, "deletePolicy", networkId, policyId),
+    enrolDevice: (input: Args<"enrolDevice">[1]) => send(rpc, "enrolDevice", networkId, input),
+    removeDevice: (deviceId: string) => send(rpc, "removeDevice", networkId, deviceId),
+    setRoutingPreference: (nodeId: string, mode: Args<"setRoutingPreference">[2], policyIds: string[]) =>
+      send(rpc, "setRoutingPreference", networkId, nodeId, mode, policyIds),
+    createDnsRecord: (record: Args<"createDnsRecord">[1]) => send(rpc, "createDnsRecord", networkId, record),
+    replaceDnsRecord: (recordId: string, record: Args<"replaceDnsRecord">[2]) => send(rpc, "replaceDnsRecord", networkId, recordId, record),
+    deleteDnsRecord: (recordId: string) => send(rpc, "deleteDnsRecord", networkId, recordId),
+    recordHeartbeat: (heartbeat: HeartbeatWrite) => unwrap(rpc.recordHeartbeat(heartbeat)),
   };
 };

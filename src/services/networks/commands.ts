@@ -1,0 +1,65 @@
+import type { Db } from "../../db/client";
+import type { Env } from "../../lib/env";
+import { unwrap } from "../../lib/write-result";
+import type { DnsRecord } from "./dns";
+import * as devices from "./operations/devices";
+import * as dnsRecords from "./operations/dns-records";
+import * as networks from "./operations/networks";
+import * as nodes from "./operations/nodes";
+import * as policies from "./operations/policies";
+import { policyRules } from "./rules/policy-rules";
+import type { NetworkRow } from "./state";
+import { groupWriterName, writerStub } from "./writer-rpc";
+
+/** What a command runs with: the writer's bindings and its database handle. */
+export interface WriterContext {
+  env: Env;
+  db: Db;
+}
+
+type RoutingMode = "all" | "none" | "only";
+
+/**
+ * Every write a network's single writer runs, by name. The Durable Object queues them one at a time
+ * and delegates here; `writer.ts` is the typed way to send them. Group instances run the first two:
+ * no two networks of a group may overlap or share a name, so those checks need one writer per group.
+ */
+export const writerCommands = {
+  createNetwork: (ctx: WriterContext, input: networks.NewNetwork) => networks.createNetwork(ctx.db, input),
+  applyNetworkChanges: (ctx: WriterContext, networkId: string, changes: networks.NetworkChanges) =>
+    networks.updateNetwork(ctx.db, networkId, changes),
+
+  /** The network's writer first (no node may arrive while its CIDR changes), then the group's (overlaps). */
+  updateNetwork: async (ctx: WriterContext, networkId: string, groupId: string, changes: networks.NetworkChanges) => {
+    await networks.assertCidrMayChange(ctx.db, networkId, changes);
+    const group = writerStub(ctx.env, groupWriterName(groupId));
+    // A network instance may call its group instance, never the reverse, so the two cannot deadlock.
+    return unwrap(group.run("applyNetworkChanges", [networkId, changes])) as Promise<NetworkRow>;
+  },
+  deleteNetwork: (ctx: WriterContext, networkId: string) => networks.deleteNetwork(ctx.db, networkId),
+
+  createNode: (ctx: WriterContext, networkId: string, input: nodes.NodeInput) => nodes.createNode(ctx.db, networkId, input),
+  updateNode: (ctx: WriterContext, networkId: string, nodeId: string, changes: nodes.NodeChanges) =>
+    nodes.updateNode(ctx.db, networkId, nodeId, changes),
+  deleteNode: (ctx: WriterContext, networkId: string, nodeId: string) => nodes.deleteNode(ctx.db, networkId, nodeId),
+
+  createPolicy: async (ctx: WriterContext, networkId: string, input: policies.PolicyInput) =>
+    policies.createPolicy(ctx.db, networkId, input, await policyRules(ctx.env, ctx.db)),
+  replacePolicy: async (ctx: WriterContext, networkId: string, policyId: string, input: policies.PolicyInput) =>
+    policies.replacePolicy(ctx.db, networkId, policyId, input, await policyRules(ctx.env, ctx.db)),
+  deletePolicy: (ctx: WriterContext, networkId: string, policyId: string) => policies.deletePolicy(ctx.db, networkId, policyId),
+
+  enrolDevice: (ctx: WriterContext, networkId: string, input: devices.DeviceEnrolment) => devices.enrolDevice(ctx.db, networkId, input),
+  removeDevice: (ctx: WriterContext, networkId: string, deviceId: string) => devices.removeDevice(ctx.db, networkId, deviceId),
+  setRoutingPreference: (ctx: WriterContext, networkId: string, nodeId: string, mode: RoutingMode, policyIds: string[]) =>
+    devices.setRoutingPreference(ctx.db, networkId, nodeId, mode, policyIds),
+
+  createDnsRecord: (ctx: WriterContext, networkId: string, record: DnsRecord) => dnsRecords.createRecord(ctx.db, networkId, record),
+  replaceDnsRecord: (ctx: WriterContext, networkId: string, recordId: string, record: DnsRecord) =>
+    dnsRecords.replaceRecord(ctx.db, networkId, recordId, record),
+  deleteDnsRecord: (ctx: WriterContext, networkId: string, recordId: string) => dnsRecords.deleteRecord(ctx.db, networkId, recordId),
+};
+
+export type WriterCommands = typeof writerCommands;
+export type CommandName = keyof WriterCommands;
+export const isCommandName = (name: string): name is CommandName => Object.hasOwn(writerCommands, name);
