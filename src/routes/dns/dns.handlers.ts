@@ -1,9 +1,8 @@
-import { and, asc, eq } from "drizzle-orm";
-import { dnsRecords } from "../../db/schema";
-import { networkWriter } from "../../services/networks/writer";
-import { afterCursor, toPage } from "../../lib/pagination";
+import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { dnsRecordAccess, networkAccess } from "../../services/access";
+import { listDnsRecords } from "../../services/networks/views/pages";
+import { networkWriter } from "../../services/networks/writer";
 import type * as routes from "./dns.routes";
 import { normaliseRecord, presentRecord } from "./dns.schemas";
 
@@ -15,11 +14,8 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
-  const { limit, cursor } = c.req.valid("query");
-  const rows = await c.var.db.select().from(dnsRecords)
-    .where(and(eq(dnsRecords.networkId, network.id), afterCursor(dnsRecords, cursor)))
-    .orderBy(asc(dnsRecords.createdAt), asc(dnsRecords.id)).limit(limit + 1).all();
-  return c.json(toPage(rows, limit, presentRecord), 200);
+  const page = c.req.valid("query");
+  return c.json(toPage(await listDnsRecords(c.var.db, network.id, page), page.limit, presentRecord), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {

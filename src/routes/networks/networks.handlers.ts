@@ -1,15 +1,15 @@
-import { and, asc, eq } from "drizzle-orm";
-import { memberships, networks } from "../../db/schema";
-import { groupWriter, networkWriter } from "../../services/networks/writer";
-import { afterCursor, toPage } from "../../lib/pagination";
 import type { Context } from "hono";
-import type { NetworkChanges } from "../../services/networks/operations/networks";
+import { toPage } from "../../lib/pagination";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { groupAccess, networkAccess } from "../../services/access";
+import type { NetworkChanges } from "../../services/networks/operations/networks";
+import type { NetworkRow } from "../../services/networks/state";
+import { listNetworks } from "../../services/networks/views/pages";
+import { loadRuntimeStatus } from "../../services/networks/views/runtime-status";
+import { groupWriter, networkWriter } from "../../services/networks/writer";
 import type * as routes from "./networks.routes";
 import { defaultDnsDomain } from "./networks.schemas";
 
-type NetworkRow = typeof networks.$inferSelect;
 const present = (row: NetworkRow) => row;
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
@@ -22,16 +22,8 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  const { limit, cursor, groupId } = c.req.valid("query");
-  const { db, auth } = c.var;
-  const filter = and(groupId ? eq(networks.groupId, groupId) : undefined, afterCursor(networks, cursor));
-  const order = [asc(networks.createdAt), asc(networks.id)];
-  const rows = auth.platformRole === "admin"
-    ? await db.select().from(networks).where(filter).orderBy(...order).limit(limit + 1).all()
-    : (await db.select({ network: networks }).from(networks)
-      .innerJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
-      .where(filter).orderBy(...order).limit(limit + 1).all()).map((row) => row.network);
-  return c.json(toPage(rows, limit, present), 200);
+  const { groupId, ...page } = c.req.valid("query");
+  return c.json(toPage(await listNetworks(c.var.db, c.var.auth, page, groupId), page.limit, present), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
@@ -55,4 +47,9 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
   await networkWriter(c.env, network.id).deleteNetwork();
   return c.body(null, 204);
+};
+
+export const runtimeStatus: AppRouteHandler<typeof routes.runtimeStatus> = async (c) => {
+  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  return c.json(await loadRuntimeStatus(c.var.db, network), 200);
 };

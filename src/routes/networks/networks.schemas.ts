@@ -57,3 +57,16 @@ export function defaultDnsDomain(name: string): string {
   const label = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 63).replace(/-+$/, "");
   return `${label || "network"}.internal`;
 }
+
+const PlaneStatus = z.object({
+  desiredRevision: z.number().int(),
+  appliedRevision: z.number().int().nullable().openapi({ description: "Oldest revision any reporter runs; null while one has not reported" }),
+  inSync: z.boolean(),
+  lagging: z.array(z.string()).openapi({ description: "Reporters behind the desired revision (nodes for routing, gateway nodes for DNS)" }),
+});
+
+export const RuntimeStatusSchema = z.object({
+  networkId: z.string(),
+  routing: PlaneStatus.extend({ unreported: z.array(z.string()).openapi({ description: "Nodes that never reported" }) }),
+  dns: PlaneStatus,
+}).openapi("RuntimeStatus");

@@ -1,10 +1,9 @@
-import { and, asc, eq } from "drizzle-orm";
-import { memberships, networks, nodes } from "../../db/schema";
-import { networkWriter } from "../../services/networks/writer";
-import { afterCursor, toPage } from "../../lib/pagination";
+import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { networkAccess, nodeAccess } from "../../services/access";
 import { loadNodeConfig } from "../../services/networks/views/node-configs";
+import { listNodes } from "../../services/networks/views/pages";
+import { networkWriter } from "../../services/networks/writer";
 import type * as routes from "./nodes.routes";
 import { presentNode } from "./nodes.schemas";
 
@@ -19,17 +18,8 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  const { limit, cursor, networkId } = c.req.valid("query");
-  const { db, auth } = c.var;
-  const filter = and(networkId ? eq(nodes.networkId, networkId) : undefined, afterCursor(nodes, cursor));
-  const order = [asc(nodes.createdAt), asc(nodes.id)];
-  const rows = auth.platformRole === "admin"
-    ? await db.select().from(nodes).where(filter).orderBy(...order).limit(limit + 1).all()
-    : (await db.select({ node: nodes }).from(nodes)
-      .innerJoin(networks, eq(networks.id, nodes.networkId))
-      .innerJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
-      .where(filter).orderBy(...order).limit(limit + 1).all()).map((row) => row.node);
-  return c.json(toPage(rows, limit, presentNode), 200);
+  const { networkId, ...page } = c.req.valid("query");
+  return c.json(toPage(await listNodes(c.var.db, c.var.auth, page, networkId), page.limit, presentNode), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {

@@ -1,9 +1,8 @@
-import { and, asc, eq } from "drizzle-orm";
-import { routingPolicies } from "../../db/schema";
-import { networkWriter } from "../../services/networks/writer";
-import { afterCursor, toPage } from "../../lib/pagination";
+import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { networkAccess, policyAccess } from "../../services/access";
+import { listPolicies } from "../../services/networks/views/pages";
+import { networkWriter } from "../../services/networks/writer";
 import type * as routes from "./policies.routes";
 import { presentPolicy } from "./policies.schemas";
 
@@ -15,11 +14,8 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
-  const { limit, cursor } = c.req.valid("query");
-  const rows = await c.var.db.select().from(routingPolicies)
-    .where(and(eq(routingPolicies.networkId, network.id), afterCursor(routingPolicies, cursor)))
-    .orderBy(asc(routingPolicies.createdAt), asc(routingPolicies.id)).limit(limit + 1).all();
-  return c.json(toPage(rows, limit, presentPolicy), 200);
+  const page = c.req.valid("query");
+  return c.json(toPage(await listPolicies(c.var.db, network.id, page), page.limit, presentPolicy), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {

@@ -1,11 +1,38 @@
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { enrolmentKeys } from "../../db/schema";
-import { unauthorized } from "../../lib/errors";
-import { nowIso } from "../../lib/ids";
-import { sha256 } from "../auth/tokens";
+import { notFound, unauthorized } from "../../lib/errors";
+import { newId, nowIso, secondsFromNow } from "../../lib/ids";
+import { randomToken, sha256 } from "../auth/tokens";
 
 export const ENROLMENT_KEY_PREFIX = "ek_";
+
+export type EnrolmentKeyRow = typeof enrolmentKeys.$inferSelect;
+
+/** A new key for headless enrolment into one network; the secret is returned once and only its hash is kept. */
+export async function issueEnrolmentKey(
+  db: Db, networkId: string, createdBy: string, input: { name: string; expiresInSeconds: number; usageLimit: number },
+) {
+  const key = `${ENROLMENT_KEY_PREFIX}${randomToken()}`;
+  const now = nowIso();
+  const row: EnrolmentKeyRow = {
+    id: newId("ek"), networkId, name: input.name, keyHash: sha256(key), createdBy,
+    expiresAt: secondsFromNow(input.expiresInSeconds), usageLimit: input.usageLimit,
+    usedCount: 0, revokedAt: null, createdAt: now, updatedAt: now,
+  };
+  await db.insert(enrolmentKeys).values(row);
+  return { row, key };
+}
+
+/** Revoking twice is harmless (the first revocation time stays); a key of another network is 404. */
+export async function revokeEnrolmentKey(db: Db, networkId: string, keyId: string) {
+  const [found] = await db.batch([
+    db.select({ id: enrolmentKeys.id }).from(enrolmentKeys).where(and(eq(enrolmentKeys.id, keyId), eq(enrolmentKeys.networkId, networkId))),
+    db.update(enrolmentKeys).set({ revokedAt: nowIso() })
+      .where(and(eq(enrolmentKeys.id, keyId), eq(enrolmentKeys.networkId, networkId), isNull(enrolmentKeys.revokedAt))),
+  ]);
+  if (found.length === 0) throw notFound("Enrolment key");
+}
 
 /**
  * Takes one use of a key in a single conditional UPDATE, so concurrent enrolments can never exceed
