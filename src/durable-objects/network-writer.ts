@@ -1,10 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
-import type { Env } from "../lib/env";
+import { getConfig, type Env } from "../lib/env";
+import { describeForLog } from "../lib/log";
 import { capture } from "../lib/write-result";
-import { isCommandName, writerCommands, type WriterContext } from "../services/networks/commands";
+import type { AuditContext } from "../services/audit/audit-trail";
+import { isCommandName, writerCommands } from "../services/networks/commands";
+import type { WriterContext } from "../services/networks/commit";
 import { mergeHeartbeats, writeHeartbeats, type HeartbeatWrite } from "../services/networks/operations/heartbeats";
 import type { WriterRpc } from "../services/networks/writer-rpc";
+import { processDeliveries } from "../services/notifications/queue";
 import { GroupCommit } from "./group-commit";
 import { SerialQueue } from "./serial-queue";
 
@@ -16,17 +20,31 @@ import { SerialQueue } from "./serial-queue";
  */
 export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
   private readonly queue = new SerialQueue();
-  private readonly context: WriterContext = { env: this.env, db: createDb(this.env.DB) };
+  private readonly db = createDb(this.env.DB);
   /** Heartbeats bypass the serial queue (they touch no routing state) and share D1 batches under load. */
-  private readonly heartbeats = new GroupCommit<HeartbeatWrite>((items) => writeHeartbeats(this.context.db, items), mergeHeartbeats);
+  private readonly heartbeats = new GroupCommit<HeartbeatWrite>((items) => writeHeartbeats(this.db, items), mergeHeartbeats);
 
-  run(command: string, args: unknown[]) {
+  /** Answers the command's value with the domain events it committed (its audit rows went in the same batch). */
+  run(command: string, args: unknown[], audit?: AuditContext) {
     if (!isCommandName(command)) throw new Error(`Unknown writer command: ${command}`);
     const handler = writerCommands[command] as (ctx: WriterContext, ...args: unknown[]) => Promise<unknown>;
-    return this.queue.run(() => capture(() => handler(this.context, ...args)));
+    const context: WriterContext = { env: this.env, db: this.db, audit, events: [], notificationIds: [] };
+    return this.queue.run(async () => {
+      const result = await capture(() => handler(context, ...args));
+      this.deliverAfterAnswer(context.notificationIds);
+      return result.ok ? { ...result, events: context.events } : result;
+    });
   }
 
   recordHeartbeat(heartbeat: HeartbeatWrite) {
     return capture(() => this.heartbeats.submit(heartbeat.nodeId, heartbeat));
+  }
+
+  /** The first delivery attempt of notifications a write queued; the minute cron retries what fails. */
+  private deliverAfterAnswer(eventIds: string[]) {
+    if (eventIds.length === 0) return;
+    const work = processDeliveries({ db: this.db, config: getConfig(this.env) }, { eventIds })
+      .catch((error: unknown) => console.error(JSON.stringify({ background: "notifications", ...describeForLog(error) })));
+    this.ctx.waitUntil(work);
   }
 }

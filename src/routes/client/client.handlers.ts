@@ -3,6 +3,7 @@ import { networkWriter } from "../../services/networks/writer";
 import { domainError, fieldError, unauthorized } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { DEVICE_CREDENTIAL_PREFIX } from "../../middleware/client-auth";
 import { networkAccess } from "../../services/access";
 import { randomToken, sha256 } from "../../services/auth/tokens";
@@ -34,7 +35,7 @@ export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
   const body = c.req.valid("json");
   const target = await enrolmentTarget(c.var.db, body, c.get("auth") as UserAuth | undefined);
   const credential = `${DEVICE_CREDENTIAL_PREFIX}${randomToken()}`;
-  const enrolled = await networkWriter(c.env, target.networkId).enrolDevice({
+  const enrolled = await networkWriter(c.env, target.networkId, auditOf(c, 201)).enrolDevice({
     ...target, name: body.name, publicKey: body.publicKey, platform: body.platform, clientVersion: body.clientVersion,
     credentialHash: sha256(credential),
   }).catch(async (error: unknown) => {

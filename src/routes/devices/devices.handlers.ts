@@ -1,5 +1,6 @@
 import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { deviceAccess } from "../../services/networks/device-access";
 import { listDevices } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer";
@@ -25,13 +26,13 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 
 export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
   const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
-  const node = await networkWriter(c.env, device.networkId).updateNode(device.nodeId, { name: c.req.valid("json").name });
+  const node = await networkWriter(c.env, device.networkId, auditOf(c, 200)).renameDevice(device.nodeId, c.req.valid("json").name);
   return c.json(presentDevice(device, node, await offlineAfterSeconds(c.env, c.var.db)), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
-  await networkWriter(c.env, device.networkId).removeDevice(device.id);
+  await networkWriter(c.env, device.networkId, auditOf(c, 204)).removeDevice(device.id);
   return c.body(null, 204);
 };
 
@@ -43,6 +44,6 @@ export const getRouting: AppRouteHandler<typeof routes.getRouting> = async (c) =
 export const putRouting: AppRouteHandler<typeof routes.putRouting> = async (c) => {
   const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
   const { mode, policyIds } = c.req.valid("json");
-  const node = await networkWriter(c.env, device.networkId).setRoutingPreference(device.nodeId, mode, policyIds);
+  const node = await networkWriter(c.env, device.networkId, auditOf(c, 200)).setRoutingPreference(device.nodeId, mode, policyIds);
   return c.json({ mode: node.routingMode, policyIds: node.routingPolicyIds }, 200);
 };

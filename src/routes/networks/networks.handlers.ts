@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { toPage } from "../../lib/pagination";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { groupAccess, networkAccess } from "../../services/access";
 import type { NetworkChanges } from "../../services/networks/operations/networks";
 import type { NetworkRow } from "../../services/networks/state";
@@ -15,7 +16,7 @@ const present = (row: NetworkRow) => row;
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const body = c.req.valid("json");
   const { group } = await groupAccess(c.var.db, c.var.auth, body.groupId, "manage");
-  const network = await groupWriter(c.env, group.id).createNetwork({
+  const network = await groupWriter(c.env, group.id, auditOf(c, 201)).createNetwork({
     groupId: group.id, name: body.name, cidr: body.cidr, dnsDomain: body.dnsDomain ?? defaultDnsDomain(body.name),
   });
   return c.json(present(network), 201);
@@ -34,7 +35,7 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 /** PATCH and PUT differ only in which fields their bodies require; the change itself is the same. */
 async function update(c: Context<AppEnv>, id: string, changes: NetworkChanges) {
   const { network } = await networkAccess(c.var.db, c.var.auth, id, "manage");
-  return present(await networkWriter(c.env, network.id).updateNetwork(network.groupId, changes));
+  return present(await networkWriter(c.env, network.id, auditOf(c, 200)).updateNetwork(network.groupId, changes));
 }
 
 export const patch: AppRouteHandler<typeof routes.patch> = async (c) =>
@@ -45,7 +46,7 @@ export const put: AppRouteHandler<typeof routes.put> = async (c) =>
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await networkWriter(c.env, network.id).deleteNetwork();
+  await networkWriter(c.env, network.id, auditOf(c, 204)).deleteNetwork();
   return c.body(null, 204);
 };
 

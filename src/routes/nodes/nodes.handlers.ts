@@ -1,5 +1,6 @@
 import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { networkAccess, nodeAccess } from "../../services/access";
 import { loadNodeConfig } from "../../services/networks/views/node-configs";
 import { listNodes } from "../../services/networks/views/pages";
@@ -13,7 +14,7 @@ const roleFields = (roles: string[] | undefined) => (roles === undefined ? {} : 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { networkId, roles, ...body } = c.req.valid("json");
   const { network } = await networkAccess(c.var.db, c.var.auth, networkId, "manage");
-  const node = await networkWriter(c.env, network.id).createNode({ ...body, ...roleFields(roles) });
+  const node = await networkWriter(c.env, network.id, auditOf(c, 201)).createNode({ ...body, ...roleFields(roles) });
   return c.json(presentNode(node), 201);
 };
 
@@ -30,13 +31,13 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
   const { roles, ...changes } = c.req.valid("json");
-  const updated = await networkWriter(c.env, node.networkId).updateNode(node.id, { ...changes, ...roleFields(roles) });
+  const updated = await networkWriter(c.env, node.networkId, auditOf(c, 200)).updateNode(node.id, { ...changes, ...roleFields(roles) });
   return c.json(presentNode(updated), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await networkWriter(c.env, node.networkId).deleteNode(node.id);
+  await networkWriter(c.env, node.networkId, auditOf(c, 204)).deleteNode(node.id);
   return c.body(null, 204);
 };
 

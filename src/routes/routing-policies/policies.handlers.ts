@@ -1,5 +1,6 @@
 import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { networkAccess, policyAccess } from "../../services/access";
 import { listPolicies } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer";
@@ -8,7 +9,7 @@ import { presentPolicy } from "./policies.schemas";
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const policy = await networkWriter(c.env, network.id).createPolicy(c.req.valid("json"));
+  const policy = await networkWriter(c.env, network.id, auditOf(c, 201)).createPolicy(c.req.valid("json"));
   return c.json(presentPolicy(policy), 201);
 };
 
@@ -25,12 +26,12 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 
 export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
   const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const updated = await networkWriter(c.env, policy.networkId).replacePolicy(policy.id, c.req.valid("json"));
+  const updated = await networkWriter(c.env, policy.networkId, auditOf(c, 200)).replacePolicy(policy.id, c.req.valid("json"));
   return c.json(presentPolicy(updated), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await networkWriter(c.env, policy.networkId).deletePolicy(policy.id);
+  await networkWriter(c.env, policy.networkId, auditOf(c, 204)).deletePolicy(policy.id);
   return c.body(null, 204);
 };

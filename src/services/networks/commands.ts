@@ -1,6 +1,5 @@
-import type { Db } from "../../db/client";
-import type { Env } from "../../lib/env";
 import { unwrap } from "../../lib/write-result";
+import type { WriterContext } from "./commit";
 import type { DnsRecord } from "./dns";
 import * as devices from "./operations/devices";
 import * as dnsRecords from "./operations/dns-records";
@@ -11,12 +10,6 @@ import { policyRules } from "./rules/policy-rules";
 import type { NetworkRow } from "./state";
 import { groupWriterName, writerStub } from "./writer-rpc";
 
-/** What a command runs with: the writer's bindings and its database handle. */
-export interface WriterContext {
-  env: Env;
-  db: Db;
-}
-
 type RoutingMode = "all" | "none" | "only";
 
 /**
@@ -25,39 +18,40 @@ type RoutingMode = "all" | "none" | "only";
  * no two networks of a group may overlap or share a name, so those checks need one writer per group.
  */
 export const writerCommands = {
-  createNetwork: (ctx: WriterContext, input: networks.NewNetwork) => networks.createNetwork(ctx.db, input),
+  createNetwork: (ctx: WriterContext, input: networks.NewNetwork) => networks.createNetwork(ctx, input),
   applyNetworkChanges: (ctx: WriterContext, networkId: string, changes: networks.NetworkChanges) =>
-    networks.updateNetwork(ctx.db, networkId, changes),
+    networks.updateNetwork(ctx, networkId, changes),
 
   /** The network's writer first (no node may arrive while its CIDR changes), then the group's (overlaps). */
   updateNetwork: async (ctx: WriterContext, networkId: string, groupId: string, changes: networks.NetworkChanges) => {
     await networks.assertCidrMayChange(ctx.db, networkId, changes);
     const group = writerStub(ctx.env, groupWriterName(groupId));
     // A network instance may call its group instance, never the reverse, so the two cannot deadlock.
-    return unwrap(group.run("applyNetworkChanges", [networkId, changes])) as Promise<NetworkRow>;
+    return unwrap(group.run("applyNetworkChanges", [networkId, changes], ctx.audit)) as Promise<NetworkRow>;
   },
-  deleteNetwork: (ctx: WriterContext, networkId: string) => networks.deleteNetwork(ctx.db, networkId),
+  deleteNetwork: (ctx: WriterContext, networkId: string) => networks.deleteNetwork(ctx, networkId),
 
-  createNode: (ctx: WriterContext, networkId: string, input: nodes.NodeInput) => nodes.createNode(ctx.db, networkId, input),
+  createNode: (ctx: WriterContext, networkId: string, input: nodes.NodeInput) => nodes.createNode(ctx, networkId, input),
   updateNode: (ctx: WriterContext, networkId: string, nodeId: string, changes: nodes.NodeChanges) =>
-    nodes.updateNode(ctx.db, networkId, nodeId, changes),
-  deleteNode: (ctx: WriterContext, networkId: string, nodeId: string) => nodes.deleteNode(ctx.db, networkId, nodeId),
+    nodes.updateNode(ctx, networkId, nodeId, changes),
+  deleteNode: (ctx: WriterContext, networkId: string, nodeId: string) => nodes.deleteNode(ctx, networkId, nodeId),
 
   createPolicy: async (ctx: WriterContext, networkId: string, input: policies.PolicyInput) =>
-    policies.createPolicy(ctx.db, networkId, input, await policyRules(ctx.env, ctx.db)),
+    policies.createPolicy(ctx, networkId, input, await policyRules(ctx.env, ctx.db)),
   replacePolicy: async (ctx: WriterContext, networkId: string, policyId: string, input: policies.PolicyInput) =>
-    policies.replacePolicy(ctx.db, networkId, policyId, input, await policyRules(ctx.env, ctx.db)),
-  deletePolicy: (ctx: WriterContext, networkId: string, policyId: string) => policies.deletePolicy(ctx.db, networkId, policyId),
+    policies.replacePolicy(ctx, networkId, policyId, input, await policyRules(ctx.env, ctx.db)),
+  deletePolicy: (ctx: WriterContext, networkId: string, policyId: string) => policies.deletePolicy(ctx, networkId, policyId),
 
-  enrolDevice: (ctx: WriterContext, networkId: string, input: devices.DeviceEnrolment) => devices.enrolDevice(ctx.db, networkId, input),
-  removeDevice: (ctx: WriterContext, networkId: string, deviceId: string) => devices.removeDevice(ctx.db, networkId, deviceId),
+  enrolDevice: (ctx: WriterContext, networkId: string, input: devices.DeviceEnrolment) => devices.enrolDevice(ctx, networkId, input),
+  renameDevice: (ctx: WriterContext, networkId: string, nodeId: string, name: string) => devices.renameDevice(ctx, networkId, nodeId, name),
+  removeDevice: (ctx: WriterContext, networkId: string, deviceId: string) => devices.removeDevice(ctx, networkId, deviceId),
   setRoutingPreference: (ctx: WriterContext, networkId: string, nodeId: string, mode: RoutingMode, policyIds: string[]) =>
-    devices.setRoutingPreference(ctx.db, networkId, nodeId, mode, policyIds),
+    devices.setRoutingPreference(ctx, networkId, nodeId, mode, policyIds),
 
-  createDnsRecord: (ctx: WriterContext, networkId: string, record: DnsRecord) => dnsRecords.createRecord(ctx.db, networkId, record),
+  createDnsRecord: (ctx: WriterContext, networkId: string, record: DnsRecord) => dnsRecords.createRecord(ctx, networkId, record),
   replaceDnsRecord: (ctx: WriterContext, networkId: string, recordId: string, record: DnsRecord) =>
-    dnsRecords.replaceRecord(ctx.db, networkId, recordId, record),
-  deleteDnsRecord: (ctx: WriterContext, networkId: string, recordId: string) => dnsRecords.deleteRecord(ctx.db, networkId, recordId),
+    dnsRecords.replaceRecord(ctx, networkId, recordId, record),
+  deleteDnsRecord: (ctx: WriterContext, networkId: string, recordId: string) => dnsRecords.deleteRecord(ctx, networkId, recordId),
 };
 
 export type WriterCommands = typeof writerCommands;

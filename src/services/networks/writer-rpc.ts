@@ -1,14 +1,16 @@
 import type { Env } from "../../lib/env";
 import type { WriteResult } from "../../lib/write-result";
+import type { AuditContext } from "../audit/audit-trail";
 import type { HeartbeatWrite } from "./operations/heartbeats";
 
 /**
  * What crosses the RPC boundary to a network's writer (the Durable Object in src/durable-objects):
- * a command by name with its arguments, or a heartbeat for group commit. Declared here, on the caller's
+ * a command by name with its arguments and the request it serves (its audit row commits with the
+ * change; the answer carries the domain events), or a heartbeat for group commit. Declared here, on the caller's
  * side, so the domain never imports the Durable Object; the class declares that it implements this.
  */
 export interface WriterRpc {
-  run(command: string, args: unknown[]): Promise<WriteResult<unknown>>;
+  run(command: string, args: unknown[], audit?: AuditContext): Promise<WriteResult<unknown>>;
   recordHeartbeat(heartbeat: HeartbeatWrite): Promise<WriteResult<void>>;
 }
 

@@ -5,17 +5,18 @@ import { conflict, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
 import { findRecordConflict, type DnsRecord } from "../dns";
+import { commit, type WriterContext } from "../commit";
 import { bumpDnsRevision } from "../state";
 
 export type DnsRecordRow = typeof dnsRecords.$inferSelect;
 
 async function loadRecords(db: Db, networkId: string) {
   const [networkRows, rows] = await db.batch([
-    db.select({ dnsRevision: networks.dnsRevision }).from(networks).where(eq(networks.id, networkId)),
+    db.select({ dnsRevision: networks.dnsRevision, groupId: networks.groupId }).from(networks).where(eq(networks.id, networkId)),
     db.select().from(dnsRecords).where(eq(dnsRecords.networkId, networkId)),
   ]);
   if (!networkRows[0]) throw notFound("Network");
-  return { revision: networkRows[0].dnsRevision, records: rows };
+  return { revision: networkRows[0].dnsRevision, groupId: networkRows[0].groupId, records: rows };
 }
 
 function assertNoConflict(records: DnsRecordRow[], candidate: DnsRecord, selfId?: string) {
@@ -24,28 +25,36 @@ function assertNoConflict(records: DnsRecordRow[], candidate: DnsRecord, selfId?
 }
 
 /** The record arrives validated and normalised (names, values, ttl); the writer checks it against the set. */
-export async function createRecord(db: Db, networkId: string, record: DnsRecord): Promise<DnsRecordRow> {
-  const { revision, records } = await loadRecords(db, networkId);
+const recordEvent = (action: string, recordId: string, networkId: string, groupId: string) =>
+  ({ action: `dns-record.${action}`, resourceId: recordId, networkId, groupId });
+
+export async function createRecord(ctx: WriterContext, networkId: string, record: DnsRecord): Promise<DnsRecordRow> {
+  const { db } = ctx;
+  const { revision, groupId, records } = await loadRecords(db, networkId);
   if (records.length >= LIMITS.dnsRecordsPerNetwork) throw conflict(`A network holds at most ${LIMITS.dnsRecordsPerNetwork} DNS records`);
   assertNoConflict(records, record);
   const now = nowIso();
   const row: DnsRecordRow = { id: newId("dns"), networkId, ...record, revision: revision + 1, createdAt: now, updatedAt: now };
-  await db.batch([db.insert(dnsRecords).values(row), bumpDnsRevision(db, networkId)]);
+  await commit(ctx, [db.insert(dnsRecords).values(row), bumpDnsRevision(db, networkId)], recordEvent("created", row.id, networkId, groupId));
   return row;
 }
 
-export async function replaceRecord(db: Db, networkId: string, recordId: string, record: DnsRecord): Promise<DnsRecordRow> {
-  const { revision, records } = await loadRecords(db, networkId);
+export async function replaceRecord(ctx: WriterContext, networkId: string, recordId: string, record: DnsRecord): Promise<DnsRecordRow> {
+  const { db } = ctx;
+  const { revision, groupId, records } = await loadRecords(db, networkId);
   const current = records.find((row) => row.id === recordId);
   if (!current) throw notFound("DNS record");
   assertNoConflict(records, record, recordId);
   const next: DnsRecordRow = { ...current, ...record, revision: revision + 1, updatedAt: nowIso() };
-  await db.batch([db.update(dnsRecords).set(next).where(eq(dnsRecords.id, recordId)), bumpDnsRevision(db, networkId)]);
+  await commit(ctx, [db.update(dnsRecords).set(next).where(eq(dnsRecords.id, recordId)), bumpDnsRevision(db, networkId)],
+    recordEvent("replaced", recordId, networkId, groupId));
   return next;
 }
 
-export async function deleteRecord(db: Db, networkId: string, recordId: string): Promise<void> {
-  const { records } = await loadRecords(db, networkId);
+export async function deleteRecord(ctx: WriterContext, networkId: string, recordId: string): Promise<void> {
+  const { db } = ctx;
+  const { groupId, records } = await loadRecords(db, networkId);
   if (!records.some((row) => row.id === recordId)) throw notFound("DNS record");
-  await db.batch([db.delete(dnsRecords).where(eq(dnsRecords.id, recordId)), bumpDnsRevision(db, networkId)]);
+  await commit(ctx, [db.delete(dnsRecords).where(eq(dnsRecords.id, recordId)), bumpDnsRevision(db, networkId)],
+    recordEvent("deleted", recordId, networkId, groupId));
 }

@@ -3,6 +3,7 @@ import type { Db } from "../../../db/client";
 import { networks, nodes } from "../../../db/schema";
 import { conflict, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
+import { commit, type WriterContext } from "../commit";
 import { mustParseCidr, overlaps } from "../net/cidr";
 
 export type NetworkRow = typeof networks.$inferSelect;
@@ -26,16 +27,20 @@ async function assertFitsInGroup(db: Db, groupId: string, candidate: { name?: st
   }
 }
 
-export async function createNetwork(db: Db, input: NewNetwork): Promise<NetworkRow> {
-  await assertFitsInGroup(db, input.groupId, input);
+const networkEvent = (action: string, network: { id: string; groupId: string }) =>
+  ({ action: `network.${action}`, resourceId: network.id, networkId: network.id, groupId: network.groupId });
+
+export async function createNetwork(ctx: WriterContext, input: NewNetwork): Promise<NetworkRow> {
+  await assertFitsInGroup(ctx.db, input.groupId, input);
   const now = nowIso();
   const row = { id: newId("net"), ...input, routingRevision: 0, dnsRevision: 0, createdAt: now, updatedAt: now };
-  await db.insert(networks).values(row);
+  await commit(ctx, [ctx.db.insert(networks).values(row)], networkEvent("created", row));
   return row;
 }
 
 /** Name and CIDR changes are checked against the group's other networks; a new domain bumps the DNS revision. */
-export async function updateNetwork(db: Db, networkId: string, changes: NetworkChanges): Promise<NetworkRow> {
+export async function updateNetwork(ctx: WriterContext, networkId: string, changes: NetworkChanges): Promise<NetworkRow> {
+  const { db } = ctx;
   const current = await db.select().from(networks).where(eq(networks.id, networkId)).get();
   if (!current) throw notFound("Network");
   const renamed = changes.name !== undefined && changes.name !== current.name;
@@ -52,7 +57,7 @@ export async function updateNetwork(db: Db, networkId: string, changes: NetworkC
     routingRevision: current.routingRevision + (moved ? 1 : 0),
     updatedAt: nowIso(),
   };
-  await db.update(networks).set(next).where(eq(networks.id, networkId));
+  await commit(ctx, [db.update(networks).set(next).where(eq(networks.id, networkId))], networkEvent("updated", next));
   return next;
 }
 
@@ -69,7 +74,10 @@ export async function assertCidrMayChange(db: Db, networkId: string, changes: Ne
 }
 
 /** Runs inside the network's own writer, so no node can be added while the network is deleted. */
-export async function deleteNetwork(db: Db, networkId: string): Promise<void> {
+export async function deleteNetwork(ctx: WriterContext, networkId: string): Promise<void> {
+  const { db } = ctx;
+  const current = await db.select({ id: networks.id, groupId: networks.groupId }).from(networks).where(eq(networks.id, networkId)).get();
+  if (!current) throw notFound("Network");
   await assertNoNodes(db, networkId, "delete it");
-  await db.delete(networks).where(eq(networks.id, networkId));
+  await commit(ctx, [db.delete(networks).where(eq(networks.id, networkId))], networkEvent("deleted", current));
 }

@@ -6,6 +6,7 @@ import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
 import { mustParseCidr } from "../net/cidr";
 import { allocateAddress, checkRequestedAddress } from "../net/ipam";
+import { commit, type WriterContext } from "../commit";
 import { bumpDnsRevision, bumpRoutingRevision, loadRoutingState, type NodeRow, type RoutingState } from "../state";
 
 export interface NodeInput {
@@ -56,7 +57,7 @@ const policiesUsing = (state: RoutingState, nodeId: string) =>
   state.policies.filter((policy) => policy.gatewayPath.includes(nodeId)).map((policy) => policy.id);
 
 /** Validates and allocates a new node without writing it, so callers can batch it with more rows. */
-export async function planNode(db: Db, networkId: string, input: NodeInput) {
+export async function planNode({ db }: WriterContext, networkId: string, input: NodeInput) {
   const state = await loadRoutingState(db, networkId);
   if (state.nodes.length >= LIMITS.nodesPerNetwork) throw conflict(`A network holds at most ${LIMITS.nodesPerNetwork} nodes`);
   assertUniqueIdentity(state, input);
@@ -70,17 +71,24 @@ export async function planNode(db: Db, networkId: string, input: NodeInput) {
     routingMode: input.routingMode ?? "all", routingPolicyIds: input.routingPolicyIds ?? [],
     revision: state.network.routingRevision + 1, appliedRoutingRevision: null, appliedDnsRevision: null, lastSeenAt: null, createdAt: now, updatedAt: now,
   };
-  const statements = [db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)] as const;
-  return { row, statements };
+  const statements = [db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)];
+  return { row, statements, groupId: state.network.groupId };
 }
 
-export async function createNode(db: Db, networkId: string, input: NodeInput): Promise<NodeRow> {
-  const { row, statements } = await planNode(db, networkId, input);
-  await db.batch(statements);
+/** A device's node changes as the device: its events name the device (device.renamed, device.removed...). */
+const nodeEvent = (action: string, node: { id: string; networkId: string; deviceId: string | null }, groupId: string) =>
+  ({ action, resourceId: action.startsWith("device.") && node.deviceId ? node.deviceId : node.id, networkId: node.networkId, groupId });
+
+export async function createNode(ctx: WriterContext, networkId: string, input: NodeInput): Promise<NodeRow> {
+  const { row, statements, groupId } = await planNode(ctx, networkId, input);
+  await commit(ctx, statements, nodeEvent("node.added", row, groupId));
   return row;
 }
 
-export async function updateNode(db: Db, networkId: string, nodeId: string, changes: NodeChanges): Promise<NodeRow> {
+export async function updateNode(
+  ctx: WriterContext, networkId: string, nodeId: string, changes: NodeChanges, action = "node.updated",
+): Promise<NodeRow> {
+  const { db } = ctx;
   const state = await loadRoutingState(db, networkId);
   const current = state.nodes.find((node) => node.id === nodeId);
   if (!current) throw notFound("Node");
@@ -102,26 +110,28 @@ export async function updateNode(db: Db, networkId: string, nodeId: string, chan
   const renamed = next.name !== current.name || next.address !== current.address || next.isGateway !== current.isGateway;
   // Heartbeat columns are left alone: heartbeats write them outside the writer.
   const { appliedRoutingRevision: _applied, appliedDnsRevision: _dns, lastSeenAt: _seen, ...managed } = next;
-  await db.batch([
+  await commit(ctx, [
     db.update(nodes).set(managed).where(eq(nodes.id, nodeId)),
     bumpRoutingRevision(db, networkId),
     ...(renamed ? [bumpDnsRevision(db, networkId)] : []),
-  ]);
+  ], nodeEvent(action, next, state.network.groupId));
   return next;
 }
 
 /** Deleting frees the address for reuse; a hop of a policy cannot go while the policy names it. */
-export async function deleteNode(db: Db, networkId: string, nodeId: string): Promise<void> {
+export async function deleteNode(ctx: WriterContext, networkId: string, nodeId: string, action = "node.removed"): Promise<void> {
+  const { db } = ctx;
   const state = await loadRoutingState(db, networkId);
-  if (!state.nodes.some((node) => node.id === nodeId)) throw notFound("Node");
+  const node = state.nodes.find((candidate) => candidate.id === nodeId);
+  if (!node) throw notFound("Node");
   const usedBy = policiesUsing(state, nodeId);
   if (usedBy.length > 0) throw conflict(`The node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
-  await db.batch([
+  await commit(ctx, [
     db.delete(nodes).where(eq(nodes.id, nodeId)),
     // A device's node going means the device goes too: its credential must stop working.
     db.delete(devices).where(eq(devices.nodeId, nodeId)),
     db.delete(tunnelObservations).where(eq(tunnelObservations.fromNodeId, nodeId)),
     bumpRoutingRevision(db, networkId),
     bumpDnsRevision(db, networkId),
-  ]);
+  ], nodeEvent(action, node, state.network.groupId));
 }

@@ -7,6 +7,7 @@ import { LIMITS } from "../../../lib/limits";
 import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../views/routing-model";
 import { checkGatewayPath, type GatewayEligibility } from "../rules/gateway-path";
 import { checkDestination, findRoutingConflicts } from "../routing";
+import { actorOf, commit, type WriterContext } from "../commit";
 import { bumpRoutingRevision, loadRoutingState, type PolicyRow, type RoutingState } from "../state";
 
 export interface PolicyInput {
@@ -41,35 +42,53 @@ async function assertPolicyFits(db: Db, state: RoutingState, input: PolicyInput,
   if (conflicts.length > 0) throw conflict(conflicts.join("; "));
 }
 
-export async function createPolicy(db: Db, networkId: string, input: PolicyInput, rules: PolicyRules): Promise<PolicyRow> {
+/** policy.changed names the policy as it now is (for a deletion: its id and name) and who changed it. */
+function policyEvent(ctx: WriterContext, state: RoutingState, action: "created" | "updated" | "deleted", policy: PolicyRow) {
+  const { networkId, groupId } = { networkId: state.network.id, groupId: state.network.groupId };
+  const shown = action === "deleted" ? { id: policy.id, name: policy.name }
+    : { id: policy.id, name: policy.name, type: policy.type, destinationCidr: policy.destinationCidr, gatewayPath: policy.gatewayPath, revision: policy.revision };
+  return {
+    action: `policy.${action}`, resourceId: policy.id, networkId, groupId,
+    notify: { type: "policy.changed" as const, networkId, groupId, subjectId: policy.id, data: { action, policy: shown, actor: actorOf(ctx) } },
+  };
+}
+
+export async function createPolicy(ctx: WriterContext, networkId: string, input: PolicyInput, rules: PolicyRules): Promise<PolicyRow> {
+  const { db } = ctx;
   const state = await loadRoutingState(db, networkId);
   if (state.policies.length >= LIMITS.policiesPerNetwork) throw conflict(`A network holds at most ${LIMITS.policiesPerNetwork} routing policies`);
   await assertPolicyFits(db, state, input, rules);
   const now = nowIso();
   const row: PolicyRow = { id: newId("rp"), networkId, ...input, revision: state.network.routingRevision + 1, createdAt: now, updatedAt: now };
-  await db.batch([db.insert(routingPolicies).values(row), bumpRoutingRevision(db, networkId)]);
+  await commit(ctx, [db.insert(routingPolicies).values(row), bumpRoutingRevision(db, networkId)], policyEvent(ctx, state, "created", row));
   return row;
 }
 
-export async function replacePolicy(db: Db, networkId: string, policyId: string, input: PolicyInput, rules: PolicyRules): Promise<PolicyRow> {
+export async function replacePolicy(
+  ctx: WriterContext, networkId: string, policyId: string, input: PolicyInput, rules: PolicyRules,
+): Promise<PolicyRow> {
+  const { db } = ctx;
   const state = await loadRoutingState(db, networkId);
   const current = state.policies.find((policy) => policy.id === policyId);
   if (!current) throw notFound("Routing policy");
   await assertPolicyFits(db, state, input, rules, policyId);
   const next: PolicyRow = { ...current, ...input, revision: state.network.routingRevision + 1, updatedAt: nowIso() };
-  await db.batch([db.update(routingPolicies).set(next).where(eq(routingPolicies.id, policyId)), bumpRoutingRevision(db, networkId)]);
+  await commit(ctx, [db.update(routingPolicies).set(next).where(eq(routingPolicies.id, policyId)), bumpRoutingRevision(db, networkId)],
+    policyEvent(ctx, state, "updated", next));
   return next;
 }
 
 /** Devices that chose it ("only" preferences) forget it in the same batch: no stale ids to trip over later. */
-export async function deletePolicy(db: Db, networkId: string, policyId: string): Promise<void> {
+export async function deletePolicy(ctx: WriterContext, networkId: string, policyId: string): Promise<void> {
+  const { db } = ctx;
   const state = await loadRoutingState(db, networkId);
-  if (!state.policies.some((policy) => policy.id === policyId)) throw notFound("Routing policy");
+  const policy = state.policies.find((candidate) => candidate.id === policyId);
+  if (!policy) throw notFound("Routing policy");
   const choosers = state.nodes.filter((node) => node.routingPolicyIds.includes(policyId));
-  await db.batch([
+  await commit(ctx, [
     db.delete(routingPolicies).where(eq(routingPolicies.id, policyId)),
     ...choosers.map((node) => db.update(nodes).set({ routingPolicyIds: node.routingPolicyIds.filter((id) => id !== policyId) })
       .where(eq(nodes.id, node.id))),
     bumpRoutingRevision(db, networkId),
-  ]);
+  ], policyEvent(ctx, state, "deleted", policy));
 }
