@@ -2,12 +2,12 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import { getConfig, type Env } from "../lib/env";
 import { describeForLog } from "../lib/log";
-import { capture } from "../lib/write-result";
+import { capture, unwrap } from "../lib/write-result";
 import type { AuditContext } from "../services/audit/audit-trail";
 import { isCommandName, writerCommands } from "../services/networks/commands";
 import type { WriterContext } from "../services/networks/commit";
 import { mergeHeartbeats, writeHeartbeats, type HeartbeatWrite } from "../services/networks/operations/heartbeats";
-import type { WriterRpc } from "../services/networks/writer-rpc";
+import { groupWriterName, type WriterRpc, writerStub } from "../services/networks/writer";
 import { processDeliveries } from "../services/notifications/queue";
 import { GroupCommit } from "./group-commit";
 import { SerialQueue } from "./serial-queue";
@@ -28,7 +28,10 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
   run(command: string, args: unknown[], audit?: AuditContext) {
     if (!isCommandName(command)) throw new Error(`Unknown writer command: ${command}`);
     const handler = writerCommands[command] as (ctx: WriterContext, ...args: unknown[]) => Promise<unknown>;
-    const context: WriterContext = { env: this.env, db: this.db, audit, events: [], notificationIds: [] };
+    const context: WriterContext = {
+      env: this.env, db: this.db, audit, events: [], notificationIds: [],
+      inGroup: (groupId, name, groupArgs) => unwrap(writerStub(this.env, groupWriterName(groupId)).run(name, groupArgs, audit)),
+    };
     return this.queue.run(async () => {
       const result = await capture(() => handler(context, ...args));
       this.deliverAfterAnswer(context.notificationIds);

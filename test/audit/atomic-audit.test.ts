@@ -5,7 +5,7 @@ import { networks } from "../../src/db/schema";
 import type { AuditContext } from "../../src/services/audit/audit-trail";
 import { writerCommands } from "../../src/services/networks/commands";
 import { commit } from "../../src/services/networks/commit";
-import { writerStub } from "../../src/services/networks/writer-rpc";
+import { writerStub } from "../../src/services/networks/writer";
 import { get, post } from "../helpers/api";
 import { createGroup, createNetwork, fakePublicKey, signInAdmin, unique } from "../helpers/factories";
 
@@ -37,7 +37,7 @@ describe("an audit row commits in the same batch as its change", () => {
     const name = unique("doomed");
     // request_id is NOT NULL: the audit insert fails inside the batch that carries the node. (Run in
     // process: the same command the writer delegates to, without an error crossing the RPC boundary.)
-    const ctx = { env, db: createDb(env.DB), audit: context(null), events: [], notificationIds: [] };
+    const ctx = { env, db: createDb(env.DB), audit: context(null), events: [], notificationIds: [], inGroup: async () => undefined };
     await expect(writerCommands.createNode(ctx, network.id, { name, publicKey: fakePublicKey() })).rejects.toThrow(/NOT NULL/);
     const nodes = await get(`/nodes?networkId=${network.id}`, admin.token);
     expect(nodes.body.items.map((node: { name: string }) => node.name)).not.toContain(name);
@@ -51,7 +51,7 @@ describe("an audit row commits in the same batch as its change", () => {
     const network = await createNetwork(admin, (await createGroup(admin)).id);
     const db = createDb(env.DB);
     const requestId = unique("req");
-    const ctx = { env, db, audit: context(requestId), events: [], notificationIds: [] };
+    const ctx = { env, db, audit: context(requestId), events: [], notificationIds: [], inGroup: async () => undefined };
     // A second network under an id that exists: the primary key refuses it, and the batch with it.
     const now = new Date().toISOString();
     const duplicate = db.insert(networks).values({ ...network, name: unique("dup"), dnsDomain: "dup.internal", createdAt: now, updatedAt: now });

@@ -1,4 +1,4 @@
-import { unwrap } from "../../lib/write-result";
+import { loadEffectiveSettings } from "../settings/settings";
 import type { WriterContext } from "./commit";
 import type { DnsRecord } from "./dns";
 import * as devices from "./operations/devices";
@@ -6,11 +6,15 @@ import * as dnsRecords from "./operations/dns-records";
 import * as networks from "./operations/networks";
 import * as nodes from "./operations/nodes";
 import * as policies from "./operations/policies";
-import { policyRules } from "./rules/policy-rules";
 import type { NetworkRow } from "./state";
-import { groupWriterName, writerStub } from "./writer-rpc";
 
 type RoutingMode = "all" | "none" | "only";
+
+/** The hop limit and gateway eligibility in force: admin settings over ROUTING_POLICY_MAX_HOPS. */
+async function policyRules(ctx: WriterContext) {
+  const settings = await loadEffectiveSettings(ctx.env, ctx.db);
+  return { maxHops: settings.routingPolicyMaxHops, eligibility: settings.gatewayEligibility };
+}
 
 /**
  * Every write a network's single writer runs, by name. The Durable Object queues them one at a time
@@ -25,9 +29,7 @@ export const writerCommands = {
   /** The network's writer first (no node may arrive while its CIDR changes), then the group's (overlaps). */
   updateNetwork: async (ctx: WriterContext, networkId: string, groupId: string, changes: networks.NetworkChanges) => {
     await networks.assertCidrMayChange(ctx.db, networkId, changes);
-    const group = writerStub(ctx.env, groupWriterName(groupId));
-    // A network instance may call its group instance, never the reverse, so the two cannot deadlock.
-    return unwrap(group.run("applyNetworkChanges", [networkId, changes], ctx.audit)) as Promise<NetworkRow>;
+    return ctx.inGroup(groupId, "applyNetworkChanges", [networkId, changes]) as Promise<NetworkRow>;
   },
   deleteNetwork: (ctx: WriterContext, networkId: string) => networks.deleteNetwork(ctx, networkId),
 
@@ -37,9 +39,9 @@ export const writerCommands = {
   deleteNode: (ctx: WriterContext, networkId: string, nodeId: string) => nodes.deleteNode(ctx, networkId, nodeId),
 
   createPolicy: async (ctx: WriterContext, networkId: string, input: policies.PolicyInput) =>
-    policies.createPolicy(ctx, networkId, input, await policyRules(ctx.env, ctx.db)),
+    policies.createPolicy(ctx, networkId, input, await policyRules(ctx)),
   replacePolicy: async (ctx: WriterContext, networkId: string, policyId: string, input: policies.PolicyInput) =>
-    policies.replacePolicy(ctx, networkId, policyId, input, await policyRules(ctx.env, ctx.db)),
+    policies.replacePolicy(ctx, networkId, policyId, input, await policyRules(ctx)),
   deletePolicy: (ctx: WriterContext, networkId: string, policyId: string) => policies.deletePolicy(ctx, networkId, policyId),
 
   enrolDevice: (ctx: WriterContext, networkId: string, input: devices.DeviceEnrolment) => devices.enrolDevice(ctx, networkId, input),

@@ -16,6 +16,11 @@ export interface WriterContext {
   events: DomainEvent[];
   /** Ids of the notification events committed, for delivery after the answer. */
   notificationIds: string[];
+  /**
+   * Runs a command in the group's writer for the same request. A network instance may call its group
+   * instance, never the reverse, so the two cannot deadlock.
+   */
+  inGroup(groupId: string, command: string, args: unknown[]): Promise<unknown>;
 }
 
 /**

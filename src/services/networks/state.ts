@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { networks, nodes, routingPolicies } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
+import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "./routing";
 
 export type NetworkRow = typeof networks.$inferSelect;
 export type NodeRow = typeof nodes.$inferSelect;
@@ -35,3 +36,22 @@ export const bumpDnsRevision = (db: Db, networkId: string) =>
   db.update(networks)
     .set({ dnsRevision: sql`${networks.dnsRevision} + 1`, updatedAt: nowIso() })
     .where(eq(networks.id, networkId));
+
+/** Stored rows → the routing core's inputs. */
+export function toRoutingNetwork(network: NetworkRow, dnsServers: string[] = []): RoutingNetwork {
+  return { id: network.id, cidr: network.cidr, routingRevision: network.routingRevision, dnsServers };
+}
+
+export function toRoutingNode(node: NodeRow): RoutingNode {
+  const routing: RoutingNode["routing"] = node.routingMode === "only"
+    ? { mode: "only", policyIds: node.routingPolicyIds }
+    : { mode: node.routingMode };
+  return {
+    id: node.id, name: node.name, address: node.address, publicKey: node.publicKey,
+    endpoint: node.endpoint, listenPort: node.listenPort, isGateway: node.isGateway, routing,
+  };
+}
+
+export const toRoutingPolicy = (policy: Pick<PolicyRow, "id" | "name" | "destinationCidr" | "gatewayPath">): RoutingPolicy => ({
+  id: policy.id, name: policy.name, destinationCidr: policy.destinationCidr, gatewayPath: policy.gatewayPath,
+});

@@ -4,11 +4,10 @@ import { gateways, nodes, routingPolicies } from "../../../db/schema";
 import { conflict, domainError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
-import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../views/routing-model";
-import { checkGatewayPath, type GatewayEligibility } from "../rules/gateway-path";
+import { checkGatewayPath, type GatewayEligibility } from "../gateway-path";
 import { checkDestination, findRoutingConflicts } from "../routing";
 import { actorOf, commit, type WriterContext } from "../commit";
-import { bumpRoutingRevision, loadRoutingState, type PolicyRow, type RoutingState } from "../state";
+import { bumpRoutingRevision, loadRoutingState, type PolicyRow, type RoutingState, toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../state";
 
 export interface PolicyInput {
   name: string;

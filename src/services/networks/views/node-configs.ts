@@ -1,7 +1,6 @@
 import type { Db } from "../../../db/client";
-import { loadRoutingState } from "../state";
+import { loadRoutingState, toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../state";
 import { notFound } from "../../../lib/errors";
-import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "./routing-model";
 import { buildTopology, configFor, type NodeConfig } from "../routing";
 
 /**

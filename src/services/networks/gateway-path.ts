@@ -1,4 +1,4 @@
-import type { GatewayStatus } from "../../../db/schema";
+import type { GatewayStatus } from "../../db/schema";
 
 export interface PathNode {
   id: string;
