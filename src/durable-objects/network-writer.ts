@@ -1,112 +1,53 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
-import type { Env } from "../lib/env";
-import type { DnsRecord } from "../services/dns";
-import { policyRules } from "../services/policies/policy-rules";
-import * as deviceOps from "./operations/devices";
-import * as dnsOps from "./operations/dns-records";
-import * as networkOps from "./operations/networks";
-import * as nodeOps from "./operations/nodes";
-import * as policyOps from "./operations/policies";
-import { mergeHeartbeats, writeHeartbeats, type HeartbeatWrite } from "../services/heartbeats";
+import { getConfig, type Env } from "../lib/env";
+import { describeForLog } from "../lib/log";
+import { capture, unwrap } from "../lib/write-result";
+import type { AuditContext } from "../services/audit/audit-trail";
+import { isCommandName, writerCommands } from "../services/networks/commands";
+import type { WriterContext } from "../services/networks/commit";
+import { mergeHeartbeats, writeHeartbeats, type HeartbeatWrite } from "../services/networks/operations/heartbeats";
+import { groupWriterName, type WriterRpc, writerStub } from "../services/networks/writer";
+import { processDeliveries } from "../services/notifications/queue";
 import { GroupCommit } from "./group-commit";
 import { SerialQueue } from "./serial-queue";
-import { stub } from "./writer-client";
-import { capture, unwrap, type WriteResult } from "./write-result";
 
 /**
- * The single writer. Instances named by a network id serialise that network's nodes, policies,
- * DNS records and address allocation; instances named "group:<id>" serialise network creation and
- * CIDR/name changes within a group, where overlap checks need one writer. Reads never come here.
- * A network instance may call its group instance (never the reverse), so the two cannot deadlock.
+ * The single writer of one network (or, named "group:<id>", of a group's network names and CIDRs).
+ * It keeps only what a single writer is for: the queue that runs one command at a time to its commit,
+ * error capture across the RPC boundary, and delegation to the network domain (services/networks).
+ * Reads never come here.
  */
-export class NetworkWriter extends DurableObject<Env> {
+export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
   private readonly queue = new SerialQueue();
   private readonly db = createDb(this.env.DB);
   /** Heartbeats bypass the serial queue (they touch no routing state) and share D1 batches under load. */
   private readonly heartbeats = new GroupCommit<HeartbeatWrite>((items) => writeHeartbeats(this.db, items), mergeHeartbeats);
 
-  private write<T>(task: () => Promise<T>): Promise<WriteResult<T>> {
-    return this.queue.run(() => capture(task));
-  }
-
-  private group(groupId: string) {
-    return stub(this.env, `group:${groupId}`);
-  }
-
-  // --- group instances ---
-
-  createNetwork(input: networkOps.NewNetwork) {
-    return this.write(() => networkOps.createNetwork(this.db, input));
-  }
-
-  applyNetworkChanges(networkId: string, changes: networkOps.NetworkChanges) {
-    return this.write(() => networkOps.updateNetwork(this.db, networkId, changes));
-  }
-
-  // --- network instances ---
-
-  updateNetwork(networkId: string, groupId: string, changes: networkOps.NetworkChanges) {
-    return this.write(async () => {
-      await networkOps.assertCidrMayChange(this.db, networkId, changes);
-      await networkOps.assertNamesFitDomain(this.db, networkId, changes);
-      return unwrap(this.group(groupId).applyNetworkChanges(networkId, changes));
+  /** Answers the command's value with the domain events it committed (its audit rows went in the same batch). */
+  run(command: string, args: unknown[], audit?: AuditContext) {
+    if (!isCommandName(command)) throw new Error(`Unknown writer command: ${command}`);
+    const handler = writerCommands[command] as (ctx: WriterContext, ...args: unknown[]) => Promise<unknown>;
+    const context: WriterContext = {
+      env: this.env, db: this.db, audit, events: [], notificationIds: [],
+      inGroup: (groupId, name, groupArgs) => unwrap(writerStub(this.env, groupWriterName(groupId)).run(name, groupArgs, audit)),
+    };
+    return this.queue.run(async () => {
+      const result = await capture(() => handler(context, ...args));
+      this.deliverAfterAnswer(context.notificationIds);
+      return result.ok ? { ...result, events: context.events } : result;
     });
-  }
-
-  deleteNetwork(networkId: string) {
-    return this.write(() => networkOps.deleteNetwork(this.db, networkId));
-  }
-
-  createNode(networkId: string, input: nodeOps.NodeInput) {
-    return this.write(() => nodeOps.createNode(this.db, networkId, input));
-  }
-
-  updateNode(networkId: string, nodeId: string, changes: nodeOps.NodeChanges) {
-    return this.write(() => nodeOps.updateNode(this.db, networkId, nodeId, changes));
-  }
-
-  deleteNode(networkId: string, nodeId: string) {
-    return this.write(() => nodeOps.deleteNode(this.db, networkId, nodeId));
-  }
-
-  createPolicy(networkId: string, input: policyOps.PolicyInput) {
-    return this.write(async () => policyOps.createPolicy(this.db, networkId, input, await policyRules(this.env, this.db)));
-  }
-
-  replacePolicy(networkId: string, policyId: string, input: policyOps.PolicyInput) {
-    return this.write(async () => policyOps.replacePolicy(this.db, networkId, policyId, input, await policyRules(this.env, this.db)));
-  }
-
-  deletePolicy(networkId: string, policyId: string) {
-    return this.write(() => policyOps.deletePolicy(this.db, networkId, policyId));
-  }
-
-  enrolDevice(networkId: string, input: deviceOps.DeviceEnrolment) {
-    return this.write(() => deviceOps.enrolDevice(this.db, networkId, input));
-  }
-
-  removeDevice(networkId: string, deviceId: string) {
-    return this.write(() => deviceOps.removeDevice(this.db, networkId, deviceId));
   }
 
   recordHeartbeat(heartbeat: HeartbeatWrite) {
     return capture(() => this.heartbeats.submit(heartbeat.nodeId, heartbeat));
   }
 
-  setRoutingPreference(networkId: string, nodeId: string, mode: "all" | "none" | "only", policyIds: string[]) {
-    return this.write(() => deviceOps.setRoutingPreference(this.db, networkId, nodeId, mode, policyIds));
-  }
-
-  createDnsRecord(networkId: string, record: DnsRecord) {
-    return this.write(() => dnsOps.createRecord(this.db, networkId, record));
-  }
-
-  replaceDnsRecord(networkId: string, recordId: string, record: DnsRecord) {
-    return this.write(() => dnsOps.replaceRecord(this.db, networkId, recordId, record));
-  }
-
-  deleteDnsRecord(networkId: string, recordId: string) {
-    return this.write(() => dnsOps.deleteRecord(this.db, networkId, recordId));
+  /** The first delivery attempt of notifications a write queued; the minute cron retries what fails. */
+  private deliverAfterAnswer(eventIds: string[]) {
+    if (eventIds.length === 0) return;
+    const work = processDeliveries({ db: this.db, config: getConfig(this.env) }, { eventIds })
+      .catch((error: unknown) => console.error(JSON.stringify({ background: "notifications", ...describeForLog(error) })));
+    this.ctx.waitUntil(work);
   }
 }

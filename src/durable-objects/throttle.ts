@@ -1,15 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
+import type { ThrottleDecision, ThrottleRpc, ThrottleRule } from "../services/throttle/throttle-rpc";
 import { SerialQueue } from "./serial-queue";
-
-export interface ThrottleRule {
-  limit: number;
-  windowSeconds: number;
-}
-
-export type ThrottleDecision =
-  | { allowed: true; stamp: number }
-  | { allowed: false; retryAfterSeconds: number };
 
 interface State {
   /** Epoch ms of counted attempts still inside the window, oldest first; never more than `limit`. */
@@ -28,7 +20,7 @@ const KEY = "state";
  * count, then add to it" never interleaves. (Without the queue, relying on input gates alone, a
  * 12-request burst under load once let 6 attempts past a limit of 5.)
  */
-export class Throttle extends DurableObject<Env> {
+export class Throttle extends DurableObject<Env> implements ThrottleRpc {
   private readonly queue = new SerialQueue();
 
   private async load(windowMs: number, now: number): Promise<State> {

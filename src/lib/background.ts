@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { describeForLog } from "../middleware/error-handler";
+import { describeForLog } from "./log";
 import type { AppEnv } from "./types";
 
 /**

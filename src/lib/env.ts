@@ -1,11 +1,10 @@
 import { z } from "zod";
-import type { NetworkWriter } from "../durable-objects/network-writer";
-import type { Throttle } from "../durable-objects/throttle";
 
 /** Bindings and variables as wrangler.toml and `wrangler secret` provide them. */
 export interface Env {
   DB: D1Database;
-  NETWORK_WRITER: DurableObjectNamespace<NetworkWriter>;
+  /** The per-network single writer; services/networks/writer-rpc.ts gives it its typed face. */
+  NETWORK_WRITER: DurableObjectNamespace;
   ROUTING_POLICY_MAX_HOPS?: string;
   JWT_ISSUER?: string;
   ACCESS_TOKEN_TTL_SECONDS?: string;
@@ -19,7 +18,7 @@ export interface Env {
   BOOTSTRAP_ADMIN_EMAIL?: string;
   BOOTSTRAP_ADMIN_PASSWORD?: string;
   /** Identity (docs/identity.md): throttle counters, mail, token lifetimes, OAuth providers. */
-  THROTTLE: DurableObjectNamespace<Throttle>;
+  THROTTLE: DurableObjectNamespace;
   MAIL_TRANSPORT?: string;
   MAIL_FROM?: string;
   MAIL_HTTP_URL?: string;

@@ -1,7 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
-import { requireUser } from "../middleware/auth";
-import type { AppEnv } from "./types";
 
 export const FieldErrorSchema = z.object({ path: z.string(), message: z.string() }).openapi("FieldError");
 
@@ -47,12 +44,6 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
 });
 
 export const noContent = { description: "Done; no body" } as const;
-
-/** Spread into createRoute for routes that need a signed-in user. */
-export const signedIn = {
-  middleware: [requireUser] as MiddlewareHandler<AppEnv>[],
-  security: [{ bearerAuth: [] }],
-};
 
 export const IdParam = (name: string, prefix: string) =>
   z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: `${prefix}_...` , description: `${name} id` }) });

@@ -5,10 +5,9 @@ import { inBackground } from "../lib/background";
 import { forbidden, unauthorized } from "../lib/errors";
 import { nowIso } from "../lib/ids";
 import type { AgentAuth, AppEnv } from "../lib/types";
+import { AGENT_CREDENTIAL_PREFIX } from "../services/agents/enrolment";
 import { sha256 } from "../services/auth/tokens";
 import { bearerToken } from "./auth";
-
-export const AGENT_CREDENTIAL_PREFIX = "agc_";
 
 /**
  * An agent's own credential: opaque, looked up by hash (revoking or rotating takes effect at once).

@@ -1,15 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { API_BASE } from "../lib/api-base";
-import { getConfig } from "../lib/env";
 import type { AppEnv } from "../lib/types";
 import { type Mutation, recordMutation, scopeOf } from "../services/audit/record";
 import { responseIds } from "../services/audit/response-ids";
 import { resolveScope, type Scope } from "../services/audit/scope";
 import { inBackground } from "../lib/background";
-import { emitEvents } from "../services/notifications/emit";
-import { mutationEvents } from "../services/notifications/mutation-events";
-import { processDeliveries } from "../services/notifications/queue";
+import type { AuditContext } from "../services/audit/audit-trail";
 
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -64,9 +61,22 @@ async function jsonOf(response: Response | undefined): Promise<unknown> {
 }
 
 /**
- * Records every successful mutation (docs/audit.md) after the handler ran, so route-level auth has set
- * the actor. Deletions resolve their group and network first (nothing is left to look up afterwards).
- * The write, and the policy.changed / device.enrolled events derived from it, run in waitUntil.
+ * The request a handler's write serves, for the write to commit its audit row with the change
+ * (docs/audit.md). Handing it out marks the request as audited there, so the trail below skips it.
+ */
+export function auditOf(c: Context<AppEnv>, status: number): AuditContext {
+  c.set("auditedInWrite", true);
+  const pattern = routeOf(c) ?? c.req.path;
+  return {
+    actor: actorOf(c), requestId: c.var.requestId, method: c.req.method, status,
+    route: pattern.startsWith(API_BASE) ? pattern.slice(API_BASE.length) : pattern, params: paramsOf(pattern, c.req.path),
+  };
+}
+
+/**
+ * Records the successful mutations whose services do not yet commit their own audit row (auditOf),
+ * after the handler ran, so route-level auth has set the actor. Deletions resolve their group and
+ * network first (nothing is left to look up afterwards). The write runs in waitUntil.
  */
 export const auditTrail = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const route = routeOf(c);
@@ -80,7 +90,7 @@ export const auditTrail = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     : undefined;
   await next();
   const status = c.res.status;
-  if (status < 200 || status > 299) return;
+  if (status < 200 || status > 299 || c.var.auditedInWrite) return;
   const at = new Date().toISOString();
   const json = c.res.headers.get("content-type")?.includes("application/json") ? c.res.clone() : undefined;
   const db = c.var.db;
@@ -90,11 +100,6 @@ export const auditTrail = (): MiddlewareHandler<AppEnv> => async (c, next) => {
       at, method: c.req.method, route: pattern.startsWith(API_BASE) ? pattern.slice(API_BASE.length) : pattern,
       params, status, requestId: c.var.requestId, actor: actorOf(c), ids: responseIds(body), before,
     };
-    const scope = await scopeOf(db, mutation);
-    await recordMutation(db, mutation, scope);
-    const events = mutationEvents(mutation, scope, body);
-    if (events.length === 0) return;
-    const eventIds = await emitEvents(db, events);
-    if (eventIds.length > 0) await processDeliveries({ db, config: getConfig(c.env) }, { eventIds });
+    await recordMutation(db, mutation, await scopeOf(db, mutation));
   });
 };

@@ -65,3 +65,9 @@ function replaceWithUnauthorized(c: Context<AppEnv>) {
     headers: { "Content-Type": "application/json", "WWW-Authenticate": 'Bearer realm="api"' },
   });
 }
+
+/** Spread into createRoute for routes that need a signed-in user. */
+export const signedIn = {
+  middleware: [requireUser] as MiddlewareHandler<AppEnv>[],
+  security: [{ bearerAuth: [] }],
+};

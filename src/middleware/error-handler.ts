@@ -1,6 +1,7 @@
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, type ErrorCode } from "../lib/errors";
+import { describeForLog } from "../lib/log";
 import type { AppEnv } from "../lib/types";
 
 const CODE_FOR_STATUS: Partial<Record<number, ErrorCode>> = {
@@ -25,16 +26,6 @@ export const respondWithError = (c: Context<AppEnv>, error: ApiError) => {
   if (error.code === "unauthorized") response.headers.set("WWW-Authenticate", 'Bearer realm="api"');
   return response;
 };
-
-/**
- * drizzle's query errors carry "params: …" (password hashes, token hashes) in their message: the log
- * keeps the error's name, the SQL text and the driver's cause, never the bound values.
- */
-export function describeForLog(error: unknown) {
-  const err = error as { name?: string; message?: string; cause?: { message?: string }; query?: string };
-  const message = (err.message ?? String(error)).replace(/params:[\s\S]*$/, "params: [redacted]");
-  return { error: err.name ?? "Error", message, cause: err.cause?.message, query: err.query };
-}
 
 export const handleError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof ApiError) return respondWithError(c, error);

@@ -1,6 +1,6 @@
 import { createDb, type Db } from "../db/client";
 import { type Env, getConfig } from "../lib/env";
-import { describeForLog } from "../middleware/error-handler";
+import { describeForLog } from "../lib/log";
 import { configInForce } from "../services/settings/settings";
 import { emitEvents } from "../services/notifications/emit";
 import type { EventInput } from "../services/notifications/event-types";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeForLog } from "../../src/middleware/error-handler";
+import { describeForLog } from "../../src/lib/log";
 import { del, get, patch, post, put } from "../helpers/api";
 import { addMember, createGateway, createNode, createUser, enrolDevice, gatewayNetwork, signInAdmin } from "../helpers/factories";
 

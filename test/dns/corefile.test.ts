@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultZoneFilePath, renderCorefile } from "../../src/services/dns/corefile";
+import { defaultZoneFilePath, renderCorefile } from "../../src/services/networks/dns/corefile";
 
 describe("renderCorefile", () => {
   const path = defaultZoneFilePath("corp.internal");

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { domainLengthProblem, fullNameProblem, nodeNameProblem, renderZone, validateRecord, type DnsRecord } from "../../src/services/dns";
-import { isDomainName } from "../../src/services/dns/names";
-import { servedRecords } from "../../src/services/network-dns";
+import { domainLengthProblem, fullNameProblem, nodeNameProblem, renderZone, validateRecord, type DnsRecord } from "../../src/services/networks/dns";
+import { isDomainName } from "../../src/services/networks/dns/names";
+import { servedRecords } from "../../src/services/networks/views/served-records";
 
 /**
  * Issue 12, item 7, as a property: whatever names the API accepts (a domain, node names, records),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GroupCommit } from "../../src/durable-objects/group-commit";
 import { currentGeneration, forgetLiveSessions, recentlyLive, rememberLive } from "../../src/services/auth/session-cache";
-import { mergeHeartbeats, type HeartbeatWrite } from "../../src/services/heartbeats";
+import { mergeHeartbeats, type HeartbeatWrite } from "../../src/services/networks/operations/heartbeats";
 
 /** A write that records what it was given and finishes when the test says so. */
 function gatedWriter(fail: (items: string[]) => boolean = () => false) {

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { throttleStub } from "../../src/services/throttle/throttle-rpc";
 import { createUser, signInAdmin } from "../helpers/factories";
 import { expectError, expectRetryAfter, freshAddress, from, uniqueEmail } from "./identity-helpers";
 
@@ -54,7 +55,7 @@ describe("login throttling", { timeout: 60_000 }, () => {
 });
 
 describe("the Throttle Durable Object", () => {
-  const stub = () => env.THROTTLE.get(env.THROTTLE.idFromName(`test:${crypto.randomUUID()}`));
+  const stub = () => throttleStub(env, `test:${crypto.randomUUID()}`);
 
   it("slides its window: attempts leave it after windowSeconds, and Retry-After says when", async () => {
     const throttle = stub();

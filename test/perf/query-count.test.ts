@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { createDb } from "../../src/db/client";
 import { forgetLiveSessions } from "../../src/services/auth/session-cache";
-import { writeHeartbeats } from "../../src/services/heartbeats";
+import { writeHeartbeats } from "../../src/services/networks/operations/heartbeats";
 import { get, post } from "../helpers/api";
 import { createGateway, createNode, enrolDevice, gatewayNetwork, signInAdmin, type Session } from "../helpers/factories";
 import { countingD1 } from "./counting-d1";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildTopology, configFor, isSourceOf, type NodeConfig, type RoutingNode, type RoutingPolicy } from "../../src/services/routing";
+import { buildTopology, configFor, isSourceOf, type NodeConfig, type RoutingNode, type RoutingPolicy } from "../../src/services/networks/routing";
 import { device, gateway, network, policy } from "./fixtures";
 import { duplicatePrefixes, walk } from "./packet-walk";
 

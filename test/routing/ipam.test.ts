@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mustParseCidr } from "../../src/services/net/cidr";
-import { allocateAddress, canonicalAddress, checkRequestedAddress } from "../../src/services/net/ipam";
+import { mustParseCidr } from "../../src/services/networks/net/cidr";
+import { allocateAddress, canonicalAddress, checkRequestedAddress } from "../../src/services/networks/net/ipam";
 
 const block = (text: string) => mustParseCidr(text);
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { get, patch, post, put } from "../helpers/api";
 import { addMember, createGroup, createNetwork, createNode, createUser, enrolDevice, fakePublicKey, nextCidr, signInAdmin, type Session } from "../helpers/factories";
 import { changedTables, settle, snapshot } from "../fuzz/snapshot";
-import { stub } from "../../src/durable-objects/writer-client";
+import { writerStub } from "../../src/services/networks/writer";
 
 /**
  * Issue 12, items 6 and 7: the names a network's zone holds. Nodes and devices become
@@ -162,7 +162,7 @@ describe("item 7: no full name under a network's domain is longer than 253 chara
     const validatedUnderOldDomain = { name: `${"q".repeat(60)}.${"q".repeat(60)}.${"q".repeat(60)}`, type: "A" as const, value: "10.1.1.2", ttl: 300 };
     await settle();
     const before = await snapshot();
-    const result = await stub(env, network.id).createDnsRecord(network.id, validatedUnderOldDomain);
+    const result = await writerStub(env, network.id).run("createDnsRecord", [network.id, validatedUnderOldDomain]);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error).toMatchObject({ code: "VALIDATION_ERROR", fields: [{ path: "name", message: expect.stringMatching(/longer than 253/) }] });
     expect(changedTables(before, await snapshot())).toEqual([]);

@@ -9,9 +9,9 @@ import { errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { agentOfKind, requireAgent } from "../../middleware/agent-auth";
 import { sha256 } from "../../services/auth/tokens";
-import { corefileFor, matchesEtag, renderDnsArtifact } from "../../services/dns-artifacts";
-import { loadNodeConfigs } from "../../services/node-configs";
-import { replaceObservations } from "../../services/observations";
+import { corefileFor, matchesEtag, renderDnsArtifact } from "../../services/networks/views/dns-artifacts";
+import { loadNodeConfigs } from "../../services/networks/views/node-configs";
+import { replaceObservations } from "../../services/networks/operations/observations";
 import { HeartbeatBody } from "../client/client.schemas";
 import { NodeConfigSchema } from "../nodes/config.schemas";
 

@@ -4,7 +4,8 @@ import { agentEnrolmentTokens, agents, gateways, regions } from "../../db/schema
 import { createRouter } from "../../lib/create-router";
 import { domainError, notFound } from "../../lib/errors";
 import { newId, nowIso, secondsFromNow } from "../../lib/ids";
-import { errorResponses, IdParam, jsonBody, jsonResponse, signedIn } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonBody, jsonResponse } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { afterCursor, PageQuery, pageOf, toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { randomToken, sha256 } from "../../services/auth/tokens";

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, jsonResponse, signedIn } from "../../lib/openapi";
+import { errorResponses, jsonResponse } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { pageOf } from "../../lib/pagination";
 import { AuditEventSchema, AuditQuery } from "./audit.schemas";
 

@@ -1,14 +1,15 @@
 import type { Db } from "../../db/client";
-import { networkWriter } from "../../durable-objects/writer-client";
+import { networkWriter } from "../../services/networks/writer";
 import { domainError, fieldError, unauthorized } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { DEVICE_CREDENTIAL_PREFIX } from "../../middleware/client-auth";
 import { networkAccess } from "../../services/access";
 import { randomToken, sha256 } from "../../services/auth/tokens";
-import { deviceAccess } from "../../services/device-access";
-import { consumeEnrolmentKey, releaseEnrolmentKeyUse } from "../../services/enrolment-keys";
-import { loadNodeConfig } from "../../services/node-configs";
+import { deviceAccess } from "../../services/networks/device-access";
+import { consumeEnrolmentKey, releaseEnrolmentKeyUse } from "../../services/networks/enrolment-keys";
+import { loadNodeConfig } from "../../services/networks/views/node-configs";
 import { offlineAfterSeconds } from "../../services/settings/settings";
 import { presentNode } from "../nodes/nodes.schemas";
 import type * as routes from "./client.routes";
@@ -34,7 +35,7 @@ export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
   const body = c.req.valid("json");
   const target = await enrolmentTarget(c.var.db, body, c.get("auth") as UserAuth | undefined);
   const credential = `${DEVICE_CREDENTIAL_PREFIX}${randomToken()}`;
-  const enrolled = await networkWriter(c.env, target.networkId).enrolDevice({
+  const enrolled = await networkWriter(c.env, target.networkId, auditOf(c, 201)).enrolDevice({
     ...target, name: body.name, publicKey: body.publicKey, platform: body.platform, clientVersion: body.clientVersion,
     credentialHash: sha256(credential),
   }).catch(async (error: unknown) => {

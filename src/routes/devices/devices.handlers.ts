@@ -1,28 +1,19 @@
-import { and, asc, eq, inArray, or } from "drizzle-orm";
-import { devices, memberships, networks, nodes } from "../../db/schema";
-import { networkWriter } from "../../durable-objects/writer-client";
-import { offlineAfterSeconds } from "../../services/settings/settings";
-import { afterCursor, toPage } from "../../lib/pagination";
+import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
-import { deviceAccess } from "../../services/device-access";
+import { auditOf } from "../../middleware/audit";
+import { deviceAccess } from "../../services/networks/device-access";
+import { listDevices } from "../../services/networks/views/pages";
+import { networkWriter } from "../../services/networks/writer";
+import { offlineAfterSeconds } from "../../services/settings/settings";
 import { presentDevice } from "../client/client.schemas";
 import type * as routes from "./devices.routes";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  const { limit, cursor, networkId } = c.req.valid("query");
-  const { db, auth } = c.var;
-  const visible = auth.platformRole === "admin"
-    ? undefined
-    : or(eq(devices.userId, auth.userId), inArray(memberships.role, ["admin", "owner"]));
-  const rows = await db.select({ device: devices, node: nodes }).from(devices)
-    .innerJoin(nodes, eq(nodes.id, devices.nodeId))
-    .innerJoin(networks, eq(networks.id, devices.networkId))
-    .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
-    .where(and(visible, networkId ? eq(devices.networkId, networkId) : undefined, afterCursor(devices, cursor)))
-    .orderBy(asc(devices.createdAt), asc(devices.id)).limit(limit + 1).all();
-  const offline = await offlineAfterSeconds(c.env, c.var.db);
-  const flat = rows.map((row) => ({ ...row, createdAt: row.device.createdAt, id: row.device.id }));
-  return c.json(toPage(flat, limit, (row) => presentDevice(row.device, row.node, offline)), 200);
+  const { networkId, ...page } = c.req.valid("query");
+  const [rows, offline] = await Promise.all([
+    listDevices(c.var.db, c.var.auth, page, networkId), offlineAfterSeconds(c.env, c.var.db),
+  ]);
+  return c.json(toPage(rows, page.limit, (row) => presentDevice(row.device, row.node, offline)), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
@@ -35,13 +26,13 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 
 export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
   const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
-  const node = await networkWriter(c.env, device.networkId).updateNode(device.nodeId, { name: c.req.valid("json").name });
+  const node = await networkWriter(c.env, device.networkId, auditOf(c, 200)).renameDevice(device.nodeId, c.req.valid("json").name);
   return c.json(presentDevice(device, node, await offlineAfterSeconds(c.env, c.var.db)), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
-  await networkWriter(c.env, device.networkId).removeDevice(device.id);
+  await networkWriter(c.env, device.networkId, auditOf(c, 204)).removeDevice(device.id);
   return c.body(null, 204);
 };
 
@@ -53,6 +44,6 @@ export const getRouting: AppRouteHandler<typeof routes.getRouting> = async (c) =
 export const putRouting: AppRouteHandler<typeof routes.putRouting> = async (c) => {
   const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
   const { mode, policyIds } = c.req.valid("json");
-  const node = await networkWriter(c.env, device.networkId).setRoutingPreference(device.nodeId, mode, policyIds);
+  const node = await networkWriter(c.env, device.networkId, auditOf(c, 200)).setRoutingPreference(device.nodeId, mode, policyIds);
   return c.json({ mode: node.routingMode, policyIds: node.routingPolicyIds }, 200);
 };

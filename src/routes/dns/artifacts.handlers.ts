@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { networkAccess } from "../../services/access";
-import { matchesEtag, renderDnsArtifact, type DnsArtifact } from "../../services/dns-artifacts";
+import { matchesEtag, renderDnsArtifact, type DnsArtifact } from "../../services/networks/views/dns-artifacts";
 import type * as routes from "./dns.routes";
 
 async function serve(c: Context<AppEnv>, networkId: string, kind: DnsArtifact) {

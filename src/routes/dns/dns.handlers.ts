@@ -1,25 +1,22 @@
-import { and, asc, eq } from "drizzle-orm";
-import { dnsRecords } from "../../db/schema";
-import { networkWriter } from "../../durable-objects/writer-client";
-import { afterCursor, toPage } from "../../lib/pagination";
+import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { dnsRecordAccess, networkAccess } from "../../services/access";
+import { listDnsRecords } from "../../services/networks/views/pages";
+import { networkWriter } from "../../services/networks/writer";
 import type * as routes from "./dns.routes";
 import { normaliseRecord, presentRecord } from "./dns.schemas";
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
   const record = normaliseRecord(c.req.valid("json"), network.dnsDomain);
-  return c.json(presentRecord(await networkWriter(c.env, network.id).createDnsRecord(record)), 201);
+  return c.json(presentRecord(await networkWriter(c.env, network.id, auditOf(c, 201)).createDnsRecord(record)), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
-  const { limit, cursor } = c.req.valid("query");
-  const rows = await c.var.db.select().from(dnsRecords)
-    .where(and(eq(dnsRecords.networkId, network.id), afterCursor(dnsRecords, cursor)))
-    .orderBy(asc(dnsRecords.createdAt), asc(dnsRecords.id)).limit(limit + 1).all();
-  return c.json(toPage(rows, limit, presentRecord), 200);
+  const page = c.req.valid("query");
+  return c.json(toPage(await listDnsRecords(c.var.db, network.id, page), page.limit, presentRecord), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
@@ -30,11 +27,11 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
   const { record, network } = await dnsRecordAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
   const next = normaliseRecord(c.req.valid("json"), network.dnsDomain);
-  return c.json(presentRecord(await networkWriter(c.env, network.id).replaceDnsRecord(record.id, next)), 200);
+  return c.json(presentRecord(await networkWriter(c.env, network.id, auditOf(c, 200)).replaceDnsRecord(record.id, next)), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { record, network } = await dnsRecordAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await networkWriter(c.env, network.id).deleteDnsRecord(record.id);
+  await networkWriter(c.env, network.id, auditOf(c, 204)).deleteDnsRecord(record.id);
   return c.body(null, 204);
 };

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, signedIn } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import { DnsRecordBody, DnsRecordSchema } from "./dns.schemas";
 

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { dnsRecords } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { Timestamp } from "../../lib/openapi";
-import { RECORD_TYPES, TTL_DEFAULT, TTL_MAX, TTL_MIN, validateRecord, type DnsRecord } from "../../services/dns";
+import { RECORD_TYPES, TTL_DEFAULT, TTL_MAX, TTL_MIN, validateRecord, type DnsRecord } from "../../services/networks/dns";
 
 export const DnsRecordSchema = z.object({
   id: z.string().openapi({ example: "dns_..." }),

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, signedIn, Timestamp } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, Timestamp } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
 
 const tags = ["Managed client"];

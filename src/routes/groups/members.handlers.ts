@@ -5,7 +5,7 @@ import { nowIso } from "../../lib/ids";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
 import { groupAccess } from "../../services/access";
-import { assertNoHopDevices, removeDevicesOf } from "../../services/device-lifecycle";
+import { assertNoHopDevices, removeDevicesOf } from "../../services/networks/operations/device-lifecycle";
 import type * as routes from "./members.routes";
 
 const memberColumns = {

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, signedIn } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import {
   CreateGatewayBody, CreateRegionBody, GatewayDetailSchema, GatewayListQuery, GatewaySchema, RegionSchema, UpdateGatewayBody, UpdateRegionBody,

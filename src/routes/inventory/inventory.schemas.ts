@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { GATEWAY_STATUSES } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
-import { hostProblem } from "../../services/net/endpoint";
+import { hostProblem } from "../../services/networks/net/endpoint";
 
 const Name = displayName({ min: 1, max: 100 });
 const Description = displayName({ max: 500 });

@@ -1,7 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, signedIn } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
-import { CreateNetworkBody, NetworkListQuery, NetworkSchema, PatchNetworkBody, PutNetworkBody } from "./networks.schemas";
+import { CreateNetworkBody, NetworkListQuery, NetworkSchema, PatchNetworkBody, PutNetworkBody, RuntimeStatusSchema } from "./networks.schemas";
 
 const tags = ["Networks"];
 const params = IdParam("Network", "net");
@@ -49,4 +50,11 @@ export const remove = createRoute({
   summary: "Delete a network (owner, admin); refused while it holds nodes",
   request: { params },
   responses: { 204: noContent, ...errorResponses(401, 403, 404, 409) },
+});
+
+export const runtimeStatus = createRoute({
+  method: "get", path: "/networks/{id}/runtime-status", tags, ...signedIn,
+  summary: "Routing and DNS: desired revision versus what is applied",
+  request: { params },
+  responses: { 200: jsonResponse(RuntimeStatusSchema, "The status"), ...errorResponses(401, 404) },
 });

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { Timestamp } from "../../lib/openapi";
-import { domainLengthProblem } from "../../services/dns";
-import { overlayRangeProblem, parseCidr } from "../../services/net/cidr";
+import { domainLengthProblem } from "../../services/networks/dns";
+import { overlayRangeProblem, parseCidr } from "../../services/networks/net/cidr";
 
 /** A CIDR, validated and normalised: host bits set, bad prefixes and non-addresses are 422. */
 export const CidrString = z.string().max(64).transform((text, ctx) => {
@@ -73,3 +73,16 @@ export function defaultDnsDomain(name: string): string {
   const label = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 63).replace(/-+$/, "");
   return `${label || "network"}.internal`;
 }
+
+const PlaneStatus = z.object({
+  desiredRevision: z.number().int(),
+  appliedRevision: z.number().int().nullable().openapi({ description: "Oldest revision any reporter runs; null while one has not reported" }),
+  inSync: z.boolean(),
+  lagging: z.array(z.string()).openapi({ description: "Reporters behind the desired revision (nodes for routing, gateway nodes for DNS)" }),
+});
+
+export const RuntimeStatusSchema = z.object({
+  networkId: z.string(),
+  routing: PlaneStatus.extend({ unreported: z.array(z.string()).openapi({ description: "Nodes that never reported" }) }),
+  dns: PlaneStatus,
+}).openapi("RuntimeStatus");

@@ -1,10 +1,10 @@
-import { and, asc, eq } from "drizzle-orm";
-import { memberships, networks, nodes } from "../../db/schema";
-import { networkWriter } from "../../durable-objects/writer-client";
-import { afterCursor, toPage } from "../../lib/pagination";
+import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { networkAccess, nodeAccess } from "../../services/access";
-import { loadNodeConfig } from "../../services/node-configs";
+import { loadNodeConfig } from "../../services/networks/views/node-configs";
+import { listNodes } from "../../services/networks/views/pages";
+import { networkWriter } from "../../services/networks/writer";
 import type * as routes from "./nodes.routes";
 import { presentNode } from "./nodes.schemas";
 
@@ -14,22 +14,13 @@ const roleFields = (roles: string[] | undefined) => (roles === undefined ? {} : 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { networkId, roles, ...body } = c.req.valid("json");
   const { network } = await networkAccess(c.var.db, c.var.auth, networkId, "manage");
-  const node = await networkWriter(c.env, network.id).createNode({ ...body, ...roleFields(roles) });
+  const node = await networkWriter(c.env, network.id, auditOf(c, 201)).createNode({ ...body, ...roleFields(roles) });
   return c.json(presentNode(node), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  const { limit, cursor, networkId } = c.req.valid("query");
-  const { db, auth } = c.var;
-  const filter = and(networkId ? eq(nodes.networkId, networkId) : undefined, afterCursor(nodes, cursor));
-  const order = [asc(nodes.createdAt), asc(nodes.id)];
-  const rows = auth.platformRole === "admin"
-    ? await db.select().from(nodes).where(filter).orderBy(...order).limit(limit + 1).all()
-    : (await db.select({ node: nodes }).from(nodes)
-      .innerJoin(networks, eq(networks.id, nodes.networkId))
-      .innerJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
-      .where(filter).orderBy(...order).limit(limit + 1).all()).map((row) => row.node);
-  return c.json(toPage(rows, limit, presentNode), 200);
+  const { networkId, ...page } = c.req.valid("query");
+  return c.json(toPage(await listNodes(c.var.db, c.var.auth, page, networkId), page.limit, presentNode), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
@@ -40,13 +31,13 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
   const { roles, ...changes } = c.req.valid("json");
-  const updated = await networkWriter(c.env, node.networkId).updateNode(node.id, { ...changes, ...roleFields(roles) });
+  const updated = await networkWriter(c.env, node.networkId, auditOf(c, 200)).updateNode(node.id, { ...changes, ...roleFields(roles) });
   return c.json(presentNode(updated), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await networkWriter(c.env, node.networkId).deleteNode(node.id);
+  await networkWriter(c.env, node.networkId, auditOf(c, 204)).deleteNode(node.id);
   return c.body(null, 204);
 };
 

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { ROUTING_MODES, type nodes } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
-import { zoneOwnNameProblem } from "../../services/dns";
-import { endpointHostProblem } from "../../services/net/endpoint";
-import { isWireGuardKey } from "../../services/net/wireguard-key";
+import { zoneOwnNameProblem } from "../../services/networks/dns";
+import { endpointHostProblem } from "../../services/networks/net/endpoint";
+import { isWireGuardKey } from "../../services/networks/net/wireguard-key";
 
 export const NodeName = z.string().trim().toLowerCase().min(1).max(63)
   .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, "A DNS label: letters, digits and inner hyphens")

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, signedIn } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { ChannelSchema, ChannelWithSecretSchema, CreateChannelBody, UpdateChannelBody } from "./channels.schemas";
 import { DeliverySchema } from "./deliveries.schemas";
 

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, IdParam, jsonResponse, signedIn } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonResponse } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { pageOf } from "../../lib/pagination";
 import { DeliveryQuery, DeliverySchema } from "./deliveries.schemas";
 

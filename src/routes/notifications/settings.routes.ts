@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, jsonResponse, signedIn } from "../../lib/openapi";
+import { errorResponses, jsonResponse } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { ChannelSchema } from "./channels.schemas";
 
 export const NotificationSettingsSchema = z.object({

@@ -1,25 +1,22 @@
-import { and, asc, eq } from "drizzle-orm";
-import { routingPolicies } from "../../db/schema";
-import { networkWriter } from "../../durable-objects/writer-client";
-import { afterCursor, toPage } from "../../lib/pagination";
+import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { networkAccess, policyAccess } from "../../services/access";
+import { listPolicies } from "../../services/networks/views/pages";
+import { networkWriter } from "../../services/networks/writer";
 import type * as routes from "./policies.routes";
 import { presentPolicy } from "./policies.schemas";
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const policy = await networkWriter(c.env, network.id).createPolicy(c.req.valid("json"));
+  const policy = await networkWriter(c.env, network.id, auditOf(c, 201)).createPolicy(c.req.valid("json"));
   return c.json(presentPolicy(policy), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
-  const { limit, cursor } = c.req.valid("query");
-  const rows = await c.var.db.select().from(routingPolicies)
-    .where(and(eq(routingPolicies.networkId, network.id), afterCursor(routingPolicies, cursor)))
-    .orderBy(asc(routingPolicies.createdAt), asc(routingPolicies.id)).limit(limit + 1).all();
-  return c.json(toPage(rows, limit, presentPolicy), 200);
+  const page = c.req.valid("query");
+  return c.json(toPage(await listPolicies(c.var.db, network.id, page), page.limit, presentPolicy), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
@@ -29,12 +26,12 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 
 export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
   const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const updated = await networkWriter(c.env, policy.networkId).replacePolicy(policy.id, c.req.valid("json"));
+  const updated = await networkWriter(c.env, policy.networkId, auditOf(c, 200)).replacePolicy(policy.id, c.req.valid("json"));
   return c.json(presentPolicy(updated), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await networkWriter(c.env, policy.networkId).deletePolicy(policy.id);
+  await networkWriter(c.env, policy.networkId, auditOf(c, 204)).deletePolicy(policy.id);
   return c.body(null, 204);
 };

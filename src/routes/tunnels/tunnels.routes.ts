@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, jsonResponse, signedIn, Timestamp } from "../../lib/openapi";
+import { errorResponses, jsonResponse, Timestamp } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
 
 export const TunnelSchema = z.object({

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, jsonBody, jsonResponse, noContent, signedIn } from "../../lib/openapi";
+import { errorResponses, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { ChangePasswordBody, UpdateMeBody, UserSchema } from "./users.schemas";
 
 const tags = ["Users"];

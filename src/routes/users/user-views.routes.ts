@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, IdParam, jsonResponse, signedIn, Timestamp } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonResponse, Timestamp } from "../../lib/openapi";
+import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import { GroupRoleSchema } from "../groups/groups.schemas";
 

@@ -7,7 +7,7 @@ import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
 import { hashPassword } from "../../services/auth/password";
 import { revokeAllSessions } from "../../services/auth/sign-in";
-import { assertNoHopDevices, removeDevicesOf } from "../../services/device-lifecycle";
+import { assertNoHopDevices, removeDevicesOf } from "../../services/networks/operations/device-lifecycle";
 import type * as routes from "./users.routes";
 import { presentUser } from "./users.schemas";
 import { forgetLiveSessions } from "../../services/auth/session-cache";

@@ -3,10 +3,11 @@ import type { Db } from "../../db/client";
 import { agentEnrolmentTokens, agents, type AgentKind } from "../../db/schema";
 import { unauthorized } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
-import { AGENT_CREDENTIAL_PREFIX } from "../../middleware/agent-auth";
 import { randomToken, sha256 } from "../auth/tokens";
 
 export const AGENT_ENROLMENT_PREFIX = "aet_";
+/** Agent credentials are opaque; the prefix tells them from user, device and enrolment tokens. */
+export const AGENT_CREDENTIAL_PREFIX = "agc_";
 
 export const newAgentCredential = () => `${AGENT_CREDENTIAL_PREFIX}${randomToken()}`;
 

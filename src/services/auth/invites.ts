@@ -6,7 +6,7 @@ import { ApiError, conflict, domainError, fieldError, forbidden, notFound, unaut
 import { newId, nowIso, secondsFromNow } from "../../lib/ids";
 import { isUniqueViolation } from "../../lib/db-errors";
 import type { UserAuth } from "../../lib/types";
-import type { Mailer } from "../mail/mailer";
+import type { Mailer } from "../mail/mail.types";
 import { inviteMessage } from "../mail/messages";
 import { readSettings } from "../settings/settings";
 import { isMfaActive } from "./mfa";

@@ -4,7 +4,7 @@ import { passwordResets, users } from "../../db/schema";
 import type { Config } from "../../lib/env";
 import { domainError } from "../../lib/errors";
 import { newId, nowIso, secondsFromNow } from "../../lib/ids";
-import type { Mailer } from "../mail/mailer";
+import type { Mailer } from "../mail/mail.types";
 import { passwordResetMessage } from "../mail/messages";
 import { hashPassword } from "./password";
 import { revokeAllSessions } from "./sign-in";

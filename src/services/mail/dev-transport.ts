@@ -2,7 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { devMail } from "../../db/schema";
 import { newId, nowIso } from "../../lib/ids";
-import type { Mailer, MailMessage } from "./mailer";
+import type { Mailer, MailMessage } from "./mail.types";
 
 /** Development transport: messages land in the dev_mail table, readable through GET /dev/mail. */
 export class DevMailTransport implements Mailer {

@@ -1,5 +1,5 @@
 import type { Config } from "../../lib/env";
-import type { Mailer, MailMessage } from "./mailer";
+import type { Mailer, MailMessage } from "./mail.types";
 
 /**
  * Production transport: one JSON POST per message with a bearer token. The body is Resend's

@@ -3,17 +3,7 @@ import type { Config } from "../../lib/env";
 import { DevMailTransport } from "./dev-transport";
 import { assertHeaderSafeAddress, headerText } from "./header-text";
 import { HttpMailTransport } from "./http-transport";
-
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-}
-
-/** Everything that sends mail goes through this; transports are chosen by MAIL_TRANSPORT. */
-export interface Mailer {
-  send(message: MailMessage): Promise<void>;
-}
+import type { Mailer } from "./mail.types";
 
 /** MAIL_TRANSPORT=none: nothing is configured, so say so in the logs (never the message: it holds a token). */
 const droppingMailer: Mailer = {

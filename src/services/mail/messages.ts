@@ -1,5 +1,5 @@
 import type { Config } from "../../lib/env";
-import type { MailMessage } from "./mailer";
+import type { MailMessage } from "./mail.types";
 
 /** A front-end link when FRONTEND_URL is set; the token itself in any case (the CLI and curl use it). */
 const link = (config: Config, path: string, token: string) =>

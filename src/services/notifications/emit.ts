@@ -29,22 +29,28 @@ const fanOut = (db: Db, eventId: string, input: EventInput, now: string) => {
     .where(and(eq(c.enabled, true), isNull(users.disabledAt), subscribed, mayRead, eventKept)));
 };
 
+/**
+ * The statements that record one event and queue its deliveries: batched with the change that raised it
+ * (an outbox), so an event exists exactly when its change committed.
+ */
+export function eventStatements(db: Db, input: EventInput, at: string) {
+  const id = newId("nev");
+  const statements = [
+    db.insert(notificationEvents).values({
+      id, type: input.type, networkId: input.networkId, groupId: input.groupId, subjectId: input.subjectId,
+      data: input.data, dedupeKey: input.dedupeKey ?? null, createdAt: at,
+    }).onConflictDoNothing().returning({ id: notificationEvents.id }),
+    fanOut(db, id, input, at),
+  ] as const;
+  return { id, statements };
+}
+
 /** Records events and queues their deliveries; returns the ids of events that were new (not deduplicated). */
 export async function emitEvents(db: Db, inputs: EventInput[], now = new Date()): Promise<string[]> {
   const at = now.toISOString();
   const created: string[] = [];
   for (let start = 0; start < inputs.length; start += EVENTS_PER_BATCH) {
-    const slice = inputs.slice(start, start + EVENTS_PER_BATCH);
-    const statements = slice.flatMap((input) => {
-      const id = newId("nev");
-      return [
-        db.insert(notificationEvents).values({
-          id, type: input.type, networkId: input.networkId, groupId: input.groupId, subjectId: input.subjectId,
-          data: input.data, dedupeKey: input.dedupeKey ?? null, createdAt: at,
-        }).onConflictDoNothing().returning({ id: notificationEvents.id }),
-        fanOut(db, id, input, at),
-      ];
-    });
+    const statements = inputs.slice(start, start + EVENTS_PER_BATCH).flatMap((input) => eventStatements(db, input, at).statements);
     const [first, ...rest] = statements;
     if (!first) continue;
     const results = await db.batch([first, ...rest]);

@@ -1,5 +1,5 @@
 import type { notificationEvents } from "../../db/schema";
-import type { MailMessage } from "../mail/mailer";
+import type { MailMessage } from "../mail/mail.types";
 
 type EventRow = typeof notificationEvents.$inferSelect;
 type Named = { id?: string; name?: string } | undefined;

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import type { ThrottleRule } from "../../durable-objects/throttle";
-import { getConfig, type Config, type Env } from "../../lib/env";
+import { getConfig, type Config } from "../../lib/env";
 import { ApiError } from "../../lib/errors";
 import type { AppEnv } from "../../lib/types";
 import { sha256 } from "../auth/tokens";
+import { throttleStub, type ThrottleRule } from "./throttle-rpc";
 
 export type ThrottledAction = "login" | "mfa" | "reset" | "invite";
 
@@ -30,10 +30,6 @@ export interface Attempt {
   succeeded(): Promise<void>;
 }
 
-function stubFor(env: Env, name: string) {
-  return env.THROTTLE.get(env.THROTTLE.idFromName(name));
-}
-
 /**
  * Counts one attempt against the account and the address buckets of `action`; throws 429 with
  * Retry-After when either is full. Counting before the work (and refunding on success) means a burst of
@@ -51,7 +47,7 @@ export async function countAttempt(
   if (keys.account) scopes.push({ scope: "account", value: accountKey(keys.account), rule: config[RULES[action].account] });
 
   const results = await Promise.all(scopes.map(async ({ scope, value, rule }) => {
-    const stub = stubFor(c.env, `${action}:${scope}:${sha256(value)}`);
+    const stub = throttleStub(c.env, `${action}:${scope}:${sha256(value)}`);
     return { scope, stub, decision: await stub.take(rule) };
   }));
   const denied = results.filter((result) => !result.decision.allowed);

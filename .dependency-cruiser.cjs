@@ -1,0 +1,52 @@
+/**
+ * The import rules of docs/architecture.md, checked by `npm run check:imports` (and in CI).
+ * Layers, top to bottom: entry (index, app, durable-objects, scheduled) → routes → middleware →
+ * services → lib → db. Imports run downward only; no circles, type-only imports included.
+ */
+const layer = (name) => `^src/${name}(/|\\.ts$)`;
+const above = {
+  db: ["lib", "services", "middleware", "routes", "durable-objects", "scheduled", "app", "index"],
+  lib: ["services", "middleware", "routes", "durable-objects", "scheduled", "app", "index"],
+  services: ["middleware", "routes", "durable-objects", "scheduled", "app", "index"],
+  middleware: ["routes", "durable-objects", "scheduled", "app", "index"],
+  routes: ["durable-objects", "scheduled", "app", "index"],
+};
+
+module.exports = {
+  forbidden: [
+    { name: "no-circular", severity: "error", comment: "No import circles, type-only ones included.", from: {}, to: { circular: true } },
+    ...Object.entries(above).map(([from, higher]) => ({
+      name: `${from}-imports-downward-only`,
+      severity: "error",
+      comment: `src/${from} may not import ${higher.join(", ")}: imports run routes → services → db, one way.`,
+      from: { path: layer(from) },
+      to: { path: higher.map(layer) },
+    })),
+    {
+      name: "route-folders-stand-alone",
+      severity: "error",
+      comment: "A route folder imports no other route folder: shared guards and schemas live in lib/ or middleware/.",
+      from: { path: "^src/routes/([^/]+)/" },
+      to: { path: "^src/routes/([^/]+)/", pathNot: "^src/routes/$1/" },
+    },
+    {
+      name: "cli-is-a-node-program",
+      severity: "error",
+      comment: "wgo (cli/) runs on operators' machines with Node alone: it shares no code with the Worker.",
+      from: { path: "^cli/" },
+      to: { path: "^src/" },
+    },
+    {
+      name: "worker-does-not-import-cli",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^cli/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    exclude: { path: "^(node_modules|test|bench)/" },
+  },
+};

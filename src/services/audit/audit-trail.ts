@@ -1,0 +1,43 @@
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../db/client";
+import { auditEvents, type ActorType } from "../../db/schema";
+import { newId, nowIso } from "../../lib/ids";
+import type { EventInput } from "../notifications/event-types";
+
+export interface Actor {
+  type: ActorType;
+  id: string | null;
+}
+
+/**
+ * The request a write serves. It travels into the write (through the network's writer too), so the
+ * audit row commits in the same batch as the change: no change without its row, no row without its change.
+ */
+export interface AuditContext {
+  actor: Actor;
+  requestId: string;
+  method: string;
+  /** The route pattern below the API base, e.g. /routing-policies/:id (descriptive; nothing matches on it). */
+  route: string;
+  params: Record<string, string>;
+  /** The success status the route answers with. */
+  status: number;
+}
+
+/** What a write did, in the domain's words; the audit row and any notification are made from it. */
+export interface DomainEvent {
+  /** e.g. "policy.created", "node.removed", "device.enrolled". */
+  action: string;
+  resourceId: string | null;
+  groupId: string | null;
+  networkId: string | null;
+  /** The notification the change raises (policy.changed, device.enrolled), queued in the same batch. */
+  notify?: EventInput;
+}
+
+export const auditStatement = (db: Db, context: AuditContext, event: DomainEvent, at = nowIso()): BatchItem<"sqlite"> =>
+  db.insert(auditEvents).values({
+    id: newId("aud"), createdAt: at, actorType: context.actor.type, actorId: context.actor.id, method: context.method,
+    route: context.route, params: context.params, resourceId: event.resourceId ?? Object.values(context.params).at(-1) ?? null,
+    groupId: event.groupId, networkId: event.networkId, status: context.status, requestId: context.requestId,
+  });

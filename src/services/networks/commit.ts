@@ -1,0 +1,43 @@
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../db/client";
+import type { Env } from "../../lib/env";
+import { nowIso } from "../../lib/ids";
+import { type AuditContext, auditStatement, type DomainEvent } from "../audit/audit-trail";
+import { eventStatements } from "../notifications/emit";
+
+/**
+ * What one command runs with: the writer's bindings and database, the request it serves (absent for
+ * changes the system makes on its own, e.g. devices leaving with their owner), and the events it commits.
+ */
+export interface WriterContext {
+  env: Env;
+  db: Db;
+  audit?: AuditContext;
+  events: DomainEvent[];
+  /** Ids of the notification events committed, for delivery after the answer. */
+  notificationIds: string[];
+  /**
+   * Runs a command in the group's writer for the same request. A network instance may call its group
+   * instance, never the reverse, so the two cannot deadlock.
+   */
+  inGroup(groupId: string, command: string, args: unknown[]): Promise<unknown>;
+}
+
+/**
+ * The one commit of a write: its statements, the revision bumps they carry, its audit row and the
+ * notification it raises, in a single D1 batch (atomic). Returns the results of the caller's statements.
+ */
+export async function commit(ctx: WriterContext, statements: BatchItem<"sqlite">[], event: DomainEvent) {
+  const at = nowIso();
+  const outbox = event.notify ? eventStatements(ctx.db, event.notify, at) : undefined;
+  const trailing = [...(ctx.audit ? [auditStatement(ctx.db, ctx.audit, event, at)] : []), ...(outbox?.statements ?? [])];
+  const [first, ...rest] = [...statements, ...trailing];
+  if (!first) return [];
+  const results = await ctx.db.batch([first, ...rest]);
+  ctx.events.push(event);
+  if (outbox) ctx.notificationIds.push(outbox.id);
+  return results.slice(0, statements.length);
+}
+
+/** The actor a notification names: who asked for the change, or nobody (a system change). */
+export const actorOf = (ctx: WriterContext) => ctx.audit?.actor ?? { type: "anonymous" as const, id: null };

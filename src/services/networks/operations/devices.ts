@@ -1,0 +1,71 @@
+import { and, eq } from "drizzle-orm";
+import { devices, routingPolicies } from "../../../db/schema";
+import { domainError, notFound } from "../../../lib/errors";
+import { newId, nowIso } from "../../../lib/ids";
+import { actorOf, commit, type WriterContext } from "../commit";
+import type { NodeRow } from "../state";
+import { deleteNode, planNode, updateNode } from "./nodes";
+
+export type DeviceRow = typeof devices.$inferSelect;
+
+export interface DeviceEnrolment {
+  userId: string | null;
+  enrolmentKeyId: string | null;
+  name: string;
+  publicKey: string;
+  platform: string;
+  clientVersion: string;
+  credentialHash: string;
+}
+
+/** The device and its node are written in one batch, with the revision bumps: never one without the other. */
+export async function enrolDevice(ctx: WriterContext, networkId: string, input: DeviceEnrolment): Promise<{ device: DeviceRow; node: NodeRow }> {
+  const { db } = ctx;
+  const deviceId = newId("dev");
+  const { row: node, statements, groupId } = await planNode(ctx, networkId, { name: input.name, publicKey: input.publicKey, deviceId });
+  const now = nowIso();
+  const device: DeviceRow = {
+    id: deviceId, networkId, nodeId: node.id, userId: input.userId, enrolmentKeyId: input.enrolmentKeyId,
+    platform: input.platform, clientVersion: input.clientVersion, credentialHash: input.credentialHash,
+    reportedEndpoint: null, createdAt: now, updatedAt: now,
+  };
+  const announced = {
+    id: device.id, name: node.name, platform: device.platform, clientVersion: device.clientVersion,
+    userId: device.userId, nodeId: node.id, address: node.address,
+  };
+  await commit(ctx, [...statements, db.insert(devices).values(device)], {
+    action: "device.enrolled", resourceId: device.id, networkId, groupId,
+    notify: { type: "device.enrolled", networkId, groupId, subjectId: device.id, data: { device: announced, actor: actorOf(ctx) } },
+  });
+  return { device, node };
+}
+
+/**
+ * Releases the node (and so its address) together with the device and what it observed: deleting the
+ * node does all of it, and refuses (409) while a policy names the node as a hop (a CLI-enrolled server).
+ */
+export async function removeDevice(ctx: WriterContext, networkId: string, deviceId: string): Promise<void> {
+  const device = await ctx.db.select().from(devices).where(and(eq(devices.id, deviceId), eq(devices.networkId, networkId))).get();
+  if (!device) throw notFound("Device");
+  await deleteNode(ctx, networkId, device.nodeId, "device.removed");
+}
+
+/** Which policies route this device's traffic: all, none, or only the listed ones (which must exist here). */
+export async function setRoutingPreference(
+  ctx: WriterContext, networkId: string, nodeId: string, mode: NodeRow["routingMode"], policyIds: string[],
+): Promise<NodeRow> {
+  const { db } = ctx;
+  const wanted = [...new Set(policyIds)].sort();
+  if (mode !== "only" && wanted.length > 0) throw domainError(`policyIds apply only to mode "only"`);
+  if (wanted.length > 0) {
+    const known = new Set((await db.select({ id: routingPolicies.id }).from(routingPolicies)
+      .where(eq(routingPolicies.networkId, networkId)).all()).map((policy) => policy.id));
+    const unknown = wanted.filter((id) => !known.has(id));
+    if (unknown.length > 0) throw domainError(`policyIds ${unknown.join(", ")} are not routing policies of this network`);
+  }
+  return updateNode(ctx, networkId, nodeId, { routingMode: mode, routingPolicyIds: wanted }, "device.routing-changed");
+}
+
+/** A device's name is its node's name (and so its DNS name). */
+export const renameDevice = (ctx: WriterContext, networkId: string, nodeId: string, name: string) =>
+  updateNode(ctx, networkId, nodeId, { name }, "device.renamed");

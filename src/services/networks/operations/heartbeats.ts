@@ -1,0 +1,39 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { devices, nodes } from "../../../db/schema";
+import { replaceObservations, type PeerReport } from "./observations";
+
+/** What one device heartbeat writes: its node's applied revision and last-seen time, endpoint, peers. */
+export interface HeartbeatWrite {
+  networkId: string;
+  nodeId: string;
+  deviceId: string;
+  appliedRevision: number | null;
+  endpoint: string | null;
+  peers: PeerReport[] | undefined;
+  at: string;
+}
+
+/** D1 runs a batch as one transaction; this many statements keeps each one short. */
+const STATEMENTS_PER_BATCH = 200;
+
+/**
+ * Writes the heartbeats a network's writer gathered (GroupCommit), in as few D1 batches as fit. These
+ * columns are written only here; the routing writer never touches them, so no ordering is needed.
+ */
+export async function writeHeartbeats(db: Db, heartbeats: HeartbeatWrite[]): Promise<void> {
+  const statements = heartbeats.flatMap((beat) => [
+    db.update(nodes).set({ appliedRoutingRevision: beat.appliedRevision, lastSeenAt: beat.at }).where(eq(nodes.id, beat.nodeId)),
+    ...(beat.endpoint ? [db.update(devices).set({ reportedEndpoint: beat.endpoint }).where(eq(devices.id, beat.deviceId))] : []),
+    ...replaceObservations(db, beat.networkId, beat.nodeId, beat.peers, beat.at),
+  ]);
+  for (let start = 0; start < statements.length; start += STATEMENTS_PER_BATCH) {
+    const [first, ...rest] = statements.slice(start, start + STATEMENTS_PER_BATCH);
+    if (first) await db.batch([first, ...rest]);
+  }
+}
+
+/** Two heartbeats of one node in the same flush: the newer wins, but what it left out keeps the older's. */
+export const mergeHeartbeats = (older: HeartbeatWrite, newer: HeartbeatWrite): HeartbeatWrite => ({
+  ...newer, peers: newer.peers ?? older.peers, endpoint: newer.endpoint ?? older.endpoint,
+});

@@ -1,0 +1,107 @@
+import { and, eq, ne } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { dnsRecords, networks, nodes } from "../../../db/schema";
+import { conflict, notFound } from "../../../lib/errors";
+import { newId, nowIso } from "../../../lib/ids";
+import { commit, type WriterContext } from "../commit";
+import { fullNameProblem } from "../dns";
+import { mustParseCidr, overlaps } from "../net/cidr";
+
+export type NetworkRow = typeof networks.$inferSelect;
+export interface NewNetwork { groupId: string; name: string; cidr: string; dnsDomain: string }
+export interface NetworkChanges { name?: string; cidr?: string; dnsDomain?: string }
+
+/** Runs inside the group's writer: no two networks of one group may overlap or share a name. */
+async function assertFitsInGroup(db: Db, groupId: string, candidate: { name?: string; cidr?: string }, exceptId?: string) {
+  const siblings = await db.select({ id: networks.id, name: networks.name, cidr: networks.cidr })
+    .from(networks)
+    .where(exceptId ? and(eq(networks.groupId, groupId), ne(networks.id, exceptId)) : eq(networks.groupId, groupId))
+    .all();
+  const wanted = candidate.cidr ? mustParseCidr(candidate.cidr) : undefined;
+  for (const sibling of siblings) {
+    if (candidate.name !== undefined && sibling.name === candidate.name) {
+      throw conflict(`The group already has a network named "${candidate.name}" (${sibling.id})`);
+    }
+    if (wanted && overlaps(wanted, mustParseCidr(sibling.cidr))) {
+      throw conflict(`${candidate.cidr} overlaps ${sibling.cidr} of network ${sibling.id} in the same group`);
+    }
+  }
+}
+
+const networkEvent = (action: string, network: { id: string; groupId: string }) =>
+  ({ action: `network.${action}`, resourceId: network.id, networkId: network.id, groupId: network.groupId });
+
+export async function createNetwork(ctx: WriterContext, input: NewNetwork): Promise<NetworkRow> {
+  await assertFitsInGroup(ctx.db, input.groupId, input);
+  const now = nowIso();
+  const row = { id: newId("net"), ...input, routingRevision: 0, dnsRevision: 0, createdAt: now, updatedAt: now };
+  await commit(ctx, [ctx.db.insert(networks).values(row)], networkEvent("created", row));
+  return row;
+}
+
+/** Name and CIDR changes are checked against the group's other networks; a new domain bumps the DNS revision. */
+export async function updateNetwork(ctx: WriterContext, networkId: string, changes: NetworkChanges): Promise<NetworkRow> {
+  const { db } = ctx;
+  const current = await db.select().from(networks).where(eq(networks.id, networkId)).get();
+  if (!current) throw notFound("Network");
+  const renamed = changes.name !== undefined && changes.name !== current.name;
+  const moved = changes.cidr !== undefined && changes.cidr !== current.cidr;
+  if (renamed || moved) {
+    await assertFitsInGroup(db, current.groupId, { name: renamed ? changes.name : undefined, cidr: moved ? changes.cidr : undefined }, networkId);
+  }
+  const domainChanged = changes.dnsDomain !== undefined && changes.dnsDomain !== current.dnsDomain;
+  const next: NetworkRow = {
+    ...current,
+    ...changes,
+    // The zone's fallback name-server address comes from the CIDR, so a move changes the zone too.
+    dnsRevision: current.dnsRevision + (domainChanged || moved ? 1 : 0),
+    routingRevision: current.routingRevision + (moved ? 1 : 0),
+    updatedAt: nowIso(),
+  };
+  await commit(ctx, [db.update(networks).set(next).where(eq(networks.id, networkId))], networkEvent("updated", next));
+  return next;
+}
+
+async function assertNoNodes(db: Db, networkId: string, action: string) {
+  const node = await db.select({ id: nodes.id }).from(nodes).where(eq(nodes.networkId, networkId)).limit(1).get();
+  if (node) throw conflict(`The network still holds nodes; remove them before you ${action}`);
+}
+
+/** Runs in the network's writer (no node can arrive meanwhile); the group's writer then checks overlaps. */
+export async function assertCidrMayChange(db: Db, networkId: string, changes: NetworkChanges) {
+  if (changes.cidr === undefined) return;
+  const current = await db.select({ cidr: networks.cidr }).from(networks).where(eq(networks.id, networkId)).get();
+  if (current && current.cidr !== changes.cidr) await assertNoNodes(db, networkId, "change its CIDR");
+}
+
+/**
+ * A new domain lengthens every name under it: each node's `<name>.<dnsDomain>` and each record's full
+ * name and relative CNAME target must still fit in 253 characters (else the zone would not load).
+ * Runs in the network's writer, so no node or record can arrive between this check and the change.
+ */
+export async function assertNamesFitDomain(db: Db, networkId: string, changes: NetworkChanges) {
+  const domain = changes.dnsDomain;
+  if (domain === undefined) return;
+  const [nodeRows, recordRows] = await db.batch([
+    db.select({ id: nodes.id, name: nodes.name }).from(nodes).where(eq(nodes.networkId, networkId)),
+    db.select({ id: dnsRecords.id, name: dnsRecords.name, type: dnsRecords.type, value: dnsRecords.value })
+      .from(dnsRecords).where(eq(dnsRecords.networkId, networkId)),
+  ]);
+  for (const node of nodeRows) {
+    const problem = fullNameProblem(node.name, domain);
+    if (problem) throw conflict(`Node ${node.id} ("${node.name}"): ${problem}; rename it or pick a shorter domain`);
+  }
+  for (const record of recordRows) {
+    const problem = fullNameProblem(record.name, domain) ?? (record.type === "CNAME" ? fullNameProblem(record.value, domain) : null);
+    if (problem) throw conflict(`DNS record ${record.id} ("${record.name}"): ${problem}; change it or pick a shorter domain`);
+  }
+}
+
+/** Runs inside the network's own writer, so no node can be added while the network is deleted. */
+export async function deleteNetwork(ctx: WriterContext, networkId: string): Promise<void> {
+  const { db } = ctx;
+  const current = await db.select({ id: networks.id, groupId: networks.groupId }).from(networks).where(eq(networks.id, networkId)).get();
+  if (!current) throw notFound("Network");
+  await assertNoNodes(db, networkId, "delete it");
+  await commit(ctx, [db.delete(networks).where(eq(networks.id, networkId))], networkEvent("deleted", current));
+}

@@ -1,0 +1,43 @@
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { tunnelObservations } from "../../../db/schema";
+import { newId } from "../../../lib/ids";
+
+export interface PeerReport { publicKey: string; lastHandshakeAt: string | null; rxBytes: number; txBytes: number }
+
+/** D1 binds at most 100 parameters per statement; a row here binds 9, so 11 rows a statement. */
+const ROWS_PER_STATEMENT = Math.floor(100 / 9);
+
+/**
+ * Statements for one batch that make the reporter's observations exactly `peers` (devices' heartbeats and
+ * gateway daemons' reports alike): an upsert per peer, then the reporter's rows this report did not touch
+ * go (a peer removed from the network, a rotated key). `peers` undefined: the report said nothing about
+ * peers, so nothing is replaced.
+ */
+export function replaceObservations(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[] | undefined, now: string) {
+  if (peers === undefined) return [];
+  return [
+    ...upsertStatements(db, networkId, fromNodeId, peers, now),
+    db.delete(tunnelObservations).where(and(eq(tunnelObservations.fromNodeId, fromNodeId), lt(tunnelObservations.reportedAt, now))),
+  ];
+}
+
+function upsertStatements(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[], now: string) {
+  const rows = peers.map((peer) => ({
+    id: newId("tun"), networkId, fromNodeId, peerPublicKey: peer.publicKey, lastHandshakeAt: peer.lastHandshakeAt,
+    rxBytes: peer.rxBytes, txBytes: peer.txBytes, reportedAt: now, createdAt: now,
+  }));
+  const chunks = [];
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) chunks.push(rows.slice(start, start + ROWS_PER_STATEMENT));
+  return chunks.map((chunk) => upsert(db, chunk));
+}
+
+function upsert(db: Db, rows: (typeof tunnelObservations.$inferInsert)[]) {
+  return db.insert(tunnelObservations).values(rows).onConflictDoUpdate({
+    target: [tunnelObservations.fromNodeId, tunnelObservations.peerPublicKey],
+    set: {
+      lastHandshakeAt: sql`excluded.last_handshake_at`, rxBytes: sql`excluded.rx_bytes`,
+      txBytes: sql`excluded.tx_bytes`, reportedAt: sql`excluded.reported_at`,
+    },
+  });
+}

@@ -1,0 +1,76 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { networks } from "../../src/db/schema";
+import type { AuditContext } from "../../src/services/audit/audit-trail";
+import { writerCommands } from "../../src/services/networks/commands";
+import { commit } from "../../src/services/networks/commit";
+import { writerStub } from "../../src/services/networks/writer";
+import { get, post } from "../helpers/api";
+import { createGroup, createNetwork, fakePublicKey, signInAdmin, unique } from "../helpers/factories";
+
+const auditRows = (requestId: string) =>
+  env.DB.prepare("SELECT count(*) AS n FROM audit_events WHERE request_id = ?").bind(requestId)
+    .first<{ n: number }>().then((row) => row!.n);
+
+const context = (requestId: string | null): AuditContext => ({
+  actor: { type: "user", id: "usr_test" }, requestId: requestId as string, method: "POST", route: "/nodes", params: {}, status: 201,
+});
+
+describe("an audit row commits in the same batch as its change", () => {
+  it("a write through the network's writer answers its domain events, and its audit row is there when the answer is", async () => {
+    const admin = await signInAdmin();
+    const network = await createNetwork(admin, (await createGroup(admin)).id);
+    const requestId = unique("req");
+    const result = await writerStub(env, network.id).run("createNode", [network.id, { name: unique("n"), publicKey: fakePublicKey() }], context(requestId));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const node = result.value as { id: string };
+    expect(result.events).toEqual([{ action: "node.added", resourceId: node.id, networkId: network.id, groupId: network.groupId }]);
+    // No polling: the row committed with the node, before the writer answered.
+    expect(await auditRows(requestId)).toBe(1);
+  });
+
+  it("a change whose audit row cannot be written does not happen (node, address, revision untouched)", async () => {
+    const admin = await signInAdmin();
+    const network = await createNetwork(admin, (await createGroup(admin)).id);
+    const name = unique("doomed");
+    // request_id is NOT NULL: the audit insert fails inside the batch that carries the node. (Run in
+    // process: the same command the writer delegates to, without an error crossing the RPC boundary.)
+    const ctx = { env, db: createDb(env.DB), audit: context(null), events: [], notificationIds: [], inGroup: async () => undefined };
+    await expect(writerCommands.createNode(ctx, network.id, { name, publicKey: fakePublicKey() })).rejects.toThrow(/NOT NULL/);
+    const nodes = await get(`/nodes?networkId=${network.id}`, admin.token);
+    expect(nodes.body.items.map((node: { name: string }) => node.name)).not.toContain(name);
+    const after = await get(`/networks/${network.id}`, admin.token);
+    expect(after.body.routingRevision).toBe(network.routingRevision);
+    expect(after.body.dnsRevision).toBe(network.dnsRevision);
+  });
+
+  it("a change that fails leaves no audit row", async () => {
+    const admin = await signInAdmin();
+    const network = await createNetwork(admin, (await createGroup(admin)).id);
+    const db = createDb(env.DB);
+    const requestId = unique("req");
+    const ctx = { env, db, audit: context(requestId), events: [], notificationIds: [], inGroup: async () => undefined };
+    // A second network under an id that exists: the primary key refuses it, and the batch with it.
+    const now = new Date().toISOString();
+    const duplicate = db.insert(networks).values({ ...network, name: unique("dup"), dnsDomain: "dup.internal", createdAt: now, updatedAt: now });
+    await expect(commit(ctx, [duplicate], { action: "network.created", resourceId: network.id, networkId: network.id, groupId: network.groupId }))
+      .rejects.toThrow();
+    expect(await auditRows(requestId)).toBe(0);
+    expect(ctx.events).toEqual([]);
+  });
+
+  it("a refused write through the API (409) leaves no audit row; the accepted one leaves exactly one", async () => {
+    const admin = await signInAdmin();
+    const network = await createNetwork(admin, (await createGroup(admin)).id);
+    const body = { networkId: network.id, name: unique("twin"), publicKey: fakePublicKey() };
+    const first = await post("/nodes", body, admin.token);
+    expect(first.status).toBe(201);
+    const second = await post("/nodes", body, admin.token);
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe("conflict");
+    expect(await auditRows(first.headers.get("x-request-id")!)).toBe(1);
+    expect(await auditRows(second.headers.get("x-request-id")!)).toBe(0);
+  });
+});
