@@ -39,6 +39,8 @@ export interface Env {
   THROTTLE_RESET_ADDRESS?: string;
   THROTTLE_INVITE_ACCOUNT?: string;
   THROTTLE_INVITE_ADDRESS?: string;
+  THROTTLE_INVITE_SEND_ACCOUNT?: string;
+  THROTTLE_INVITE_SEND_ADDRESS?: string;
   OAUTH_GITHUB_CLIENT_ID?: string;
   OAUTH_GITHUB_CLIENT_SECRET?: string;
   OAUTH_GOOGLE_CLIENT_ID?: string;
@@ -101,6 +103,9 @@ const ConfigSchema = z.object({
   THROTTLE_RESET_ADDRESS: rateVar("10/3600"),
   THROTTLE_INVITE_ACCOUNT: rateVar("5/900"),
   THROTTLE_INVITE_ADDRESS: rateVar("20/900"),
+  /** Invites mailed per inviting account and per client address (each one is a mail to a stranger). */
+  THROTTLE_INVITE_SEND_ACCOUNT: rateVar("20/3600"),
+  THROTTLE_INVITE_SEND_ADDRESS: rateVar("40/3600"),
   OAUTH_GITHUB_CLIENT_ID: optionalText,
   OAUTH_GITHUB_CLIENT_SECRET: optionalText,
   OAUTH_GOOGLE_CLIENT_ID: optionalText,

@@ -5,7 +5,8 @@ import { ApiError } from "../../lib/errors";
 import type { AppEnv } from "../../lib/types";
 import { sha256 } from "../auth/tokens";
 
-export type ThrottledAction = "login" | "mfa" | "reset" | "invite";
+/** `invite` is accepting an invite; `invite-send` is mailing one (keyed by the inviting account). */
+export type ThrottledAction = "login" | "mfa" | "reset" | "invite" | "invite-send";
 
 type RuleVar = { [K in keyof Config]-?: Config[K] extends ThrottleRule ? K : never }[keyof Config];
 type Scope = "account" | "address" | "pair";
@@ -22,6 +23,7 @@ const RULES: Record<ThrottledAction, { account: RuleVar; address: RuleVar; pair?
   mfa: { account: "THROTTLE_MFA_ACCOUNT", address: "THROTTLE_MFA_ADDRESS" },
   reset: { pair: "THROTTLE_RESET_PAIR", account: "THROTTLE_RESET_ACCOUNT", address: "THROTTLE_RESET_ADDRESS" },
   invite: { account: "THROTTLE_INVITE_ACCOUNT", address: "THROTTLE_INVITE_ADDRESS" },
+  "invite-send": { account: "THROTTLE_INVITE_SEND_ACCOUNT", address: "THROTTLE_INVITE_SEND_ADDRESS" },
 };
 
 /**
