@@ -28,14 +28,18 @@ export interface Env {
   PASSWORD_RESET_TTL_SECONDS?: string;
   INVITE_TTL_SECONDS?: string;
   MFA_CHALLENGE_TTL_SECONDS?: string;
+  THROTTLE_LOGIN_PAIR?: string;
   THROTTLE_LOGIN_ACCOUNT?: string;
   THROTTLE_LOGIN_ADDRESS?: string;
   THROTTLE_MFA_ACCOUNT?: string;
   THROTTLE_MFA_ADDRESS?: string;
+  THROTTLE_RESET_PAIR?: string;
   THROTTLE_RESET_ACCOUNT?: string;
   THROTTLE_RESET_ADDRESS?: string;
   THROTTLE_INVITE_ACCOUNT?: string;
   THROTTLE_INVITE_ADDRESS?: string;
+  THROTTLE_INVITE_SEND_ACCOUNT?: string;
+  THROTTLE_INVITE_SEND_ADDRESS?: string;
   OAUTH_GITHUB_CLIENT_ID?: string;
   OAUTH_GITHUB_CLIENT_SECRET?: string;
   OAUTH_GOOGLE_CLIENT_ID?: string;
@@ -87,14 +91,20 @@ const ConfigSchema = z.object({
   PASSWORD_RESET_TTL_SECONDS: intVar(1800, 300, 86_400),
   INVITE_TTL_SECONDS: intVar(604_800, 3600, 2_592_000),
   MFA_CHALLENGE_TTL_SECONDS: intVar(300, 60, 900),
-  THROTTLE_LOGIN_ACCOUNT: rateVar("5/900"),
+  /** One account from one client address; the account ceiling across addresses is far higher (docs/identity.md). */
+  THROTTLE_LOGIN_PAIR: rateVar("5/900"),
+  THROTTLE_LOGIN_ACCOUNT: rateVar("100/3600"),
   THROTTLE_LOGIN_ADDRESS: rateVar("20/900"),
   THROTTLE_MFA_ACCOUNT: rateVar("5/900"),
   THROTTLE_MFA_ADDRESS: rateVar("20/900"),
-  THROTTLE_RESET_ACCOUNT: rateVar("3/3600"),
+  THROTTLE_RESET_PAIR: rateVar("3/3600"),
+  THROTTLE_RESET_ACCOUNT: rateVar("20/3600"),
   THROTTLE_RESET_ADDRESS: rateVar("10/3600"),
   THROTTLE_INVITE_ACCOUNT: rateVar("5/900"),
   THROTTLE_INVITE_ADDRESS: rateVar("20/900"),
+  /** Invites mailed per inviting account and per client address (each one is a mail to a stranger). */
+  THROTTLE_INVITE_SEND_ACCOUNT: rateVar("20/3600"),
+  THROTTLE_INVITE_SEND_ADDRESS: rateVar("40/3600"),
   OAUTH_GITHUB_CLIENT_ID: optionalText,
   OAUTH_GITHUB_CLIENT_SECRET: optionalText,
   OAUTH_GOOGLE_CLIENT_ID: optionalText,

@@ -34,7 +34,7 @@ export async function mailedToken(to: string, prefix: "prt" | "inv"): Promise<st
 /** Counts after a pause: mail sent after the response (password reset) must have had time to land. */
 export async function mailCount(to: string): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, 200));
-  return (await get(`/dev/mail?to=${encodeURIComponent(to)}`)).body.items.length as number;
+  return (await get(`/dev/mail?to=${encodeURIComponent(to)}&limit=50`)).body.items.length as number;
 }
 
 function base32Decode(text: string): Buffer {

@@ -122,6 +122,41 @@ describe("invites", { timeout: 30_000 }, () => {
     expect((await accept({ token, password: PASSWORD })).status).toBe(200);
   });
 
+  it("sending invites is throttled per inviting account: of 30 in a burst 20 are mailed, 10 are 429 and leave nothing", async () => {
+    const owner = await createUser(await signInAdmin());
+    const group = await createGroup(owner);
+    const emails = Array.from({ length: 30 }, () => uniqueEmail("stranger"));
+    // Each from its own client address: only the account's budget can bind.
+    const answers = await Promise.all(emails.map((email) =>
+      call("POST", `/groups/${group.id}/invites`, { body: { email, role: "member" }, token: owner.token, headers: { "CF-Connecting-IP": freshAddress() } })));
+    const refused = answers.flatMap((answer, i) => (answer.status === 201 ? [] : [{ answer, email: emails[i]! }]));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(20);
+    expect(refused).toHaveLength(10);
+    for (const { answer } of refused) expectRetryAfter(answer, 3600);
+    // A refused invite is neither stored nor mailed; a re-invite of a mailed address is counted the same.
+    const stored = await env.DB.prepare("select count(*) as n from invites where group_id = ?").bind(group.id).first<{ n: number }>();
+    expect(stored!.n).toBe(20);
+    for (const { email } of refused) expect((await get(`/dev/mail?to=${encodeURIComponent(email)}`)).body.items).toEqual([]);
+    const reinvite = await call("POST", `/groups/${group.id}/invites`, { body: { email: emails.find((_, i) => answers[i]!.status === 201), role: "member" }, token: owner.token, headers: { "CF-Connecting-IP": freshAddress() } });
+    expectRetryAfter(reinvite, 3600);
+  });
+
+  it("sending invites is throttled per client address across accounts (40 an hour)", async () => {
+    const admin = await signInAdmin();
+    const address = freshAddress();
+    const send = (owner: Session, groupId: string) =>
+      call("POST", `/groups/${groupId}/invites`, { body: { email: uniqueEmail("stranger"), role: "member" }, token: owner.token, headers: { "CF-Connecting-IP": address } });
+    for (let n = 0; n < 2; n++) {
+      const owner = await createUser(admin);
+      const group = await createGroup(owner);
+      for (let i = 0; i < 20; i++) expect((await send(owner, group.id)).status).toBe(201);
+    }
+    const third = await createUser(admin);
+    const group = await createGroup(third);
+    expectRetryAfter(await send(third, group.id), 3600);
+    expect((await call("POST", `/groups/${group.id}/invites`, { body: { email: uniqueEmail("stranger"), role: "member" }, token: third.token, headers: { "CF-Connecting-IP": freshAddress() } })).status).toBe(201);
+  });
+
   it("throttles acceptance per invited account and per client address", async () => {
     const admin = await signInAdmin();
     const owner = await createUser(admin);

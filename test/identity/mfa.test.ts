@@ -18,6 +18,9 @@ async function userWithMfa() {
   return { user, secret: secret as string, step, recoveryCodes: activated.body.recoveryCodes as string[] };
 }
 
+const sessionCount = async (userId: string) =>
+  (await env.DB.prepare("select count(*) as n from sessions where user_id = ?").bind(userId).first<{ n: number }>())!.n;
+
 async function challenge(user: Session, address = freshAddress()) {
   const response = await from(address).post("/auth/login", { email: user.email, password: PASSWORD });
   expect(response.status, response.text).toBe(200);
@@ -108,6 +111,25 @@ describe("sign-in with MFA", { timeout: 30_000 }, () => {
     expectError(await from(freshAddress()).post("/auth/mfa/verify", { mfaToken, code: totp(secret, 1) }), 401, "unauthorized");
     // Five failures for the account: a new challenge is throttled too (per account, any address).
     expectRetryAfter(await from(freshAddress()).post("/auth/mfa/verify", { mfaToken: await challenge(user), code: totp(secret, 1) }), 900);
+  });
+
+  it("a challenge of an account disabled after the password step answers a right and a wrong code alike, and spends neither", async () => {
+    const { user, secret, step } = await userWithMfa();
+    const totp = (code: string, offset = 0) => totpAt(code, offset, step);
+    const mfaToken = await challenge(user);
+    const admin = await signInAdmin();
+    expect((await call("PATCH", `/users/${user.userId}`, { token: admin.token, body: { disabled: true } })).status).toBe(200);
+    const sessionsBefore = await sessionCount(user.userId);
+    const right = await from(freshAddress()).post("/auth/mfa/verify", { mfaToken, code: totp(secret, 1) });
+    const wrong = await from(freshAddress()).post("/auth/mfa/verify", { mfaToken, code: totp(secret, 1) === "123456" ? "654321" : "123456" });
+    expectError(right, 401, "unauthorized");
+    expect({ status: right.status, body: right.body }).toEqual({ status: wrong.status, body: wrong.body });
+    expect(await sessionCount(user.userId)).toBe(sessionsBefore);
+    // Nothing was spent: no try of the challenge, and (once enabled again) the same code still signs in.
+    const row = await env.DB.prepare("select attempts, used_at from mfa_challenges where user_id = ?").bind(user.userId).first();
+    expect(row).toEqual({ attempts: 0, used_at: null });
+    expect((await call("PATCH", `/users/${user.userId}`, { token: admin.token, body: { disabled: false } })).status).toBe(200);
+    expect((await from(freshAddress()).post("/auth/mfa/verify", { mfaToken, code: totp(secret, 1) })).status).toBe(200);
   });
 
   it("refuses forged and expired MFA tokens", async () => {

@@ -68,13 +68,39 @@ describe("password reset", { timeout: 30_000 }, () => {
     expect(await mailCount(user.email)).toBe(0);
   });
 
-  it("throttles requests per address asked for, whether or not an account uses it (429 + Retry-After)", async () => {
+  it("one address asking for one account is throttled after 3 (429 + Retry-After), whether or not an account uses it", async () => {
     const user = await createUser(await signInAdmin());
+    const answers = [];
     for (const email of [user.email, uniqueEmail("ghost")]) {
-      for (let i = 0; i < 3; i++) expect((await from(freshAddress()).post("/auth/password-reset/request", { email })).status).toBe(202);
-      expectRetryAfter(await from(freshAddress()).post("/auth/password-reset/request", { email }), 3600);
+      const client = from(freshAddress());
+      for (let i = 0; i < 3; i++) expect((await client.post("/auth/password-reset/request", { email })).status).toBe(202);
+      const refused = await client.post("/auth/password-reset/request", { email });
+      expectRetryAfter(refused, 3600);
+      answers.push(refused.body);
     }
+    expect(answers[1]).toEqual(answers[0]);
     expect(await mailCount(user.email)).toBe(3);
+  });
+
+  it("requests from other addresses do not lock the owner out of a reset", async () => {
+    const user = await createUser(await signInAdmin());
+    for (let n = 0; n < 3; n++) {
+      const stranger = from(freshAddress());
+      for (let i = 0; i < 3; i++) expect((await stranger.post("/auth/password-reset/request", { email: user.email })).status).toBe(202);
+      expectRetryAfter(await stranger.post("/auth/password-reset/request", { email: user.email }), 3600);
+    }
+    expect((await from(freshAddress()).post("/auth/password-reset/request", { email: user.email })).status).toBe(202);
+    expect(await mailCount(user.email)).toBe(10);
+  });
+
+  it("an account gets at most 20 reset mails an hour, from any number of addresses", async () => {
+    const user = await createUser(await signInAdmin());
+    for (let n = 0; n < 10; n++) {
+      const stranger = from(freshAddress());
+      for (let i = 0; i < 2; i++) expect((await stranger.post("/auth/password-reset/request", { email: user.email })).status).toBe(202);
+    }
+    expectRetryAfter(await from(freshAddress()).post("/auth/password-reset/request", { email: user.email }), 3600);
+    expect(await mailCount(user.email)).toBe(20);
   });
 
   it("throttles per client address across accounts", async () => {

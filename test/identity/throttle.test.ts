@@ -9,32 +9,61 @@ const login = (email: string, password: string, address = freshAddress()) => fro
 
 // Every failed login pays a real scrypt hash: generous timeouts for loops of them on a loaded machine.
 describe("login throttling", { timeout: 60_000 }, () => {
-  it("5 failures per account (from any address) lock it: 429 with Retry-After, even for the right password", async () => {
+  it("wrong passwords from five other addresses (five each, and more) do not lock the owner out: the right one from a sixth signs in", async () => {
     const user = await createUser(await signInAdmin());
-    for (let i = 0; i < 5; i++) expectError(await login(user.email, "wrong password!"), 401, "unauthorized");
-    expectRetryAfter(await login(user.email, PASSWORD), 900);
-    const other = await createUser(await signInAdmin());
-    expect((await login(other.email, PASSWORD)).status).toBe(200);
+    for (let n = 0; n < 5; n++) {
+      const stranger = freshAddress();
+      for (let i = 0; i < 5; i++) expectError(await login(user.email, "wrong password!", stranger), 401, "unauthorized");
+      expectRetryAfter(await login(user.email, "wrong password!", stranger), 900);
+    }
+    const owner = await login(user.email, PASSWORD);
+    expect(owner.status, owner.text).toBe(200);
+    expect(owner.body.user.id).toBe(user.userId);
+  });
+
+  it("one address guessing one account is throttled after 5 failures: 429 with Retry-After, even for the right password from it", async () => {
+    const user = await createUser(await signInAdmin());
+    const guesser = freshAddress();
+    for (let i = 0; i < 5; i++) expectError(await login(user.email, "wrong password!", guesser), 401, "unauthorized");
+    expectRetryAfter(await login(user.email, PASSWORD, guesser), 900);
+    expect((await login(user.email, PASSWORD)).status).toBe(200);
+  });
+
+  it("many addresses against one account reach its ceiling (100 failures an hour): then even the right password is 429", { timeout: 240_000 }, async () => {
+    const user = await createUser(await signInAdmin());
+    // 20 addresses x 5 failures: each stays inside its own pair limit, together they fill the ceiling.
+    const statuses: number[] = [];
+    for (let n = 0; n < 20; n++) {
+      const stranger = freshAddress();
+      const answers = await Promise.all(Array.from({ length: 5 }, () => login(user.email, "wrong password!", stranger)));
+      statuses.push(...answers.map((answer) => answer.status));
+    }
+    expect(statuses.filter((status) => status !== 401)).toEqual([]);
+    expectRetryAfter(await login(user.email, PASSWORD), 3600);
+    expect((await login(user.email, "wrong password!")).status).toBe(429);
   });
 
   it("an unknown email is throttled exactly like a known one (no enumeration)", async () => {
     const user = await createUser(await signInAdmin());
     const ghost = uniqueEmail("ghost");
+    const address = freshAddress();
     const answers = [];
     for (const email of [user.email, ghost]) {
-      for (let i = 0; i < 5; i++) expectError(await login(email, "wrong password!"), 401, "unauthorized");
-      const locked = await login(email, "wrong password!");
+      for (let i = 0; i < 5; i++) expectError(await login(email, "wrong password!", address), 401, "unauthorized");
+      const locked = await login(email, "wrong password!", address);
       answers.push({ status: locked.status, body: locked.body });
     }
+    expect(answers[0]?.status).toBe(429);
     expect(answers[1]).toEqual(answers[0]);
   });
 
-  it("a successful login clears the account's failures", async () => {
+  it("a successful login clears the failures of its account from its address", async () => {
     const user = await createUser(await signInAdmin());
-    for (let i = 0; i < 4; i++) expectError(await login(user.email, "wrong password!"), 401, "unauthorized");
-    expect((await login(user.email, PASSWORD)).status).toBe(200);
-    for (let i = 0; i < 4; i++) expectError(await login(user.email, "wrong password!"), 401, "unauthorized");
-    expect((await login(user.email, PASSWORD)).status).toBe(200);
+    const address = freshAddress();
+    for (let i = 0; i < 4; i++) expectError(await login(user.email, "wrong password!", address), 401, "unauthorized");
+    expect((await login(user.email, PASSWORD, address)).status).toBe(200);
+    for (let i = 0; i < 4; i++) expectError(await login(user.email, "wrong password!", address), 401, "unauthorized");
+    expect((await login(user.email, PASSWORD, address)).status).toBe(200);
   });
 
   it("20 failures from one client address lock that address across accounts, not others", async () => {
@@ -45,9 +74,10 @@ describe("login throttling", { timeout: 60_000 }, () => {
     expect((await login(user.email, PASSWORD)).status).toBe(200);
   });
 
-  it("a parallel burst cannot get past the account limit", async () => {
+  it("a parallel burst from one address cannot get past the limit of its pair", async () => {
     const user = await createUser(await signInAdmin());
-    const answers = await Promise.all(Array.from({ length: 12 }, () => login(user.email, "wrong password!")));
+    const address = freshAddress();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => login(user.email, "wrong password!", address)));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);

@@ -123,6 +123,21 @@ describe("API2 broken authentication: sign-in gives nothing away", () => {
     expect(unknownEmail.body).toEqual(wrongPassword.body);
   });
 
+  it("a disabled account answers its right and a wrong password identically, and starts no session", async () => {
+    const user = await createUser(t.admin);
+    expect((await call("PATCH", `/users/${user.userId}`, { token: t.admin.token, body: { disabled: true } })).status).toBe(200);
+    const sessions = () => env.DB.prepare("select count(*) as n from sessions where user_id = ?").bind(user.userId).first<{ n: number }>();
+    const before = await sessions();
+    const login = (password: string, address: string) =>
+      call("POST", "/auth/login", { body: { email: user.email, password }, headers: { "CF-Connecting-IP": address } });
+    const right = await login("a long enough password", "198.51.100.22");
+    const wrong = await login("not the password", "198.51.100.23");
+    expect(right.status, right.text).toBe(401);
+    expect(right.body.error.code).toBe("unauthorized");
+    expect(right.body).toEqual(wrong.body);
+    expect(await sessions()).toEqual(before);
+  });
+
   it("token responses are never cached", async () => {
     const admin = await signInAdmin();
     const refreshed = await post("/auth/refresh", { refreshToken: admin.refreshToken });

@@ -32,6 +32,34 @@ describe("API4 request bodies are capped at 64 KiB before any work", () => {
     expect(streamed.status).toBe(413);
   });
 
+  it("a refused body is read to its end, never left mid-stream (declared or chunked, the connection stays usable)", async () => {
+    // A body a server stops reading mid-way leaves its connection mid-request (test/e2e/smoke/body-limit.test.ts
+    // shows what that did to `wrangler dev`): the refusal must consume what the client sends.
+    const CHUNKS = 40; // 40 x 16 KiB = 640 KiB, ten times the limit
+    const tracked = () => {
+      const seen = { pulls: 0, cancelled: false };
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (seen.pulls === CHUNKS) return controller.close();
+          seen.pulls += 1;
+          controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+        },
+        cancel() {
+          seen.cancelled = true;
+        },
+      }, { highWaterMark: 0 });
+      return { seen, body };
+    };
+    const headers = { "Content-Type": "application/json", "CF-Connecting-IP": "198.51.100.42" };
+    for (const declared of [undefined, String(CHUNKS * 16 * 1024)]) {
+      const { seen, body } = tracked();
+      const refused = await call("POST", "/auth/login", { raw: body, headers: declared ? { ...headers, "Content-Length": declared } : headers });
+      expect(refused.status, declared ?? "chunked").toBe(413);
+      expect(refused.body.error.code).toBe("payload_too_large");
+      expect({ declared, ...seen }).toEqual({ declared, pulls: CHUNKS, cancelled: false });
+    }
+  });
+
   it("an anonymous 4 MiB body is refused with 413 on a public route", async () => {
     const response = await call("POST", "/client/devices", { raw: "x".repeat(4 * 1024 * 1024), headers: { "Content-Type": "application/json" } });
     expect(response.status).toBe(413);

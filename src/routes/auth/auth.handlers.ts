@@ -40,8 +40,10 @@ export const login: AppRouteHandler<typeof routes.login> = async (c) => {
     await burnPasswordCheck(password);
     throw unauthorized("Invalid email or password");
   }
-  if (!(await verifyPassword(password, user.passwordHash))) throw unauthorized("Invalid email or password");
-  if (user.disabledAt) throw unauthorized("The account is disabled");
+  // A disabled account pays the same hash and gets the same answer whether or not the password is right:
+  // a distinct "disabled" answer to the right password only would tell a guesser which one is right.
+  const passwordMatches = await verifyPassword(password, user.passwordHash);
+  if (!passwordMatches || user.disabledAt) throw unauthorized("Invalid email or password");
   await attempt.succeeded();
   return c.json(presentSignIn(await signIn(db, config, user)), 200);
 };

@@ -9,7 +9,8 @@ export const login = createRoute({
   method: "post", path: "/auth/login", tags,
   summary: "Sign in with email and password",
   description: "Answers a token pair, or `{ mfaRequired, mfaToken }` when the account has MFA on. " +
-    "Failures are throttled per account and per client address (429 with Retry-After).",
+    "Failures are throttled per account from one client address, per client address, and under a far higher " +
+    "per-account ceiling, so other addresses' failures do not lock the owner out (429 with Retry-After).",
   request: { body: jsonBody(LoginBody) },
   responses: { 200: jsonResponse(SignInResultSchema, "Signed in, or an MFA challenge"), ...errorResponses(401, 413, 415, 422, 429) },
 });

@@ -5,7 +5,7 @@ import { domainError, unauthorized } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/types";
 import { confirmPassword } from "../../services/auth/confirm-password";
 import * as mfa from "../../services/auth/mfa";
-import { completeChallenge, findChallenge, spendAttempt } from "../../services/auth/mfa-challenge";
+import { completeChallenge, findChallenge, invalidChallenge, spendAttempt } from "../../services/auth/mfa-challenge";
 import { startSession } from "../../services/auth/sessions";
 import { countAttempt } from "../../services/throttle/throttle.limiter";
 import { presentUser } from "../users/users.schemas";
@@ -45,7 +45,8 @@ export const verify: AppRouteHandler<typeof routes.verify> = async (c) => {
   await completeChallenge(db, challenge.id);
   await Promise.all([fromAddress.succeeded(), forAccount.succeeded()]);
   const user = await db.select().from(users).where(eq(users.id, challenge.userId)).get();
-  if (!user || user.disabledAt) throw unauthorized("The account is disabled");
+  // Disabled between the lookup and now: the answer a wrong code would have had for it (findChallenge).
+  if (!user || user.disabledAt) throw invalidChallenge();
   const pair = await startSession(db, config, user);
   return c.json({ ...pair, user: presentUser(pair.user) }, 200);
 };

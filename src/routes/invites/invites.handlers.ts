@@ -19,6 +19,9 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { group, role: actorRole } = await groupAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
   const { email, role } = c.req.valid("json");
   if (role === "owner" && actorRole !== "owner") throw forbidden("Only owners may invite owners");
+  // Every invite is a mail to an address the caller chose: counted per inviting account and per client
+  // address before it is written or sent (a parallel burst cannot slip past), like reset requests.
+  await countAttempt(c, "invite-send", { account: c.var.auth.userId });
   const config = getConfig(c.env);
   const invite = await createInvite(c.var.db, config, createMailer(config, c.var.db), {
     groupId: group.id, groupName: group.name, email, role, invitedBy: c.var.auth.userId,

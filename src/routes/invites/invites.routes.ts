@@ -9,9 +9,11 @@ const tags = ["Invites"];
 export const create = createRoute({
   method: "post", path: "/groups/{id}/invites", tags, ...signedIn,
   summary: "Invite an email address with a role (owner, admin; only owners invite owners); the token is mailed",
+  description: "Each invite sends a mail, so invites (re-invites too) are throttled per inviting account and per " +
+    "client address (429 with Retry-After).",
   request: { params: IdParam("Group", "grp"), body: jsonBody(CreateInviteBody) },
   responses: {
-    201: jsonResponse(InviteSchema, "Invited"), ...errorResponses(401, 403, 404, 409, 413, 415, 422),
+    201: jsonResponse(InviteSchema, "Invited"), ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429),
     502: { description: "The mail relay refused the message; the invite was revoked (code bad_gateway)" },
   },
 });

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { mfaChallenges } from "../../db/schema";
+import { mfaChallenges, users } from "../../db/schema";
 import type { Config } from "../../lib/env";
 import { unauthorized } from "../../lib/errors";
 import { newId, nowIso, secondsFromNow } from "../../lib/ids";
@@ -19,12 +19,23 @@ export async function createChallenge(db: Db, config: Config, userId: string): P
   return token;
 }
 
-const invalid = () => unauthorized("The MFA token is not valid, has expired or has no tries left; sign in again");
+/**
+ * Also the answer for a challenge whose account was disabled after the password step: the same to a right
+ * and a wrong code, so a disabled account is no oracle for its second factor.
+ */
+export const invalidChallenge = () => unauthorized("The MFA token is not valid, has expired or has no tries left; sign in again");
 
-/** The live challenge behind a token, without spending a try (used to key the throttle on its user). */
+/**
+ * The live challenge behind a token, without spending a try (used to key the throttle on its user). A
+ * disabled account's challenge is dead: checked before any code is, so no code (TOTP step, recovery code)
+ * is consumed for it either.
+ */
 export async function findChallenge(db: Db, token: string) {
-  const row = await db.select().from(mfaChallenges).where(eq(mfaChallenges.tokenHash, sha256(token))).get();
-  if (!row || row.usedAt || row.expiresAt <= nowIso() || row.attempts >= MAX_CHALLENGE_ATTEMPTS) throw invalid();
+  const found = await db.select({ challenge: mfaChallenges, disabledAt: users.disabledAt }).from(mfaChallenges)
+    .innerJoin(users, eq(users.id, mfaChallenges.userId))
+    .where(eq(mfaChallenges.tokenHash, sha256(token))).get();
+  const row = found?.challenge;
+  if (!row || found.disabledAt || row.usedAt || row.expiresAt <= nowIso() || row.attempts >= MAX_CHALLENGE_ATTEMPTS) throw invalidChallenge();
   return row;
 }
 
@@ -34,7 +45,7 @@ export async function spendAttempt(db: Db, challengeId: string) {
     .where(and(eq(mfaChallenges.id, challengeId), isNull(mfaChallenges.usedAt),
       lt(mfaChallenges.attempts, MAX_CHALLENGE_ATTEMPTS), gt(mfaChallenges.expiresAt, nowIso())))
     .returning({ attempts: mfaChallenges.attempts });
-  if (spent.length === 0) throw invalid();
+  if (spent.length === 0) throw invalidChallenge();
   return MAX_CHALLENGE_ATTEMPTS - spent[0]!.attempts;
 }
 
@@ -43,5 +54,5 @@ export async function completeChallenge(db: Db, challengeId: string) {
   const done = await db.update(mfaChallenges).set({ usedAt: nowIso() })
     .where(and(eq(mfaChallenges.id, challengeId), isNull(mfaChallenges.usedAt)))
     .returning({ id: mfaChallenges.id });
-  if (done.length === 0) throw invalid();
+  if (done.length === 0) throw invalidChallenge();
 }

@@ -5,15 +5,25 @@ import type { AppEnv } from "../../lib/types";
 import { sha256 } from "../auth/tokens";
 import { throttleStub, type ThrottleRule } from "./throttle-rpc";
 
-export type ThrottledAction = "login" | "mfa" | "reset" | "invite";
+/** `invite` is accepting an invite; `invite-send` is mailing one (keyed by the inviting account). */
+export type ThrottledAction = "login" | "mfa" | "reset" | "invite" | "invite-send";
 
 type RuleVar = { [K in keyof Config]-?: Config[K] extends ThrottleRule ? K : never }[keyof Config];
+type Scope = "account" | "address" | "pair";
 
-const RULES: Record<ThrottledAction, { account: RuleVar; address: RuleVar }> = {
-  login: { account: "THROTTLE_LOGIN_ACCOUNT", address: "THROTTLE_LOGIN_ADDRESS" },
+/**
+ * `pair` (one account from one client address) is the tight limit of actions a stranger can aim at
+ * someone else's account (login, reset requests): their failures then lock only their own address out of
+ * that account, and `account` is a far higher ceiling that only an attack from many addresses reaches
+ * (docs/security.md, Round 2). Without `pair`, `account` is the tight limit itself: MFA and invite
+ * acceptance count the account only once the caller holds a live challenge or invite.
+ */
+const RULES: Record<ThrottledAction, { account: RuleVar; address: RuleVar; pair?: RuleVar }> = {
+  login: { pair: "THROTTLE_LOGIN_PAIR", account: "THROTTLE_LOGIN_ACCOUNT", address: "THROTTLE_LOGIN_ADDRESS" },
   mfa: { account: "THROTTLE_MFA_ACCOUNT", address: "THROTTLE_MFA_ADDRESS" },
-  reset: { account: "THROTTLE_RESET_ACCOUNT", address: "THROTTLE_RESET_ADDRESS" },
+  reset: { pair: "THROTTLE_RESET_PAIR", account: "THROTTLE_RESET_ACCOUNT", address: "THROTTLE_RESET_ADDRESS" },
   invite: { account: "THROTTLE_INVITE_ACCOUNT", address: "THROTTLE_INVITE_ADDRESS" },
+  "invite-send": { account: "THROTTLE_INVITE_SEND_ACCOUNT", address: "THROTTLE_INVITE_SEND_ADDRESS" },
 };
 
 /**
@@ -26,13 +36,17 @@ export const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting
 export const accountKey = (emailOrUserId: string) => emailOrUserId.trim().toLowerCase();
 
 export interface Attempt {
-  /** The caller proved itself: forget the account's failures and give the address its attempt back. */
+  /**
+   * The caller proved itself: forget the failures of its own key (the pair, or the account where there is
+   * no pair) and give the other buckets this attempt back. A ceiling is never cleared: one success of the
+   * owner must not hand a distributed attack a fresh budget.
+   */
   succeeded(): Promise<void>;
 }
 
 /**
- * Counts one attempt against the account and the address buckets of `action`; throws 429 with
- * Retry-After when either is full. Counting before the work (and refunding on success) means a burst of
+ * Counts one attempt against the address, account and (where `action` has one) pair buckets; throws 429 with
+ * Retry-After when any of them is full. Counting before the work (and refunding on success) means a burst of
  * parallel attempts cannot all pass a check that only looks at past failures. `address: false` counts
  * only the account, for flows that learn the account after counting the address (token lookups).
  */
@@ -42,9 +56,15 @@ export async function countAttempt(
   keys: { account?: string; address?: boolean },
 ): Promise<Attempt> {
   const config = getConfig(c.env);
-  const scopes: { scope: "account" | "address"; value: string; rule: ThrottleRule }[] = [];
-  if (keys.address !== false) scopes.push({ scope: "address", value: clientAddress(c), rule: config[RULES[action].address] });
-  if (keys.account) scopes.push({ scope: "account", value: accountKey(keys.account), rule: config[RULES[action].account] });
+  const rules = RULES[action];
+  const address = clientAddress(c);
+  const scopes: { scope: Scope; value: string; rule: ThrottleRule }[] = [];
+  if (keys.address !== false) scopes.push({ scope: "address", value: address, rule: config[rules.address] });
+  if (keys.account) scopes.push({ scope: "account", value: accountKey(keys.account), rule: config[rules.account] });
+  if (keys.account && keys.address !== false && rules.pair) {
+    scopes.push({ scope: "pair", value: `${accountKey(keys.account)}\n${address}`, rule: config[rules.pair] });
+  }
+  const clearedOnSuccess: Scope = rules.pair ? "pair" : "account";
 
   const results = await Promise.all(scopes.map(async ({ scope, value, rule }) => {
     const stub = throttleStub(c.env, `${action}:${scope}:${sha256(value)}`);
@@ -61,7 +81,7 @@ export async function countAttempt(
   return {
     async succeeded() {
       await Promise.all(counted.map((entry) =>
-        entry.scope === "account" ? entry.stub.clear() : entry.stub.release(entry.stamp)));
+        entry.scope === clearedOnSuccess ? entry.stub.clear() : entry.stub.release(entry.stamp)));
     },
   };
 }
