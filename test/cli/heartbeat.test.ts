@@ -115,7 +115,7 @@ describe("wgo heartbeat loop", () => {
     const { home, remove } = tempHome();
     stop.push(() => api.close(), remove);
     await enrolLaptop(runWgo, api.url, home);
-    const wgoPath = fileURLToPath(new URL("../../src/cli/wgo.mjs", import.meta.url));
+    const wgoPath = fileURLToPath(new URL("../../cli/wgo.mjs", import.meta.url));
     const child = spawn(process.execPath, [wgoPath, "--home", home, "heartbeat", "--name", "laptop", "--interface", "wgonone0", "--interval", "60"], {
       stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" },
     });

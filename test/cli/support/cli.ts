@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 
-const load = (name: string): Promise<any> => import(/* @vite-ignore */ `../../../src/cli/${name}`);
+const load = (name: string): Promise<any> => import(/* @vite-ignore */ `../../../cli/${name}`);
 
 export const cli = {
   main: await load("main.mjs"),

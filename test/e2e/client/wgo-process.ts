@@ -1,9 +1,9 @@
-// Runs the real CLI (`node src/cli/wgo.mjs`) as a child process, the way an operator runs it, with
+// Runs the real CLI (`node cli/wgo.mjs`) as a child process, the way an operator runs it, with
 // --json so each command's result can be asserted on, and a home directory per simulated machine.
 import { fileURLToPath } from "node:url";
 import { describeCommand, run, type CommandResult } from "../support/command.ts";
 
-const WGO = fileURLToPath(new URL("../../../src/cli/wgo.mjs", import.meta.url));
+const WGO = fileURLToPath(new URL("../../../cli/wgo.mjs", import.meta.url));
 
 export interface WgoResult extends CommandResult {
   /** Every stdout line parsed as JSON (--json prints one object per result). */
