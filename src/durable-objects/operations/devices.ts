@@ -1,9 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { devices, routingPolicies } from "../../db/schema";
+import { insertWhere } from "../../db/insert-where";
+import { devices, nodes, routingPolicies } from "../../db/schema";
 import { domainError, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
-import type { NodeRow } from "./network-state";
+import { takeEnrolmentKeyUse } from "../../services/enrolment-keys";
+import { enrolmentKeyUsable, holdsDevicesIn } from "../../services/live-authority";
+import { bumpDnsRevision, bumpRoutingRevision, type NodeRow } from "./network-state";
 import { deleteNode, planNode, updateNode } from "./nodes";
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -18,18 +21,33 @@ export interface DeviceEnrolment {
   credentialHash: string;
 }
 
-/** The device and its node are written in one batch, with the revision bumps: never one without the other. */
-export async function enrolDevice(db: Db, networkId: string, input: DeviceEnrolment): Promise<{ device: DeviceRow; node: NodeRow }> {
+/**
+ * The device and its node are written in one batch, with the revision bumps: never one without the other.
+ * The node is written only if the enrolment is still authorised when the batch runs (the owner still
+ * holds a device-holding role, or the key is usable and its issuer still manages the network); every
+ * other statement is conditional on the node having been written. Refused: nothing changed, null.
+ */
+export async function enrolDevice(db: Db, networkId: string, input: DeviceEnrolment): Promise<{ device: DeviceRow; node: NodeRow } | null> {
   const deviceId = newId("dev");
-  const { row: node, statements } = await planNode(db, networkId, { name: input.name, publicKey: input.publicKey, deviceId });
+  const node = await planNode(db, networkId, { name: input.name, publicKey: input.publicKey, deviceId });
   const now = nowIso();
   const device: DeviceRow = {
     id: deviceId, networkId, nodeId: node.id, userId: input.userId, enrolmentKeyId: input.enrolmentKeyId,
     platform: input.platform, clientVersion: input.clientVersion, credentialHash: input.credentialHash,
     reportedEndpoint: null, createdAt: now, updatedAt: now,
   };
-  await db.batch([...statements, db.insert(devices).values(device)]);
-  return { device, node };
+  const authorised = input.enrolmentKeyId
+    ? enrolmentKeyUsable(input.enrolmentKeyId, networkId, now)
+    : holdsDevicesIn(input.userId ?? "", networkId);
+  const written = sql`exists (select 1 from nodes where id = ${node.id})`;
+  const [inserted] = await db.batch([
+    insertWhere(db, nodes, node, authorised).returning({ id: nodes.id }),
+    insertWhere(db, devices, device, written),
+    ...(input.enrolmentKeyId ? [takeEnrolmentKeyUse(db, input.enrolmentKeyId, written)] : []),
+    bumpRoutingRevision(db, networkId, written),
+    bumpDnsRevision(db, networkId, written),
+  ]);
+  return inserted.length > 0 ? { device, node } : null;
 }
 
 /**

@@ -56,7 +56,7 @@ const policiesUsing = (state: RoutingState, nodeId: string) =>
   state.policies.filter((policy) => policy.gatewayPath.includes(nodeId)).map((policy) => policy.id);
 
 /** Validates and allocates a new node without writing it, so callers can batch it with more rows. */
-export async function planNode(db: Db, networkId: string, input: NodeInput) {
+export async function planNode(db: Db, networkId: string, input: NodeInput): Promise<NodeRow> {
   const state = await loadRoutingState(db, networkId);
   if (state.nodes.length >= LIMITS.nodesPerNetwork) throw conflict(`A network holds at most ${LIMITS.nodesPerNetwork} nodes`);
   assertUniqueIdentity(state, input);
@@ -70,13 +70,12 @@ export async function planNode(db: Db, networkId: string, input: NodeInput) {
     routingMode: input.routingMode ?? "all", routingPolicyIds: input.routingPolicyIds ?? [],
     revision: state.network.routingRevision + 1, appliedRoutingRevision: null, appliedDnsRevision: null, lastSeenAt: null, createdAt: now, updatedAt: now,
   };
-  const statements = [db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)] as const;
-  return { row, statements };
+  return row;
 }
 
 export async function createNode(db: Db, networkId: string, input: NodeInput): Promise<NodeRow> {
-  const { row, statements } = await planNode(db, networkId, input);
-  await db.batch(statements);
+  const row = await planNode(db, networkId, input);
+  await db.batch([db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)]);
   return row;
 }
 

@@ -7,7 +7,7 @@ import { DEVICE_CREDENTIAL_PREFIX } from "../../middleware/client-auth";
 import { networkAccess } from "../../services/access";
 import { randomToken, sha256 } from "../../services/auth/tokens";
 import { deviceAccess } from "../../services/device-access";
-import { consumeEnrolmentKey, releaseEnrolmentKeyUse } from "../../services/enrolment-keys";
+import { findEnrolmentKey, keyNotValid } from "../../services/enrolment-keys";
 import { loadNodeConfig } from "../../services/node-configs";
 import { offlineAfterSeconds } from "../../services/settings/settings";
 import { presentNode } from "../nodes/nodes.schemas";
@@ -17,11 +17,8 @@ import { presentDevice } from "./client.schemas";
 /** Who enrols: a key (headless, no owner) or a signed-in member of the network's group (the owner). */
 async function enrolmentTarget(db: Db, body: { networkId?: string; enrolmentKey?: string }, user: UserAuth | undefined) {
   if (body.enrolmentKey) {
-    const key = await consumeEnrolmentKey(db, body.enrolmentKey);
-    if (body.networkId && body.networkId !== key.networkId) {
-      await releaseEnrolmentKeyUse(db, key.id);
-      throw domainError("The enrolment key belongs to another network");
-    }
+    const key = await findEnrolmentKey(db, body.enrolmentKey);
+    if (body.networkId && body.networkId !== key.networkId) throw domainError("The enrolment key belongs to another network");
     return { networkId: key.networkId, userId: null, enrolmentKeyId: key.id };
   }
   if (!user) throw unauthorized("Sign in, or enrol with an enrolment key");
@@ -30,18 +27,29 @@ async function enrolmentTarget(db: Db, body: { networkId?: string; enrolmentKey?
   return { networkId: network.id, userId: user.userId, enrolmentKeyId: null };
 }
 
+/**
+ * The writer refused the enrolment: the access checked above ended before the write committed. Answer
+ * as if it had ended before the request (the same 404/403 a fresh check gives, else 401).
+ */
+async function refusal(db: Db, target: { networkId: string; enrolmentKeyId: string | null }, user: UserAuth | undefined) {
+  if (target.enrolmentKeyId || !user) return keyNotValid();
+  await networkAccess(db, user, target.networkId, "enrol");
+  return unauthorized("Your access to this network has ended");
+}
+
 export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
   const body = c.req.valid("json");
-  const target = await enrolmentTarget(c.var.db, body, c.get("auth") as UserAuth | undefined);
+  const user = c.get("auth") as UserAuth | undefined;
+  const target = await enrolmentTarget(c.var.db, body, user);
   const credential = `${DEVICE_CREDENTIAL_PREFIX}${randomToken()}`;
   const enrolled = await networkWriter(c.env, target.networkId).enrolDevice({
     ...target, name: body.name, publicKey: body.publicKey, platform: body.platform, clientVersion: body.clientVersion,
     credentialHash: sha256(credential),
-  }).catch(async (error: unknown) => {
-    if (target.enrolmentKeyId) await releaseEnrolmentKeyUse(c.var.db, target.enrolmentKeyId);
-    throw error;
   });
+  if (!enrolled) throw await refusal(c.var.db, target, user);
   const config = await loadNodeConfig(c.var.db, target.networkId, enrolled.node.id);
+  // Read after the config: if the owner's access ended meanwhile, that removal is taking this device out too.
+  await deviceAccess(c.var.db, { device: { kind: "device", deviceId: enrolled.device.id } }, enrolled.device.id);
   const device = presentDevice(enrolled.device, enrolled.node, await offlineAfterSeconds(c.env, c.var.db));
   return c.json({ device, node: presentNode(enrolled.node), config, deviceToken: credential }, 201);
 };
@@ -49,9 +57,15 @@ export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
 const actor = (c: { get: (key: "auth" | "device") => unknown }) =>
   ({ user: c.get("auth") as UserAuth | undefined, device: c.get("device") as { kind: "device"; deviceId: string } | undefined });
 
+/**
+ * The access check is repeated after the config is read: a removal (or the owner's loss of access) that
+ * committed before the read fails the second check, so no config leaves after its revocation committed.
+ */
 export const config: AppRouteHandler<typeof routes.config> = async (c) => {
   const { device, node } = await deviceAccess(c.var.db, actor(c), c.req.valid("param").id);
-  return c.json({ deviceId: device.id, config: await loadNodeConfig(c.var.db, device.networkId, node.id) }, 200);
+  const config = await loadNodeConfig(c.var.db, device.networkId, node.id);
+  await deviceAccess(c.var.db, actor(c), device.id);
+  return c.json({ deviceId: device.id, config }, 200);
 };
 
 /**
