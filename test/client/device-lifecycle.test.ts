@@ -67,6 +67,24 @@ describe("devices follow their owner's access", () => {
     expect((await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken })).status).toBe(200);
   });
 
+  it("a platform admin demoted to user loses the devices held only as admin, keeps those of its own groups", async () => {
+    const admin = await signInAdmin();
+    const platformAdmin = await createUser(admin, { platformRole: "admin" });
+    const foreign = await createGroup(admin);
+    const foreignNetwork = await createNetwork(admin, foreign.id);
+    const own = await createGroup(platformAdmin);
+    const ownNetwork = await createNetwork(platformAdmin, own.id);
+    const outside = await enrolDevice(platformAdmin, { networkId: foreignNetwork.id });
+    const inside = await enrolDevice(platformAdmin, { networkId: ownNetwork.id });
+    const peer = await enrolDevice(admin, { networkId: foreignNetwork.id });
+    expect(await peerIds(peer.deviceId, peer.deviceToken)).toContain(outside.nodeId);
+    expect((await patch(`/users/${platformAdmin.userId}`, { platformRole: "user" }, admin.token)).status).toBe(200);
+    expect(await peerIds(peer.deviceId, peer.deviceToken)).not.toContain(outside.nodeId);
+    expect((await get(`/nodes/${outside.nodeId}`, admin.token)).status).toBe(404);
+    expect((await call("POST", `/client/devices/${outside.deviceId}/config`, { token: outside.deviceToken })).status).toBe(401);
+    expect((await call("POST", `/client/devices/${inside.deviceId}/config`, { token: inside.deviceToken })).status).toBe(200);
+  });
+
   it("a device whose owner became a viewer cannot act for itself even if its removal did not happen", async () => {
     const { group, user, device } = await memberWithDevice();
     await env.DB.prepare("update memberships set role = 'viewer' where group_id = ? and user_id = ?").bind(group.id, user.userId).run();

@@ -7,7 +7,7 @@ import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
 import { hashPassword } from "../../services/auth/password";
 import { revokeAllSessions } from "../../services/auth/sign-in";
-import { assertNoHopDevices, removeDevicesOf } from "../../services/device-lifecycle";
+import { assertNoHopDevices, ONLY_AS_PLATFORM_ADMIN, removeDevicesOf } from "../../services/device-lifecycle";
 import type * as routes from "./users.routes";
 import { presentUser } from "./users.schemas";
 import { forgetLiveSessions } from "../../services/auth/session-cache";
@@ -74,6 +74,14 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
     // Disabling cuts network access too: the devices leave their networks (re-enrol after re-enabling).
     // Listed after the disabling committed: enrolments committing later are refused by their own write.
     await removeDevicesOf(c.env, db, user.id);
+  }
+  else if (user.platformRole === "admin" && next.platformRole === "user") {
+    // Demoted: devices the user held only as a platform admin (no device-holding membership there) go,
+    // listed after the demotion committed, exactly as for a removal from their groups.
+    await assertNoHopDevices(db, user.id, ONLY_AS_PLATFORM_ADMIN);
+    await write;
+    forgetLiveSessions();
+    await removeDevicesOf(c.env, db, user.id, ONLY_AS_PLATFORM_ADMIN);
   }
   else await write;
   // The role claim or the disabled flag may have changed: reads re-check their sessions in D1.
