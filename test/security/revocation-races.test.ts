@@ -10,7 +10,7 @@ import { createGroup, createNetwork, createUser, enrolDevice, fakePublicKey, sig
  * still passing their checks), then revokes; whatever interleaving results, no device, node or peer
  * entry of the user may survive, and the network's revisions moved once per node created or removed.
  */
-const ROUNDS = 20;
+const ROUNDS = 30;
 const ENROLMENTS = 20;
 const TIMEOUT = 180_000;
 
