@@ -4,9 +4,8 @@ import { devices } from "../db/schema";
 import { unauthorized } from "../lib/errors";
 import type { AppEnv } from "../lib/types";
 import { sha256 } from "../services/auth/tokens";
+import { DEVICE_CREDENTIAL_PREFIX } from "../services/networks/enrolment";
 import { bearerToken, requireUser } from "./auth";
-
-export const DEVICE_CREDENTIAL_PREFIX = "dvc_";
 
 /** A device credential is opaque: looked up by its hash, so deleting the device revokes it at once. */
 async function authenticateDevice(c: Context<AppEnv>, credential: string) {

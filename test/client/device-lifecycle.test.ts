@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, del, get, patch } from "../helpers/api";
-import { addMember, createGroup, createNetwork, createUser, enrolDevice, signInAdmin } from "../helpers/factories";
+import { call, del, get, patch, post } from "../helpers/api";
+import { addMember, createGateway, createGroup, createNetwork, createUser, enrolDevice, signInAdmin } from "../helpers/factories";
 
 async function memberWithDevice() {
   const admin = await signInAdmin();
@@ -35,6 +35,65 @@ describe("devices follow their owner's access", () => {
     expect((await del(`/users/${deleted.user.userId}`, deleted.admin.token)).status).toBe(204);
     expect(await peerIds(deleted.peer.deviceId, deleted.peer.deviceToken)).not.toContain(deleted.device.nodeId);
     expect((await get(`/nodes/${deleted.device.nodeId}`, deleted.admin.token)).status).toBe(404);
+  });
+
+  it("demotion to viewer takes the member's devices out of the group's networks; their credentials stop at once", async () => {
+    const { admin, user, group, device, peer } = await memberWithDevice();
+    expect(await peerIds(peer.deviceId, peer.deviceToken)).toContain(device.nodeId);
+    const demoted = await patch(`/groups/${group.id}/members/${user.userId}`, { role: "viewer" }, admin.token);
+    expect(demoted.status, demoted.text).toBe(200);
+    expect(await peerIds(peer.deviceId, peer.deviceToken)).not.toContain(device.nodeId);
+    expect((await get(`/nodes/${device.nodeId}`, admin.token)).status).toBe(404);
+    const config = await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken });
+    expect(config.status).toBe(401);
+    expect(config.body.error.code).toBe("unauthorized");
+    const beat = await call("POST", `/client/devices/${device.deviceId}/heartbeat`, { token: device.deviceToken, body: { appliedRevision: null } });
+    expect(beat.status).toBe(401);
+    expect(beat.body.error.code).toBe("unauthorized");
+  });
+
+  it("demotion to viewer is refused (409) while the member's device is a gateway hop, and changes nothing", async () => {
+    const { admin, user, group, network, device } = await memberWithDevice();
+    const inventory = await createGateway(admin);
+    expect((await patch(`/nodes/${device.nodeId}`, { roles: ["gateway"], gatewayId: inventory.id }, admin.token)).status).toBe(200);
+    const policy = await post(`/networks/${network.id}/routing-policies`,
+      { name: "via-laptop", type: "via_gateway", destinationCidr: "192.168.50.0/24", gatewayPath: [device.nodeId] }, admin.token);
+    expect(policy.status, policy.text).toBe(201);
+    const refused = await patch(`/groups/${group.id}/members/${user.userId}`, { role: "viewer" }, admin.token);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("conflict");
+    const members = (await get(`/groups/${group.id}/members`, admin.token)).body.items;
+    expect(members.find((m: { userId: string }) => m.userId === user.userId).role).toBe("member");
+    expect((await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken })).status).toBe(200);
+  });
+
+  it("a platform admin demoted to user loses the devices held only as admin, keeps those of its own groups", async () => {
+    const admin = await signInAdmin();
+    const platformAdmin = await createUser(admin, { platformRole: "admin" });
+    const foreign = await createGroup(admin);
+    const foreignNetwork = await createNetwork(admin, foreign.id);
+    const own = await createGroup(platformAdmin);
+    const ownNetwork = await createNetwork(platformAdmin, own.id);
+    const outside = await enrolDevice(platformAdmin, { networkId: foreignNetwork.id });
+    const inside = await enrolDevice(platformAdmin, { networkId: ownNetwork.id });
+    const peer = await enrolDevice(admin, { networkId: foreignNetwork.id });
+    expect(await peerIds(peer.deviceId, peer.deviceToken)).toContain(outside.nodeId);
+    expect((await patch(`/users/${platformAdmin.userId}`, { platformRole: "user" }, admin.token)).status).toBe(200);
+    expect(await peerIds(peer.deviceId, peer.deviceToken)).not.toContain(outside.nodeId);
+    expect((await get(`/nodes/${outside.nodeId}`, admin.token)).status).toBe(404);
+    expect((await call("POST", `/client/devices/${outside.deviceId}/config`, { token: outside.deviceToken })).status).toBe(401);
+    expect((await call("POST", `/client/devices/${inside.deviceId}/config`, { token: inside.deviceToken })).status).toBe(200);
+  });
+
+  it("a device whose owner became a viewer cannot act for itself even if its removal did not happen", async () => {
+    const { group, user, device } = await memberWithDevice();
+    await env.DB.prepare("update memberships set role = 'viewer' where group_id = ? and user_id = ?").bind(group.id, user.userId).run();
+    for (const route of ["config", "heartbeat"]) {
+      const refused = await call("POST", `/client/devices/${device.deviceId}/${route}`, { token: device.deviceToken, body: { appliedRevision: null } });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe("unauthorized");
+    }
+    expect((await call("POST", `/client/devices/${device.deviceId}/config`, { token: user.token })).status).toBe(404);
   });
 
   it("a device whose owner lost the membership cannot act for itself even if its removal did not happen", async () => {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, get, post } from "../helpers/api";
-import { createUser, signInAdmin, type Session } from "../helpers/factories";
+import { call, get, patch, post } from "../helpers/api";
+import { createUser, signIn, signInAdmin, type Session } from "../helpers/factories";
 import { currentStep, expectError, expectRetryAfter, freshAddress, from, totp as totpAt } from "./identity-helpers";
 
 const PASSWORD = "a long enough password";
@@ -65,6 +65,25 @@ describe("MFA enrolment", { timeout: 30_000 }, () => {
 
   it("needs a signed-in user", async () => {
     expectError(await post("/auth/mfa/enroll", undefined), 401, "unauthorized");
+  });
+
+  it("turning MFA on ends every other session at once (access and refresh tokens), as a password change does; the caller's stays", async () => {
+    const user = await createUser(await signInAdmin());
+    const other = await signIn(user.email, PASSWORD);
+    // A read first: the other session is remembered live in this isolate's cache, which must be forgotten.
+    expect((await get("/users/me", other.token)).status).toBe(200);
+    const { secret } = (await post("/auth/mfa/enroll", undefined, user.token)).body;
+    const activated = await post("/auth/mfa/activate", { code: totpAt(secret), password: PASSWORD }, user.token);
+    expect(activated.status, activated.text).toBe(200);
+    expectError(await get("/users/me", other.token), 401, "unauthorized");
+    expectError(await patch("/users/me", { name: "still here?" }, other.token), 401, "unauthorized");
+    expectError(await post("/auth/refresh", { refreshToken: other.refreshToken }), 401, "unauthorized");
+    expect((await get("/users/me", user.token)).body.name).toBe("Test User");
+    const refreshed = await post("/auth/refresh", { refreshToken: user.refreshToken });
+    expect(refreshed.status, refreshed.text).toBe(200);
+    const ended = await env.DB.prepare("select count(*) as n from sessions where user_id = ? and revoked_reason = 'mfa_enabled'")
+      .bind(user.userId).first<{ n: number }>();
+    expect(ended!.n).toBe(1);
   });
 });
 

@@ -7,8 +7,8 @@ import { currentStep, freshAddress, from, mailedToken, totp } from "../identity/
 /**
  * OWASP API6:2023 Unrestricted Access to Sensitive Business Flows: every single-use or limited grant
  * is taken with one conditional write, so a burst of parallel requests gets exactly its allowance.
- * The plain enrolment-key burst is in test/client/enrol.test.ts; here the other grants and the
- * consume-then-give-back path of enrolment keys.
+ * The plain enrolment-key burst is in test/client/enrol.test.ts; here the other grants and enrolment
+ * keys whose enrolments fail (the use is counted by the enrolment's own batch, so only successes count).
  */
 const PASSWORD = "a long enough password";
 const burst = <T>(n: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => make(i)));

@@ -6,6 +6,7 @@ import type { AppRouteHandler } from "../../lib/types";
 import { confirmPassword } from "../../services/auth/confirm-password";
 import * as mfa from "../../services/auth/mfa";
 import { completeChallenge, findChallenge, invalidChallenge, spendAttempt } from "../../services/auth/mfa-challenge";
+import { forgetLiveSessions } from "../../services/auth/session-cache";
 import { startSession } from "../../services/auth/sessions";
 import { countAttempt } from "../../services/throttle/throttle.limiter";
 import { presentUser } from "../users/users.schemas";
@@ -27,7 +28,9 @@ export const activate: AppRouteHandler<typeof routes.activate> = async (c) => {
   if (!user) throw unauthorized();
   // Turning MFA on locks out whoever lacks the authenticator: a stolen access token alone must not do it.
   await confirmPassword(c, user, password, "password");
-  const codes = await mfa.activate(c.var.db, getConfig(c.env), c.var.auth.userId, code);
+  const codes = await mfa.activate(c.var.db, getConfig(c.env), c.var.auth.userId, code, c.var.auth.sessionId);
+  // The other sessions just ended: reads must re-check them in D1 (session-cache.ts).
+  forgetLiveSessions();
   return c.json({ recoveryCodes: codes }, 200);
 };
 

@@ -1,75 +1,24 @@
-import type { Db } from "../../db/client";
-import { networkWriter } from "../../services/networks/writer";
-import { domainError, fieldError, unauthorized } from "../../lib/errors";
-import { nowIso } from "../../lib/ids";
-import type { AppRouteHandler, UserAuth } from "../../lib/types";
+import type { AppRouteHandler, DeviceAuth, UserAuth } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
-import { DEVICE_CREDENTIAL_PREFIX } from "../../middleware/client-auth";
-import { networkAccess } from "../../services/access";
-import { randomToken, sha256 } from "../../services/auth/tokens";
-import { deviceAccess } from "../../services/networks/device-access";
-import { consumeEnrolmentKey, releaseEnrolmentKeyUse } from "../../services/networks/enrolment-keys";
-import { loadNodeConfig } from "../../services/networks/views/node-configs";
+import { deviceConfig, enrolDevice, recordDeviceHeartbeat } from "../../services/networks/enrolment";
 import { offlineAfterSeconds } from "../../services/settings/settings";
 import { presentNode } from "../nodes/nodes.schemas";
 import type * as routes from "./client.routes";
 import { presentDevice } from "./client.schemas";
 
-/** Who enrols: a key (headless, no owner) or a signed-in member of the network's group (the owner). */
-async function enrolmentTarget(db: Db, body: { networkId?: string; enrolmentKey?: string }, user: UserAuth | undefined) {
-  if (body.enrolmentKey) {
-    const key = await consumeEnrolmentKey(db, body.enrolmentKey);
-    if (body.networkId && body.networkId !== key.networkId) {
-      await releaseEnrolmentKeyUse(db, key.id);
-      throw domainError("The enrolment key belongs to another network");
-    }
-    return { networkId: key.networkId, userId: null, enrolmentKeyId: key.id };
-  }
-  if (!user) throw unauthorized("Sign in, or enrol with an enrolment key");
-  if (!body.networkId) throw fieldError("networkId", "Required when enrolling with a user token");
-  const { network } = await networkAccess(db, user, body.networkId, "enrol");
-  return { networkId: network.id, userId: user.userId, enrolmentKeyId: null };
-}
-
 export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
-  const body = c.req.valid("json");
-  const target = await enrolmentTarget(c.var.db, body, c.get("auth") as UserAuth | undefined);
-  const credential = `${DEVICE_CREDENTIAL_PREFIX}${randomToken()}`;
-  const enrolled = await networkWriter(c.env, target.networkId, auditOf(c, 201)).enrolDevice({
-    ...target, name: body.name, publicKey: body.publicKey, platform: body.platform, clientVersion: body.clientVersion,
-    credentialHash: sha256(credential),
-  }).catch(async (error: unknown) => {
-    if (target.enrolmentKeyId) await releaseEnrolmentKeyUse(c.var.db, target.enrolmentKeyId);
-    throw error;
-  });
-  const config = await loadNodeConfig(c.var.db, target.networkId, enrolled.node.id);
+  const user = c.get("auth") as UserAuth | undefined;
+  const enrolled = await enrolDevice(c.env, c.var.db, c.req.valid("json"), user, auditOf(c, 201));
   const device = presentDevice(enrolled.device, enrolled.node, await offlineAfterSeconds(c.env, c.var.db));
-  return c.json({ device, node: presentNode(enrolled.node), config, deviceToken: credential }, 201);
+  return c.json({ device, node: presentNode(enrolled.node), config: enrolled.config, deviceToken: enrolled.credential }, 201);
 };
 
+/** A device acts with its own credential; its owner (or a group manager) with a user token. */
 const actor = (c: { get: (key: "auth" | "device") => unknown }) =>
-  ({ user: c.get("auth") as UserAuth | undefined, device: c.get("device") as { kind: "device"; deviceId: string } | undefined });
+  ({ user: c.get("auth") as UserAuth | undefined, device: c.get("device") as DeviceAuth | undefined });
 
-export const config: AppRouteHandler<typeof routes.config> = async (c) => {
-  const { device, node } = await deviceAccess(c.var.db, actor(c), c.req.valid("param").id);
-  return c.json({ deviceId: device.id, config: await loadNodeConfig(c.var.db, device.networkId, node.id) }, 200);
-};
+export const config: AppRouteHandler<typeof routes.config> = async (c) =>
+  c.json(await deviceConfig(c.var.db, actor(c), c.req.valid("param").id), 200);
 
-/**
- * One access read, then the write goes to the network's writer, which group-commits heartbeats: alone it
- * is written at once; under load many share one D1 batch (src/durable-objects/group-commit.ts). The
- * answer comes after the write, so the device (and its owner) read it back. Heartbeats are not routing
- * changes: the routing writer never writes these columns.
- */
-export const heartbeat: AppRouteHandler<typeof routes.heartbeat> = async (c) => {
-  const { device, node, network } = await deviceAccess(c.var.db, actor(c), c.req.valid("param").id);
-  const body = c.req.valid("json");
-  if (body.appliedRevision !== null && body.appliedRevision > network.routingRevision) {
-    throw domainError(`appliedRevision ${body.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
-  }
-  await networkWriter(c.env, network.id).recordHeartbeat({
-    networkId: network.id, nodeId: node.id, deviceId: device.id, appliedRevision: body.appliedRevision,
-    endpoint: body.endpoint ?? null, peers: body.peers, at: nowIso(),
-  });
-  return c.json({ desiredRevision: network.routingRevision, configChanged: body.appliedRevision !== network.routingRevision }, 200);
-};
+export const heartbeat: AppRouteHandler<typeof routes.heartbeat> = async (c) =>
+  c.json(await recordDeviceHeartbeat(c.env, c.var.db, actor(c), c.req.valid("param").id, c.req.valid("json")), 200);

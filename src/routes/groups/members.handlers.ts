@@ -68,11 +68,16 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const member = await findMember(c, group.id, userId);
   const { role } = c.req.valid("json");
   assertMayTouch(actorRole, [role, member.role]);
+  // Viewers hold no devices: demotion to viewer takes them out like removal does (same 409 for hops).
+  const losesDevices = role === "viewer";
+  if (losesDevices) await assertNoHopDevices(c.var.db, userId, group.id);
   const now = nowIso();
   const changed = await c.var.db.update(memberships).set({ role, updatedAt: now })
     .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId), role === "owner" ? undefined : anotherOwnerRemains(group.id, userId)))
     .returning({ userId: memberships.userId });
   if (changed.length === 0) throw conflict("A group keeps at least one owner");
+  // Listed after the role change committed: an enrolment committed before is found here, one after is refused.
+  if (losesDevices) await removeDevicesOf(c.env, c.var.db, userId, group.id);
   return c.json(present({ ...member, role, updatedAt: now }), 200);
 };
 
@@ -87,7 +92,8 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
     .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId), anotherOwnerRemains(group.id, userId)))
     .returning({ userId: memberships.userId });
   if (removed.length === 0) throw conflict("A group keeps at least one owner");
-  // Leaving the group means leaving its networks: the member's devices there go too.
+  // Leaving the group means leaving its networks: the member's devices there go too. Listed after the
+  // removal committed: an enrolment committed before is found here, one after is refused by its own write.
   await removeDevicesOf(c.env, c.var.db, userId, group.id);
   return c.body(null, 204);
 };

@@ -7,7 +7,7 @@ import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
 import { hashPassword } from "../../services/auth/password";
 import { revokeAllSessions } from "../../services/auth/sign-in";
-import { assertNoHopDevices, removeDevicesOf } from "../../services/networks/operations/device-lifecycle";
+import { assertNoHopDevices, ONLY_AS_PLATFORM_ADMIN, removeDevicesOf } from "../../services/networks/operations/device-lifecycle";
 import type * as routes from "./users.routes";
 import { presentUser } from "./users.schemas";
 import { forgetLiveSessions } from "../../services/auth/session-cache";
@@ -72,7 +72,16 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
     await db.batch([write, revokeAllSessions(db, user.id, "user_disabled")]);
     forgetLiveSessions();
     // Disabling cuts network access too: the devices leave their networks (re-enrol after re-enabling).
+    // Listed after the disabling committed: enrolments committing later are refused by their own write.
     await removeDevicesOf(c.env, db, user.id);
+  }
+  else if (user.platformRole === "admin" && next.platformRole === "user") {
+    // Demoted: devices the user held only as a platform admin (no device-holding membership there) go,
+    // listed after the demotion committed, exactly as for a removal from their groups.
+    await assertNoHopDevices(db, user.id, ONLY_AS_PLATFORM_ADMIN);
+    await write;
+    forgetLiveSessions();
+    await removeDevicesOf(c.env, db, user.id, ONLY_AS_PLATFORM_ADMIN);
   }
   else await write;
   // The role claim or the disabled flag may have changed: reads re-check their sessions in D1.
@@ -89,10 +98,19 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
       sql`not exists (select 1 from ${memberships} o where o.group_id = ${memberships.groupId} and o.role = 'owner' and o.user_id <> ${user.id})`))
     .limit(1).get();
   if (soleOwner) throw conflict(`The user is the only owner of group ${soleOwner.groupId}; transfer ownership first`);
-  await assertNoHopDevices(c.var.db, user.id);
-  // Devices first, through their networks' writers: a deleted user's laptop must leave every peer's config.
-  await removeDevicesOf(c.env, c.var.db, user.id);
-  await c.var.db.delete(users).where(and(eq(users.id, user.id), ne(users.id, c.var.auth.userId)));
+  const { db } = c.var;
+  await assertNoHopDevices(db, user.id);
+  // Access ends first (disabled, sessions revoked) in one commit, so no enrolment can commit after it;
+  // then the devices leave through their networks' writers (a deleted user's laptop must leave every
+  // peer's config), listed after that commit; then the account goes. Deleting first would cascade the
+  // device rows away and leave their nodes behind. If a later step fails the account stays disabled.
+  await db.batch([
+    db.update(users).set({ disabledAt: user.disabledAt ?? nowIso(), updatedAt: nowIso() }).where(eq(users.id, user.id)),
+    revokeAllSessions(db, user.id, "user_deleted"),
+  ]);
+  forgetLiveSessions();
+  await removeDevicesOf(c.env, db, user.id);
+  await db.delete(users).where(and(eq(users.id, user.id), ne(users.id, c.var.auth.userId)));
   forgetLiveSessions();
   return c.body(null, 204);
 };

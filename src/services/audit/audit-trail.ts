@@ -1,5 +1,7 @@
+import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
+import { insertWhere } from "../../db/insert-where";
 import { auditEvents, type ActorType } from "../../db/schema";
 import { newId, nowIso } from "../../lib/ids";
 import type { EventInput } from "../notifications/event-types";
@@ -35,9 +37,12 @@ export interface DomainEvent {
   notify?: EventInput;
 }
 
-export const auditStatement = (db: Db, context: AuditContext, event: DomainEvent, at = nowIso()): BatchItem<"sqlite"> =>
-  db.insert(auditEvents).values({
+/** The audit row of a change, for the change's own batch; `onlyIf`: written only when a conditional change happened. */
+export function auditStatement(db: Db, context: AuditContext, event: DomainEvent, at = nowIso(), onlyIf?: SQL): BatchItem<"sqlite"> {
+  const row = {
     id: newId("aud"), createdAt: at, actorType: context.actor.type, actorId: context.actor.id, method: context.method,
     route: context.route, params: context.params, resourceId: event.resourceId ?? Object.values(context.params).at(-1) ?? null,
     groupId: event.groupId, networkId: event.networkId, status: context.status, requestId: context.requestId,
-  });
+  };
+  return onlyIf ? insertWhere(db, auditEvents, row, onlyIf) : db.insert(auditEvents).values(row);
+}

@@ -1,5 +1,6 @@
-import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { insertWhere } from "../../db/insert-where";
 import { invites, memberships, users, type GroupRole } from "../../db/schema";
 import type { Config } from "../../lib/env";
 import { ApiError, conflict, domainError, fieldError, forbidden, notFound, unauthorized } from "../../lib/errors";
@@ -8,6 +9,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import type { UserAuth } from "../../lib/types";
 import type { Mailer } from "../mail/mail.types";
 import { inviteMessage } from "../mail/messages";
+import { inviterStillGrants } from "../live-authority";
 import { readSettings } from "../settings/settings";
 import { isMfaActive } from "./mfa";
 import { hashPassword, PASSWORD_RULES, verifyPassword } from "./password";
@@ -64,14 +66,15 @@ export async function findUsableInvite(db: Db, token: string): Promise<Invite> {
   return invite;
 }
 
-/** Single use: exactly one acceptance wins the compare-and-set. */
-async function claim(db: Db, invite: Invite, userId: string | null) {
-  const now = nowIso();
-  const won = await db.update(invites).set({ acceptedAt: now, acceptedBy: userId })
-    .where(and(eq(invites.id, invite.id), isNull(invites.acceptedAt), isNull(invites.revokedAt), gt(invites.expiresAt, now)))
+/**
+ * Single use: exactly one acceptance wins the compare-and-set. An invite is a grant of whoever sent it:
+ * it is claimable only while the inviter may still grant its role (services/live-authority.ts).
+ */
+const claimStatement = (db: Db, invite: Invite, userId: string | null, now: string) =>
+  db.update(invites).set({ acceptedAt: now, acceptedBy: userId })
+    .where(and(eq(invites.id, invite.id), isNull(invites.acceptedAt), isNull(invites.revokedAt), gt(invites.expiresAt, now),
+      inviterStillGrants(invite.id)))
     .returning({ id: invites.id });
-  if (won.length === 0) throw unusable();
-}
 
 export interface AcceptProof {
   caller?: UserAuth;
@@ -101,18 +104,26 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof) {
       platformRole: "user" as const, disabledAt: null, createdAt: now, updatedAt: now,
     };
     // Claimed before the account exists (acceptedBy is a foreign key): it is filled in with the insert.
-    await claim(db, invite, null);
+    if ((await claimStatement(db, invite, null, now)).length === 0) throw unusable();
+    const giveBack = () => db.update(invites).set({ acceptedAt: null, acceptedBy: null }).where(eq(invites.id, invite.id));
+    // The inviter's authority is checked again by the batch that joins: it may have ended since the claim.
+    const created = sql`exists (select 1 from users where id = ${user.id})`;
+    let joined;
     try {
-      await db.batch([
-        db.insert(users).values(user),
-        db.insert(memberships).values({ groupId: invite.groupId, userId: user.id, role: invite.role, createdAt: now, updatedAt: now }),
-        db.update(invites).set({ acceptedBy: user.id }).where(eq(invites.id, invite.id)),
+      [joined] = await db.batch([
+        insertWhere(db, users, user, inviterStillGrants(invite.id)).returning({ id: users.id }),
+        insertWhere(db, memberships, { groupId: invite.groupId, userId: user.id, role: invite.role, createdAt: now, updatedAt: now }, created),
+        db.update(invites).set({ acceptedBy: user.id }).where(and(eq(invites.id, invite.id), created)),
       ]);
     } catch (error) {
       // Someone created this account in between: give the invite back so it can be accepted as that account.
-      await db.update(invites).set({ acceptedAt: null, acceptedBy: null }).where(eq(invites.id, invite.id));
+      await giveBack();
       if (isUniqueViolation(error)) throw conflict("An account for this email was created meanwhile; accept again");
       throw error;
+    }
+    if (joined.length === 0) {
+      await giveBack();
+      throw unusable();
     }
     return { user, role: invite.role, created: true };
   }
@@ -123,10 +134,14 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof) {
     if (await isMfaActive(db, existing.id)) throw unauthorized("The invited account uses MFA: sign in first and accept with its bearer token");
     if (!(await verifyPassword(proof.password, existing.passwordHash))) throw unauthorized("Invalid email or password");
   }
-  await claim(db, invite, existing.id);
-  await db.insert(memberships)
-    .values({ groupId: invite.groupId, userId: existing.id, role: invite.role, createdAt: now, updatedAt: now })
-    .onConflictDoNothing();
+  // The claim (with the inviter's authority) and the join commit together, or neither does.
+  const claimed = sql`exists (select 1 from invites where id = ${invite.id} and accepted_by = ${existing.id} and accepted_at = ${now})`;
+  const [won] = await db.batch([
+    claimStatement(db, invite, existing.id, now),
+    insertWhere(db, memberships, { groupId: invite.groupId, userId: existing.id, role: invite.role, createdAt: now, updatedAt: now }, claimed)
+      .onConflictDoNothing(),
+  ]);
+  if (won.length === 0) throw unusable();
   const membership = await db.select({ role: memberships.role }).from(memberships)
     .where(and(eq(memberships.groupId, invite.groupId), eq(memberships.userId, existing.id))).get();
   if (!membership) throw notFound("Group");

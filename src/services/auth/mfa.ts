@@ -1,6 +1,6 @@
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { mfaChallenges, mfaFactors, recoveryCodes } from "../../db/schema";
+import { mfaChallenges, mfaFactors, recoveryCodes, sessions } from "../../db/schema";
 import type { Config } from "../../lib/env";
 import { conflict, domainError } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
@@ -38,7 +38,12 @@ function newRecoveryCode(): string {
 }
 const recoveryHash = (userId: string, code: string) => sha256(`${userId}:${code.toLowerCase().replace(/[^a-z2-7]/g, "")}`);
 
-export async function activate(db: Db, config: Config, userId: string, code: string): Promise<string[]> {
+/**
+ * Turns MFA on and, in the same batch, ends every other session of the account (as a password change
+ * does): a session signed in with the password alone must not outlive the second factor. The caller's
+ * own session (`keepSessionId`) stays. The caller forgets the session cache once this returns.
+ */
+export async function activate(db: Db, config: Config, userId: string, code: string, keepSessionId: string): Promise<string[]> {
   const factor = await getFactor(db, userId);
   if (!factor) throw domainError("Enrol first: POST /auth/mfa/enroll");
   if (factor.activatedAt) throw conflict("MFA is already active");
@@ -55,6 +60,11 @@ export async function activate(db: Db, config: Config, userId: string, code: str
     db.insert(recoveryCodes).values(codes.map((value) => ({
       id: newId("rc"), userId, codeHash: recoveryHash(userId, value), createdAt: now,
     }))),
+    // Only when this activation is the one that turned MFA on (a lost race revokes nothing).
+    db.update(sessions).set({ revokedAt: now, revokedReason: "mfa_enabled" }).where(and(
+      eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keepSessionId),
+      sql`exists (select 1 from mfa_factors f where f.user_id = ${userId} and f.activated_at = ${now})`,
+    )),
   ]);
   // Lost a race with another enrolment or activation: the codes just written belong to nobody's secret.
   if (activated.length === 0) {

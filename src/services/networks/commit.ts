@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import type { Env } from "../../lib/env";
@@ -24,19 +25,30 @@ export interface WriterContext {
 }
 
 /**
+ * A write whose statements are conditional (an authorization decided inside the batch): `onlyIf` is the
+ * SQL that holds when it happened, for the audit row and the outbox; `happened` reads it off the results.
+ */
+export interface Conditional {
+  onlyIf: SQL;
+  happened(results: unknown[]): boolean;
+}
+
+/**
  * The one commit of a write: its statements, the revision bumps they carry, its audit row and the
  * notification it raises, in a single D1 batch (atomic). Returns the results of the caller's statements.
  */
-export async function commit(ctx: WriterContext, statements: BatchItem<"sqlite">[], event: DomainEvent) {
+export async function commit(ctx: WriterContext, statements: BatchItem<"sqlite">[], event: DomainEvent, conditional?: Conditional) {
   const at = nowIso();
-  const outbox = event.notify ? eventStatements(ctx.db, event.notify, at) : undefined;
-  const trailing = [...(ctx.audit ? [auditStatement(ctx.db, ctx.audit, event, at)] : []), ...(outbox?.statements ?? [])];
+  const onlyIf = conditional?.onlyIf;
+  const outbox = event.notify ? eventStatements(ctx.db, event.notify, at, onlyIf) : undefined;
+  const trailing = [...(ctx.audit ? [auditStatement(ctx.db, ctx.audit, event, at, onlyIf)] : []), ...(outbox?.statements ?? [])];
   const [first, ...rest] = [...statements, ...trailing];
   if (!first) return [];
-  const results = await ctx.db.batch([first, ...rest]);
+  const results = (await ctx.db.batch([first, ...rest])).slice(0, statements.length);
+  if (conditional && !conditional.happened(results)) return results;
   ctx.events.push(event);
   if (outbox) ctx.notificationIds.push(outbox.id);
-  return results.slice(0, statements.length);
+  return results;
 }
 
 /** The actor a notification names: who asked for the change, or nobody (a system change). */

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { enrolmentKeys } from "../../db/schema";
 import { notFound, unauthorized } from "../../lib/errors";
@@ -34,25 +34,28 @@ export async function revokeEnrolmentKey(db: Db, networkId: string, keyId: strin
   if (found.length === 0) throw notFound("Enrolment key");
 }
 
+export const keyNotValid = () =>
+  unauthorized("The enrolment key is not valid (unknown, expired, revoked, used up, or its issuer no longer manages the network)");
+
 /**
- * Takes one use of a key in a single conditional UPDATE, so concurrent enrolments can never exceed
- * the usage limit. Expired, revoked, used-up and unknown keys all answer the same 401.
+ * Finds a key that looks usable, to learn its network and answer early. Nothing is taken here: the use
+ * is taken by the enrolment's own batch in the network's writer, which re-checks the key and its
+ * issuer's authority in the same transaction (services/live-authority.ts), so the usage limit holds
+ * under concurrency and a refused enrolment leaves the count as it was.
  */
-export async function consumeEnrolmentKey(db: Db, key: string) {
+export async function findEnrolmentKey(db: Db, key: string) {
   const now = nowIso();
-  const [row] = await db.update(enrolmentKeys)
-    .set({ usedCount: sql`${enrolmentKeys.usedCount} + 1`, updatedAt: now })
+  const row = await db.select().from(enrolmentKeys)
     .where(and(
       eq(enrolmentKeys.keyHash, sha256(key)), isNull(enrolmentKeys.revokedAt),
       gt(enrolmentKeys.expiresAt, now), lt(enrolmentKeys.usedCount, enrolmentKeys.usageLimit),
     ))
-    .returning();
-  if (!row) throw unauthorized("The enrolment key is not valid (unknown, expired, revoked or used up)");
+    .get();
+  if (!row) throw keyNotValid();
   return row;
 }
 
-/** Gives back a use taken by an enrolment that then failed (e.g. a duplicate public key). */
-export async function releaseEnrolmentKeyUse(db: Db, keyId: string) {
-  await db.update(enrolmentKeys).set({ usedCount: sql`${enrolmentKeys.usedCount} - 1` })
-    .where(and(eq(enrolmentKeys.id, keyId), gt(enrolmentKeys.usedCount, 0)));
-}
+/** The statement that counts one use, for the enrolment's batch; `onlyIf` is "the node was written". */
+export const takeEnrolmentKeyUse = (db: Db, keyId: string, onlyIf: SQL) =>
+  db.update(enrolmentKeys).set({ usedCount: sql`${enrolmentKeys.usedCount} + 1`, updatedAt: nowIso() })
+    .where(and(eq(enrolmentKeys.id, keyId), onlyIf));

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { networks, nodes, routingPolicies } from "../../db/schema";
 import { notFound } from "../../lib/errors";
@@ -25,17 +25,18 @@ export type RoutingState = Awaited<ReturnType<typeof loadRoutingState>>;
 
 /**
  * The revision bump that rides in the same batch as the write it describes. Only the network's writer
- * runs these, one at a time, so `current + 1` is exactly what the row will hold.
+ * runs these, one at a time, so `current + 1` is exactly what the row will hold. `onlyIf`: the write is
+ * conditional (insert-where), and the revision moves only when it happened.
  */
-export const bumpRoutingRevision = (db: Db, networkId: string) =>
+export const bumpRoutingRevision = (db: Db, networkId: string, onlyIf?: SQL) =>
   db.update(networks)
     .set({ routingRevision: sql`${networks.routingRevision} + 1`, updatedAt: nowIso() })
-    .where(eq(networks.id, networkId));
+    .where(and(eq(networks.id, networkId), onlyIf));
 
-export const bumpDnsRevision = (db: Db, networkId: string) =>
+export const bumpDnsRevision = (db: Db, networkId: string, onlyIf?: SQL) =>
   db.update(networks)
     .set({ dnsRevision: sql`${networks.dnsRevision} + 1`, updatedAt: nowIso() })
-    .where(eq(networks.id, networkId));
+    .where(and(eq(networks.id, networkId), onlyIf));
 
 /** Stored rows → the routing core's inputs. */
 export function toRoutingNetwork(network: NetworkRow, dnsServers: string[] = []): RoutingNetwork {

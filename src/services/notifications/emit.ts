@@ -1,5 +1,6 @@
-import { and, eq, exists, isNull, or, sql } from "drizzle-orm";
+import { and, eq, exists, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { insertWhere } from "../../db/insert-where";
 import { memberships, notificationChannels, notificationDeliveries, notificationEvents, users } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import type { EventInput } from "./event-types";
@@ -33,13 +34,16 @@ const fanOut = (db: Db, eventId: string, input: EventInput, now: string) => {
  * The statements that record one event and queue its deliveries: batched with the change that raised it
  * (an outbox), so an event exists exactly when its change committed.
  */
-export function eventStatements(db: Db, input: EventInput, at: string) {
+export function eventStatements(db: Db, input: EventInput, at: string, onlyIf?: SQL) {
   const id = newId("nev");
+  const row = {
+    id, type: input.type, networkId: input.networkId, groupId: input.groupId, subjectId: input.subjectId,
+    data: input.data, dedupeKey: input.dedupeKey ?? null, createdAt: at,
+  };
+  // Conditional: only when the change that raised it happened (fanOut then finds no event and queues nothing).
+  const insert = onlyIf ? insertWhere(db, notificationEvents, row, onlyIf) : db.insert(notificationEvents).values(row);
   const statements = [
-    db.insert(notificationEvents).values({
-      id, type: input.type, networkId: input.networkId, groupId: input.groupId, subjectId: input.subjectId,
-      data: input.data, dedupeKey: input.dedupeKey ?? null, createdAt: at,
-    }).onConflictDoNothing().returning({ id: notificationEvents.id }),
+    insert.onConflictDoNothing().returning({ id: notificationEvents.id }),
     fanOut(db, id, input, at),
   ] as const;
   return { id, statements };

@@ -5,16 +5,34 @@ import { networkWriter } from "../writer";
 import { ApiError, conflict } from "../../../lib/errors";
 import type { Env } from "../../../lib/env";
 
+/** Devices held only through the platform admin role: in networks of groups where the owner holds no device-holding role. */
+export const ONLY_AS_PLATFORM_ADMIN = Symbol("devices held only through the platform admin role");
+
+/** Which of a user's devices: all (undefined), those in one group's networks (its id), or ONLY_AS_PLATFORM_ADMIN. */
+export type DeviceScope = string | typeof ONLY_AS_PLATFORM_ADMIN | undefined;
+
+function inScope(scope: DeviceScope) {
+  if (scope === undefined) return undefined;
+  if (scope === ONLY_AS_PLATFORM_ADMIN) {
+    return sql`not exists (select 1 from memberships m where m.group_id = ${networks.groupId} and m.user_id = ${devices.userId}
+      and m.role in ('member', 'admin', 'owner'))`;
+  }
+  return eq(networks.groupId, scope);
+}
+
 /**
  * Takes a user's devices out of their networks (node, address, credential, observations) through each
  * network's writer, so every peer's next config drops them. Used when the user is deleted or disabled
- * (all networks) and when they leave or are removed from a group (that group's networks). Callers check
- * assertNoHopDevices first, before changing anything.
+ * (all networks), when they leave, are removed from or demoted to viewer in a group (that group's
+ * networks) and when a platform admin becomes a user (networks they reached only as admin). Callers
+ * check assertNoHopDevices first, before changing anything, and call this AFTER the change that ends
+ * the access has committed: enrolments re-check that access in their own batch, so a device committed
+ * before is listed here and one committing after is refused (services/live-authority.ts).
  */
-export async function removeDevicesOf(env: Env, db: Db, userId: string, groupId?: string): Promise<number> {
+export async function removeDevicesOf(env: Env, db: Db, userId: string, scope?: DeviceScope): Promise<number> {
   const owned = await db.select({ id: devices.id, networkId: devices.networkId }).from(devices)
     .innerJoin(networks, eq(networks.id, devices.networkId))
-    .where(and(eq(devices.userId, userId), groupId ? eq(networks.groupId, groupId) : undefined))
+    .where(and(eq(devices.userId, userId), inScope(scope)))
     .all();
   for (const device of owned) {
     await networkWriter(env, device.networkId).removeDevice(device.id).catch((error: unknown) => {
@@ -30,13 +48,13 @@ export async function removeDevicesOf(env: Env, db: Db, userId: string, groupId?
  * A user's device whose node is a gateway hop of a policy keeps other members' routes alive, and its
  * machine holds the node's private key: losing the user's access must not leave it a trusted peer, nor
  * silently break the routes. So the change that would end the access (disable, delete, leave) is refused
- * with 409 naming the policies, before anything is written; admins reroute first.
+ * with 409 naming the policies, before anything is written; admins reroute first. Same for a demotion.
  */
-export async function assertNoHopDevices(db: Db, userId: string, groupId?: string): Promise<void> {
+export async function assertNoHopDevices(db: Db, userId: string, scope?: DeviceScope): Promise<void> {
   const hops = await db.select({ deviceId: devices.id, policyId: sql<string>`p.id` }).from(devices)
     .innerJoin(networks, eq(networks.id, devices.networkId))
     .innerJoin(sql`routing_policies p`, sql`p.network_id = ${devices.networkId}`)
-    .where(and(eq(devices.userId, userId), groupId ? eq(networks.groupId, groupId) : undefined,
+    .where(and(eq(devices.userId, userId), inScope(scope),
       sql`exists (select 1 from json_each(p.gateway_path) hop where hop.value = ${devices.nodeId})`))
     .all();
   if (hops.length === 0) return;

@@ -1,9 +1,12 @@
-import { and, eq } from "drizzle-orm";
-import { devices, routingPolicies } from "../../../db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { insertWhere } from "../../../db/insert-where";
+import { devices, nodes, routingPolicies } from "../../../db/schema";
 import { domainError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
+import { enrolmentKeyUsable, holdsDevicesIn } from "../../live-authority";
 import { actorOf, commit, type WriterContext } from "../commit";
-import type { NodeRow } from "../state";
+import { takeEnrolmentKeyUse } from "../enrolment-keys";
+import { bumpDnsRevision, bumpRoutingRevision, type NodeRow } from "../state";
 import { deleteNode, planNode, updateNode } from "./nodes";
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -18,11 +21,19 @@ export interface DeviceEnrolment {
   credentialHash: string;
 }
 
-/** The device and its node are written in one batch, with the revision bumps: never one without the other. */
-export async function enrolDevice(ctx: WriterContext, networkId: string, input: DeviceEnrolment): Promise<{ device: DeviceRow; node: NodeRow }> {
+/**
+ * The device and its node are written in one batch, with the revision bumps: never one without the other.
+ * The node is written only if the enrolment is still authorised when the batch runs (the owner still
+ * holds a device-holding role, or the key is usable and its issuer still manages the network); every
+ * other statement, the audit row and the notification are conditional on the node having been written.
+ * Refused: nothing changed, null.
+ */
+export async function enrolDevice(
+  ctx: WriterContext, networkId: string, input: DeviceEnrolment,
+): Promise<{ device: DeviceRow; node: NodeRow } | null> {
   const { db } = ctx;
   const deviceId = newId("dev");
-  const { row: node, statements, groupId } = await planNode(ctx, networkId, { name: input.name, publicKey: input.publicKey, deviceId });
+  const { row: node, groupId } = await planNode(ctx, networkId, { name: input.name, publicKey: input.publicKey, deviceId });
   const now = nowIso();
   const device: DeviceRow = {
     id: deviceId, networkId, nodeId: node.id, userId: input.userId, enrolmentKeyId: input.enrolmentKeyId,
@@ -33,11 +44,22 @@ export async function enrolDevice(ctx: WriterContext, networkId: string, input: 
     id: device.id, name: node.name, platform: device.platform, clientVersion: device.clientVersion,
     userId: device.userId, nodeId: node.id, address: node.address,
   };
-  await commit(ctx, [...statements, db.insert(devices).values(device)], {
+  const authorised = input.enrolmentKeyId
+    ? enrolmentKeyUsable(input.enrolmentKeyId, networkId, now)
+    : holdsDevicesIn(input.userId ?? "", networkId);
+  const written = sql`exists (select 1 from nodes where id = ${node.id})`;
+  const nodeWritten = (results: unknown[]) => (results[0] as unknown[]).length > 0;
+  const results = await commit(ctx, [
+    insertWhere(db, nodes, node, authorised).returning({ id: nodes.id }),
+    insertWhere(db, devices, device, written),
+    ...(input.enrolmentKeyId ? [takeEnrolmentKeyUse(db, input.enrolmentKeyId, written)] : []),
+    bumpRoutingRevision(db, networkId, written),
+    bumpDnsRevision(db, networkId, written),
+  ], {
     action: "device.enrolled", resourceId: device.id, networkId, groupId,
     notify: { type: "device.enrolled", networkId, groupId, subjectId: device.id, data: { device: announced, actor: actorOf(ctx) } },
-  });
-  return { device, node };
+  }, { onlyIf: written, happened: nodeWritten });
+  return nodeWritten(results) ? { device, node } : null;
 }
 
 /**

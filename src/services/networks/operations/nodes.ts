@@ -63,7 +63,7 @@ function pickAddress(state: RoutingState, requested: string | undefined, selfId?
 const policiesUsing = (state: RoutingState, nodeId: string) =>
   state.policies.filter((policy) => policy.gatewayPath.includes(nodeId)).map((policy) => policy.id);
 
-/** Validates and allocates a new node without writing it, so callers can batch it with more rows. */
+/** Validates and allocates a new node without writing it, so callers can write it in their own batch. */
 export async function planNode({ db }: WriterContext, networkId: string, input: NodeInput) {
   const state = await loadRoutingState(db, networkId);
   if (state.nodes.length >= LIMITS.nodesPerNetwork) throw conflict(`A network holds at most ${LIMITS.nodesPerNetwork} nodes`);
@@ -79,8 +79,7 @@ export async function planNode({ db }: WriterContext, networkId: string, input: 
     routingMode: input.routingMode ?? "all", routingPolicyIds: input.routingPolicyIds ?? [],
     revision: state.network.routingRevision + 1, appliedRoutingRevision: null, appliedDnsRevision: null, lastSeenAt: null, createdAt: now, updatedAt: now,
   };
-  const statements = [db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)];
-  return { row, statements, groupId: state.network.groupId };
+  return { row, groupId: state.network.groupId };
 }
 
 /** A device's node changes as the device: its events name the device (device.renamed, device.removed...). */
@@ -88,8 +87,10 @@ const nodeEvent = (action: string, node: { id: string; networkId: string; device
   ({ action, resourceId: action.startsWith("device.") && node.deviceId ? node.deviceId : node.id, networkId: node.networkId, groupId });
 
 export async function createNode(ctx: WriterContext, networkId: string, input: NodeInput): Promise<NodeRow> {
-  const { row, statements, groupId } = await planNode(ctx, networkId, input);
-  await commit(ctx, statements, nodeEvent("node.added", row, groupId));
+  const { db } = ctx;
+  const { row, groupId } = await planNode(ctx, networkId, input);
+  await commit(ctx, [db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)],
+    nodeEvent("node.added", row, groupId));
   return row;
 }
 

@@ -1,0 +1,51 @@
+import { sql, type SQL } from "drizzle-orm";
+
+/**
+ * Conditions on someone's authority as it stands when a statement runs, for conditional writes
+ * (db/insert-where.ts, UPDATE … WHERE). A write that carries one inside its own batch cannot be committed
+ * for a user whose access ended first: removal, disabling, deletion and demotion commit their change and
+ * only then remove devices (services/device-lifecycle.ts), so whatever interleaving, a device either
+ * exists when that removal looks for it or is refused by its own condition.
+ */
+
+/** Roles that hold devices: viewers read, they do not join networks. */
+export const DEVICE_HOLDING_ROLES = ["member", "admin", "owner"] as const;
+
+const roleList = (roles: readonly string[]) => sql.raw(roles.map((role) => `'${role}'`).join(", "));
+
+/**
+ * The user exists, is not disabled, and is a platform admin or holds one of `roles` in the group of the
+ * network. `userId` and `networkId` may be values or SQL (a column of the enclosing statement).
+ */
+export function holdsRoleInNetwork(userId: SQL | string, networkId: SQL | string, roles: readonly string[]): SQL {
+  return sql`exists (select 1 from users u where u.id = ${userId} and u.disabled_at is null and (u.platform_role = 'admin'
+    or exists (select 1 from memberships m join networks n on n.group_id = m.group_id
+      where n.id = ${networkId} and m.user_id = u.id and m.role in (${roleList(roles)}))))`;
+}
+
+/** May this user have a device in this network right now (member, admin, owner, or platform admin)? */
+export const holdsDevicesIn = (userId: SQL | string, networkId: SQL | string) =>
+  holdsRoleInNetwork(userId, networkId, DEVICE_HOLDING_ROLES);
+
+/**
+ * The enrolment key is usable now (not revoked, not expired, uses left) and whoever created it still
+ * manages its network: a key is a grant of its issuer and ends with the issuer's authority (removal,
+ * disabling, deletion — which clears created_by — or demotion below admin).
+ */
+export function enrolmentKeyUsable(keyId: string, networkId: string, now: string): SQL {
+  return sql`exists (select 1 from enrolment_keys k where k.id = ${keyId} and k.network_id = ${networkId}
+    and k.revoked_at is null and k.expires_at > ${now} and k.used_count < k.usage_limit
+    and k.created_by is not null and ${holdsRoleInNetwork(sql`k.created_by`, sql`k.network_id`, ["admin", "owner"])})`;
+}
+
+/**
+ * Whoever sent the invite may still grant its role in its group: a platform admin, an owner, or an admin
+ * for roles below owner (the rule invites.handlers.ts applies when the invite is created). A deleted
+ * inviter (invited_by cleared) grants nothing.
+ */
+export function inviterStillGrants(inviteId: string): SQL {
+  return sql`exists (select 1 from invites i join users u on u.id = i.invited_by
+    where i.id = ${inviteId} and u.disabled_at is null and (u.platform_role = 'admin'
+      or exists (select 1 from memberships m where m.group_id = i.group_id and m.user_id = u.id
+        and (m.role = 'owner' or (m.role = 'admin' and i.role <> 'owner')))))`;
+}

@@ -1,0 +1,99 @@
+import type { Db } from "../../db/client";
+import type { Env } from "../../lib/env";
+import { domainError, fieldError, unauthorized } from "../../lib/errors";
+import { nowIso } from "../../lib/ids";
+import type { DeviceAuth, UserAuth } from "../../lib/types";
+import { networkAccess } from "../access";
+import type { AuditContext } from "../audit/audit-trail";
+import { randomToken, sha256 } from "../auth/tokens";
+import { deviceAccess } from "./device-access";
+import { findEnrolmentKey, keyNotValid } from "./enrolment-keys";
+import { loadNodeConfig } from "./views/node-configs";
+import { networkWriter } from "./writer";
+
+/** Device credentials are opaque; the prefix tells them from user, agent and enrolment tokens. */
+export const DEVICE_CREDENTIAL_PREFIX = "dvc_";
+
+export interface EnrolmentRequest {
+  networkId?: string;
+  enrolmentKey?: string;
+  name: string;
+  publicKey: string;
+  platform: string;
+  clientVersion: string;
+}
+
+/** Who enrols: a key (headless, no owner) or a signed-in member of the network's group (the owner). */
+async function enrolmentTarget(db: Db, body: EnrolmentRequest, user: UserAuth | undefined) {
+  if (body.enrolmentKey) {
+    const key = await findEnrolmentKey(db, body.enrolmentKey);
+    if (body.networkId && body.networkId !== key.networkId) throw domainError("The enrolment key belongs to another network");
+    return { networkId: key.networkId, userId: null, enrolmentKeyId: key.id };
+  }
+  if (!user) throw unauthorized("Sign in, or enrol with an enrolment key");
+  if (!body.networkId) throw fieldError("networkId", "Required when enrolling with a user token");
+  const { network } = await networkAccess(db, user, body.networkId, "enrol");
+  return { networkId: network.id, userId: user.userId, enrolmentKeyId: null };
+}
+
+/**
+ * The writer refused the enrolment: the access checked above ended before the write committed. Answer
+ * as if it had ended before the request (the same 404/403 a fresh check gives, else 401).
+ */
+async function refusal(db: Db, target: { networkId: string; enrolmentKeyId: string | null }, user: UserAuth | undefined) {
+  if (target.enrolmentKeyId || !user) return keyNotValid();
+  await networkAccess(db, user, target.networkId, "enrol");
+  return unauthorized("Your access to this network has ended");
+}
+
+/** Enrols a device through the network's writer; the credential is returned once, only its hash is kept. */
+export async function enrolDevice(env: Env, db: Db, body: EnrolmentRequest, user: UserAuth | undefined, audit: AuditContext) {
+  const target = await enrolmentTarget(db, body, user);
+  const credential = `${DEVICE_CREDENTIAL_PREFIX}${randomToken()}`;
+  const enrolled = await networkWriter(env, target.networkId, audit).enrolDevice({
+    ...target, name: body.name, publicKey: body.publicKey, platform: body.platform, clientVersion: body.clientVersion,
+    credentialHash: sha256(credential),
+  });
+  if (!enrolled) throw await refusal(db, target, user);
+  const config = await loadNodeConfig(db, target.networkId, enrolled.node.id);
+  // Read after the config: if the owner's access ended meanwhile, that removal is taking this device out too.
+  await deviceAccess(db, { device: { kind: "device", deviceId: enrolled.device.id } }, enrolled.device.id);
+  return { ...enrolled, config, credential };
+}
+
+export type DeviceActor = { user?: UserAuth; device?: DeviceAuth };
+
+/**
+ * The access check is repeated after the config is read: a removal (or the owner's loss of access) that
+ * committed before the read fails the second check, so no config leaves after its revocation committed.
+ */
+export async function deviceConfig(db: Db, actor: DeviceActor, deviceId: string) {
+  const { device, node } = await deviceAccess(db, actor, deviceId);
+  const config = await loadNodeConfig(db, device.networkId, node.id);
+  await deviceAccess(db, actor, device.id);
+  return { deviceId: device.id, config };
+}
+
+export interface HeartbeatReport {
+  appliedRevision: number | null;
+  endpoint?: string | null;
+  peers?: { publicKey: string; lastHandshakeAt: string | null; rxBytes: number; txBytes: number }[];
+}
+
+/**
+ * One access read, then the write goes to the network's writer, which group-commits heartbeats: alone it
+ * is written at once; under load many share one D1 batch (src/durable-objects/group-commit.ts). The
+ * answer comes after the write, so the device (and its owner) read it back. Heartbeats are not routing
+ * changes: the routing writer never writes these columns.
+ */
+export async function recordDeviceHeartbeat(env: Env, db: Db, actor: DeviceActor, deviceId: string, report: HeartbeatReport) {
+  const { device, node, network } = await deviceAccess(db, actor, deviceId);
+  if (report.appliedRevision !== null && report.appliedRevision > network.routingRevision) {
+    throw domainError(`appliedRevision ${report.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
+  }
+  await networkWriter(env, network.id).recordHeartbeat({
+    networkId: network.id, nodeId: node.id, deviceId: device.id, appliedRevision: report.appliedRevision,
+    endpoint: report.endpoint ?? null, peers: report.peers, at: nowIso(),
+  });
+  return { desiredRevision: network.routingRevision, configChanged: report.appliedRevision !== network.routingRevision };
+}
