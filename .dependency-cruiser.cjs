@@ -1,14 +1,16 @@
 /**
  * The import rules of docs/architecture.md, checked by `npm run check:imports` (and in CI).
- * Layers, top to bottom: entry (index, app, durable-objects, scheduled) → routes → middleware →
- * services → lib → db. Imports run downward only; no circles, type-only imports included.
+ * Layers, top to bottom: entry (index, app, durable-objects, scheduled) → routes → schemas (the API
+ * vocabulary route folders share) → middleware → services → lib → db. Imports run downward only; no
+ * circles, type-only imports included.
  */
 const layer = (name) => `^src/${name}(/|\\.ts$)`;
 const above = {
-  db: ["lib", "services", "middleware", "routes", "durable-objects", "scheduled", "app", "index"],
-  lib: ["services", "middleware", "routes", "durable-objects", "scheduled", "app", "index"],
-  services: ["middleware", "routes", "durable-objects", "scheduled", "app", "index"],
-  middleware: ["routes", "durable-objects", "scheduled", "app", "index"],
+  db: ["lib", "services", "middleware", "schemas", "routes", "durable-objects", "scheduled", "app", "index"],
+  lib: ["services", "middleware", "schemas", "routes", "durable-objects", "scheduled", "app", "index"],
+  services: ["middleware", "schemas", "routes", "durable-objects", "scheduled", "app", "index"],
+  middleware: ["schemas", "routes", "durable-objects", "scheduled", "app", "index"],
+  schemas: ["routes", "durable-objects", "scheduled", "app", "index"],
   routes: ["durable-objects", "scheduled", "app", "index"],
 };
 
@@ -25,7 +27,7 @@ module.exports = {
     {
       name: "route-folders-stand-alone",
       severity: "error",
-      comment: "A route folder imports no other route folder: shared guards and schemas live in lib/ or middleware/.",
+      comment: "A route folder imports no other route folder: shared schemas live in schemas/, shared guards in middleware/.",
       from: { path: "^src/routes/([^/]+)/" },
       to: { path: "^src/routes/([^/]+)/", pathNot: "^src/routes/$1/" },
     },

@@ -12,8 +12,8 @@ import { sha256 } from "../../services/auth/tokens";
 import { corefileFor, matchesEtag, renderDnsArtifact } from "../../services/networks/views/dns-artifacts";
 import { loadNodeConfigs } from "../../services/networks/views/node-configs";
 import { replaceObservations } from "../../services/networks/operations/observations";
-import { HeartbeatBody } from "../client/client.schemas";
-import { NodeConfigSchema } from "../nodes/config.schemas";
+import { HeartbeatBody } from "../../schemas/heartbeat";
+import { NodeConfigSchema } from "../../schemas/node-config";
 
 const tags = ["Agents"];
 const asDaemon = { middleware: [requireAgent, agentOfKind("gateway-daemon")] as MiddlewareHandler<AppEnv>[], security: [{ bearerAuth: [] }] };

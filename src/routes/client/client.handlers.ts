@@ -2,9 +2,9 @@ import type { AppRouteHandler, DeviceAuth, UserAuth } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { deviceConfig, enrolDevice, recordDeviceHeartbeat } from "../../services/networks/enrolment";
 import { offlineAfterSeconds } from "../../services/settings/settings";
-import { presentNode } from "../nodes/nodes.schemas";
+import { presentDevice } from "../../schemas/devices";
+import { presentNode } from "../../schemas/nodes";
 import type * as routes from "./client.routes";
-import { presentDevice } from "./client.schemas";
 
 export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
   const user = c.get("auth") as UserAuth | undefined;

@@ -1,28 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import type { devices } from "../../db/schema";
-import { Timestamp } from "../../lib/openapi";
-import { NodeConfigSchema } from "../nodes/config.schemas";
-import { Endpoint, NodeName, NodeSchema, PublicKey, RoutingPreference } from "../nodes/nodes.schemas";
-
-export const DeviceSchema = z.object({
-  id: z.string().openapi({ example: "dev_..." }),
-  networkId: z.string(),
-  nodeId: z.string(),
-  userId: z.string().nullable().openapi({ description: "The owner; null when enrolled with an enrolment key" }),
-  name: z.string(),
-  address: z.string(),
-  publicKey: z.string(),
-  platform: z.string(),
-  clientVersion: z.string(),
-  routing: RoutingPreference,
-  appliedRevision: z.number().int().nullable(),
-  reportedEndpoint: z.string().nullable(),
-  lastSeenAt: Timestamp.nullable(),
-  status: z.enum(["online", "offline", "unknown"]).openapi({ description: "By the last heartbeat's age (OFFLINE_AFTER_SECONDS)" }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-}).openapi("Device");
+import { NodeConfigSchema } from "../../schemas/node-config";
+import { DeviceSchema } from "../../schemas/devices";
+import { NodeName, NodeSchema, PublicKey } from "../../schemas/nodes";
 
 export const EnrolBody = z.strictObject({
   networkId: z.string().min(1).max(64).optional().openapi({ description: "Required with a user token; implied by an enrolment key" }),
@@ -45,40 +25,8 @@ export const DeviceConfigSchema = z.object({
   config: NodeConfigSchema,
 }).openapi("DeviceConfig");
 
-export const HeartbeatBody = z.strictObject({
-  appliedRevision: z.number().int().min(0).nullable()
-    .openapi({ description: "The routing revision the device runs; null before it has applied any config" }),
-  endpoint: Endpoint.optional(),
-  peers: z.array(z.strictObject({
-    publicKey: PublicKey,
-    lastHandshakeAt: z.iso.datetime({ offset: true }).nullable().openapi({ description: "RFC 3339; null when no handshake yet" }),
-    rxBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-    txBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  })).max(1000).optional()
-    .openapi({ description: "Every peer of the interface (wg show): replaces what this node reported before; omit to leave it" }),
-}).openapi("Heartbeat");
-
 export const HeartbeatAckSchema = z.object({
   desiredRevision: z.number().int(),
   configChanged: z.boolean().openapi({ description: "True when the device should fetch its config again" }),
 }).openapi("HeartbeatAck");
 
-type Status = z.infer<typeof DeviceSchema>["status"];
-export function presenceOf(lastSeenAt: string | null, offlineAfterSeconds: number, now = Date.now()): Status {
-  if (!lastSeenAt) return "unknown";
-  return now - Date.parse(lastSeenAt) <= offlineAfterSeconds * 1000 ? "online" : "offline";
-}
-
-export function presentDevice(
-  device: typeof devices.$inferSelect,
-  node: { name: string; address: string; publicKey: string; routingMode: "all" | "none" | "only"; routingPolicyIds: string[]; appliedRoutingRevision: number | null; lastSeenAt: string | null },
-  offlineAfterSeconds: number,
-): z.infer<typeof DeviceSchema> {
-  return {
-    id: device.id, networkId: device.networkId, nodeId: device.nodeId, userId: device.userId, name: node.name,
-    address: node.address, publicKey: node.publicKey, platform: device.platform, clientVersion: device.clientVersion,
-    routing: { mode: node.routingMode, policyIds: node.routingPolicyIds }, appliedRevision: node.appliedRoutingRevision,
-    reportedEndpoint: device.reportedEndpoint, lastSeenAt: node.lastSeenAt,
-    status: presenceOf(node.lastSeenAt, offlineAfterSeconds), createdAt: device.createdAt, updatedAt: device.updatedAt,
-  };
-}

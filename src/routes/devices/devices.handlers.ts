@@ -5,7 +5,7 @@ import { deviceAccess } from "../../services/networks/device-access";
 import { listDevices } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer";
 import { offlineAfterSeconds } from "../../services/settings/settings";
-import { presentDevice } from "../client/client.schemas";
+import { presentDevice } from "../../schemas/devices";
 import type * as routes from "./devices.routes";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {

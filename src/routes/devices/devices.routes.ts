@@ -2,8 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
-import { DeviceSchema } from "../client/client.schemas";
-import { NodeName, RoutingPreference } from "../nodes/nodes.schemas";
+import { DeviceSchema } from "../../schemas/devices";
+import { NodeName, RoutingPreference } from "../../schemas/nodes";
 
 const tags = ["Devices"];
 const params = IdParam("Device", "dev");

@@ -6,7 +6,7 @@ import { loadNodeConfig } from "../../services/networks/views/node-configs";
 import { listNodes } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer";
 import type * as routes from "./nodes.routes";
-import { presentNode } from "./nodes.schemas";
+import { presentNode } from "../../schemas/nodes";
 
 /** `roles: ["gateway"]` in the API is `isGateway` in storage. */
 const roleFields = (roles: string[] | undefined) => (roles === undefined ? {} : { isGateway: roles.includes("gateway") });

@@ -2,8 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
-import { NodeConfigSchema } from "./config.schemas";
-import { CreateNodeBody, NodeListQuery, NodeSchema, UpdateNodeBody } from "./nodes.schemas";
+import { NodeConfigSchema } from "../../schemas/node-config";
+import { NodeSchema } from "../../schemas/nodes";
+import { CreateNodeBody, NodeListQuery, UpdateNodeBody } from "./nodes.schemas";
 
 const tags = ["Nodes"];
 const params = IdParam("Node", "node");

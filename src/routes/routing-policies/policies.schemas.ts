@@ -3,7 +3,7 @@ import { displayName } from "../../lib/display-name";
 import { ROUTING_POLICY_TYPES, type routingPolicies } from "../../db/schema";
 import { LIMITS } from "../../lib/limits";
 import { Timestamp } from "../../lib/openapi";
-import { CidrString } from "../networks/networks.schemas";
+import { CidrString } from "../../schemas/cidr";
 
 export const RoutingPolicySchema = z.object({
   id: z.string().openapi({ example: "rp_..." }),
