@@ -27,6 +27,8 @@ export default defineConfig(async () => {
             include: ["test/**/*.test.ts"],
             exclude: ["test/e2e/**", "test/cli/**", "test/client-lib/**"],
             setupFiles: ["./test/setup.ts"],
+            // Sign-ins hash passwords (scrypt): on a busy 2-core machine a test with several users passes 5 s.
+            testTimeout: 20_000,
             // A real HTTP receiver in Node for webhook deliveries; tests get its URL with inject().
             globalSetup: ["./test/notifications/support/webhook-receiver.global.ts"],
           },

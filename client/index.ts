@@ -44,6 +44,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   });
 }
 
+/** The path parameter of every `/{id}` route: `api.GET("/api/v1/nodes/{id}", byId(node.id))`. */
+export const byId = (id: string) => ({ params: { path: { id } } });
+
 /** The Authorization header for one call made with a different token than the client's. */
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
@@ -54,6 +57,15 @@ export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
  *   const { data: zone } = await api.GET("/api/v1/networks/{id}/dns/zonefile", { params, ...asText });
  */
 export const asText = { parseAs: "text", headers: { Accept: "text/plain" } } as const;
+
+/**
+ * The JSON form of an answer documented as JSON or text (a node's config): narrows the type, and
+ * throws if the server answered text (ask for JSON by not sending `asText`).
+ */
+export function json<T>(data: T | string | undefined): T {
+  if (typeof data !== "object" || data === null) throw new TypeError(`expected a JSON body, got ${typeof data}`);
+  return data;
+}
 
 /** The header asking for an artifact only if it changed since the ETag you hold. */
 export const ifNoneMatch = (etag: string) => ({ "If-None-Match": etag });

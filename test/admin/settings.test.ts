@@ -3,6 +3,7 @@ import { call, get, post, put } from "../helpers/api";
 import { freshAddress, mailedToken } from "../identity/identity-helpers";
 import { TEST_ADMIN } from "../test-secrets";
 import { createGateway, createNode, createUser, gatewayNetwork, signInAdmin, unique } from "../helpers/factories";
+import { expectError } from "../helpers/expect-error";
 
 const policy = (gatewayPath: string[], destinationCidr: string) => ({ name: destinationCidr, type: "via_gateway", destinationCidr, gatewayPath });
 
@@ -10,8 +11,8 @@ describe("/admin/settings", () => {
   it("platform admins only; defaults come from the environment", async () => {
     const admin = await signInAdmin();
     const user = await createUser(admin);
-    expect((await get("/admin/settings", user.token)).status).toBe(403);
-    expect((await put("/admin/settings", {}, user.token)).status).toBe(403);
+    expectError(await get("/admin/settings", user.token), 403, "forbidden");
+    expectError(await put("/admin/settings", {}, user.token), 403, "forbidden");
     const view = await get("/admin/settings", admin.token);
     expect(view.status).toBe(200);
     expect(view.body.effective).toMatchObject({ routingPolicyMaxHops: 3, accessTokenSeconds: 900, offlineAfterSeconds: 300, signUpMode: "invites" });
@@ -20,10 +21,10 @@ describe("/admin/settings", () => {
   it("validates: bounds and unknown fields are 422, unknown regions 400", async () => {
     const admin = await signInAdmin();
     const bad = await put("/admin/settings", { routingPolicyMaxHops: 0, heartbeat: { offlineAfterSeconds: 5 }, surprise: true }, admin.token);
-    expect(bad.status).toBe(422);
+    expectError(bad, 422, "VALIDATION_ERROR");
     expect(bad.body.error.fields.map((f: { path: string }) => f.path).sort()).toEqual(["heartbeat.offlineAfterSeconds", "routingPolicyMaxHops", "surprise"]);
     const unknown = await put("/admin/settings", { gatewayEligibility: { statuses: ["active"], regionIds: ["reg_nope"] } }, admin.token);
-    expect(unknown.status).toBe(400);
+    expectError(unknown, 400, "validation_error");
   });
 
   it("the hop limit override applies to new policies; lowering it keeps longer policies and reports them", async () => {
@@ -36,7 +37,7 @@ describe("/admin/settings", () => {
     expect(lowered.body.policiesOverLimit).toContainEqual({ policyId: long.body.id, networkId: network.id, hops: 3 });
     expect((await get(`/routing-policies/${long.body.id}`, admin.token)).status).toBe(200);
     const refused = await post(`/networks/${network.id}/routing-policies`, policy([g1!.id, g2!.id, g3!.id], "192.168.11.0/24"), admin.token);
-    expect(refused.status).toBe(400);
+    expectError(refused, 400, "validation_error");
     expect(refused.body.error.message).toContain("at most 2");
     await put("/admin/settings", { routingPolicyMaxHops: 4 }, admin.token);
     const g4 = await createNode(admin, network.id, { gatewayId: (await createGateway(admin)).id });
@@ -49,12 +50,12 @@ describe("/admin/settings", () => {
     const { network, hops: [g1] } = await gatewayNetwork(admin, 1);
     const draining = await createGateway(admin, "draining");
     const parked = await createNode(admin, network.id, { gatewayId: draining.id });
-    expect((await post(`/networks/${network.id}/routing-policies`, policy([parked.id], "192.168.20.0/24"), admin.token)).status).toBe(400);
+    expectError(await post(`/networks/${network.id}/routing-policies`, policy([parked.id], "192.168.20.0/24"), admin.token), 400, "validation_error");
     await put("/admin/settings", { gatewayEligibility: { statuses: ["active", "draining"] } }, admin.token);
     expect((await post(`/networks/${network.id}/routing-policies`, policy([parked.id], "192.168.20.0/24"), admin.token)).status).toBe(201);
     await put("/admin/settings", { gatewayEligibility: { statuses: ["active"], regionIds: [draining.regionId] } }, admin.token);
     const wrongRegion = await post(`/networks/${network.id}/routing-policies`, policy([g1!.id], "192.168.21.0/24"), admin.token);
-    expect(wrongRegion.status).toBe(400);
+    expectError(wrongRegion, 400, "validation_error");
     expect(wrongRegion.body.error.message).toContain("region");
     await put("/admin/settings", {}, admin.token);
   });
@@ -81,7 +82,7 @@ describe("settings that reach sign-in and sign-up", () => {
     const token = await mailedToken(email, "inv");
     await put("/admin/settings", { signUp: { mode: "admins_only" } }, admin.token);
     const refused = await call("POST", "/auth/invites/accept", { body: { token, password: "a long enough password" }, headers: { "CF-Connecting-IP": freshAddress() } });
-    expect(refused.status).toBe(403);
+    expectError(refused, 403, "forbidden");
     await put("/admin/settings", {}, admin.token);
     const accepted = await call("POST", "/auth/invites/accept", { body: { token, password: "a long enough password" }, headers: { "CF-Connecting-IP": freshAddress() } });
     expect(accepted.status, accepted.text).toBe(200);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { call, del, get, post } from "../helpers/api";
 import { createGroup, createNetwork, createNode, signInAdmin, type Session } from "../helpers/factories";
+import { asText } from "../../client";
+import { api, byId } from "../helpers/api";
+import { createGateway, expectStatus, networkSetup } from "../helpers/factories";
 
 const RECORDS = [
   { name: "@", type: "TXT", value: "v=spf1 -all" },
@@ -78,5 +81,21 @@ describe("DNS artifacts", () => {
     expect(corefile).toContain("ops.example:53 {\n");
     expect(corefile).toContain("    file /etc/coredns/zones/ops.example.zone ops.example {\n");
     expect(corefile).toMatch(/\n {4}errors\n {4}log\n}\n$/);
+  });
+});
+
+describe("the zone follows the gateway role", () => {
+  it("turning the gateway role on or off bumps the DNS revision (the zone's name server moves)", async () => {
+    const { admin, network } = await networkSetup();
+    const client = api(admin.token);
+    await createNode(admin, network.id);
+    // The second node (.2): as a gateway it becomes the name server instead of the range's first address (.1).
+    const node = await createNode(admin, network.id);
+    const before = expectStatus(await client.GET("/api/v1/networks/{id}", byId(network.id)), 200).dnsRevision;
+    const zoneBefore = expectStatus(await client.GET("/api/v1/networks/{id}/dns/zonefile", { ...byId(network.id), ...asText }), 200);
+    expectStatus(await client.PATCH("/api/v1/nodes/{id}", { ...byId(node.id), body: { roles: ["gateway"], gatewayId: (await createGateway(admin)).id } }), 200);
+    expect(expectStatus(await client.GET("/api/v1/networks/{id}", byId(network.id)), 200).dnsRevision).toBe(before + 1);
+    const zoneAfter = expectStatus(await client.GET("/api/v1/networks/{id}/dns/zonefile", { ...byId(network.id), ...asText }), 200);
+    expect(zoneAfter).not.toBe(zoneBefore);
   });
 });

@@ -1,6 +1,8 @@
 import { exports } from "cloudflare:workers";
 import { createApiClient } from "../../client";
 
+export { byId } from "../../client";
+
 export interface ApiResponse<T = any> {
   status: number;
   body: T;

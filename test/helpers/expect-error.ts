@@ -1,8 +1,7 @@
 import { expect } from "vitest";
-import type { ApiResponse } from "./api";
 
-/** A raw answer from `call`/`get`/… or a typed one from `api(token).GET(…)`. */
-type Answer = ApiResponse | { response: Response; error?: unknown };
+/** A raw answer from `call`/`get`/… (`{ status, body, text }`) or a typed one from `api(token).GET(…)`. */
+type Answer = { status: number; body: unknown; text?: string } | { response: Response; error?: unknown };
 
 type Refusal = { status: number; body: unknown; text?: string };
 
@@ -33,6 +32,18 @@ export function expectError(answer: Answer, status: number, code: string, fields
   const envelope = body as { error: { code: string; message: string; fields?: { path: string; message: string }[] } };
   if (fields) expect(envelope.error.fields?.map((field) => field.path).sort(), shown).toEqual([...fields].sort());
   return envelope.error;
+}
+
+/** expectError for a bare fetch Response (requests made with app.fetch or SELF directly): reads its JSON body. */
+export async function expectErrorIn(response: Response, status: number, code: string, fields?: string[]) {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: expectError shows the text
+  }
+  return expectError({ status: response.status, body, text }, status, code, fields);
 }
 
 /**

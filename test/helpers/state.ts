@@ -12,8 +12,8 @@ export type Table =
  * file are included; they do not change while one test awaits its own requests.
  */
 export async function tables(...names: Table[]) {
-  const snapshot: Record<string, unknown[]> = {};
-  for (const name of names) snapshot[name] = (await env.DB.prepare(`SELECT * FROM ${name} ORDER BY rowid`).all()).results;
+  const snapshot: Record<string, Record<string, unknown>[]> = {};
+  for (const name of names) snapshot[name] = (await env.DB.prepare(`SELECT * FROM ${name} ORDER BY rowid`).all<Record<string, unknown>>()).results;
   return snapshot;
 }
 
