@@ -1,15 +1,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, get, post } from "../helpers/api";
-import { createGateway, createNode, createUser, enrolDevice, gatewayNetwork, signInAdmin, unique, type Session } from "../helpers/factories";
-import { expectError } from "../helpers/expect-error";
+import type { Schema } from "../../client";
+import { api, byId, call, get, post } from "../helpers/api";
+import { createGateway, createNode, createUser, enrolDevice, expectStatus, gatewayNetwork, signInAdmin, unique, type Session } from "../helpers/factories";
+import { expectError, expectRefused } from "../helpers/expect-error";
+import { rowsOf } from "../helpers/state";
 
-async function enrolAgent(admin: Session, body: Record<string, unknown>) {
-  const issued = await post("/agents/enrolment-tokens", body, admin.token);
-  expect(issued.status, issued.text).toBe(201);
-  const enrolled = await post("/agents/enrol", { token: issued.body.token, name: unique("agent"), version: "1.0.0" });
-  expect(enrolled.status, enrolled.text).toBe(201);
-  return { token: issued.body.token as string, agent: enrolled.body.agent, credential: enrolled.body.credential as string };
+/** Agent rows a refused enrolment or token issue must leave as they were. */
+const agentRows = rowsOf("agents", "agent_enrolment_tokens");
+
+async function enrolAgent(admin: Session, body: Schema<"CreateAgentEnrolmentToken">) {
+  const issued = expectStatus(await api(admin.token).POST("/api/v1/agents/enrolment-tokens", { body }), 201);
+  const enrolled = expectStatus(await api().POST("/api/v1/agents/enrol", { body: { token: issued.token, name: unique("agent"), version: "1.0.0" } }), 201);
+  return { token: issued.token, agent: enrolled.agent, credential: enrolled.credential };
 }
 
 describe("agents", () => {
@@ -19,26 +22,26 @@ describe("agents", () => {
     const { token, agent, credential } = await enrolAgent(admin, { kind: "gateway-daemon", gatewayId: gateway.id });
     expect(agent).toMatchObject({ kind: "gateway-daemon", gatewayId: gateway.id, status: "active", online: true });
     expect(credential).toMatch(/^agc_/);
-    expectError(await post("/agents/enrol", { token, name: "again" }), 401, "unauthorized");
-    expect((await get("/agents/me", credential)).body.id).toBe(agent.id);
-    const rotated = await call("POST", "/agents/me/credential", { token: credential });
-    expect(rotated.status).toBe(200);
-    expectError(await get("/agents/me", credential), 401, "unauthorized");
-    expect((await get("/agents/me", rotated.body.credential)).status).toBe(200);
-    expect((await post(`/agents/${agent.id}/revoke`, {}, admin.token)).body.status).toBe("revoked");
-    expectError(await get("/agents/me", rotated.body.credential), 401, "unauthorized");
+    await expectRefused(agentRows, () => api().POST("/api/v1/agents/enrol", { body: { token, name: "again" } }), 401, "unauthorized");
+    expect(expectStatus(await api(credential).GET("/api/v1/agents/me"), 200).id).toBe(agent.id);
+    const rotated = expectStatus(await api(credential).POST("/api/v1/agents/me/credential"), 200);
+    expectError(await api(credential).GET("/api/v1/agents/me"), 401, "unauthorized");
+    expectStatus(await api(rotated.credential).GET("/api/v1/agents/me"), 200);
+    expect(expectStatus(await api(admin.token).POST("/api/v1/agents/{id}/revoke", byId(agent.id)), 200).status).toBe("revoked");
+    expectError(await api(rotated.credential).GET("/api/v1/agents/me"), 401, "unauthorized");
   });
 
   it("expired tokens are refused; tokens need the right scope; only platform admins issue them", async () => {
     const admin = await signInAdmin();
     const user = await createUser(admin);
     const gateway = await createGateway(admin);
-    expectError(await post("/agents/enrolment-tokens", { kind: "gateway-daemon", gatewayId: gateway.id }, user.token), 403, "forbidden");
-    expectError(await post("/agents/enrolment-tokens", { kind: "gateway-manager", gatewayId: gateway.id }, admin.token), 422, "VALIDATION_ERROR");
-    expectError(await post("/agents/enrolment-tokens", { kind: "gateway-manager", regionId: "reg_nope" }, admin.token), 400, "validation_error");
-    const issued = await post("/agents/enrolment-tokens", { kind: "gateway-daemon", gatewayId: gateway.id }, admin.token);
-    await env.DB.prepare("update agent_enrolment_tokens set expires_at = '2000-01-01T00:00:00.000Z' where id = ?").bind(issued.body.id).run();
-    expectError(await post("/agents/enrol", { token: issued.body.token, name: "late" }), 401, "unauthorized");
+    const issue = (token: string, body: Schema<"CreateAgentEnrolmentToken">) => api(token).POST("/api/v1/agents/enrolment-tokens", { body });
+    await expectRefused(agentRows, () => issue(user.token, { kind: "gateway-daemon", gatewayId: gateway.id }), 403, "forbidden");
+    await expectRefused(agentRows, () => issue(admin.token, { kind: "gateway-manager", gatewayId: gateway.id }), 422, "VALIDATION_ERROR");
+    await expectRefused(agentRows, () => issue(admin.token, { kind: "gateway-manager", regionId: "reg_nope" }), 400, "validation_error");
+    const issued = expectStatus(await issue(admin.token, { kind: "gateway-daemon", gatewayId: gateway.id }), 201);
+    await env.DB.prepare("update agent_enrolment_tokens set expires_at = '2000-01-01T00:00:00.000Z' where id = ?").bind(issued.id).run();
+    await expectRefused(agentRows, () => api().POST("/api/v1/agents/enrol", { body: { token: issued.token, name: "late" } }), 401, "unauthorized");
   });
 
   it("credentials do not cross: agents cannot use user or device routes, nor the other kind's routes", async () => {

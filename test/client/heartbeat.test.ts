@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { call, get, post, put } from "../helpers/api";
-import { createGroup, createNetwork, createUser, enrolDevice, gatewayNetwork, signInAdmin, type Enrolled } from "../helpers/factories";
+import { createGroup, createNetwork, createUser, enrolDevice, gatewayNetwork, signInAdmin, type Enrolled, networkSetup } from "../helpers/factories";
 import { expectError } from "../helpers/expect-error";
 
 const beat = (deviceId: string, token: string, body: unknown) => call("POST", `/client/devices/${deviceId}/heartbeat`, { token, body });
 
 describe("device config and heartbeat", () => {
   it("the device's own credential fetches its config and reports; the owner's token works too", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const a = await enrolDevice(admin, { networkId: network.id });
     const b = await enrolDevice(admin, { networkId: network.id });
     const byDevice = await call("POST", `/client/devices/${a.deviceId}/config`, { token: a.deviceToken });
@@ -24,9 +22,7 @@ describe("device config and heartbeat", () => {
   });
 
   it("a heartbeat's peers replace what the device reported before; omitting peers leaves them", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const [me, b, c] = [await enrolDevice(admin, { networkId: network.id }), await enrolDevice(admin, { networkId: network.id }), await enrolDevice(admin, { networkId: network.id })];
     const keyOf = async (nodeId: string) => (await get(`/nodes/${nodeId}`, admin.token)).body.publicKey as string;
     const peer = async (nodeId: string) => ({ publicKey: await keyOf(nodeId), lastHandshakeAt: null, rxBytes: 1, txBytes: 2 });
@@ -41,9 +37,7 @@ describe("device config and heartbeat", () => {
   });
 
   it("40 devices beating at once on one network: every heartbeat is recorded (the writer group-commits them)", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const fleet: Enrolled[] = [];
     for (let i = 0; i < 40; i++) fleet.push(await enrolDevice(admin, { networkId: network.id }));
     const revision = fleet.at(-1)!.body.config.routingRevision;
@@ -76,9 +70,7 @@ describe("device config and heartbeat", () => {
   });
 
   it("peer counters feed /tunnels with states by handshake age, filterable by network and node", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const a = await enrolDevice(admin, { networkId: network.id });
     const b = await enrolDevice(admin, { networkId: network.id });
     const c = await enrolDevice(admin, { networkId: network.id });
@@ -107,9 +99,7 @@ describe("device config and heartbeat", () => {
   });
 
   it("heartbeat bodies are validated (422)", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const a = await enrolDevice(admin, { networkId: network.id });
     const bad = await beat(a.deviceId, a.deviceToken, { appliedRevision: -1, peers: [{ publicKey: "x", lastHandshakeAt: "yesterday", rxBytes: -5, txBytes: 1 }] });
     expectError(bad, 422, "VALIDATION_ERROR");
@@ -163,9 +153,7 @@ describe("/devices", () => {
 
 describe("a device that has applied nothing yet", () => {
   it("reports appliedRevision null: it shows as unreported, not lagging, and is told to fetch its config", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const device = await enrolDevice(admin, { networkId: network.id });
     const answer = await beat(device.deviceId, device.deviceToken, { appliedRevision: null });
     expect(answer.body).toMatchObject({ configChanged: true });
@@ -177,9 +165,7 @@ describe("a device that has applied nothing yet", () => {
 
 describe("heartbeats with many peers", () => {
   it("records 40 peers in one heartbeat (upserts stay within D1's 100 bound parameters a statement)", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const device = await enrolDevice(admin, { networkId: network.id });
     const peers = Array.from({ length: 40 }, (_, i) => ({
       publicKey: btoa(String.fromCharCode(...new Uint8Array(32).fill(i + 1))), lastHandshakeAt: null, rxBytes: i, txBytes: i,

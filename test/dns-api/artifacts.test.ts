@@ -42,9 +42,7 @@ describe("DNS artifacts", () => {
   });
 
   it("nodes answer as <name>.<domain>; a manual record at a node's name wins", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id, "10.6.0.0/24");
+    const { admin, network } = await networkSetup({ cidr: "10.6.0.0/24" });
     await createNode(admin, network.id, { name: "laptop" });
     await createNode(admin, network.id, { name: "server" });
     await post(`/networks/${network.id}/dns/records`, { name: "server", type: "CNAME", value: "laptop" }, admin.token);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { json as asJson, asText } from "../../client";
 import { api, byId, post } from "../helpers/api";
-import { expectError, expectRefused } from "../helpers/expect-error";
+import { expectRefused } from "../helpers/expect-error";
 import { createGateway, createNode, expectStatus, fakePublicKey, networkSetup } from "../helpers/factories";
 import { rowsOf } from "../helpers/state";
 
