@@ -2,6 +2,7 @@
 // authorization code + PKCE, state bound to the browser, linking only on a verified email, MFA on top.
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectError, expectErrorIn } from "../../helpers/expect-error.ts";
 import { expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { authorizeAtProvider, Browser, startProvider, type LocalProvider } from "./oidc-provider.ts";
@@ -78,10 +79,10 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     const refused = await signInAs("mallory-sub");
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe("forbidden");
-    expect((await signInAs("mallory-sub")).status).toBe(403); // nothing was linked the first time
+    expectError(await signInAs("mallory-sub"), 403, "forbidden"); // nothing was linked the first time
 
     provider.accounts.set("stranger-sub", { email: `nobody-${crypto.randomUUID()}@example.com`, emailVerified: true });
-    expect((await signInAs("stranger-sub")).status).toBe(403);
+    expectError(await signInAs("stranger-sub"), 403, "forbidden");
   });
 
   it("refuses a tampered state, a callback without this browser's cookie, and a replayed callback", async () => {
@@ -97,7 +98,7 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     expect(wrongState.body.error.code).toBe("unauthorized");
 
     // The attacker's own browser finishing the flow cannot be replayed into another browser (login CSRF).
-    expect((await callback(new Browser(), returned.toString())).status).toBe(401);
+    expectError(await callback(new Browser(), returned.toString()), 401, "unauthorized");
 
     // The forged attempts did not spend the real flow.
     const ok = await callback(browser, returned.toString());
@@ -105,7 +106,7 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     expect(ok.body.user.id).toBe(account.id);
     // Replayed: the state is single use (the cookie is gone too; put it back to prove the server refuses).
     const forgedCookie = await fetch(returned, { headers: { cookie: `wg_oauth_state=${returned.searchParams.get("state")}` } });
-    expect(forgedCookie.status).toBe(401);
+    await expectErrorIn(forgedCookie, 401, "unauthorized");
   });
 
   it("refuses a code redeemed with another flow's PKCE verifier (the provider checks it)", async () => {
@@ -120,7 +121,7 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     const swapped = new URL(returnedA);
     swapped.searchParams.set("state", attacker.cookie("wg_oauth_state")!);
     const refused = await callback(attacker, swapped.toString());
-    expect(refused.status, JSON.stringify(refused.body)).toBe(401);
+    expectError(refused, 401, "unauthorized");
     expect(refused.body.error.message).toMatch(/invalid_grant/);
   });
 
