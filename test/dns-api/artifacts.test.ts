@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call, del, get, post } from "../helpers/api";
 import { createGroup, createNetwork, createNode, signInAdmin, type Session } from "../helpers/factories";
-import { asText } from "../../client";
+import { asText, etagOf, ifNoneMatch, isNotModified } from "../../client";
 import { api, byId } from "../helpers/api";
 import { createGateway, expectStatus, networkSetup } from "../helpers/factories";
 
@@ -95,5 +95,25 @@ describe("the zone follows the gateway role", () => {
     expect(expectStatus(await client.GET("/api/v1/networks/{id}", byId(network.id)), 200).dnsRevision).toBe(before + 1);
     const zoneAfter = expectStatus(await client.GET("/api/v1/networks/{id}/dns/zonefile", { ...byId(network.id), ...asText }), 200);
     expect(zoneAfter).not.toBe(zoneBefore);
+  });
+});
+
+describe("artifacts through the typed client", () => {
+  it("an unchanged zone file answers 304 to If-None-Match; a change answers the new text and ETag", async () => {
+    const { admin, network } = await networkSetup();
+    const client = api(admin.token);
+    const zonefile = (headers: Record<string, string> = {}) =>
+      client.GET("/api/v1/networks/{id}/dns/zonefile", { ...byId(network.id), parseAs: "text", headers: { Accept: "text/plain", ...headers } });
+    const first = await zonefile();
+    expect(first.response.status).toBe(200);
+    const etag = etagOf(first);
+    expect(etag).toBeTruthy();
+    const unchanged = await zonefile(ifNoneMatch(etag!));
+    expect(isNotModified(unchanged)).toBe(true);
+    await createNode(admin, network.id, { name: "fresh" });
+    const changed = await zonefile(ifNoneMatch(etag!));
+    expect(isNotModified(changed)).toBe(false);
+    expect(changed.data).toContain("fresh\t300\tIN\tA\t");
+    expect(etagOf(changed)).not.toBe(etag);
   });
 });
