@@ -25,8 +25,10 @@ export default defineConfig(async () => {
           test: {
             name: "workers",
             include: ["test/**/*.test.ts"],
-            exclude: ["test/e2e/**", "test/cli/**"],
+            exclude: ["test/e2e/**", "test/cli/**", "test/client-lib/**"],
             setupFiles: ["./test/setup.ts"],
+            // Sign-ins hash passwords (scrypt): on a busy 2-core machine a test with several users passes 5 s.
+            testTimeout: 20_000,
             // A real HTTP receiver in Node for webhook deliveries; tests get its URL with inject().
             globalSetup: ["./test/notifications/support/webhook-receiver.global.ts"],
           },
@@ -34,6 +36,10 @@ export default defineConfig(async () => {
         {
           // The command-line client's own logic (argument parsing, state files, error messages), in Node.
           test: { name: "cli", include: ["test/cli/**/*.test.ts"], environment: "node" },
+        },
+        {
+          // The typed API client in client/: its generated types match the committed OpenAPI document.
+          test: { name: "client", include: ["test/client-lib/**/*.test.ts"], environment: "node" },
         },
         {
           // Real data plane and DNS servers against `wrangler dev`, in Node.

@@ -1,14 +1,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, get, post } from "../helpers/api";
-import { createGateway, createNode, createUser, enrolDevice, gatewayNetwork, signInAdmin, unique, type Session } from "../helpers/factories";
+import type { Schema } from "../../client";
+import { api, byId, call, get, post } from "../helpers/api";
+import { createGateway, createNode, createUser, enrolDevice, expectStatus, gatewayNetwork, signInAdmin, unique, type Session } from "../helpers/factories";
+import { expectError, expectRefused } from "../helpers/expect-error";
+import { rowsOf } from "../helpers/state";
 
-async function enrolAgent(admin: Session, body: Record<string, unknown>) {
-  const issued = await post("/agents/enrolment-tokens", body, admin.token);
-  expect(issued.status, issued.text).toBe(201);
-  const enrolled = await post("/agents/enrol", { token: issued.body.token, name: unique("agent"), version: "1.0.0" });
-  expect(enrolled.status, enrolled.text).toBe(201);
-  return { token: issued.body.token as string, agent: enrolled.body.agent, credential: enrolled.body.credential as string };
+/** Agent rows a refused enrolment or token issue must leave as they were. */
+const agentRows = rowsOf("agents", "agent_enrolment_tokens");
+
+async function enrolAgent(admin: Session, body: Schema<"CreateAgentEnrolmentToken">) {
+  const issued = expectStatus(await api(admin.token).POST("/api/v1/agents/enrolment-tokens", { body }), 201);
+  const enrolled = expectStatus(await api().POST("/api/v1/agents/enrol", { body: { token: issued.token, name: unique("agent"), version: "1.0.0" } }), 201);
+  return { token: issued.token, agent: enrolled.agent, credential: enrolled.credential };
 }
 
 describe("agents", () => {
@@ -18,26 +22,26 @@ describe("agents", () => {
     const { token, agent, credential } = await enrolAgent(admin, { kind: "gateway-daemon", gatewayId: gateway.id });
     expect(agent).toMatchObject({ kind: "gateway-daemon", gatewayId: gateway.id, status: "active", online: true });
     expect(credential).toMatch(/^agc_/);
-    expect((await post("/agents/enrol", { token, name: "again" })).status).toBe(401);
-    expect((await get("/agents/me", credential)).body.id).toBe(agent.id);
-    const rotated = await call("POST", "/agents/me/credential", { token: credential });
-    expect(rotated.status).toBe(200);
-    expect((await get("/agents/me", credential)).status).toBe(401);
-    expect((await get("/agents/me", rotated.body.credential)).status).toBe(200);
-    expect((await post(`/agents/${agent.id}/revoke`, {}, admin.token)).body.status).toBe("revoked");
-    expect((await get("/agents/me", rotated.body.credential)).status).toBe(401);
+    await expectRefused(agentRows, () => api().POST("/api/v1/agents/enrol", { body: { token, name: "again" } }), 401, "unauthorized");
+    expect(expectStatus(await api(credential).GET("/api/v1/agents/me"), 200).id).toBe(agent.id);
+    const rotated = expectStatus(await api(credential).POST("/api/v1/agents/me/credential"), 200);
+    expectError(await api(credential).GET("/api/v1/agents/me"), 401, "unauthorized");
+    expectStatus(await api(rotated.credential).GET("/api/v1/agents/me"), 200);
+    expect(expectStatus(await api(admin.token).POST("/api/v1/agents/{id}/revoke", byId(agent.id)), 200).status).toBe("revoked");
+    expectError(await api(rotated.credential).GET("/api/v1/agents/me"), 401, "unauthorized");
   });
 
   it("expired tokens are refused; tokens need the right scope; only platform admins issue them", async () => {
     const admin = await signInAdmin();
     const user = await createUser(admin);
     const gateway = await createGateway(admin);
-    expect((await post("/agents/enrolment-tokens", { kind: "gateway-daemon", gatewayId: gateway.id }, user.token)).status).toBe(403);
-    expect((await post("/agents/enrolment-tokens", { kind: "gateway-manager", gatewayId: gateway.id }, admin.token)).status).toBe(422);
-    expect((await post("/agents/enrolment-tokens", { kind: "gateway-manager", regionId: "reg_nope" }, admin.token)).status).toBe(400);
-    const issued = await post("/agents/enrolment-tokens", { kind: "gateway-daemon", gatewayId: gateway.id }, admin.token);
-    await env.DB.prepare("update agent_enrolment_tokens set expires_at = '2000-01-01T00:00:00.000Z' where id = ?").bind(issued.body.id).run();
-    expect((await post("/agents/enrol", { token: issued.body.token, name: "late" })).status).toBe(401);
+    const issue = (token: string, body: Schema<"CreateAgentEnrolmentToken">) => api(token).POST("/api/v1/agents/enrolment-tokens", { body });
+    await expectRefused(agentRows, () => issue(user.token, { kind: "gateway-daemon", gatewayId: gateway.id }), 403, "forbidden");
+    await expectRefused(agentRows, () => issue(admin.token, { kind: "gateway-manager", gatewayId: gateway.id }), 422, "VALIDATION_ERROR");
+    await expectRefused(agentRows, () => issue(admin.token, { kind: "gateway-manager", regionId: "reg_nope" }), 400, "validation_error");
+    const issued = expectStatus(await issue(admin.token, { kind: "gateway-daemon", gatewayId: gateway.id }), 201);
+    await env.DB.prepare("update agent_enrolment_tokens set expires_at = '2000-01-01T00:00:00.000Z' where id = ?").bind(issued.id).run();
+    await expectRefused(agentRows, () => api().POST("/api/v1/agents/enrol", { body: { token: issued.token, name: "late" } }), 401, "unauthorized");
   });
 
   it("credentials do not cross: agents cannot use user or device routes, nor the other kind's routes", async () => {
@@ -45,10 +49,10 @@ describe("agents", () => {
     const gateway = await createGateway(admin);
     const daemon = await enrolAgent(admin, { kind: "gateway-daemon", gatewayId: gateway.id });
     const manager = await enrolAgent(admin, { kind: "gateway-manager", regionId: gateway.regionId });
-    expect((await get("/networks", daemon.credential)).status).toBe(401);
-    expect((await get("/agents/me/gateways", daemon.credential)).status).toBe(403);
-    expect((await get("/agents/me/desired-state", manager.credential)).status).toBe(403);
-    expect((await get("/agents/me", admin.token)).status).toBe(401);
+    expectError(await get("/networks", daemon.credential), 401, "unauthorized");
+    expectError(await get("/agents/me/gateways", daemon.credential), 403, "forbidden");
+    expectError(await get("/agents/me/desired-state", manager.credential), 403, "forbidden");
+    expectError(await get("/agents/me", admin.token), 401, "unauthorized");
   });
 
   it("the inventory lists agents read-only for every signed-in user, with filters", async () => {
@@ -60,7 +64,7 @@ describe("agents", () => {
     expect(listed.body.items.map((a: { id: string }) => a.id)).toContain(agent.id);
     expect(listed.body.items.every((a: { kind: string }) => a.kind === "gateway-manager")).toBe(true);
     expect((await get(`/agents/${agent.id}`, user.token)).body).not.toHaveProperty("credentialHash");
-    expect((await post(`/agents/${agent.id}/revoke`, {}, user.token)).status).toBe(403);
+    expectError(await post(`/agents/${agent.id}/revoke`, {}, user.token), 403, "forbidden");
   });
 });
 
@@ -77,7 +81,7 @@ describe("gateway-manager", () => {
     expect(updated.body).toMatchObject({ capacity: 7, health: "degraded" });
     expect(updated.body.healthCheckedAt).not.toBeNull();
     expect((await get(`/gateways/${own.id}`, admin.token)).body.capacity).toBe(7);
-    expect((await call("PATCH", `/agents/me/gateways/${foreign.id}`, { token: credential, body: { capacity: 1 } })).status).toBe(404);
+    expectError(await call("PATCH", `/agents/me/gateways/${foreign.id}`, { token: credential, body: { capacity: 1 } }), 404, "not_found");
     const mine = (await get("/agents/me/gateways", credential)).body.items.map((g: { id: string }) => g.id);
     expect(mine).toEqual(expect.arrayContaining([own.id, registered.body.id]));
     expect(mine).not.toContain(foreign.id);
@@ -126,6 +130,6 @@ describe("gateway-daemon full cycle", () => {
     expect((await call("GET", "/agents/me/desired-state", { token: credential, headers: { "If-None-Match": etag } })).status).toBe(200);
     expect((await get(`/networks/${network.id}/runtime-status`, admin.token)).body.dns).toMatchObject({ inSync: false, lagging: [gw!.id] });
     const foreign = await createNode(admin, network.id);
-    expect((await post("/agents/me/report", { nodes: [{ nodeId: foreign.id, appliedRoutingRevision: 1 }] }, credential)).status).toBe(404);
+    expectError(await post("/agents/me/report", { nodes: [{ nodeId: foreign.id, appliedRoutingRevision: 1 }] }, credential), 404, "not_found");
   });
 });

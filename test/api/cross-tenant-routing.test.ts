@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call, get } from "../helpers/api";
 import { addMember, createUser, fakePublicKey, gatewayNetwork, signInAdmin } from "../helpers/factories";
+import { expectError } from "../helpers/expect-error";
 
 async function aliceWithPolicy() {
   const admin = await signInAdmin();
@@ -29,7 +30,7 @@ describe("cross-tenant isolation of nodes and policies", () => {
         : { name: "x", type: "via_gateway", destinationCidr: "192.168.9.0/24", gatewayPath: [gw.id] },
     };
     const response = await call(method, path, { token: bob.token, body: bodies[method] });
-    expect(response.status).toBe(404);
+    expectError(response, 404, "not_found");
     expect((await get(`/routing-policies/${policyId}`, alice.token)).body.name).toBe("p");
     expect((await get(`/nodes?networkId=${network.id}`, alice.token)).body.items).toHaveLength(1);
   });
@@ -40,8 +41,8 @@ describe("cross-tenant isolation of nodes and policies", () => {
     await addMember(group.id, viewer, "viewer");
     expect((await get(`/nodes/${gw.id}/config`, viewer.token)).status).toBe(200);
     expect((await get(`/networks/${network.id}/runtime-status`, viewer.token)).status).toBe(200);
-    expect((await call("DELETE", `/routing-policies/${policyId}`, { token: viewer.token })).status).toBe(403);
-    expect((await call("PATCH", `/nodes/${gw.id}`, { token: viewer.token, body: { endpoint: "203.0.113.9:1" } })).status).toBe(403);
+    expectError(await call("DELETE", `/routing-policies/${policyId}`, { token: viewer.token }), 403, "forbidden");
+    expectError(await call("PATCH", `/nodes/${gw.id}`, { token: viewer.token, body: { endpoint: "203.0.113.9:1" } }), 403, "forbidden");
     expect((await get(`/nodes?networkId=${network.id}`, (await createUser(admin)).token)).body.items).toEqual([]);
   });
 });

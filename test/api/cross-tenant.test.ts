@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call, get, post } from "../helpers/api";
 import { createGroup, createNetwork, createUser, signInAdmin } from "../helpers/factories";
+import { expectError } from "../helpers/expect-error";
 
 /** User B is signed in and valid, but has no membership in A's group: A's things do not exist for B. */
 describe("cross-tenant isolation", () => {
@@ -37,7 +38,7 @@ describe("cross-tenant isolation", () => {
     const aliceNet = await createNetwork(alice, aliceGroup.id);
     const bobGroup = await createGroup(bob);
     const bobNet = await createNetwork(bob, bobGroup.id);
-    expect((await post("/networks", { groupId: aliceGroup.id, name: "x", cidr: "10.99.0.0/24" }, bob.token)).status).toBe(404);
+    expectError(await post("/networks", { groupId: aliceGroup.id, name: "x", cidr: "10.99.0.0/24" }, bob.token), 404, "not_found");
     expect((await get("/networks", bob.token)).body.items.map((n: { id: string }) => n.id)).toEqual([bobNet.id]);
     expect((await get(`/networks?groupId=${aliceGroup.id}`, bob.token)).body.items).toEqual([]);
     expect((await get("/groups", bob.token)).body.items.map((g: { id: string }) => g.id)).toEqual([bobGroup.id]);

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { call, get, post } from "../helpers/api";
 import { createGroup, signInAdmin } from "../helpers/factories";
+import { expectError } from "../helpers/expect-error";
+import { describeForLog } from "../../src/lib/log";
 
 describe("the error envelope", () => {
   it("422 VALIDATION_ERROR with fields[] for schema failures, dotted paths", async () => {
@@ -18,7 +20,7 @@ describe("the error envelope", () => {
   it("422 for unknown fields (no mass assignment)", async () => {
     const admin = await signInAdmin();
     const response = await post("/groups", { name: "ok", id: "grp_chosen", role: "owner" }, admin.token);
-    expect(response.status).toBe(422);
+    expectError(response, 422, "VALIDATION_ERROR");
     expect(response.body.error.fields.map((f: { path: string }) => f.path).sort()).toEqual(["id", "role"]);
   });
 
@@ -45,7 +47,7 @@ describe("the error envelope", () => {
     expect(sized.body.error.code).toBe("payload_too_large");
     const stream = new ReadableStream({ start(controller) { controller.enqueue(new TextEncoder().encode(big)); controller.close(); } });
     const chunked = await call("POST", "/groups", { token: admin.token, raw: stream, headers: { "Content-Type": "application/json" } });
-    expect(chunked.status).toBe(413);
+    expectError(chunked, 413, "payload_too_large");
   });
 
   it("404 not_found for unknown routes and unknown ids; 405 with Allow for a known path", async () => {
@@ -96,5 +98,17 @@ describe("the error envelope", () => {
     expect(echoed.headers.get("x-request-id")).toBe("trace-1234abcd");
     const hostile = await call("GET", "/users/me", { headers: { "X-Request-Id": "<script>" } });
     expect(hostile.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+});
+
+describe("error logs", () => {
+  it("logs of database failures never carry the bound parameters", () => {
+    const error = Object.assign(new Error("Failed query: insert into users values (?, ?)\nparams: usr_1,$scrypt$ln=14,r=8,p=5$c2FsdA$aGFzaA"), {
+      name: "DrizzleQueryError", cause: new Error("D1_ERROR: UNIQUE constraint failed"), query: "insert into users values (?, ?)",
+    });
+    const logged = JSON.stringify(describeForLog(error));
+    expect(logged).not.toContain("$scrypt$");
+    expect(logged).toContain("UNIQUE constraint failed");
+    expect(logged).toContain("insert into users");
   });
 });

@@ -4,6 +4,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { get, post } from "../helpers/api";
 import { signInAdmin } from "../helpers/factories";
+import { expectError } from "../helpers/expect-error";
 
 const [current, previous] = JSON.parse(env.JWT_SIGNING_KEYS!) as Record<string, string>[];
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -37,7 +38,7 @@ describe("access tokens", () => {
     const read = await get("/users/me", stale);
     expect(read.status).toBe(401);
     expect(read.body.error.code).toBe("unauthorized");
-    expect((await post("/groups", { name: "x" }, stale)).status).toBe(401);
+    expectError(await post("/groups", { name: "x" }, stale), 401, "unauthorized");
   });
 
   it.each([
@@ -61,7 +62,7 @@ describe("access tokens", () => {
   });
 
   it("rejects a missing or malformed Authorization header", async () => {
-    expect((await get("/users/me")).status).toBe(401);
-    expect((await get("/users/me", "not.a.jwt")).status).toBe(401);
+    expectError(await get("/users/me"), 401, "unauthorized");
+    expectError(await get("/users/me", "not.a.jwt"), 401, "unauthorized");
   });
 });

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get, post } from "../helpers/api";
 import { createUser, signInAdmin } from "../helpers/factories";
+import { expectError } from "../helpers/expect-error";
 
 describe("POST /auth/refresh", () => {
   it("rotates: the new pair works and the old refresh token is consumed", async () => {
@@ -35,8 +36,8 @@ describe("POST /auth/refresh", () => {
     expect(replay.status).toBe(401);
     expect(replay.body.error.code).toBe("unauthorized");
     // Every member of the family is dead now, including the newest pair.
-    expect((await post("/auth/refresh", { refreshToken: second.body.refreshToken })).status).toBe(401);
-    expect((await get("/users/me", second.body.accessToken)).status).toBe(401);
+    expectError(await post("/auth/refresh", { refreshToken: second.body.refreshToken }), 401, "unauthorized");
+    expectError(await get("/users/me", second.body.accessToken), 401, "unauthorized");
   });
 
   it("reuse after the grace window revokes the family", async () => {
@@ -44,16 +45,16 @@ describe("POST /auth/refresh", () => {
     const first = await post("/auth/refresh", { refreshToken: session.refreshToken });
     // Age the consumed token past the 10 s grace window.
     await env.DB.prepare("update refresh_tokens set used_at = used_at - 60000 where used_at is not null").run();
-    expect((await post("/auth/refresh", { refreshToken: session.refreshToken })).status).toBe(401);
-    expect((await post("/auth/refresh", { refreshToken: first.body.refreshToken })).status).toBe(401);
+    expectError(await post("/auth/refresh", { refreshToken: session.refreshToken }), 401, "unauthorized");
+    expectError(await post("/auth/refresh", { refreshToken: first.body.refreshToken }), 401, "unauthorized");
   });
 
   it("an unknown, empty or missing refresh token is refused", async () => {
-    expect((await post("/auth/refresh", { refreshToken: "not-a-token" })).status).toBe(401);
+    expectError(await post("/auth/refresh", { refreshToken: "not-a-token" }), 401, "unauthorized");
     const empty = await post("/auth/refresh", { refreshToken: "" });
-    expect(empty.status).toBe(422);
+    expectError(empty, 422, "VALIDATION_ERROR");
     expect(empty.body.error.fields[0].path).toBe("refreshToken");
-    expect((await post("/auth/refresh", {})).status).toBe(422);
+    expectError(await post("/auth/refresh", {}), 422, "VALIDATION_ERROR");
   });
 
   it("an expired refresh token is refused", async () => {
@@ -61,7 +62,7 @@ describe("POST /auth/refresh", () => {
     const user = await createUser(admin);
     await env.DB.prepare("update refresh_tokens set expires_at = '2000-01-01T00:00:00.000Z' where session_id in (select id from sessions where user_id = ?)")
       .bind(user.userId).run();
-    expect((await post("/auth/refresh", { refreshToken: user.refreshToken })).status).toBe(401);
+    expectError(await post("/auth/refresh", { refreshToken: user.refreshToken }), 401, "unauthorized");
   });
 });
 
@@ -71,13 +72,13 @@ describe("POST /auth/logout", () => {
     const b = await signInAdmin();
     const out = await call("POST", "/auth/logout", { token: a.token });
     expect(out.status).toBe(204);
-    expect((await get("/users/me", a.token)).status).toBe(401);
-    expect((await post("/auth/refresh", { refreshToken: a.refreshToken })).status).toBe(401);
+    expectError(await get("/users/me", a.token), 401, "unauthorized");
+    expectError(await post("/auth/refresh", { refreshToken: a.refreshToken }), 401, "unauthorized");
     expect((await get("/users/me", b.token)).status).toBe(200);
   });
 
   it("needs a bearer token", async () => {
-    expect((await call("POST", "/auth/logout")).status).toBe(401);
+    expectError(await call("POST", "/auth/logout"), 401, "unauthorized");
   });
 });
 
@@ -87,7 +88,7 @@ describe("revocation on reads", () => {
     const group = await post("/groups", { name: "secret-group" }, session.token);
     await call("POST", "/auth/logout", { token: session.token });
     const read = await get(`/groups/${group.body.id}`, session.token);
-    expect(read.status).toBe(401);
+    expectError(read, 401, "unauthorized");
     expect(read.text).not.toContain("secret-group");
     expect(read.headers.get("etag")).toBeNull();
   });

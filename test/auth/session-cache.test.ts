@@ -6,6 +6,7 @@ import { forgetLiveSessions } from "../../src/services/auth/session-cache";
 import { call, get, post } from "../helpers/api";
 import { createUser, signInAdmin } from "../helpers/factories";
 import { countingD1 } from "../perf/counting-d1";
+import { expectError } from "../helpers/expect-error";
 
 const app = createApp();
 
@@ -32,12 +33,12 @@ describe("recent session checks (reads only)", () => {
     const loggedOut = await createUser(admin);
     expect((await get("/users/me", loggedOut.token)).status).toBe(200);
     expect((await post("/auth/logout", {}, loggedOut.token)).status).toBe(204);
-    expect((await get("/users/me", loggedOut.token)).status).toBe(401);
+    expectError(await get("/users/me", loggedOut.token), 401, "unauthorized");
 
     const disabled = await createUser(admin);
     expect((await get("/users/me", disabled.token)).status).toBe(200);
     expect((await call("PATCH", `/users/${disabled.userId}`, { token: admin.token, body: { disabled: true } })).status).toBe(200);
-    expect((await get("/users/me", disabled.token)).status).toBe(401);
+    expectError(await get("/users/me", disabled.token), 401, "unauthorized");
   });
 
   it("a session ended elsewhere (another isolate) may still read for a moment, but never write", async () => {
@@ -45,8 +46,8 @@ describe("recent session checks (reads only)", () => {
     expect((await get("/users/me", user.token)).status).toBe(200);
     await env.DB.prepare("update sessions set revoked_at = ? where user_id = ?").bind(new Date().toISOString(), user.userId).run();
     expect((await get("/users/me", user.token)).status).toBe(200);
-    expect((await post("/groups", { name: "after-revocation" }, user.token)).status).toBe(401);
+    expectError(await post("/groups", { name: "after-revocation" }, user.token), 401, "unauthorized");
     forgetLiveSessions(); // what LIVE_FOR_MS of time does
-    expect((await get("/users/me", user.token)).status).toBe(401);
+    expectError(await get("/users/me", user.token), 401, "unauthorized");
   });
 });

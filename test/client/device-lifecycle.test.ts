@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, del, get, patch, post } from "../helpers/api";
-import { addMember, createGateway, createGroup, createNetwork, createUser, enrolDevice, signInAdmin } from "../helpers/factories";
+import { api, byId, call, del, get, patch, post } from "../helpers/api";
+import { addMember, createGateway, createGroup, createNetwork, createUser, enrolDevice, expectStatus, networkSetup, signInAdmin } from "../helpers/factories";
+import { expectError, expectRefused } from "../helpers/expect-error";
+import { rowsOf } from "../helpers/state";
 
 async function memberWithDevice() {
   const admin = await signInAdmin();
@@ -23,8 +25,8 @@ describe("devices follow their owner's access", () => {
     expect(await peerIds(peer.deviceId, peer.deviceToken)).toContain(device.nodeId);
     expect((await del(`/groups/${group.id}/members/${user.userId}`, admin.token)).status).toBe(204);
     expect(await peerIds(peer.deviceId, peer.deviceToken)).not.toContain(device.nodeId);
-    expect((await get(`/nodes/${device.nodeId}`, admin.token)).status).toBe(404);
-    expect((await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken })).status).toBe(401);
+    expectError(await get(`/nodes/${device.nodeId}`, admin.token), 404, "not_found");
+    expectError(await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken }), 401, "unauthorized");
   });
 
   it("disabling or deleting the user does the same", async () => {
@@ -34,7 +36,7 @@ describe("devices follow their owner's access", () => {
     const deleted = await memberWithDevice();
     expect((await del(`/users/${deleted.user.userId}`, deleted.admin.token)).status).toBe(204);
     expect(await peerIds(deleted.peer.deviceId, deleted.peer.deviceToken)).not.toContain(deleted.device.nodeId);
-    expect((await get(`/nodes/${deleted.device.nodeId}`, deleted.admin.token)).status).toBe(404);
+    expectError(await get(`/nodes/${deleted.device.nodeId}`, deleted.admin.token), 404, "not_found");
   });
 
   it("demotion to viewer takes the member's devices out of the group's networks; their credentials stop at once", async () => {
@@ -100,6 +102,41 @@ describe("devices follow their owner's access", () => {
     const { group, user, device } = await memberWithDevice();
     await env.DB.prepare("delete from memberships where group_id = ? and user_id = ?").bind(group.id, user.userId).run();
     const refused = await call("POST", `/client/devices/${device.deviceId}/heartbeat`, { token: device.deviceToken, body: { appliedRevision: null } });
-    expect(refused.status).toBe(401);
+    expectError(refused, 401, "unauthorized");
+  });
+});
+
+describe("a device that is a gateway hop", () => {
+  it("a CLI-enrolled server can be a gateway hop; while it is one, neither it nor its owner's access can go", async () => {
+    const { admin, group, network, as } = await networkSetup();
+    const owner = await as("member");
+    const device = await enrolDevice(owner, { networkId: network.id });
+    const gateway = await createGateway(admin);
+    const client = api(admin.token);
+    expectStatus(await client.PATCH("/api/v1/nodes/{id}", {
+      ...byId(device.nodeId), body: { roles: ["gateway"], gatewayId: gateway.id, endpoint: "198.51.100.9:51820" },
+    }), 200);
+    const policy = expectStatus(await client.POST("/api/v1/networks/{id}/routing-policies", {
+      ...byId(network.id), body: { name: "via-server", type: "via_gateway", destinationCidr: "192.168.90.0/24", gatewayPath: [device.nodeId] },
+    }), 201);
+
+    // Ending the owner's access would leave a trusted peer (its machine holds the key) or break the routes:
+    // removing the device, leaving, removal, disabling and deletion are refused until the policy changes.
+    const access = rowsOf("users", "memberships", "devices", "nodes", "routing_policies", "networks");
+    const member = { params: { path: { id: group.id, userId: owner.userId } } };
+    const refused = await expectRefused(access, () => api(owner.token).DELETE("/api/v1/devices/{id}", byId(device.deviceId)), 409, "conflict");
+    expect(refused.message).toContain(policy.id);
+    await expectRefused(access, () => api(owner.token).DELETE("/api/v1/groups/{id}/members/{userId}", member), 409, "conflict");
+    const removal = await expectRefused(access, () => client.DELETE("/api/v1/groups/{id}/members/{userId}", member), 409, "conflict");
+    expect(removal.message).toContain(policy.id);
+    await expectRefused(access, () => client.PATCH("/api/v1/users/{id}", { ...byId(owner.userId), body: { disabled: true } }), 409, "conflict");
+    await expectRefused(access, () => client.DELETE("/api/v1/users/{id}", byId(owner.userId)), 409, "conflict");
+    expectStatus(await api(owner.token).GET("/api/v1/users/me"), 200);
+    expectStatus(await api(device.deviceToken).POST("/api/v1/client/devices/{id}/config", byId(device.deviceId)), 200);
+
+    expect((await client.DELETE("/api/v1/routing-policies/{id}", byId(policy.id))).response.status).toBe(204);
+    expect((await client.DELETE("/api/v1/groups/{id}/members/{userId}", member)).response.status).toBe(204);
+    expectError(await api(device.deviceToken).POST("/api/v1/client/devices/{id}/config", byId(device.deviceId)), 401, "unauthorized");
+    expectError(await client.GET("/api/v1/nodes/{id}", byId(device.nodeId)), 404, "not_found");
   });
 });

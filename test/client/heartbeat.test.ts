@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { call, get, post, put } from "../helpers/api";
-import { createGroup, createNetwork, createUser, enrolDevice, gatewayNetwork, signInAdmin, type Enrolled } from "../helpers/factories";
+import { createGroup, createNetwork, createUser, enrolDevice, gatewayNetwork, signInAdmin, type Enrolled, networkSetup } from "../helpers/factories";
+import { expectError } from "../helpers/expect-error";
 
 const beat = (deviceId: string, token: string, body: unknown) => call("POST", `/client/devices/${deviceId}/heartbeat`, { token, body });
 
 describe("device config and heartbeat", () => {
   it("the device's own credential fetches its config and reports; the owner's token works too", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const a = await enrolDevice(admin, { networkId: network.id });
     const b = await enrolDevice(admin, { networkId: network.id });
     const byDevice = await call("POST", `/client/devices/${a.deviceId}/config`, { token: a.deviceToken });
@@ -17,15 +16,13 @@ describe("device config and heartbeat", () => {
     expect(byDevice.body.config.peers.map((p: { nodeId: string }) => p.nodeId)).toEqual([b.nodeId]);
     expect((await call("POST", `/client/devices/${a.deviceId}/config`, { token: admin.token })).status).toBe(200);
     // One device's credential is no key to another device, nor to user routes.
-    expect((await call("POST", `/client/devices/${b.deviceId}/config`, { token: a.deviceToken })).status).toBe(404);
-    expect((await get("/users/me", a.deviceToken)).status).toBe(401);
-    expect((await get(`/networks/${network.id}`, a.deviceToken)).status).toBe(401);
+    expectError(await call("POST", `/client/devices/${b.deviceId}/config`, { token: a.deviceToken }), 404, "not_found");
+    expectError(await get("/users/me", a.deviceToken), 401, "unauthorized");
+    expectError(await get(`/networks/${network.id}`, a.deviceToken), 401, "unauthorized");
   });
 
   it("a heartbeat's peers replace what the device reported before; omitting peers leaves them", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const [me, b, c] = [await enrolDevice(admin, { networkId: network.id }), await enrolDevice(admin, { networkId: network.id }), await enrolDevice(admin, { networkId: network.id })];
     const keyOf = async (nodeId: string) => (await get(`/nodes/${nodeId}`, admin.token)).body.publicKey as string;
     const peer = async (nodeId: string) => ({ publicKey: await keyOf(nodeId), lastHandshakeAt: null, rxBytes: 1, txBytes: 2 });
@@ -40,9 +37,7 @@ describe("device config and heartbeat", () => {
   });
 
   it("40 devices beating at once on one network: every heartbeat is recorded (the writer group-commits them)", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const fleet: Enrolled[] = [];
     for (let i = 0; i < 40; i++) fleet.push(await enrolDevice(admin, { networkId: network.id }));
     const revision = fleet.at(-1)!.body.config.routingRevision;
@@ -70,14 +65,12 @@ describe("device config and heartbeat", () => {
     const behind = await beat(device.deviceId, device.deviceToken, { appliedRevision: desired });
     expect(behind.body).toEqual({ desiredRevision: desired + 1, configChanged: true });
     const ahead = await beat(device.deviceId, device.deviceToken, { appliedRevision: desired + 5 });
-    expect(ahead.status).toBe(400);
+    expectError(ahead, 400, "validation_error");
     expect((await get(`/devices/${device.deviceId}`, admin.token)).body).toMatchObject({ status: "online", appliedRevision: desired });
   });
 
   it("peer counters feed /tunnels with states by handshake age, filterable by network and node", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const a = await enrolDevice(admin, { networkId: network.id });
     const b = await enrolDevice(admin, { networkId: network.id });
     const c = await enrolDevice(admin, { networkId: network.id });
@@ -106,12 +99,10 @@ describe("device config and heartbeat", () => {
   });
 
   it("heartbeat bodies are validated (422)", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const a = await enrolDevice(admin, { networkId: network.id });
     const bad = await beat(a.deviceId, a.deviceToken, { appliedRevision: -1, peers: [{ publicKey: "x", lastHandshakeAt: "yesterday", rxBytes: -5, txBytes: 1 }] });
-    expect(bad.status).toBe(422);
+    expectError(bad, 422, "VALIDATION_ERROR");
     expect(bad.body.error.fields.map((f: { path: string }) => f.path).sort())
       .toEqual(["appliedRevision", "peers.0.lastHandshakeAt", "peers.0.publicKey", "peers.0.rxBytes"]);
   });
@@ -129,15 +120,15 @@ describe("/devices", () => {
     const device = await enrolDevice(owner, { networkId: network.id });
     expect((await get("/devices", owner.token)).body.items.map((d: { id: string }) => d.id)).toEqual([device.deviceId]);
     expect((await get("/devices", other.token)).body.items).toEqual([]);
-    expect((await get(`/devices/${device.deviceId}`, other.token)).status).toBe(404);
+    expectError(await get(`/devices/${device.deviceId}`, other.token), 404, "not_found");
     expect((await get(`/devices?networkId=${network.id}`, admin.token)).body.items.map((d: { id: string }) => d.id)).toContain(device.deviceId);
     const renamed = await call("PATCH", `/devices/${device.deviceId}`, { token: owner.token, body: { name: "laptop-ada" } });
     expect(renamed.body.name).toBe("laptop-ada");
     expect((await get(`/nodes/${device.nodeId}`, admin.token)).body.name).toBe("laptop-ada");
-    expect((await call("DELETE", `/devices/${device.deviceId}`, { token: other.token })).status).toBe(404);
+    expectError(await call("DELETE", `/devices/${device.deviceId}`, { token: other.token }), 404, "not_found");
     expect((await call("DELETE", `/devices/${device.deviceId}`, { token: owner.token })).status).toBe(204);
-    expect((await get(`/nodes/${device.nodeId}`, admin.token)).status).toBe(404);
-    expect((await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken })).status).toBe(401);
+    expectError(await get(`/nodes/${device.nodeId}`, admin.token), 404, "not_found");
+    expectError(await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken }), 401, "unauthorized");
     expect((await enrolDevice(owner, { networkId: network.id })).address).toBe(device.address);
   });
 
@@ -155,16 +146,14 @@ describe("/devices", () => {
     expect(await intentIds()).toEqual([p2.id]);
     await put(`/devices/${device.deviceId}/routing-preferences`, { mode: "none" }, admin.token);
     expect(await intentIds()).toEqual([]);
-    expect((await put(`/devices/${device.deviceId}/routing-preferences`, { mode: "only", policyIds: ["rp_nope"] }, admin.token)).status).toBe(400);
+    expectError(await put(`/devices/${device.deviceId}/routing-preferences`, { mode: "only", policyIds: ["rp_nope"] }, admin.token), 400, "validation_error");
     expect((await get(`/devices/${device.deviceId}/routing-preferences`, admin.token)).body).toEqual({ mode: "none", policyIds: [] });
   });
 });
 
 describe("a device that has applied nothing yet", () => {
   it("reports appliedRevision null: it shows as unreported, not lagging, and is told to fetch its config", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const device = await enrolDevice(admin, { networkId: network.id });
     const answer = await beat(device.deviceId, device.deviceToken, { appliedRevision: null });
     expect(answer.body).toMatchObject({ configChanged: true });
@@ -176,9 +165,7 @@ describe("a device that has applied nothing yet", () => {
 
 describe("heartbeats with many peers", () => {
   it("records 40 peers in one heartbeat (upserts stay within D1's 100 bound parameters a statement)", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const device = await enrolDevice(admin, { networkId: network.id });
     const peers = Array.from({ length: 40 }, (_, i) => ({
       publicKey: btoa(String.fromCharCode(...new Uint8Array(32).fill(i + 1))), lastHandshakeAt: null, rxBytes: i, txBytes: i,

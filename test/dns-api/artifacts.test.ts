@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { call, del, get, post } from "../helpers/api";
 import { createGroup, createNetwork, createNode, signInAdmin, type Session } from "../helpers/factories";
+import { asText, etagOf, ifNoneMatch, isNotModified } from "../../client";
+import { api, byId } from "../helpers/api";
+import { createGateway, expectStatus, networkSetup } from "../helpers/factories";
 
 const RECORDS = [
   { name: "@", type: "TXT", value: "v=spf1 -all" },
@@ -39,9 +42,7 @@ describe("DNS artifacts", () => {
   });
 
   it("nodes answer as <name>.<domain>; a manual record at a node's name wins", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id, "10.6.0.0/24");
+    const { admin, network } = await networkSetup({ cidr: "10.6.0.0/24" });
     await createNode(admin, network.id, { name: "laptop" });
     await createNode(admin, network.id, { name: "server" });
     await post(`/networks/${network.id}/dns/records`, { name: "server", type: "CNAME", value: "laptop" }, admin.token);
@@ -78,5 +79,41 @@ describe("DNS artifacts", () => {
     expect(corefile).toContain("ops.example:53 {\n");
     expect(corefile).toContain("    file /etc/coredns/zones/ops.example.zone ops.example {\n");
     expect(corefile).toMatch(/\n {4}errors\n {4}log\n}\n$/);
+  });
+});
+
+describe("the zone follows the gateway role", () => {
+  it("turning the gateway role on or off bumps the DNS revision (the zone's name server moves)", async () => {
+    const { admin, network } = await networkSetup();
+    const client = api(admin.token);
+    await createNode(admin, network.id);
+    // The second node (.2): as a gateway it becomes the name server instead of the range's first address (.1).
+    const node = await createNode(admin, network.id);
+    const before = expectStatus(await client.GET("/api/v1/networks/{id}", byId(network.id)), 200).dnsRevision;
+    const zoneBefore = expectStatus(await client.GET("/api/v1/networks/{id}/dns/zonefile", { ...byId(network.id), ...asText }), 200);
+    expectStatus(await client.PATCH("/api/v1/nodes/{id}", { ...byId(node.id), body: { roles: ["gateway"], gatewayId: (await createGateway(admin)).id } }), 200);
+    expect(expectStatus(await client.GET("/api/v1/networks/{id}", byId(network.id)), 200).dnsRevision).toBe(before + 1);
+    const zoneAfter = expectStatus(await client.GET("/api/v1/networks/{id}/dns/zonefile", { ...byId(network.id), ...asText }), 200);
+    expect(zoneAfter).not.toBe(zoneBefore);
+  });
+});
+
+describe("artifacts through the typed client", () => {
+  it("an unchanged zone file answers 304 to If-None-Match; a change answers the new text and ETag", async () => {
+    const { admin, network } = await networkSetup();
+    const client = api(admin.token);
+    const zonefile = (headers: Record<string, string> = {}) =>
+      client.GET("/api/v1/networks/{id}/dns/zonefile", { ...byId(network.id), parseAs: "text", headers: { Accept: "text/plain", ...headers } });
+    const first = await zonefile();
+    expect(first.response.status).toBe(200);
+    const etag = etagOf(first);
+    expect(etag).toBeTruthy();
+    const unchanged = await zonefile(ifNoneMatch(etag!));
+    expect(isNotModified(unchanged)).toBe(true);
+    await createNode(admin, network.id, { name: "fresh" });
+    const changed = await zonefile(ifNoneMatch(etag!));
+    expect(isNotModified(changed)).toBe(false);
+    expect(changed.data).toContain("fresh\t300\tIN\tA\t");
+    expect(etagOf(changed)).not.toBe(etag);
   });
 });

@@ -1,4 +1,7 @@
 import { exports } from "cloudflare:workers";
+import { createApiClient } from "../../client";
+
+export { byId } from "../../client";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -40,3 +43,11 @@ export const post = <T = any>(path: string, body: unknown, token?: string) => ca
 export const patch = <T = any>(path: string, body: unknown, token?: string) => call<T>("PATCH", path, { body, token });
 export const put = <T = any>(path: string, body: unknown, token?: string) => call<T>("PUT", path, { body, token });
 export const del = <T = any>(path: string, token?: string) => call<T>("DELETE", path, { token });
+
+/**
+ * The typed client (client/index.ts) wired to the Worker in-process: paths, bodies and answers are
+ * checked against the route schemas. `api(token).GET("/api/v1/nodes/{id}", { params: { path: { id } } })`
+ * answers `{ data, error, response }`. Keep `call`/`get`/… above for hostile input (raw bodies, bad JSON).
+ */
+export const api = (token?: string) =>
+  createApiClient({ baseUrl: "http://api.test", fetch: (request) => exports.default.fetch(request), token });

@@ -1,6 +1,7 @@
 import { expect } from "vitest";
+import type { Schema } from "../../client";
 import { TEST_ADMIN } from "../test-secrets";
-import { post } from "./api";
+import { api } from "./api";
 
 let counter = 0;
 /** Storage lives per test file, not per test: every factory value is unique so tests never collide. */
@@ -13,10 +14,22 @@ export interface Session {
   email: string;
 }
 
+export type GroupRole = Schema<"AddGroupMember">["role"];
+export type Group = Schema<"Group">;
+export type Network = Schema<"Network">;
+export type Node = Schema<"Node">;
+export type Gateway = Schema<"Gateway">;
+
+/** The typed answer's body when it has the expected status; fails the test (showing the answer) otherwise. */
+export function expectStatus<T>(result: { data?: T; error?: unknown; response: Response }, status: number): T {
+  expect(result.response.status, JSON.stringify(result.error ?? result.data)).toBe(status);
+  return result.data as T;
+}
+
 export async function signIn(email: string, password: string): Promise<Session> {
-  const response = await post("/auth/login", { email, password });
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return { token: response.body.accessToken, refreshToken: response.body.refreshToken, userId: response.body.user.id, email };
+  const signedIn = expectStatus(await api().POST("/api/v1/auth/login", { body: { email, password } }), 200);
+  if (!("accessToken" in signedIn)) throw new Error(`${email} has MFA on: sign in with identity-helpers`);
+  return { token: signedIn.accessToken, refreshToken: signedIn.refreshToken, userId: signedIn.user.id, email };
 }
 
 export const signInAdmin = () => signIn(TEST_ADMIN.email, TEST_ADMIN.password);
@@ -24,68 +37,60 @@ export const signInAdmin = () => signIn(TEST_ADMIN.email, TEST_ADMIN.password);
 export async function createUser(admin: Session, overrides: { platformRole?: "admin" | "user" } = {}): Promise<Session> {
   const email = `${unique("user")}@example.com`;
   const password = "a long enough password";
-  const created = await post("/users", { email, password, name: "Test User", ...overrides }, admin.token);
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expectStatus(await api(admin.token).POST("/api/v1/users", { body: { email, password, name: "Test User", ...overrides } }), 201);
   return signIn(email, password);
 }
 
-export async function createGroup(owner: Session, name = unique("group")) {
-  const response = await post("/groups", { name }, owner.token);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { id: string; name: string };
+export async function createGroup(owner: Session, name = unique("group")): Promise<Group> {
+  return expectStatus(await api(owner.token).POST("/api/v1/groups", { body: { name } }), 201);
 }
 
 let subnet = 0;
 /** A fresh, non-overlapping /24 each call. */
 export const nextCidr = () => `10.${100 + Math.floor(subnet / 250)}.${subnet++ % 250}.0/24`;
 
-export async function createNetwork(owner: Session, groupId: string, cidr = nextCidr(), name = unique("net")) {
-  const response = await post("/networks", { groupId, name, cidr }, owner.token);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { id: string; cidr: string; groupId: string; name: string; routingRevision: number; dnsRevision: number };
+export async function createNetwork(owner: Session, groupId: string, cidr = nextCidr(), name = unique("net")): Promise<Network> {
+  return expectStatus(await api(owner.token).POST("/api/v1/networks", { body: { groupId, name, cidr } }), 201);
 }
 
 /**
  * Puts `member` in the group through the platform admin: group owners add directly only people they
  * already share a group with (otherwise they invite), and most tests need just the membership.
  */
-export async function addMember(groupId: string, member: Session, role: string) {
+export async function addMember(groupId: string, member: Session, role: GroupRole | (string & {})) {
   const admin = await signInAdmin();
-  const response = await post(`/groups/${groupId}/members`, { userId: member.userId, role }, admin.token);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  expectStatus(await api(admin.token).POST("/api/v1/groups/{id}/members", {
+    params: { path: { id: groupId } }, body: { userId: member.userId, role: role as GroupRole },
+  }), 201);
 }
 
 /** A syntactically valid WireGuard public key (32 random bytes, base64). */
 export const fakePublicKey = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
 
-export async function createGateway(admin: Session, status: "active" | "draining" | "disabled" = "active") {
-  const region = await post("/regions", { name: unique("region") }, admin.token);
-  expect(region.status, JSON.stringify(region.body)).toBe(201);
-  const gateway = await post("/gateways", { regionId: region.body.id, name: unique("gw"), status }, admin.token);
-  expect(gateway.status, JSON.stringify(gateway.body)).toBe(201);
-  return gateway.body as { id: string; regionId: string };
+export async function createGateway(admin: Session, status: "active" | "draining" | "disabled" = "active"): Promise<Gateway> {
+  const client = api(admin.token);
+  const region = expectStatus(await client.POST("/api/v1/regions", { body: { name: unique("region") } }), 201);
+  return expectStatus(await client.POST("/api/v1/gateways", { body: { regionId: region.id, name: unique("gw"), status } }), 201);
 }
 
 export interface NodeOptions { name?: string; gatewayId?: string; endpoint?: string; address?: string; listenPort?: number }
 
-export async function createNode(session: Session, networkId: string, options: NodeOptions = {}) {
-  const body: Record<string, unknown> = {
+export async function createNode(session: Session, networkId: string, options: NodeOptions = {}): Promise<Node> {
+  const body: Schema<"CreateNode"> = {
     networkId, name: options.name ?? unique("node"), publicKey: fakePublicKey(),
     ...(options.gatewayId ? { roles: ["gateway"], gatewayId: options.gatewayId } : {}),
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.address ? { address: options.address } : {}),
     ...(options.listenPort ? { listenPort: options.listenPort } : {}),
   };
-  const response = await post("/nodes", body, session.token);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { id: string; address: string; name: string; publicKey: string; revision: number };
+  return expectStatus(await api(session.token).POST("/api/v1/nodes", { body }), 201);
 }
 
 /** A network with `gateways` gateway nodes (each on its own active inventory gateway). */
 export async function gatewayNetwork(admin: Session, gateways: number, cidr = nextCidr()) {
   const group = await createGroup(admin);
   const network = await createNetwork(admin, group.id, cidr);
-  const hops = [];
+  const hops: Node[] = [];
   for (let i = 0; i < gateways; i++) {
     const inventory = await createGateway(admin);
     hops.push(await createNode(admin, network.id, { name: `gw${i + 1}`, gatewayId: inventory.id, endpoint: `198.51.100.${i + 1}:51820` }));
@@ -93,11 +98,45 @@ export async function gatewayNetwork(admin: Session, gateways: number, cidr = ne
   return { group, network, hops };
 }
 
-export interface Enrolled { deviceId: string; nodeId: string; deviceToken: string; address: string; body: any }
+export interface Enrolled { deviceId: string; nodeId: string; deviceToken: string; address: string; body: Schema<"DeviceEnrolment"> }
 
-export async function enrolDevice(session: Session | null, body: Record<string, unknown>): Promise<Enrolled> {
-  const response = await post("/client/devices", { name: unique("dev"), publicKey: fakePublicKey(), ...body }, session?.token);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  const { device, node, deviceToken } = response.body;
-  return { deviceId: device.id, nodeId: node.id, deviceToken, address: node.address, body: response.body };
+export async function enrolDevice(session: Session | null, body: Partial<Schema<"EnrolDevice">> & Record<string, unknown>): Promise<Enrolled> {
+  const enrolment = { name: unique("dev"), publicKey: fakePublicKey(), ...body } as Schema<"EnrolDevice">;
+  const enrolled = expectStatus(await api(session?.token).POST("/api/v1/client/devices", { body: enrolment }), 201);
+  const { device, node, deviceToken } = enrolled;
+  return { deviceId: device.id, nodeId: node.id, deviceToken, address: node.address, body: enrolled };
+}
+
+export interface NetworkSetupOptions {
+  /** The network's range; a fresh /24 when omitted. */
+  cidr?: string;
+  /** How many gateway nodes to create (each on its own active inventory gateway). */
+  gateways?: number;
+  /** Who owns the group: the platform admin (default) or a new ordinary user. */
+  owner?: "admin" | "user";
+}
+
+/**
+ * The chain most tests start from: the platform admin, a group (owned by the admin or a new user), a
+ * network in it and optionally gateway nodes. `as(role)` adds a new user to the group with that role.
+ *
+ *   const { admin, owner, network, as } = await networkSetup({ owner: "user" });
+ *   const viewer = await as("viewer");
+ */
+export async function networkSetup(options: NetworkSetupOptions = {}) {
+  const admin = await signInAdmin();
+  const owner = options.owner === "user" ? await createUser(admin) : admin;
+  const group = await createGroup(owner);
+  const network = await createNetwork(owner, group.id, options.cidr ?? nextCidr());
+  const hops: Node[] = [];
+  for (let i = 0; i < (options.gateways ?? 0); i++) {
+    const inventory = await createGateway(admin);
+    hops.push(await createNode(admin, network.id, { name: `gw${i + 1}`, gatewayId: inventory.id, endpoint: `198.51.100.${i + 1}:51820` }));
+  }
+  const as = async (role: GroupRole) => {
+    const user = await createUser(admin);
+    await addMember(group.id, user, role);
+    return user;
+  };
+  return { admin, owner, group, network, hops, as };
 }

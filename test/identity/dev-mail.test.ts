@@ -19,7 +19,7 @@ describe("GET /dev/mail", () => {
       const response = await fetchWith({ MAIL_TRANSPORT: value }, "/dev/mail?to=a@example.com");
       expect(response.status).toBe(404);
       expect(response.body.error).toEqual({ code: "not_found", message: "No route for GET /api/v1/dev/mail" });
-      expect((await fetchWith({ MAIL_TRANSPORT: value }, "/dev/mail")).status).toBe(404);
+      expectError(await fetchWith({ MAIL_TRANSPORT: value }, "/dev/mail"), 404, "not_found");
     }
   });
 

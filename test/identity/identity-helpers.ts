@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { expect } from "vitest";
 import { call, get, type ApiResponse } from "../helpers/api";
 import { unique } from "../helpers/factories";
+import { expectError } from "../helpers/expect-error";
 
 let addressCounter = 0;
 /** A fresh client address per call: throttle buckets per address never leak between tests. */
@@ -58,10 +59,8 @@ export function totp(secret: string, offset = 0, base = currentStep()): string {
   return String((mac.readUInt32BE(start) & 0x7fffffff) % 1_000_000).padStart(6, "0");
 }
 
-export function expectError(response: ApiResponse, status: number, code: string) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error.code).toBe(code);
-}
+/** The shared check (status, envelope, code); re-exported so identity suites keep importing it from here. */
+export { expectError };
 
 export function expectRetryAfter(response: ApiResponse, maxSeconds: number) {
   expectError(response, 429, "rate_limited");

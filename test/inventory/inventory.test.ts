@@ -1,58 +1,64 @@
 import { describe, expect, it } from "vitest";
-import { del, get, patch, post } from "../helpers/api";
-import { createGateway, createUser, gatewayNetwork, signInAdmin, unique } from "../helpers/factories";
+import { api, byId } from "../helpers/api";
+import { expectError, expectRefused } from "../helpers/expect-error";
+import { createGateway, createUser, expectStatus, networkSetup, signInAdmin, unique } from "../helpers/factories";
+import { rowsOf } from "../helpers/state";
+
+const inventory = rowsOf("regions", "gateways", "nodes");
 
 describe("regions and gateways inventory", () => {
   it("platform admins write it; every signed-in user reads it; others get 403 on writes", async () => {
     const admin = await signInAdmin();
     const user = await createUser(admin);
-    const region = await post("/regions", { name: unique("eu-west") }, admin.token);
-    expect(region.status).toBe(201);
-    expect((await post("/regions", { name: unique("x") }, user.token)).status).toBe(403);
-    const gateway = await post("/gateways", { regionId: region.body.id, name: unique("gw"), publicHost: "gw.example.net", capacity: 500 }, admin.token);
-    expect(gateway.status).toBe(201);
-    expect(gateway.body).toMatchObject({ status: "active", publicHost: "gw.example.net", capacity: 500 });
-    expect((await post("/gateways", { regionId: region.body.id, name: unique("gw") }, user.token)).status).toBe(403);
-    expect((await get(`/gateways/${gateway.body.id}`, user.token)).body).toEqual({ ...gateway.body, networks: [] });
-    expect(gateway.body).toMatchObject({ health: "unknown", healthCheckedAt: null });
-    expect((await get(`/regions/${region.body.id}`, user.token)).status).toBe(200);
-    expect((await patch(`/gateways/${gateway.body.id}`, { status: "draining" }, user.token)).status).toBe(403);
-    expect((await del(`/gateways/${gateway.body.id}`, user.token)).status).toBe(403);
-    expect((await get("/gateways")).status).toBe(401);
+    const asAdmin = api(admin.token);
+    const asUser = api(user.token);
+    const region = expectStatus(await asAdmin.POST("/api/v1/regions", { body: { name: unique("eu-west") } }), 201);
+    await expectRefused(inventory, () => asUser.POST("/api/v1/regions", { body: { name: unique("x") } }), 403, "forbidden");
+    const gateway = expectStatus(await asAdmin.POST("/api/v1/gateways", {
+      body: { regionId: region.id, name: unique("gw"), publicHost: "gw.example.net", capacity: 500 },
+    }), 201);
+    expect(gateway).toMatchObject({ status: "active", publicHost: "gw.example.net", capacity: 500 });
+    await expectRefused(inventory, () => asUser.POST("/api/v1/gateways", { body: { regionId: region.id, name: unique("gw") } }), 403, "forbidden");
+    expect(expectStatus(await asUser.GET("/api/v1/gateways/{id}", byId(gateway.id)), 200)).toEqual({ ...gateway, networks: [] });
+    expect(gateway).toMatchObject({ health: "unknown", healthCheckedAt: null });
+    expectStatus(await asUser.GET("/api/v1/regions/{id}", byId(region.id)), 200);
+    await expectRefused(inventory, () => asUser.PATCH("/api/v1/gateways/{id}", { ...byId(gateway.id), body: { status: "draining" } }), 403, "forbidden");
+    await expectRefused(inventory, () => asUser.DELETE("/api/v1/gateways/{id}", byId(gateway.id)), 403, "forbidden");
+    expectError(await api().GET("/api/v1/gateways"), 401, "unauthorized");
   });
 
   it("filters gateways by region and status; names are unique (409)", async () => {
     const admin = await signInAdmin();
+    const client = api(admin.token);
     const active = await createGateway(admin);
     const draining = await createGateway(admin, "draining");
-    const byRegion = await get(`/gateways?regionId=${active.regionId}`, admin.token);
-    expect(byRegion.body.items.map((g: { id: string }) => g.id)).toEqual([active.id]);
-    const byStatus = await get("/gateways?status=draining", admin.token);
-    expect(byStatus.body.items.map((g: { id: string }) => g.id)).toContain(draining.id);
-    expect(byStatus.body.items.every((g: { status: string }) => g.status === "draining")).toBe(true);
-    const name = (await get(`/gateways/${active.id}`, admin.token)).body.name;
-    expect((await post("/gateways", { regionId: active.regionId, name }, admin.token)).status).toBe(409);
-    expect((await post("/gateways", { regionId: "reg_missing", name: unique("gw") }, admin.token)).status).toBe(400);
+    const byRegion = expectStatus(await client.GET("/api/v1/gateways", { params: { query: { regionId: active.regionId } } }), 200);
+    expect(byRegion.items.map((g) => g.id)).toEqual([active.id]);
+    const byStatus = expectStatus(await client.GET("/api/v1/gateways", { params: { query: { status: "draining" } } }), 200);
+    expect(byStatus.items.map((g) => g.id)).toContain(draining.id);
+    expect(byStatus.items.every((g) => g.status === "draining")).toBe(true);
+    await expectRefused(inventory, () => client.POST("/api/v1/gateways", { body: { regionId: active.regionId, name: active.name } }), 409, "conflict");
+    await expectRefused(inventory, () => client.POST("/api/v1/gateways", { body: { regionId: "reg_missing", name: unique("gw") } }), 400, "validation_error");
   });
 
   it("shows the networks a gateway serves, but only those the caller can see", async () => {
-    const admin = await signInAdmin();
-    const { network, hops: [node] } = await gatewayNetwork(admin, 1);
-    const gatewayId = (await get(`/nodes/${node!.id}`, admin.token)).body.gatewayId;
-    expect((await get(`/gateways/${gatewayId}`, admin.token)).body.networks).toEqual([{ networkId: network.id, nodeId: node!.id }]);
+    const { admin, network, hops: [node] } = await networkSetup({ gateways: 1 });
+    const gatewayId = node!.gatewayId!;
+    expect(expectStatus(await api(admin.token).GET("/api/v1/gateways/{id}", byId(gatewayId)), 200).networks)
+      .toEqual([{ networkId: network.id, nodeId: node!.id }]);
     const outsider = await createUser(admin);
-    expect((await get(`/gateways/${gatewayId}`, outsider.token)).body.networks).toEqual([]);
+    expect(expectStatus(await api(outsider.token).GET("/api/v1/gateways/{id}", byId(gatewayId)), 200).networks).toEqual([]);
   });
 
   it("refuses to delete what is still referenced (409)", async () => {
-    const admin = await signInAdmin();
-    const { hops: [node] } = await gatewayNetwork(admin, 1);
-    const gatewayId = (await get(`/nodes/${node!.id}`, admin.token)).body.gatewayId;
-    const regionId = (await get(`/gateways/${gatewayId}`, admin.token)).body.regionId;
-    expect((await del(`/gateways/${gatewayId}`, admin.token)).status).toBe(409);
-    expect((await del(`/regions/${regionId}`, admin.token)).status).toBe(409);
-    await del(`/nodes/${node!.id}`, admin.token);
-    expect((await del(`/gateways/${gatewayId}`, admin.token)).status).toBe(204);
-    expect((await del(`/regions/${regionId}`, admin.token)).status).toBe(204);
+    const { admin, hops: [node] } = await networkSetup({ gateways: 1 });
+    const client = api(admin.token);
+    const gatewayId = node!.gatewayId!;
+    const regionId = expectStatus(await client.GET("/api/v1/gateways/{id}", byId(gatewayId)), 200).regionId;
+    await expectRefused(inventory, () => client.DELETE("/api/v1/gateways/{id}", byId(gatewayId)), 409, "conflict");
+    await expectRefused(inventory, () => client.DELETE("/api/v1/regions/{id}", byId(regionId)), 409, "conflict");
+    expect((await client.DELETE("/api/v1/nodes/{id}", byId(node!.id))).response.status).toBe(204);
+    expect((await client.DELETE("/api/v1/gateways/{id}", byId(gatewayId))).response.status).toBe(204);
+    expect((await client.DELETE("/api/v1/regions/{id}", byId(regionId))).response.status).toBe(204);
   });
 });

@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { get } from "../helpers/api";
-import { createGroup, createNetwork, createNode, signInAdmin } from "../helpers/factories";
+import { createNode, networkSetup } from "../helpers/factories";
 
 describe("GET /networks/:id/runtime-status", () => {
   it("shows the desired revisions and, until anything reports, applied null and not in sync", async () => {
-    const admin = await signInAdmin();
-    const group = await createGroup(admin);
-    const network = await createNetwork(admin, group.id);
+    const { admin, network } = await networkSetup();
     const node = await createNode(admin, network.id);
     const status = await get(`/networks/${network.id}/runtime-status`, admin.token);
     expect(status.status).toBe(200);

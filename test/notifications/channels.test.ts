@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call, del, get, patch, post } from "../helpers/api";
 import { createUser, signInAdmin } from "../helpers/factories";
 import { newHook } from "./support/receiver";
+import { expectError } from "../helpers/expect-error";
 
 const webhook = (target: string, events = ["node.offline"]) => ({ type: "webhook", target, events });
 
@@ -30,7 +31,7 @@ describe("notification channels", () => {
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(created.body.secret);
     const email = await post("/notifications/channels", { type: "email", events: ["node.offline"] }, user.token);
-    expect((await post(`/notifications/channels/${email.body.id}/rotate-secret`, undefined, user.token)).status).toBe(400);
+    expectError(await post(`/notifications/channels/${email.body.id}/rotate-secret`, undefined, user.token), 400, "validation_error");
   });
 
   it("email channels go to the account's own address (the default); another address is refused", async () => {
@@ -45,7 +46,7 @@ describe("notification channels", () => {
     expect(stranger.status).toBe(400);
     expect(stranger.body.error.code).toBe("validation_error");
     const malformed = await post("/notifications/channels", { type: "email", target: "not-an-address", events: ["gateway.down"] }, user.token);
-    expect(malformed.status).toBe(422);
+    expectError(malformed, 422, "VALIDATION_ERROR");
   });
 
   it.each([
@@ -82,10 +83,10 @@ describe("notification channels", () => {
     ];
     for (const [body, path] of cases) {
       const response = await post("/notifications/channels", body, user.token);
-      expect(response.status, JSON.stringify(body)).toBe(422);
+      expectError(response, 422, "VALIDATION_ERROR");
       expect(response.body.error.fields.map((field: { path: string }) => field.path)).toContain(path);
     }
-    expect((await call("POST", "/notifications/channels", { token: user.token, raw: "{", headers: { "Content-Type": "application/json" } })).status).toBe(422);
+    expectError(await call("POST", "/notifications/channels", { token: user.token, raw: "{", headers: { "Content-Type": "application/json" } }), 422, "VALIDATION_ERROR");
   });
 
   it("PATCH changes target, events and enabled; the new target passes the same rules", async () => {
@@ -95,8 +96,8 @@ describe("notification channels", () => {
     const updated = await patch(`/notifications/channels/${created.body.id}`, { target: next, events: ["gateway.up"], enabled: false }, user.token);
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ target: next, events: ["gateway.up"], enabled: false });
-    expect((await patch(`/notifications/channels/${created.body.id}`, { target: "https://10.0.0.1/" }, user.token)).status).toBe(400);
-    expect((await patch(`/notifications/channels/${created.body.id}`, { type: "email" }, user.token)).status).toBe(422);
+    expectError(await patch(`/notifications/channels/${created.body.id}`, { target: "https://10.0.0.1/" }, user.token), 400, "validation_error");
+    expectError(await patch(`/notifications/channels/${created.body.id}`, { type: "email" }, user.token), 422, "VALIDATION_ERROR");
   });
 
   it("another account's channel is not found: read, change, test, delete", async () => {
@@ -105,14 +106,14 @@ describe("notification channels", () => {
     const other = await createUser(admin);
     const created = await post("/notifications/channels", webhook(newHook().url), owner.token);
     const path = `/notifications/channels/${created.body.id}`;
-    expect((await get(path, other.token)).status).toBe(404);
-    expect((await patch(path, { enabled: false }, other.token)).status).toBe(404);
-    expect((await post(`${path}/test`, undefined, other.token)).status).toBe(404);
-    expect((await post(`${path}/rotate-secret`, undefined, other.token)).status).toBe(404);
-    expect((await del(path, other.token)).status).toBe(404);
+    expectError(await get(path, other.token), 404, "not_found");
+    expectError(await patch(path, { enabled: false }, other.token), 404, "not_found");
+    expectError(await post(`${path}/test`, undefined, other.token), 404, "not_found");
+    expectError(await post(`${path}/rotate-secret`, undefined, other.token), 404, "not_found");
+    expectError(await del(path, other.token), 404, "not_found");
     expect((await get("/notifications/channels", other.token)).body.items).toEqual([]);
     expect((await del(path, owner.token)).status).toBe(204);
-    expect((await get(path, owner.token)).status).toBe(404);
+    expectError(await get(path, owner.token), 404, "not_found");
   });
 
   it("at most 10 channels per account (409); sign-in required (401)", async () => {
@@ -121,8 +122,8 @@ describe("notification channels", () => {
     const over = await post("/notifications/channels", webhook(newHook().url), user.token);
     expect(over.status).toBe(409);
     expect(over.body.error.code).toBe("conflict");
-    expect((await get("/notifications/channels")).status).toBe(401);
-    expect((await get("/notifications/settings")).status).toBe(401);
+    expectError(await get("/notifications/channels"), 401, "unauthorized");
+    expectError(await get("/notifications/settings"), 401, "unauthorized");
   });
 
   it("GET /notifications/settings: channels, the event catalogue, detection and retry settings", async () => {

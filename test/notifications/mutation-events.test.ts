@@ -4,6 +4,7 @@ import { del, post, put } from "../helpers/api";
 import { createGateway, createNode, enrolDevice } from "../helpers/factories";
 import { ownerWithNode, webhookChannel } from "./support/notify-helpers";
 import { receivedAtLeast } from "./support/receiver";
+import { expectError } from "../helpers/expect-error";
 
 const policy = (gatewayPath: string[], name = "to-lab") => ({ name, type: "via_gateway", destinationCidr: "192.168.60.0/24", gatewayPath });
 
@@ -37,7 +38,7 @@ describe("events at the moment of a change (from the audit trail)", () => {
     const { owner, network, node } = await ownerWithNode();
     const { hook } = await webhookChannel(owner, ["policy.changed"]);
     const refused = await post(`/networks/${network.id}/routing-policies`, policy([node.id]), owner.token);
-    expect(refused.status).toBe(400);
+    expectError(refused, 400, "validation_error");
     // Give background work the chance it would have had.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const rows = await env.DB.prepare("SELECT count(*) AS n FROM notification_events WHERE network_id = ? AND type = 'policy.changed'")

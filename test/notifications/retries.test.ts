@@ -4,6 +4,7 @@ import { get, post } from "../helpers/api";
 import { createUser, signInAdmin } from "../helpers/factories";
 import { webhookChannel } from "./support/notify-helpers";
 import { configureHook, received, runCron } from "./support/receiver";
+import { expectError } from "../helpers/expect-error";
 
 /** Make a pending delivery due now (instead of waiting out its backoff). */
 const makeDue = (deliveryId: string) =>
@@ -101,9 +102,9 @@ describe("webhook delivery state and retries", () => {
     const { hook, channel } = await webhookChannel(user, ["node.offline"]);
     await configureHook(hook.id, { responses: [500] });
     const delivery = await testDelivery(user.token, channel.id);
-    expect((await post(`/notifications/deliveries/${delivery.id}/retry`, undefined, user.token)).status).toBe(409);
-    expect((await get(`/notifications/deliveries/${delivery.id}`, other.token)).status).toBe(404);
-    expect((await post(`/notifications/deliveries/${delivery.id}/retry`, undefined, other.token)).status).toBe(404);
+    expectError(await post(`/notifications/deliveries/${delivery.id}/retry`, undefined, user.token), 409, "conflict");
+    expectError(await get(`/notifications/deliveries/${delivery.id}`, other.token), 404, "not_found");
+    expectError(await post(`/notifications/deliveries/${delivery.id}/retry`, undefined, other.token), 404, "not_found");
     expect((await get("/notifications/deliveries", other.token)).body.items).toEqual([]);
   });
 
@@ -129,7 +130,7 @@ describe("webhook delivery state and retries", () => {
     expect(newest.body.items.map((d: { id: string }) => d.id)).toEqual([ids[2], ids[1]]);
     const older = await get(`/notifications/deliveries?limit=2&order=desc&cursor=${newest.body.nextCursor}`, user.token);
     expect(older.body.items.map((d: { id: string }) => d.id)).toEqual([ids[0]]);
-    expect((await get("/notifications/deliveries?cursor=nonsense", user.token)).status).toBe(422);
-    expect((await get("/notifications/deliveries?status=lost", user.token)).status).toBe(422);
+    expectError(await get("/notifications/deliveries?cursor=nonsense", user.token), 422, "VALIDATION_ERROR");
+    expectError(await get("/notifications/deliveries?status=lost", user.token), 422, "VALIDATION_ERROR");
   });
 });

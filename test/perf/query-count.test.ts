@@ -8,6 +8,7 @@ import { writeHeartbeats } from "../../src/services/networks/operations/heartbea
 import { get, post } from "../helpers/api";
 import { createGateway, createNode, enrolDevice, gatewayNetwork, signInAdmin, type Session } from "../helpers/factories";
 import { countingD1 } from "./counting-d1";
+import { expectErrorIn } from "../helpers/expect-error";
 
 const app = createApp();
 
@@ -115,7 +116,7 @@ describe("D1 round trips per read", () => {
     const ctx = createExecutionContext();
     const response = await app.fetch(new Request("http://api.test/api/v1/routing-policies/rp_someone", { method: "DELETE" }), { ...env, DB: db }, ctx);
     await waitOnExecutionContext(ctx);
-    expect(response.status).toBe(401);
+    await expectErrorIn(response, 401, "unauthorized");
     expect(counter.roundTrips).toBe(0);
   });
 });

@@ -1,52 +1,56 @@
 import { describe, expect, it } from "vitest";
-import { del, get, patch, post, put } from "../helpers/api";
-import { createGateway, createNode, gatewayNetwork, signInAdmin } from "../helpers/factories";
+import { json, type Schema } from "../../client";
+import { api, byId, post } from "../helpers/api";
+import { expectError, expectRefused } from "../helpers/expect-error";
+import { createGateway, createNode, enrolDevice, expectStatus, gatewayNetwork, networkSetup, signInAdmin, type Session } from "../helpers/factories";
+import { rowsOf } from "../helpers/state";
 
-const policy = (gatewayPath: string[], destinationCidr = "192.168.50.0/24", name = "to-lab") =>
+const policy = (gatewayPath: string[], destinationCidr = "192.168.50.0/24", name = "to-lab"): Schema<"RoutingPolicyInput"> =>
   ({ name, type: "via_gateway", destinationCidr, gatewayPath });
+
+/** A refused policy write stores nothing and bumps no revision. */
+const policiesAndRevisions = rowsOf("routing_policies", "networks", "nodes");
+
+const createPolicy = (admin: Session, networkId: string, body: Schema<"RoutingPolicyInput">) =>
+  api(admin.token).POST("/api/v1/networks/{id}/routing-policies", { ...byId(networkId), body });
 
 describe("routing policies", () => {
   it("create, read, list, replace, delete; each write bumps the routing revision by one", async () => {
-    const admin = await signInAdmin();
-    const { network, hops: [g1, g2, g3] } = await gatewayNetwork(admin, 3);
-    const before = (await get(`/networks/${network.id}`, admin.token)).body.routingRevision;
-    const created = await post(`/networks/${network.id}/routing-policies`, policy([g1!.id, g2!.id, g3!.id]), admin.token);
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ networkId: network.id, type: "via_gateway", destinationCidr: "192.168.50.0/24", revision: before + 1 });
-    expect(created.body.gatewayPath).toEqual([g1!.id, g2!.id, g3!.id]);
-    expect((await get(`/routing-policies/${created.body.id}`, admin.token)).body).toEqual(created.body);
-    expect((await get(`/networks/${network.id}/routing-policies`, admin.token)).body.items).toEqual([created.body]);
-    const replaced = await put(`/routing-policies/${created.body.id}`, policy([g3!.id], "0.0.0.0/0", "default"), admin.token);
-    expect(replaced.body).toMatchObject({ name: "default", destinationCidr: "0.0.0.0/0", gatewayPath: [g3!.id], revision: before + 2 });
-    expect((await del(`/routing-policies/${created.body.id}`, admin.token)).status).toBe(204);
-    expect((await get(`/routing-policies/${created.body.id}`, admin.token)).status).toBe(404);
-    expect((await get(`/networks/${network.id}`, admin.token)).body.routingRevision).toBe(before + 3);
+    const { admin, network, hops: [g1, g2, g3] } = await networkSetup({ gateways: 3 });
+    const client = api(admin.token);
+    const revision = async () => expectStatus(await client.GET("/api/v1/networks/{id}", byId(network.id)), 200).routingRevision;
+    const before = await revision();
+    const created = expectStatus(await createPolicy(admin, network.id, policy([g1!.id, g2!.id, g3!.id])), 201);
+    expect(created).toMatchObject({ networkId: network.id, type: "via_gateway", destinationCidr: "192.168.50.0/24", revision: before + 1 });
+    expect(created.gatewayPath).toEqual([g1!.id, g2!.id, g3!.id]);
+    expect(expectStatus(await client.GET("/api/v1/routing-policies/{id}", byId(created.id)), 200)).toEqual(created);
+    expect(expectStatus(await client.GET("/api/v1/networks/{id}/routing-policies", byId(network.id)), 200).items).toEqual([created]);
+    const replaced = expectStatus(await client.PUT("/api/v1/routing-policies/{id}", { ...byId(created.id), body: policy([g3!.id], "0.0.0.0/0", "default") }), 200);
+    expect(replaced).toMatchObject({ name: "default", destinationCidr: "0.0.0.0/0", gatewayPath: [g3!.id], revision: before + 2 });
+    expect((await client.DELETE("/api/v1/routing-policies/{id}", byId(created.id))).response.status).toBe(204);
+    expectError(await client.GET("/api/v1/routing-policies/{id}", byId(created.id)), 404, "not_found");
+    expect(await revision()).toBe(before + 3);
   });
 
   it("a replacement meets the same rules as a creation (400 naming the hop) and changes nothing when it fails", async () => {
-    const admin = await signInAdmin();
-    const { network, hops: [g1, g2] } = await gatewayNetwork(admin, 2);
+    const { admin, network, hops: [g1, g2] } = await networkSetup({ gateways: 2 });
     const plain = await createNode(admin, network.id);
-    const created = (await post(`/networks/${network.id}/routing-policies`, policy([g1!.id]), admin.token)).body;
-    const revision = (await get(`/networks/${network.id}`, admin.token)).body.routingRevision;
+    const created = expectStatus(await createPolicy(admin, network.id, policy([g1!.id])), 201);
     for (const path of [[plain.id], [g1!.id, g1!.id], [g1!.id, g2!.id, plain.id, g1!.id]]) {
-      const refused = await put(`/routing-policies/${created.id}`, policy(path), admin.token);
-      expect(refused.status, JSON.stringify(path)).toBe(400);
-      expect(refused.body.error.code).toBe("validation_error");
+      await expectRefused(policiesAndRevisions, () =>
+        api(admin.token).PUT("/api/v1/routing-policies/{id}", { ...byId(created.id), body: policy(path) }), 400, "validation_error");
     }
-    expect((await get(`/routing-policies/${created.id}`, admin.token)).body.gatewayPath).toEqual([g1!.id]);
-    expect((await get(`/networks/${network.id}`, admin.token)).body.routingRevision).toBe(revision);
+    expect(expectStatus(await api(admin.token).GET("/api/v1/routing-policies/{id}", byId(created.id)), 200).gatewayPath).toEqual([g1!.id]);
   });
 
   it("schema failures are 422 with fields[]", async () => {
-    const admin = await signInAdmin();
-    const { network } = await gatewayNetwork(admin, 1);
-    const response = await post(`/networks/${network.id}/routing-policies`,
-      { name: "", type: "via_magic", destinationCidr: "192.168.50.1/24", gatewayPath: "gw1" }, admin.token);
-    expect(response.status).toBe(422);
-    expect(response.body.error.fields.map((f: { path: string }) => f.path).sort()).toEqual(["destinationCidr", "gatewayPath", "name", "type"]);
-    const badEntry = await post(`/networks/${network.id}/routing-policies`, policy(["ok", 7 as unknown as string]), admin.token);
-    expect(badEntry.body.error.fields[0].path).toBe("gatewayPath.1");
+    const { admin, network } = await networkSetup({ gateways: 1 });
+    // Wrong types and values on purpose: sent raw.
+    await expectRefused(policiesAndRevisions, () => post(`/networks/${network.id}/routing-policies`,
+      { name: "", type: "via_magic", destinationCidr: "192.168.50.1/24", gatewayPath: "gw1" }, admin.token),
+    422, "VALIDATION_ERROR", ["destinationCidr", "gatewayPath", "name", "type"]);
+    await expectRefused(policiesAndRevisions, () =>
+      post(`/networks/${network.id}/routing-policies`, { ...policy(["ok"]), gatewayPath: ["ok", 7] }, admin.token), 422, "VALIDATION_ERROR", ["gatewayPath.1"]);
   });
 
   it("every rule of spec part 4 rule 2 is a 400 validation_error naming the hop", async () => {
@@ -66,58 +70,63 @@ describe("routing policies", () => {
       [[parked.id], "disabled and not eligible"],
     ];
     for (const [path, message] of cases) {
-      const response = await post(`/networks/${network.id}/routing-policies`, policy(path), admin.token);
-      expect(response.status, JSON.stringify(path)).toBe(400);
-      expect(response.body.error.code).toBe("validation_error");
-      expect(response.body.error.message).toContain(message);
+      const refused = await expectRefused(policiesAndRevisions, () => createPolicy(admin, network.id, policy(path)), 400, "validation_error");
+      expect(refused.message, JSON.stringify(path)).toContain(message);
     }
-    expect((await get(`/networks/${network.id}/routing-policies`, admin.token)).body.items).toEqual([]);
+    expect(expectStatus(await api(admin.token).GET("/api/v1/networks/{id}/routing-policies", byId(network.id)), 200).items).toEqual([]);
   });
 
   it("destinations must fit the network: same family, not inside the overlay (400)", async () => {
-    const admin = await signInAdmin();
-    const { network, hops: [g1] } = await gatewayNetwork(admin, 1, "10.66.0.0/16");
+    const { admin, network, hops: [g1] } = await networkSetup({ gateways: 1, cidr: "10.66.0.0/16" });
     for (const destination of ["10.66.1.0/24", "10.66.0.0/16", "fd00::/64"]) {
-      const response = await post(`/networks/${network.id}/routing-policies`, policy([g1!.id], destination), admin.token);
-      expect(response.status, destination).toBe(400);
-      expect(response.body.error.message).toContain(`destinationCidr ${destination}`);
+      const refused = await expectRefused(policiesAndRevisions, () => createPolicy(admin, network.id, policy([g1!.id], destination)), 400, "validation_error");
+      expect(refused.message).toContain(`destinationCidr ${destination}`);
     }
   });
 
   it("conflicts with the network's other policies are 409 and store nothing", async () => {
-    const admin = await signInAdmin();
-    const { network, hops: [g1, g2] } = await gatewayNetwork(admin, 2);
-    const first = await post(`/networks/${network.id}/routing-policies`, policy([g1!.id, g2!.id], "192.168.60.0/24", "a"), admin.token);
-    expect(first.status).toBe(201);
-    const sameDestination = await post(`/networks/${network.id}/routing-policies`, policy([g2!.id], "192.168.60.0/24", "b"), admin.token);
-    expect(sameDestination.status).toBe(409);
-    const secondPredecessor = await post(`/networks/${network.id}/routing-policies`, policy([g2!.id], "192.168.61.0/24", "c"), admin.token);
-    expect(secondPredecessor.status).toBe(409);
-    expect(secondPredecessor.body.error.message).toContain(g2!.id);
-    const sameName = await post(`/networks/${network.id}/routing-policies`, policy([g1!.id], "192.168.62.0/24", "a"), admin.token);
-    expect(sameName.status).toBe(409);
-    const shared = await post(`/networks/${network.id}/routing-policies`, policy([g1!.id], "192.168.63.0/24", "d"), admin.token);
-    expect(shared.status).toBe(201);
-    expect((await get(`/networks/${network.id}/routing-policies`, admin.token)).body.items).toHaveLength(2);
+    const { admin, network, hops: [g1, g2] } = await networkSetup({ gateways: 2 });
+    expectStatus(await createPolicy(admin, network.id, policy([g1!.id, g2!.id], "192.168.60.0/24", "a")), 201);
+    await expectRefused(policiesAndRevisions, () => createPolicy(admin, network.id, policy([g2!.id], "192.168.60.0/24", "b")), 409, "conflict");
+    const secondPredecessor = await expectRefused(policiesAndRevisions, () =>
+      createPolicy(admin, network.id, policy([g2!.id], "192.168.61.0/24", "c")), 409, "conflict");
+    expect(secondPredecessor.message).toContain(g2!.id);
+    await expectRefused(policiesAndRevisions, () => createPolicy(admin, network.id, policy([g1!.id], "192.168.62.0/24", "a")), 409, "conflict");
+    expectStatus(await createPolicy(admin, network.id, policy([g1!.id], "192.168.63.0/24", "d")), 201);
+    expect(expectStatus(await api(admin.token).GET("/api/v1/networks/{id}/routing-policies", byId(network.id)), 200).items).toHaveLength(2);
   });
 
   it("a gateway node that a policy uses cannot be deleted or lose its role (409)", async () => {
-    const admin = await signInAdmin();
-    const { network, hops: [g1] } = await gatewayNetwork(admin, 1);
-    await post(`/networks/${network.id}/routing-policies`, policy([g1!.id]), admin.token);
-    expect((await del(`/nodes/${g1!.id}`, admin.token)).status).toBe(409);
-    expect((await patch(`/nodes/${g1!.id}`, { roles: [] }, admin.token)).status).toBe(409);
+    const { admin, network, hops: [g1] } = await networkSetup({ gateways: 1 });
+    expectStatus(await createPolicy(admin, network.id, policy([g1!.id])), 201);
+    await expectRefused(policiesAndRevisions, () => api(admin.token).DELETE("/api/v1/nodes/{id}", byId(g1!.id)), 409, "conflict");
+    await expectRefused(policiesAndRevisions, () => api(admin.token).PATCH("/api/v1/nodes/{id}", { ...byId(g1!.id), body: { roles: [] } }), 409, "conflict");
   });
 
   it("the config of each node carries its routingIntent", async () => {
-    const admin = await signInAdmin();
-    const { network, hops: [g1, g2] } = await gatewayNetwork(admin, 2);
+    const { admin, network, hops: [g1, g2] } = await networkSetup({ gateways: 2 });
     const laptop = await createNode(admin, network.id, { name: "laptop" });
-    const created = await post(`/networks/${network.id}/routing-policies`, policy([g1!.id, g2!.id]), admin.token);
-    const intent = async (nodeId: string) => (await get(`/nodes/${nodeId}/config`, admin.token)).body.routingIntent;
-    const base = { policyId: created.body.id, name: "to-lab", destinationCidr: "192.168.50.0/24", path: [g1!.id, g2!.id] };
+    const created = expectStatus(await createPolicy(admin, network.id, policy([g1!.id, g2!.id])), 201);
+    const intent = async (nodeId: string) => json(expectStatus(await api(admin.token).GET("/api/v1/nodes/{id}/config", byId(nodeId)), 200)).routingIntent;
+    const base = { policyId: created.id, name: "to-lab", destinationCidr: "192.168.50.0/24", path: [g1!.id, g2!.id] };
     expect(await intent(laptop.id)).toEqual([{ ...base, role: "source", previousHop: null, nextHop: g1!.id }]);
     expect(await intent(g1!.id)).toEqual([{ ...base, role: "transit", previousHop: null, nextHop: g2!.id }]);
     expect(await intent(g2!.id)).toEqual([{ ...base, role: "egress", previousHop: g1!.id, nextHop: null }]);
+  });
+});
+
+describe("routing policies and device preferences", () => {
+  it("deleting a policy removes it from devices' 'only' preferences", async () => {
+    const { admin, network, hops: [gw] } = await networkSetup({ gateways: 1 });
+    const client = api(admin.token);
+    const created = expectStatus(await client.POST("/api/v1/networks/{id}/routing-policies", {
+      ...byId(network.id), body: { name: "a", type: "via_gateway", destinationCidr: "192.168.40.0/24", gatewayPath: [gw!.id] },
+    }), 201);
+    const device = await enrolDevice(admin, { networkId: network.id });
+    expectStatus(await client.PUT("/api/v1/devices/{id}/routing-preferences", { ...byId(device.deviceId), body: { mode: "only", policyIds: [created.id] } }), 200);
+    expect((await client.DELETE("/api/v1/routing-policies/{id}", byId(created.id))).response.status).toBe(204);
+    const preference = expectStatus(await client.GET("/api/v1/devices/{id}/routing-preferences", byId(device.deviceId)), 200);
+    expect(preference).toEqual({ mode: "only", policyIds: [] });
+    expectStatus(await client.PUT("/api/v1/devices/{id}/routing-preferences", { ...byId(device.deviceId), body: preference }), 200);
   });
 });

@@ -3,6 +3,7 @@ import { call, get } from "../helpers/api";
 import { addMember, createUser, enrolDevice, fakePublicKey } from "../helpers/factories";
 import { changedTables, snapshot } from "../fuzz/snapshot";
 import { buildTenants, fill, type Tenants } from "./tenants";
+import { expectError } from "../helpers/expect-error";
 
 /**
  * OWASP API1:2023 Broken Object Level Authorization. Bob is signed in and valid but has no membership
@@ -48,7 +49,7 @@ describe("API1 BOLA: another tenant's objects", () => {
   it("a device credential reaches only its own device", async () => {
     for (const path of [`/client/devices/${t.a.device}/config`, `/client/devices/${t.a.device}/heartbeat`]) {
       const response = await call("POST", path, { token: t.secrets.bobDeviceToken, body: { appliedRevision: 0 } });
-      expect(response.status, path).toBe(404);
+      expectError(response, 404, "not_found");
     }
     expect((await call("POST", `/client/devices/${t.b.device}/config`, { token: t.secrets.bobDeviceToken })).status).toBe(200);
   });
@@ -57,7 +58,7 @@ describe("API1 BOLA: another tenant's objects", () => {
     const response = await call("POST", "/client/devices", {
       body: { networkId: t.b.network, name: "swap", publicKey: fakePublicKey(), enrolmentKey: t.secrets.aliceKey },
     });
-    expect(response.status).toBe(400);
+    expectError(response, 400, "validation_error");
     expect((await get(`/networks/${t.a.network}/enrolment-keys`, t.alice.token)).body.items[0].usedCount).toBe(0);
   });
 
@@ -78,7 +79,7 @@ describe("API1 BOLA: another tenant's objects", () => {
     const carol = await createUser(t.admin);
     await addMember(t.a.group!, carol, "member");
     const carols = await enrolDevice(carol, { networkId: t.a.network, publicKey: fakePublicKey() });
-    expect((await get(`/devices/${t.a.device}`, carol.token)).status).toBe(404);
+    expectError(await get(`/devices/${t.a.device}`, carol.token), 404, "not_found");
     expect((await get(`/devices/${carols.deviceId}`, carol.token)).status).toBe(200);
     const listed = await get("/devices", carol.token);
     expect(listed.body.items.map((d: { id: string }) => d.id)).toEqual([carols.deviceId]);

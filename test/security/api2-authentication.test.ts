@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, get, post } from "../helpers/api";
 import { createUser, enrolDevice, fakePublicKey, signInAdmin, type Session } from "../helpers/factories";
 import { buildTenants, type Tenants } from "./tenants";
+import { expectError } from "../helpers/expect-error";
 
 /**
  * OWASP API2:2023 Broken Authentication. test/auth/access-token.test.ts covers alg none, a foreign key,
@@ -75,42 +76,42 @@ describe("API2 broken authentication: forged access tokens", () => {
   });
 
   it("accepts the token only in the Authorization header, not in the query or a cookie", async () => {
-    expect((await get(`/users/me?access_token=${session.token}`)).status).toBe(401);
-    expect((await call("GET", "/users/me", { headers: { Cookie: `token=${session.token}; access_token=${session.token}` } })).status).toBe(401);
+    expectError(await get(`/users/me?access_token=${session.token}`), 401, "unauthorized");
+    expectError(await call("GET", "/users/me", { headers: { Cookie: `token=${session.token}; access_token=${session.token}` } }), 401, "unauthorized");
   });
 });
 
 describe("API2 broken authentication: one kind of credential never stands in for another", () => {
   it("a refresh token is not an access token, and an access token is not a refresh token", async () => {
-    expect((await get("/users/me", session.refreshToken)).status).toBe(401);
-    expect((await post("/auth/refresh", { refreshToken: session.token })).status).toBe(401);
+    expectError(await get("/users/me", session.refreshToken), 401, "unauthorized");
+    expectError(await post("/auth/refresh", { refreshToken: session.token }), 401, "unauthorized");
   });
 
   it("device credentials only work on the device's own client routes", async () => {
     for (const path of ["/users/me", "/networks", "/devices", `/devices/${t.a.device}`, "/nodes", "/agents/me"]) {
       const response = await get(path, t.secrets.aliceDeviceToken);
-      expect(response.status, path).toBe(401);
+      expectError(response, 401, "unauthorized");
     }
-    expect((await post("/nodes", { networkId: t.a.network, name: "x", publicKey: fakePublicKey() }, t.secrets.aliceDeviceToken)).status).toBe(401);
+    expectError(await post("/nodes", { networkId: t.a.network, name: "x", publicKey: fakePublicKey() }, t.secrets.aliceDeviceToken), 401, "unauthorized");
   });
 
   it("enrolment keys authenticate nothing but an enrolment", async () => {
     for (const path of ["/users/me", `/client/devices/${t.a.device}/config`, "/agents/me"]) {
       const response = await call(path.startsWith("/client") ? "POST" : "GET", path, { token: t.secrets.aliceKey });
-      expect(response.status, path).toBe(401);
+      expectError(response, 401, "unauthorized");
     }
   });
 
   it("user access tokens do not authenticate agent routes", async () => {
-    expect((await get("/agents/me", t.alice.token)).status).toBe(401);
-    expect((await get("/agents/me/desired-state", t.admin.token)).status).toBe(401);
+    expectError(await get("/agents/me", t.alice.token), 401, "unauthorized");
+    expectError(await get("/agents/me/desired-state", t.admin.token), 401, "unauthorized");
   });
 
   it("deleting a device ends its credential at once", async () => {
     const device = await enrolDevice(t.bob, { networkId: t.b.network, publicKey: fakePublicKey() });
     expect((await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken })).status).toBe(200);
     expect((await call("DELETE", `/devices/${device.deviceId}`, { token: t.bob.token })).status).toBe(204);
-    expect((await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken })).status).toBe(401);
+    expectError(await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken }), 401, "unauthorized");
   });
 });
 
@@ -118,8 +119,8 @@ describe("API2 broken authentication: sign-in gives nothing away", () => {
   it("an unknown email and a wrong password answer identically", async () => {
     const wrongPassword = await call("POST", "/auth/login", { body: { email: session.email, password: "not the password" }, headers: { "CF-Connecting-IP": "198.51.100.21" } });
     const unknownEmail = await call("POST", "/auth/login", { body: { email: "nobody-here@example.com", password: "not the password" }, headers: { "CF-Connecting-IP": "198.51.100.21" } });
-    expect(wrongPassword.status).toBe(401);
-    expect(unknownEmail.status).toBe(401);
+    expectError(wrongPassword, 401, "unauthorized");
+    expectError(unknownEmail, 401, "unauthorized");
     expect(unknownEmail.body).toEqual(wrongPassword.body);
   });
 

@@ -5,6 +5,7 @@ import { MAX_BODY_BYTES } from "../../src/middleware/body-limit";
 import { call, get, post } from "../helpers/api";
 import { createGroup, createNetwork, fakePublicKey, signInAdmin, unique, type Session } from "../helpers/factories";
 import { fetchDocument, operations } from "../fuzz/openapi-model";
+import { expectError } from "../helpers/expect-error";
 
 /**
  * OWASP API4:2023 Unrestricted Resource Consumption: bodies, pages, per-network collections and
@@ -29,7 +30,7 @@ describe("API4 request bodies are capped at 64 KiB before any work", () => {
     expect(over.status).toBe(413);
     expect(over.body.error.code).toBe("payload_too_large");
     const streamed = await call("POST", "/auth/login", { raw: stream(json(MAX_BODY_BYTES + 1)), headers });
-    expect(streamed.status).toBe(413);
+    expectError(streamed, 413, "payload_too_large");
   });
 
   it("a refused body is read to its end, never left mid-stream (declared or chunked, the connection stays usable)", async () => {
@@ -62,7 +63,7 @@ describe("API4 request bodies are capped at 64 KiB before any work", () => {
 
   it("an anonymous 4 MiB body is refused with 413 on a public route", async () => {
     const response = await call("POST", "/client/devices", { raw: "x".repeat(4 * 1024 * 1024), headers: { "Content-Type": "application/json" } });
-    expect(response.status).toBe(413);
+    expectError(response, 413, "payload_too_large");
   });
 });
 
@@ -84,7 +85,7 @@ describe("API4 every list is paged: limit 1-200", () => {
       const query = op.path === "/dev/mail" ? "to=a@example.com&" : "";
       for (const bad of ["0", "-1", String(max + 1), "1000000"]) {
         const response = await get(`${path}?${query}limit=${bad}`, caller);
-        expect(response.status, `${path}?limit=${bad}`).toBe(422);
+        expectError(response, 422, "VALIDATION_ERROR");
       }
       expect((await get(`${path}?${query}limit=${max}`, caller)).status, `${path}?limit=${max}`).toBe(200);
     }
@@ -119,7 +120,7 @@ describe("API4 per-network caps (src/lib/limits.ts, README \"Limits\") answer 40
     const [path, body] = request(network.id);
     const before = (await get(`/networks/${network.id}`, admin.token)).body;
     const response = await post(path, body, admin.token);
-    expect(response.status, response.text).toBe(409);
+    expectError(response, 409, "conflict");
     expect(response.body.error.message).toContain(String(cap));
     const after = (await get(`/networks/${network.id}`, admin.token)).body;
     expect([after.routingRevision, after.dnsRevision]).toEqual([before.routingRevision, before.dnsRevision]);
@@ -131,7 +132,7 @@ describe("API4 per-network caps (src/lib/limits.ts, README \"Limits\") answer 40
       await fill(sql, cap - 1, network.id);
       const [path, body] = request(network.id);
       expect((await post(path, body, admin.token)).status, path).toBe(201);
-      expect((await post(path, { ...body, name: "two-more", ...(path === "/nodes" ? { publicKey: fakePublicKey() } : {}) }, admin.token)).status, path).toBe(409);
+      expectError(await post(path, { ...body, name: "two-more", ...(path === "/nodes" ? { publicKey: fakePublicKey() } : {}) }, admin.token), 409, "conflict");
     }
   }, 60_000);
 });

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, get, post } from "../helpers/api";
 import { createGroup, createNetwork, createUser, fakePublicKey, signIn, signInAdmin, unique, type Session } from "../helpers/factories";
 import { currentStep, freshAddress, from, mailedToken, totp } from "../identity/identity-helpers";
+import { expectError } from "../helpers/expect-error";
 
 /**
  * OWASP API6:2023 Unrestricted Access to Sensitive Business Flows: every single-use or limited grant
@@ -58,7 +59,7 @@ describe("API6 single-use grants under a burst of parallel requests", () => {
     expect(winners).toHaveLength(1);
     await signIn(user.email, winners[0]![1]);
     const loser = passwords.find((p) => p !== winners[0]![1])!;
-    expect((await from(freshAddress()).post("/auth/login", { email: user.email, password: loser })).status).toBe(401);
+    expectError(await from(freshAddress()).post("/auth/login", { email: user.email, password: loser }), 401, "unauthorized");
   });
 
   it("agent enrolment: of 6 parallel enrolments with one token exactly one gets a credential", async () => {

@@ -4,6 +4,7 @@ import { API_BASE, createApp } from "../../src/app";
 import { call, get, post } from "../helpers/api";
 import { createGateway, createGroup, signInAdmin, type Session } from "../helpers/factories";
 import { fetchDocument, operations, type Operation } from "../fuzz/openapi-model";
+import { expectError } from "../helpers/expect-error";
 
 /**
  * OWASP API8:2023 Security Misconfiguration. CORS policy: none at all. The CLI sends bearer tokens
@@ -81,7 +82,7 @@ describe("API8 methods and media types", () => {
       const methods = new Set(ops.filter((op) => matches(op.path, path)).map((op) => op.method));
       const other = ["PUT", "PATCH", "DELETE", "POST"].find((m) => !methods.has(m))!;
       const response = await call(other, path, { token: admin.token });
-      expect(response.status, `${other} ${path}`).toBe(405);
+      expectError(response, 405, "method_not_allowed");
       expect(response.headers.get("allow")!.split(", ").sort(), path).toEqual([...methods].sort());
     }
   });
@@ -104,7 +105,7 @@ describe("API8 methods and media types", () => {
   it("method-override headers are ignored: a POST never becomes a DELETE", async () => {
     const group = await createGroup(admin);
     const response = await call("POST", `/groups/${group.id}`, { token: admin.token, headers: { "X-HTTP-Method-Override": "DELETE", "X-HTTP-Method": "DELETE" } });
-    expect(response.status).toBe(405);
+    expectError(response, 405, "method_not_allowed");
     expect((await get(`/groups/${group.id}`, admin.token)).status).toBe(200);
     expect(`${API_BASE}/groups`).toBe("/api/v1/groups");
   });

@@ -4,7 +4,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, login } from "../support/api-client.ts";
+import { expectError } from "../../helpers/expect-error.ts";
+import { byId, expectAnswer, login, typedApi } from "../support/api-client.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 
 interface Received {
@@ -55,29 +56,29 @@ describe("HTTP mail transport", () => {
   });
 
   it("posts { from, to[], subject, text } with the bearer secret; no dev outbox", async () => {
-    const admin = api(server.baseUrl, await login(server.baseUrl, server.admin));
+    const admin = typedApi(server.baseUrl, await login(server.baseUrl, server.admin));
     const email = `relay-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    expect((await admin.post("/users", { email, password: "a long enough password" })).status).toBe(201);
-    const answer = await api(server.baseUrl).post("/auth/password-reset/request", { email });
-    expect(answer.status).toBe(202);
+    expectAnswer(await admin.POST("/api/v1/users", { body: { email, password: "a long enough password" } }), 201, "create user");
+    expectAnswer(await typedApi(server.baseUrl).POST("/api/v1/auth/password-reset/request", { body: { email } }), 202, "reset request");
     const mail = await mailTo(email);
     expect(mail.authorization).toBe(`Bearer ${token}`);
     expect(mail.body).toMatchObject({ from: "Overlay <no-reply@example.com>", to: [email], subject: "Reset your password" });
     expect(mail.body.text).toMatch(/prt_[\w-]{43}/);
-    expect((await api(server.baseUrl).get(`/dev/mail?to=${email}`)).status).toBe(404);
+    expectError(await typedApi(server.baseUrl).GET("/api/v1/dev/mail", { params: { query: { to: email } } }), 404, "not_found");
   });
 
   it("a refusing relay: the reset answer is unchanged; an invite is revoked and answers 502", async () => {
     refuse = true;
     try {
-      const admin = api(server.baseUrl, await login(server.baseUrl, server.admin));
-      const answer = await api(server.baseUrl).post("/auth/password-reset/request", { email: server.admin.email });
-      expect(answer.status).toBe(202);
-      const group = (await admin.post("/groups", { name: "relay" })).body;
-      const invite = await admin.post(`/groups/${group.id}/invites`, { email: "someone@example.com", role: "viewer" });
-      expect(invite.status).toBe(502);
-      expect(invite.body.error.code).toBe("bad_gateway");
-      expect((await admin.get(`/groups/${group.id}/invites`)).body.items.map((item: { status: string }) => item.status)).toEqual(["revoked"]);
+      const admin = typedApi(server.baseUrl, await login(server.baseUrl, server.admin));
+      const answer = await typedApi(server.baseUrl).POST("/api/v1/auth/password-reset/request", { body: { email: server.admin.email } });
+      expect(answer.response.status).toBe(202);
+      const group = expectAnswer(await admin.POST("/api/v1/groups", { body: { name: "relay" } }), 201, "create group");
+      const invite = await admin.POST("/api/v1/groups/{id}/invites", { ...byId(group.id), body: { email: "someone@example.com", role: "viewer" } });
+      expect(invite.response.status).toBe(502);
+      expect(invite.error?.error.code).toBe("bad_gateway");
+      const invites = expectAnswer(await admin.GET("/api/v1/groups/{id}/invites", byId(group.id)), 200, "invites");
+      expect(invites.items.map((item) => item.status)).toEqual(["revoked"]);
     } finally {
       refuse = false;
     }

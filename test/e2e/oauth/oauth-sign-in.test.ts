@@ -2,7 +2,8 @@
 // authorization code + PKCE, state bound to the browser, linking only on a verified email, MFA on top.
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, login } from "../support/api-client.ts";
+import { expectError, expectErrorIn } from "../../helpers/expect-error.ts";
+import { expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { authorizeAtProvider, Browser, startProvider, type LocalProvider } from "./oidc-provider.ts";
 
@@ -11,7 +12,7 @@ const PASSWORD = "a long enough password";
 describe("OAuth sign-in with a generic OpenID Connect provider", () => {
   let provider: LocalProvider;
   let server: WorkerServer;
-  let admin: ReturnType<typeof api>;
+  let admin: TypedApiClient;
   let callbackPrefix: string;
 
   beforeAll(async () => {
@@ -21,7 +22,7 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     });
     callbackPrefix = `${server.baseUrl}/api/v1/auth/oauth/oidc/callback`;
     provider.configure(callbackPrefix);
-    admin = api(server.baseUrl, await login(server.baseUrl, server.admin));
+    admin = typedApi(server.baseUrl, await login(server.baseUrl, server.admin));
   });
   afterAll(async () => {
     await server?.stop();
@@ -30,9 +31,8 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
 
   async function createAccount(label: string) {
     const email = `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const created = await admin.post("/users", { email, password: PASSWORD, name: label });
-    expect(created.status, created.text).toBe(201);
-    return { email, id: created.body.id as string };
+    const created = expectAnswer(await admin.POST("/api/v1/users", { body: { email, password: PASSWORD, name: label } }), 201, "create user");
+    return { email, id: created.id };
   }
 
   /** Our start leg: the 302 to the provider and the state cookie it sets. */
@@ -63,8 +63,8 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     const first = await signInAs("alice-sub");
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toMatchObject({ tokenType: "Bearer", user: { id: account.id, email: account.email } });
-    expect((await api(server.baseUrl, first.body.accessToken).get("/users/me")).body.id).toBe(account.id);
-    expect((await api(server.baseUrl).post("/auth/refresh", { refreshToken: first.body.refreshToken })).status).toBe(200);
+    expect(expectAnswer(await typedApi(server.baseUrl, first.body.accessToken).GET("/api/v1/users/me"), 200, "me").id).toBe(account.id);
+    expectAnswer(await typedApi(server.baseUrl).POST("/api/v1/auth/refresh", { body: { refreshToken: first.body.refreshToken } }), 200, "refresh");
 
     // The provider's address changes: the (provider, subject) link still signs in the same account.
     provider.accounts.set("alice-sub", { email: "changed@example.net", emailVerified: false });
@@ -79,10 +79,10 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     const refused = await signInAs("mallory-sub");
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe("forbidden");
-    expect((await signInAs("mallory-sub")).status).toBe(403); // nothing was linked the first time
+    expectError(await signInAs("mallory-sub"), 403, "forbidden"); // nothing was linked the first time
 
     provider.accounts.set("stranger-sub", { email: `nobody-${crypto.randomUUID()}@example.com`, emailVerified: true });
-    expect((await signInAs("stranger-sub")).status).toBe(403);
+    expectError(await signInAs("stranger-sub"), 403, "forbidden");
   });
 
   it("refuses a tampered state, a callback without this browser's cookie, and a replayed callback", async () => {
@@ -98,7 +98,7 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     expect(wrongState.body.error.code).toBe("unauthorized");
 
     // The attacker's own browser finishing the flow cannot be replayed into another browser (login CSRF).
-    expect((await callback(new Browser(), returned.toString())).status).toBe(401);
+    expectError(await callback(new Browser(), returned.toString()), 401, "unauthorized");
 
     // The forged attempts did not spend the real flow.
     const ok = await callback(browser, returned.toString());
@@ -106,7 +106,7 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     expect(ok.body.user.id).toBe(account.id);
     // Replayed: the state is single use (the cookie is gone too; put it back to prove the server refuses).
     const forgedCookie = await fetch(returned, { headers: { cookie: `wg_oauth_state=${returned.searchParams.get("state")}` } });
-    expect(forgedCookie.status).toBe(401);
+    await expectErrorIn(forgedCookie, 401, "unauthorized");
   });
 
   it("refuses a code redeemed with another flow's PKCE verifier (the provider checks it)", async () => {
@@ -121,23 +121,24 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     const swapped = new URL(returnedA);
     swapped.searchParams.set("state", attacker.cookie("wg_oauth_state")!);
     const refused = await callback(attacker, swapped.toString());
-    expect(refused.status, JSON.stringify(refused.body)).toBe(401);
+    expectError(refused, 401, "unauthorized");
     expect(refused.body.error.message).toMatch(/invalid_grant/);
   });
 
   it("answers an MFA challenge instead of tokens when the account has MFA on", async () => {
     const account = await createAccount("erin");
     provider.accounts.set("erin-sub", { email: account.email, emailVerified: true });
-    const session = api(server.baseUrl, await login(server.baseUrl, { email: account.email, password: PASSWORD }));
-    const { secret } = (await session.post("/auth/mfa/enroll")).body;
-    expect((await session.post("/auth/mfa/activate", { code: totp(secret), password: PASSWORD })).status).toBe(200);
+    const session = typedApi(server.baseUrl, await login(server.baseUrl, { email: account.email, password: PASSWORD }));
+    const { secret } = expectAnswer(await session.POST("/api/v1/auth/mfa/enroll"), 200, "enrol MFA");
+    expectAnswer(await session.POST("/api/v1/auth/mfa/activate", { body: { code: totp(secret), password: PASSWORD } }), 200, "activate MFA");
 
     const result = await signInAs("erin-sub");
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ mfaRequired: true, mfaToken: expect.stringMatching(/^mfa_/), expiresIn: 300 });
-    const verified = await api(server.baseUrl).post("/auth/mfa/verify", { mfaToken: result.body.mfaToken, code: totp(secret, 1) });
-    expect(verified.status, verified.text).toBe(200);
-    expect(verified.body.user.id).toBe(account.id);
+    const verified = expectAnswer(await typedApi(server.baseUrl).POST("/api/v1/auth/mfa/verify", {
+      body: { mfaToken: result.body.mfaToken, code: totp(secret, 1) },
+    }), 200, "verify MFA");
+    expect(verified.user.id).toBe(account.id);
   });
 
   it("answers 404 for providers that are unknown or not configured", async () => {
