@@ -9,7 +9,7 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from "../../services/
 import { revokeSession, rotateRefreshToken } from "../../services/auth/sessions";
 import { signIn } from "../../services/auth/sign-in";
 import { countAttempt } from "../../services/throttle/throttle.limiter";
-import { presentUser } from "../users/users.schemas";
+import { presentUser } from "../../lib/schemas/users";
 import type * as routes from "./auth.routes";
 import { presentSignIn } from "./auth.schemas";
 import { sameText } from "../../lib/same-text";

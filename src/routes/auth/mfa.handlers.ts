@@ -9,7 +9,7 @@ import { completeChallenge, findChallenge, invalidChallenge, spendAttempt } from
 import { forgetLiveSessions } from "../../services/auth/session-cache";
 import { startSession } from "../../services/auth/sessions";
 import { countAttempt } from "../../services/throttle/throttle.limiter";
-import { presentUser } from "../users/users.schemas";
+import { presentUser } from "../../lib/schemas/users";
 import type * as routes from "./mfa.routes";
 
 export const status: AppRouteHandler<typeof routes.status> = async (c) =>

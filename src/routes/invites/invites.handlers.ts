@@ -11,7 +11,7 @@ import { acceptInvite, createInvite, findUsableInvite } from "../../services/aut
 import { startSession } from "../../services/auth/sessions";
 import { createMailer } from "../../services/mail/mailer";
 import { countAttempt } from "../../services/throttle/throttle.limiter";
-import { presentUser } from "../users/users.schemas";
+import { presentUser } from "../../lib/schemas/users";
 import type * as routes from "./invites.routes";
 import { presentInvite } from "./invites.schemas";
 

@@ -3,8 +3,8 @@ import { displayName } from "../../lib/display-name";
 import type { invites } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
 import { inviteStatus } from "../../services/auth/invites";
-import { GroupRoleSchema } from "../groups/groups.schemas";
-import { Email, UserSchema } from "../users/users.schemas";
+import { GroupRoleSchema } from "../../lib/schemas/groups";
+import { Email, UserSchema } from "../../lib/schemas/users";
 
 export const InviteSchema = z.object({
   id: z.string().openapi({ example: "inv_..." }),

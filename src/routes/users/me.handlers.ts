@@ -7,7 +7,7 @@ import { confirmPassword } from "../../services/auth/confirm-password";
 import { hashPassword } from "../../services/auth/password";
 import { revokeAllSessions } from "../../services/auth/sign-in";
 import type * as routes from "./me.routes";
-import { presentUser } from "./users.schemas";
+import { presentUser } from "../../lib/schemas/users";
 import { forgetLiveSessions } from "../../services/auth/session-cache";
 
 async function caller(c: { var: { db: import("../../db/client").Db; auth: { userId: string } } }) {
