@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import type { invites } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
-import { inviteStatus } from "../../services/auth/invites";
+import { inviteStatus } from "../../services/identity/invites";
 import { GroupRoleSchema } from "../../lib/schemas/groups";
 import { Email, UserSchema } from "../../lib/schemas/users";
 
