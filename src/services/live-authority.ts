@@ -40,7 +40,7 @@ export function enrolmentKeyUsable(keyId: string, networkId: string, now: string
 
 /**
  * Whoever sent the invite may still grant its role in its group: a platform admin, an owner, or an admin
- * for roles below owner (the rule invites.handlers.ts applies when the invite is created). A deleted
+ * for roles below owner (the rule services/identity/invites.ts applies when the invite is created). A deleted
  * inviter (invited_by cleared) grants nothing.
  */
 export function inviterStillGrants(inviteId: string): SQL {

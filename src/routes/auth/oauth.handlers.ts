@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { getConfig } from "../../lib/env";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { authorizationUrl, completeAuthorization, OAUTH_STATE_TTL_SECONDS } from "../../services/auth/oauth-flow";
 import { providerFor } from "../../services/auth/oauth-providers";
 import { signIn } from "../../services/auth/sign-in";
@@ -33,5 +34,5 @@ export const callback: AppRouteHandler<typeof routes.callback> = async (c) => {
   // Spent once its own state comes back; a forged callback (other state) leaves the real flow alive.
   if (cookieState && cookieState === c.req.query("state")) deleteCookie(c, STATE_COOKIE, { path: COOKIE_PATH });
   const user = await completeAuthorization(c.var.db, config, provider, new URL(c.req.url), redirectUri(c, provider.id), cookieState);
-  return c.json(presentSignIn(await signIn(c.var.db, config, user)), 200);
+  return c.json(presentSignIn(await signIn(c.var.db, config, user, auditOf(c, 200))), 200);
 };

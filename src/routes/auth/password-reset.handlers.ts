@@ -1,6 +1,7 @@
 import { inBackground } from "../../lib/background";
 import { getConfig } from "../../lib/env";
 import type { AppRouteHandler } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { confirmPasswordReset, requestPasswordReset } from "../../services/auth/password-reset";
 import { createMailer } from "../../services/mail/mailer";
 import { countAttempt } from "../../services/throttle/throttle.limiter";
@@ -22,7 +23,7 @@ export const request: AppRouteHandler<typeof routes.request> = async (c) => {
 export const confirm: AppRouteHandler<typeof routes.confirm> = async (c) => {
   const { token, newPassword } = c.req.valid("json");
   const attempt = await countAttempt(c, "reset", {});
-  await confirmPasswordReset(c.var.db, token, newPassword);
+  await confirmPasswordReset(c.var.db, token, newPassword, auditOf(c, 204));
   await attempt.succeeded();
   return c.body(null, 204);
 };

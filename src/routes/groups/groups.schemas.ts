@@ -1,9 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import { GROUP_ROLES } from "../../db/schema";
+import { GroupRoleSchema } from "../../lib/schemas/groups";
 import { Timestamp } from "../../lib/openapi";
-
-export const GroupRoleSchema = z.enum(GROUP_ROLES).openapi({ description: "owner > admin > member > viewer" });
 
 export const GroupSchema = z.object({
   id: z.string().openapi({ example: "grp_..." }),

@@ -1,10 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import type { invites } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
-import { inviteStatus } from "../../services/auth/invites";
-import { GroupRoleSchema } from "../groups/groups.schemas";
-import { Email, UserSchema } from "../users/users.schemas";
+import { type Invite, inviteStatus } from "../../services/identity/invites";
+import { GroupRoleSchema } from "../../lib/schemas/groups";
+import { Email, UserSchema } from "../../lib/schemas/users";
 
 export const InviteSchema = z.object({
   id: z.string().openapi({ example: "inv_..." }),
@@ -43,7 +42,7 @@ export const InviteParams = z.object({
   inviteId: z.string().min(1).max(64).openapi({ param: { name: "inviteId", in: "path" } }),
 });
 
-export const presentInvite = (invite: typeof invites.$inferSelect): z.infer<typeof InviteSchema> => ({
+export const presentInvite = (invite: Invite): z.infer<typeof InviteSchema> => ({
   id: invite.id, groupId: invite.groupId, email: invite.email, role: invite.role, status: inviteStatus(invite),
   invitedBy: invite.invitedBy, acceptedBy: invite.acceptedBy, createdAt: invite.createdAt, expiresAt: invite.expiresAt,
 });

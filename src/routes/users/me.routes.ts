@@ -1,7 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { signedIn } from "../../middleware/auth";
-import { ChangePasswordBody, UpdateMeBody, UserSchema } from "./users.schemas";
+import { UserSchema } from "../../lib/schemas/users";
+import { ChangePasswordBody, UpdateMeBody } from "./users.schemas";
 
 const tags = ["Users"];
 

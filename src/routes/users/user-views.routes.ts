@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonResponse, Timestamp } from "../../lib/openapi";
 import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
-import { GroupRoleSchema } from "../groups/groups.schemas";
+import { GroupRoleSchema } from "../../lib/schemas/groups";
 
 const tags = ["Users"];
 const params = IdParam("User (or `me`)", "usr");

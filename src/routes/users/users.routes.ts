@@ -2,7 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
-import { CreateUserBody, UpdateUserBody, UserListQuery, UserSchema } from "./users.schemas";
+import { UserSchema } from "../../lib/schemas/users";
+import { CreateUserBody, UpdateUserBody, UserListQuery } from "./users.schemas";
 
 const tags = ["Users"];
 const params = IdParam("User (or `me`)", "usr");

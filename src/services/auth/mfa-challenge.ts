@@ -4,18 +4,26 @@ import { mfaChallenges, users } from "../../db/schema";
 import type { Config } from "../../lib/env";
 import { unauthorized } from "../../lib/errors";
 import { newId, nowIso, secondsFromNow } from "../../lib/ids";
+import { type AuditContext, auditStatement } from "../audit/audit-trail";
 import { randomToken, sha256 } from "./tokens";
 
 /** DESIGN: 5 tries per challenge; after that the password step must be repeated. */
 export const MAX_CHALLENGE_ATTEMPTS = 5;
 
-/** The mfaToken handed out after a correct password (or OAuth callback) for an account with MFA on. */
-export async function createChallenge(db: Db, config: Config, userId: string): Promise<string> {
+/**
+ * The mfaToken handed out after a correct password (or OAuth callback) for an account with MFA on. Its
+ * audit row commits with it; nobody is signed in yet, so the actor stays the request's (anonymous).
+ */
+export async function createChallenge(db: Db, config: Config, userId: string, audit: AuditContext): Promise<string> {
   const token = `mfa_${randomToken()}`;
-  await db.insert(mfaChallenges).values({
-    id: newId("mfc"), userId, tokenHash: sha256(token), createdAt: nowIso(),
-    expiresAt: secondsFromNow(config.MFA_CHALLENGE_TTL_SECONDS),
-  });
+  const now = nowIso();
+  await db.batch([
+    db.insert(mfaChallenges).values({
+      id: newId("mfc"), userId, tokenHash: sha256(token), createdAt: now,
+      expiresAt: secondsFromNow(config.MFA_CHALLENGE_TTL_SECONDS),
+    }),
+    auditStatement(db, audit, { action: "session.mfa_challenged", resourceId: null, groupId: null, networkId: null }, now),
+  ]);
   return token;
 }
 

@@ -4,6 +4,7 @@ import { mfaChallenges, mfaFactors, recoveryCodes, sessions } from "../../db/sch
 import type { Config } from "../../lib/env";
 import { conflict, domainError } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
+import { type AuditContext, auditStatement } from "../audit/audit-trail";
 import { seal, unseal } from "./secret-box";
 import { sha256 } from "./tokens";
 import { base32Encode, matchingStep, otpauthUri, TOTP } from "./totp";
@@ -12,6 +13,9 @@ const PURPOSE = "totp-secret v1";
 export const RECOVERY_CODE_COUNT = 10;
 const TOTP_CODE = /^\d{6}$/;
 
+/** MFA rows name no resource: the audit row's actor is the account (as before, the routes have no ids). */
+const mfaEvent = (action: string) => ({ action, resourceId: null, groupId: null, networkId: null });
+
 export const getFactor = (db: Db, userId: string) => db.select().from(mfaFactors).where(eq(mfaFactors.userId, userId)).get();
 
 export async function isMfaActive(db: Db, userId: string): Promise<boolean> {
@@ -19,14 +23,17 @@ export async function isMfaActive(db: Db, userId: string): Promise<boolean> {
 }
 
 /** A new secret for the user (replacing a pending one); MFA turns on only once a code proves the app has it. */
-export async function enrol(db: Db, config: Config, userId: string, email: string) {
+export async function enrol(db: Db, config: Config, userId: string, email: string, audit: AuditContext) {
   const existing = await getFactor(db, userId);
   if (existing?.activatedAt) throw conflict("MFA is already active; disable it first to enrol a new authenticator");
   const secret = crypto.getRandomValues(new Uint8Array(TOTP.secretBytes));
   const now = nowIso();
   const row = { secretCiphertext: await seal(config, PURPOSE, secret, userId), activatedAt: null, lastUsedStep: null, updatedAt: now };
-  await db.insert(mfaFactors).values({ userId, createdAt: now, ...row })
-    .onConflictDoUpdate({ target: mfaFactors.userId, set: row, setWhere: isNull(mfaFactors.activatedAt) });
+  await db.batch([
+    auditStatement(db, audit, mfaEvent("mfa.enrolled"), now),
+    db.insert(mfaFactors).values({ userId, createdAt: now, ...row })
+      .onConflictDoUpdate({ target: mfaFactors.userId, set: row, setWhere: isNull(mfaFactors.activatedAt) }),
+  ]);
   const encoded = base32Encode(secret);
   return { secret: encoded, otpauthUri: otpauthUri(new URL(config.JWT_ISSUER).host, email, encoded) };
 }
@@ -43,7 +50,9 @@ const recoveryHash = (userId: string, code: string) => sha256(`${userId}:${code.
  * does): a session signed in with the password alone must not outlive the second factor. The caller's
  * own session (`keepSessionId`) stays. The caller forgets the session cache once this returns.
  */
-export async function activate(db: Db, config: Config, userId: string, code: string, keepSessionId: string): Promise<string[]> {
+export async function activate(
+  db: Db, config: Config, userId: string, code: string, keepSessionId: string, audit: AuditContext,
+): Promise<string[]> {
   const factor = await getFactor(db, userId);
   if (!factor) throw domainError("Enrol first: POST /auth/mfa/enroll");
   if (factor.activatedAt) throw conflict("MFA is already active");
@@ -52,6 +61,7 @@ export async function activate(db: Db, config: Config, userId: string, code: str
   if (step === null) throw domainError("The code does not match; check the authenticator's clock and try again");
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const now = nowIso();
+  const turnedOn = sql`exists (select 1 from mfa_factors f where f.user_id = ${userId} and f.activated_at = ${now})`;
   const [activated] = await db.batch([
     db.update(mfaFactors).set({ activatedAt: now, lastUsedStep: step, updatedAt: now })
       .where(and(eq(mfaFactors.userId, userId), isNull(mfaFactors.activatedAt), eq(mfaFactors.secretCiphertext, factor.secretCiphertext)))
@@ -62,9 +72,9 @@ export async function activate(db: Db, config: Config, userId: string, code: str
     }))),
     // Only when this activation is the one that turned MFA on (a lost race revokes nothing).
     db.update(sessions).set({ revokedAt: now, revokedReason: "mfa_enabled" }).where(and(
-      eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keepSessionId),
-      sql`exists (select 1 from mfa_factors f where f.user_id = ${userId} and f.activated_at = ${now})`,
+      eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keepSessionId), turnedOn,
     )),
+    auditStatement(db, audit, mfaEvent("mfa.activated"), now, turnedOn),
   ]);
   // Lost a race with another enrolment or activation: the codes just written belong to nobody's secret.
   if (activated.length === 0) {
@@ -111,8 +121,9 @@ export async function status(db: Db, userId: string) {
   };
 }
 
-export async function disable(db: Db, userId: string) {
+export async function disable(db: Db, userId: string, audit: AuditContext) {
   await db.batch([
+    auditStatement(db, audit, mfaEvent("mfa.disabled")),
     db.delete(mfaFactors).where(eq(mfaFactors.userId, userId)),
     db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
     db.delete(mfaChallenges).where(eq(mfaChallenges.userId, userId)),

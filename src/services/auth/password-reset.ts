@@ -10,6 +10,7 @@ import { hashPassword } from "./password";
 import { revokeAllSessions } from "./sign-in";
 import { randomToken, sha256 } from "./tokens";
 import { forgetLiveSessions } from "./session-cache";
+import { type AuditContext, auditStatement } from "../audit/audit-trail";
 
 /**
  * Issues a token and mails it when the email belongs to an enabled account; does nothing otherwise. The
@@ -33,8 +34,11 @@ export async function requestPasswordReset(db: Db, config: Config, mailer: Maile
 
 const invalidToken = () => domainError("The reset token is not valid, was already used or has expired");
 
-/** Consumes the token (compare-and-set), sets the password and ends every session of the account. */
-export async function confirmPasswordReset(db: Db, token: string, newPassword: string): Promise<void> {
+/**
+ * Consumes the token (compare-and-set), sets the password and ends every session of the account; the
+ * audit row commits with the new password (the actor stays anonymous: nobody signs in here).
+ */
+export async function confirmPasswordReset(db: Db, token: string, newPassword: string, audit: AuditContext): Promise<void> {
   const now = nowIso();
   const claimed = await db.update(passwordResets).set({ usedAt: now })
     .where(and(eq(passwordResets.tokenHash, sha256(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
@@ -47,6 +51,7 @@ export async function confirmPasswordReset(db: Db, token: string, newPassword: s
     db.update(users).set({ passwordHash: await hashPassword(newPassword), updatedAt: now }).where(eq(users.id, userId)),
     revokeAllSessions(db, userId, "password_reset"),
     db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt))),
+    auditStatement(db, audit, { action: "user.password_reset", resourceId: null, groupId: null, networkId: null }, now),
   ]);
   forgetLiveSessions();
 }

@@ -45,4 +45,4 @@ export async function burnPasswordCheck(password: string): Promise<void> {
   await verifyPassword(password, await decoy);
 }
 
-export const PASSWORD_RULES = { min: 10, max: 256 } as const;
+export { PASSWORD_RULES } from "../../lib/password-rules";

@@ -8,6 +8,10 @@ import { configInForce } from "../settings/settings";
 import { AUDIENCE, signAccessToken } from "./jwt";
 import { randomToken, sha256, successorOf } from "./tokens";
 import { forgetLiveSessions } from "./session-cache";
+import { type AuditContext, auditStatement, type DomainEvent } from "../audit/audit-trail";
+import { signedInAs } from "./signed-in-actor";
+
+const sessionEvent = (action: string, userId: string | null): DomainEvent => ({ action, resourceId: userId, groupId: null, networkId: null });
 
 /** A retry with the just-rotated token inside this window gets the same successor (concurrent CLI calls). */
 export const REUSE_GRACE_MS = 10_000;
@@ -22,7 +26,12 @@ async function tokenPair(config: Config, user: User, sessionId: string, refreshT
   return { accessToken, refreshToken, tokenType: "Bearer" as const, expiresIn: config.ACCESS_TOKEN_TTL_SECONDS, user };
 }
 
-export async function startSession(db: Db, envConfig: Config, user: User) {
+/**
+ * A new session and its first refresh token. `audit`: the sign-in request it serves, whose row (actor:
+ * the account signed in) commits with the session; absent when the request audits elsewhere (an invite
+ * acceptance that created the account records the join).
+ */
+export async function startSession(db: Db, envConfig: Config, user: User, audit?: AuditContext) {
   const config = await configInForce(envConfig, db);
   const sessionId = newId("ses");
   const token = randomToken();
@@ -32,18 +41,27 @@ export async function startSession(db: Db, envConfig: Config, user: User) {
     db.insert(refreshTokens).values({
       id: newId("rt"), sessionId, tokenHash: sha256(token), createdAt: now, expiresAt: secondsFromNow(config.REFRESH_TOKEN_TTL_SECONDS),
     }),
+    ...(audit ? [auditStatement(db, signedInAs(audit, user.id), sessionEvent("session.started", user.id), now)] : []),
   ]);
   return tokenPair(config, user, sessionId, token);
 }
 
-export async function revokeSession(db: Db, sessionId: string, reason: string) {
-  await db.update(sessions).set({ revokedAt: nowIso(), revokedReason: reason })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+/** Ends a session; `audit`: the logout it serves, whose row commits with it. */
+export async function revokeSession(db: Db, sessionId: string, reason: string, audit?: AuditContext) {
+  const now = nowIso();
+  await db.batch([
+    db.update(sessions).set({ revokedAt: now, revokedReason: reason }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt))),
+    ...(audit ? [auditStatement(db, audit, sessionEvent("session.ended", null), now)] : []),
+  ]);
   forgetLiveSessions();
 }
 
-/** Exchanges a refresh token for a new pair; a replayed token revokes its whole family. */
-export async function rotateRefreshToken(db: Db, envConfig: Config, token: string) {
+/**
+ * Exchanges a refresh token for a new pair; a replayed token revokes its whole family. The audit row
+ * (actor: the session's account) commits with the rotation; a retry inside the grace window writes
+ * nothing else, so its row is written alone.
+ */
+export async function rotateRefreshToken(db: Db, envConfig: Config, token: string, audit: AuditContext) {
   const config = await configInForce(envConfig, db);
   const row = await db.select({ token: refreshTokens, session: sessions, user: users })
     .from(refreshTokens)
@@ -66,6 +84,7 @@ export async function rotateRefreshToken(db: Db, envConfig: Config, token: strin
       await revokeSession(db, row.session.id, "refresh_token_reuse");
       throw unauthorized("The refresh token was already used; the session has been revoked");
     }
+    await auditStatement(db, signedInAs(audit, row.user.id), sessionEvent("session.refreshed", row.user.id), now);
     return tokenPair(config, row.user, row.session.id, successor);
   }
   if (row.token.expiresAt <= now) throw unauthorized("The refresh token has expired");
@@ -78,6 +97,7 @@ export async function rotateRefreshToken(db: Db, envConfig: Config, token: strin
       id: newId("rt"), sessionId: row.session.id, tokenHash: successorHash, parentId: row.token.id,
       createdAt: now, expiresAt: secondsFromNow(config.REFRESH_TOKEN_TTL_SECONDS),
     }).onConflictDoNothing(),
+    auditStatement(db, signedInAs(audit, row.user.id), sessionEvent("session.refreshed", row.user.id), now),
   ]);
   return tokenPair(config, row.user, row.session.id, successor);
 }

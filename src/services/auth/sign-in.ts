@@ -6,6 +6,7 @@ import { unauthorized } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { createChallenge } from "./mfa-challenge";
 import { isMfaActive } from "./mfa";
+import type { AuditContext } from "../audit/audit-trail";
 import { startSession } from "./sessions";
 
 type User = typeof users.$inferSelect;
@@ -17,12 +18,12 @@ export type SignInOutcome = MfaChallengeOutcome | Awaited<ReturnType<typeof star
  * The last step of every sign-in path (password, OAuth): a disabled account stops here, and an account
  * with MFA on gets a challenge instead of tokens (DESIGN: MFA applies to every sign-in path).
  */
-export async function signIn(db: Db, config: Config, user: User): Promise<SignInOutcome> {
+export async function signIn(db: Db, config: Config, user: User, audit: AuditContext): Promise<SignInOutcome> {
   if (user.disabledAt) throw unauthorized("The account is disabled");
   if (await isMfaActive(db, user.id)) {
-    return { mfaRequired: true, mfaToken: await createChallenge(db, config, user.id), expiresIn: config.MFA_CHALLENGE_TTL_SECONDS };
+    return { mfaRequired: true, mfaToken: await createChallenge(db, config, user.id, audit), expiresIn: config.MFA_CHALLENGE_TTL_SECONDS };
   }
-  return startSession(db, config, user);
+  return startSession(db, config, user, audit);
 }
 
 export const isMfaChallenge = (outcome: SignInOutcome): outcome is MfaChallengeOutcome => "mfaRequired" in outcome;

@@ -1,62 +1,24 @@
-import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Context } from "hono";
 import type { Db } from "../../db/client";
 import { insertWhere } from "../../db/insert-where";
-import { invites, memberships, users, type GroupRole } from "../../db/schema";
-import type { Config } from "../../lib/env";
-import { ApiError, conflict, domainError, fieldError, forbidden, notFound, unauthorized } from "../../lib/errors";
-import { newId, nowIso, secondsFromNow } from "../../lib/ids";
+import { invites, memberships, users } from "../../db/schema";
+import { getConfig } from "../../lib/env";
+import { conflict, domainError, fieldError, forbidden, notFound, unauthorized } from "../../lib/errors";
+import { newId, nowIso } from "../../lib/ids";
 import { isUniqueViolation } from "../../lib/db-errors";
-import type { UserAuth } from "../../lib/types";
-import type { Mailer } from "../mail/mail.types";
-import { inviteMessage } from "../mail/messages";
+import { PASSWORD_RULES } from "../../lib/password-rules";
+import type { AppEnv, UserAuth } from "../../lib/types";
+import { type AuditContext, auditStatement } from "../audit/audit-trail";
+import { isMfaActive } from "../auth/mfa";
+import { hashPassword, verifyPassword } from "../auth/password";
+import { startSession } from "../auth/sessions";
+import { signedInAs } from "../auth/signed-in-actor";
+import { sha256 } from "../auth/tokens";
 import { inviterStillGrants } from "../live-authority";
 import { readSettings } from "../settings/settings";
-import { isMfaActive } from "./mfa";
-import { hashPassword, PASSWORD_RULES, verifyPassword } from "./password";
-import { randomToken, sha256 } from "./tokens";
-
-type Invite = typeof invites.$inferSelect;
-
-export function inviteStatus(invite: Invite, now = nowIso()) {
-  if (invite.acceptedAt) return "accepted" as const;
-  if (invite.revokedAt) return "revoked" as const;
-  return invite.expiresAt <= now ? ("expired" as const) : ("pending" as const);
-}
-
-/**
- * Mails a new invite; once the mail is out, an earlier pending invite of the same address to the same
- * group is revoked (not before: a relay failure must not kill the link the invitee already has).
- */
-export async function createInvite(
-  db: Db, config: Config, mailer: Mailer,
-  input: { groupId: string; groupName: string; email: string; role: GroupRole; invitedBy: string },
-): Promise<Invite> {
-  const member = await db.select({ userId: memberships.userId }).from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.groupId, input.groupId), eq(users.email, input.email))).get();
-  if (member) throw conflict("This address already belongs to a member of the group");
-  const token = `inv_${randomToken()}`;
-  const now = nowIso();
-  const invite: Invite = {
-    id: newId("inv"), groupId: input.groupId, email: input.email, role: input.role, tokenHash: sha256(token),
-    invitedBy: input.invitedBy, createdAt: now, expiresAt: secondsFromNow(config.INVITE_TTL_SECONDS),
-    acceptedAt: null, acceptedBy: null, revokedAt: null,
-  };
-  await db.insert(invites).values(invite);
-  try {
-    await mailer.send(inviteMessage(config, input.email, input.groupName, input.role, token));
-  } catch (error) {
-    // Nobody can ever accept an invite whose token was not delivered: take it back and say so.
-    await db.update(invites).set({ revokedAt: nowIso() }).where(eq(invites.id, invite.id));
-    throw new ApiError("bad_gateway", "The invite mail could not be sent; try again later", { cause: error });
-  }
-  // Only older invites: two re-invites racing must not revoke each other.
-  await db.update(invites).set({ revokedAt: nowIso() }).where(and(
-    eq(invites.groupId, input.groupId), eq(invites.email, input.email), isNull(invites.acceptedAt), isNull(invites.revokedAt),
-    or(lt(invites.createdAt, invite.createdAt), and(eq(invites.createdAt, invite.createdAt), lt(invites.id, invite.id))),
-  ));
-  return invite;
-}
+import { countAttempt } from "../throttle/throttle.limiter";
+import { type Invite, inviteStatus } from "./invites";
 
 const unusable = () => domainError("The invite is not valid, was already used, was revoked or has expired");
 
@@ -76,6 +38,9 @@ const claimStatement = (db: Db, invite: Invite, userId: string | null, now: stri
       inviterStillGrants(invite.id)))
     .returning({ id: invites.id });
 
+const acceptedEvent = (invite: Invite, userId: string) =>
+  ({ action: "invite.accepted", resourceId: userId, groupId: invite.groupId, networkId: null });
+
 export interface AcceptProof {
   caller?: UserAuth;
   password?: string;
@@ -86,8 +51,9 @@ export interface AcceptProof {
  * The rule (docs/identity.md): no account for the invited email → a password creates one. An account
  * exists → the caller is signed in as it, or gives its password (only while it has no MFA: a password
  * alone must not stand in for a second factor). Returns the account and the role it holds in the group.
+ * The audit row (actor: the account that joined) commits with the join, on the join's own condition.
  */
-export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof) {
+export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof, audit: AuditContext) {
   const existing = await db.select().from(users).where(eq(users.email, invite.email)).get();
   if (proof.caller && proof.caller.userId !== existing?.id) throw forbidden("This invite was sent to another email address");
   const now = nowIso();
@@ -108,12 +74,14 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof) {
     const giveBack = () => db.update(invites).set({ acceptedAt: null, acceptedBy: null }).where(eq(invites.id, invite.id));
     // The inviter's authority is checked again by the batch that joins: it may have ended since the claim.
     const created = sql`exists (select 1 from users where id = ${user.id})`;
+    const joinedRow = auditStatement(db, signedInAs(audit, user.id), acceptedEvent(invite, user.id), now, created);
     let joined;
     try {
       [joined] = await db.batch([
         insertWhere(db, users, user, inviterStillGrants(invite.id)).returning({ id: users.id }),
         insertWhere(db, memberships, { groupId: invite.groupId, userId: user.id, role: invite.role, createdAt: now, updatedAt: now }, created),
         db.update(invites).set({ acceptedBy: user.id }).where(and(eq(invites.id, invite.id), created)),
+        joinedRow,
       ]);
     } catch (error) {
       // Someone created this account in between: give the invite back so it can be accepted as that account.
@@ -140,10 +108,28 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof) {
     claimStatement(db, invite, existing.id, now),
     insertWhere(db, memberships, { groupId: invite.groupId, userId: existing.id, role: invite.role, createdAt: now, updatedAt: now }, claimed)
       .onConflictDoNothing(),
+    auditStatement(db, signedInAs(audit, existing.id), acceptedEvent(invite, existing.id), now, claimed),
   ]);
   if (won.length === 0) throw unusable();
   const membership = await db.select({ role: memberships.role }).from(memberships)
     .where(and(eq(memberships.groupId, invite.groupId), eq(memberships.userId, existing.id))).get();
   if (!membership) throw notFound("Group");
   return { user: existing, role: membership.role, created: false };
+}
+
+/**
+ * The acceptance request: the client address is counted before the token is looked up (guessing tokens
+ * counts), the invited account after. A created account is signed in (its tokens join the answer).
+ */
+export async function acceptInviteRequest(c: Context<AppEnv>, proof: AcceptProof & { token: string }, audit: AuditContext) {
+  const { db } = c.var;
+  const fromAddress = await countAttempt(c, "invite", {});
+  const invite = await findUsableInvite(db, proof.token);
+  const forAccount = await countAttempt(c, "invite", { account: invite.email, address: false });
+  const result = await acceptInvite(db, invite, proof, audit);
+  await Promise.all([fromAddress.succeeded(), forAccount.succeeded()]);
+  const joined = { groupId: invite.groupId, role: result.role, user: result.user, accountCreated: result.created };
+  if (!result.created) return joined;
+  const { accessToken, refreshToken, tokenType, expiresIn } = await startSession(db, getConfig(c.env), result.user);
+  return { ...joined, accessToken, refreshToken, tokenType, expiresIn };
 }
