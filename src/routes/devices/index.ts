@@ -1,8 +1,8 @@
-import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
 import * as handlers from "./devices.handlers";
 import * as routes from "./devices.routes";
 
-export const devicesRouter = createRouter()
+export const devicesRouter = signedInRouter()
   .openapi(routes.list, handlers.list)
   .openapi(routes.get, handlers.get)
   .openapi(routes.rename, handlers.rename)

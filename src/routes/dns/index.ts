@@ -1,9 +1,9 @@
-import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
 import * as artifacts from "./artifacts.handlers";
 import * as handlers from "./dns.handlers";
 import * as routes from "./dns.routes";
 
-export const dnsRouter = createRouter()
+export const dnsRouter = signedInRouter()
   .openapi(routes.create, handlers.create)
   .openapi(routes.list, handlers.list)
   .openapi(routes.get, handlers.get)

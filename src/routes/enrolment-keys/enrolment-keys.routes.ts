@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, Timestamp } from "../../lib/openapi";
-import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
 
 const tags = ["Managed client"];
@@ -33,21 +32,21 @@ const KeyParams = z.object({
 });
 
 export const create = createRoute({
-  method: "post", path: "/networks/{id}/enrolment-keys", tags, ...signedIn,
+  method: "post", path: "/networks/{id}/enrolment-keys", tags,
   summary: "Create a headless enrolment key for a network (owner, admin)",
   request: { params: IdParam("Network", "net"), body: jsonBody(CreateKeyBody) },
   responses: { 201: jsonResponse(CreatedKeySchema, "Created"), ...errorResponses(401, 403, 404, 413, 415, 422) },
 });
 
 export const list = createRoute({
-  method: "get", path: "/networks/{id}/enrolment-keys", tags, ...signedIn,
+  method: "get", path: "/networks/{id}/enrolment-keys", tags,
   summary: "Enrolment keys of a network (owner, admin); secrets are never shown again",
   request: { params: IdParam("Network", "net"), query: PageQuery },
   responses: { 200: jsonResponse(pageOf(EnrolmentKeySchema, "EnrolmentKeyPage"), "A page of keys"), ...errorResponses(401, 403, 404, 422) },
 });
 
 export const revoke = createRoute({
-  method: "delete", path: "/networks/{id}/enrolment-keys/{keyId}", tags, ...signedIn,
+  method: "delete", path: "/networks/{id}/enrolment-keys/{keyId}", tags,
   summary: "Revoke an enrolment key (owner, admin); devices already enrolled stay",
   request: { params: KeyParams },
   responses: { 204: noContent, ...errorResponses(401, 403, 404) },

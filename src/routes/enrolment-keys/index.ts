@@ -1,8 +1,8 @@
-import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
 import * as handlers from "./enrolment-keys.handlers";
 import * as routes from "./enrolment-keys.routes";
 
-export const enrolmentKeysRouter = createRouter()
+export const enrolmentKeysRouter = signedInRouter()
   .openapi(routes.create, handlers.create)
   .openapi(routes.list, handlers.list)
   .openapi(routes.revoke, handlers.revoke);

@@ -1,10 +1,10 @@
-import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
 import * as groups from "./groups.handlers";
 import * as groupRoutes from "./groups.routes";
 import * as members from "./members.handlers";
 import * as memberRoutes from "./members.routes";
 
-export const groupsRouter = createRouter()
+export const groupsRouter = signedInRouter()
   .openapi(groupRoutes.create, groups.create)
   .openapi(groupRoutes.list, groups.list)
   .openapi(groupRoutes.get, groups.get)

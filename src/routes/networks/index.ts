@@ -1,8 +1,8 @@
-import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
 import * as handlers from "./networks.handlers";
 import * as routes from "./networks.routes";
 
-export const networksRouter = createRouter()
+export const networksRouter = signedInRouter()
   .openapi(routes.create, handlers.create)
   .openapi(routes.list, handlers.list)
   .openapi(routes.get, handlers.get)

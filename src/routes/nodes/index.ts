@@ -1,8 +1,8 @@
-import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
 import * as handlers from "./nodes.handlers";
 import * as routes from "./nodes.routes";
 
-export const nodesRouter = createRouter()
+export const nodesRouter = signedInRouter()
   .openapi(routes.create, handlers.create)
   .openapi(routes.list, handlers.list)
   .openapi(routes.get, handlers.get)

@@ -1,8 +1,8 @@
-import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
 import * as handlers from "./policies.handlers";
 import * as routes from "./policies.routes";
 
-export const routingPoliciesRouter = createRouter()
+export const routingPoliciesRouter = signedInRouter()
   .openapi(routes.create, handlers.create)
   .openapi(routes.list, handlers.list)
   .openapi(routes.get, handlers.get)

@@ -1,5 +1,5 @@
-import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
 import * as handlers from "./tunnels.handlers";
 import * as routes from "./tunnels.routes";
 
-export const tunnelsRouter = createRouter().openapi(routes.list, handlers.list);
+export const tunnelsRouter = signedInRouter().openapi(routes.list, handlers.list);

@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, jsonResponse, Timestamp } from "../../lib/openapi";
-import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
 
 export const TunnelSchema = z.object({
@@ -17,7 +16,7 @@ export const TunnelSchema = z.object({
 }).openapi("Tunnel");
 
 export const list = createRoute({
-  method: "get", path: "/tunnels", tags: ["Tunnels"], ...signedIn,
+  method: "get", path: "/tunnels", tags: ["Tunnels"],
   summary: "Observed tunnels (from heartbeats) in the networks the caller can see",
   request: {
     query: PageQuery.extend({

@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonResponse, Timestamp } from "../../lib/openapi";
-import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import { GroupRoleSchema } from "../../lib/schemas/groups";
 
@@ -25,14 +24,14 @@ export const NetworkAccessSchema = z.object({
 }).openapi("NetworkAccess");
 
 export const groupsOfUser = createRoute({
-  method: "get", path: "/users/{id}/groups", tags, ...signedIn,
+  method: "get", path: "/users/{id}/groups", tags,
   summary: "The groups a user belongs to, with the role in each (platform admins; anyone for themselves)",
   request: { params, query: PageQuery },
   responses: { 200: jsonResponse(pageOf(UserGroupSchema, "UserGroupPage"), "A page of memberships"), ...errorResponses(401, 404, 422) },
 });
 
 export const accessOfUser = createRoute({
-  method: "get", path: "/users/{id}/access", tags, ...signedIn,
+  method: "get", path: "/users/{id}/access", tags,
   summary: "Every network the user can reach and the role it has there (platform admins; anyone for themselves)",
   description: "Through group memberships. A platform admin reaches every network as owner: all are listed with via=platform_admin.",
   request: { params, query: PageQuery },
