@@ -3,9 +3,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Db } from "../db/client";
 import { sessions, users } from "../db/schema";
 import { getConfig } from "../lib/env";
-import { ApiError, unauthorized } from "../lib/errors";
+import { ApiError, forbidden, unauthorized } from "../lib/errors";
 import { nowIso } from "../lib/ids";
-import type { AppEnv, PlatformRole } from "../lib/types";
+import type { AppEnv, PlatformRole, UserAuth } from "../lib/types";
 import { AUDIENCE, verifyAccessToken } from "../services/auth/jwt";
 import { currentGeneration, recentlyLive, rememberLive, sessionKey } from "../services/auth/session-cache";
 
@@ -71,3 +71,8 @@ export const signedIn = {
   middleware: [requireUser] as MiddlewareHandler<AppEnv>[],
   security: [{ bearerAuth: [] }],
 };
+
+/** Inventory, agents, users and platform settings are changed by platform admins only (the token's role, checked live by requireUser). */
+export function requirePlatformAdmin(auth: UserAuth) {
+  if (auth.platformRole !== "admin") throw forbidden("Only platform admins may do this");
+}

@@ -40,6 +40,13 @@ export const AgentEnrolBody = z.strictObject({
   version: displayName({ max: 64 }).default(""),
 }).openapi("AgentEnrol");
 
+export const UpdateAgentBody = z.strictObject({ version: displayName({ max: 64 }) }).openapi("UpdateAgent");
+
+export const AgentListQuery = z.object({
+  kind: z.enum(AGENT_KINDS).optional(),
+  status: z.enum(["active", "revoked"]).optional(),
+});
+
 export const AgentCredentialSchema = z.object({
   agent: AgentSchema,
   credential: z.string().openapi({ description: "The agent's bearer credential (agc_…); shown only here" }),

@@ -3,7 +3,8 @@ import type { MiddlewareHandler } from "hono";
 import { errorResponses, IdParam, jsonBody, jsonResponse } from "../../lib/openapi";
 import type { AppEnv } from "../../lib/types";
 import { optionalUser, requireUserOrDevice } from "../../middleware/client-auth";
-import { DeviceConfigSchema, EnrolBody, EnrolmentSchema, HeartbeatAckSchema, HeartbeatBody } from "./client.schemas";
+import { HeartbeatBody } from "../../lib/schemas/heartbeat";
+import { DeviceConfigSchema, EnrolBody, EnrolmentSchema, HeartbeatAckSchema } from "./client.schemas";
 
 const tags = ["Managed client"];
 const deviceOrUser = {

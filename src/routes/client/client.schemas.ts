@@ -2,8 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import type { devices } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
-import { NodeConfigSchema } from "../nodes/config.schemas";
-import { Endpoint, NodeName, NodeSchema, PublicKey, RoutingPreference } from "../nodes/nodes.schemas";
+import { NodeConfigSchema } from "../../lib/schemas/node-config";
+import { PublicKey } from "../../lib/schemas/wireguard";
+import { NodeName, NodeSchema, RoutingPreference } from "../nodes/nodes.schemas";
 
 export const DeviceSchema = z.object({
   id: z.string().openapi({ example: "dev_..." }),
@@ -44,19 +45,6 @@ export const DeviceConfigSchema = z.object({
   deviceId: z.string(),
   config: NodeConfigSchema,
 }).openapi("DeviceConfig");
-
-export const HeartbeatBody = z.strictObject({
-  appliedRevision: z.number().int().min(0).nullable()
-    .openapi({ description: "The routing revision the device runs; null before it has applied any config" }),
-  endpoint: Endpoint.optional(),
-  peers: z.array(z.strictObject({
-    publicKey: PublicKey,
-    lastHandshakeAt: z.iso.datetime({ offset: true }).nullable().openapi({ description: "RFC 3339; null when no handshake yet" }),
-    rxBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-    txBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  })).max(1000).optional()
-    .openapi({ description: "Every peer of the interface (wg show): replaces what this node reported before; omit to leave it" }),
-}).openapi("Heartbeat");
 
 export const HeartbeatAckSchema = z.object({
   desiredRevision: z.number().int(),

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
-import { NodeConfigSchema } from "./config.schemas";
+import { NodeConfigSchema } from "../../lib/schemas/node-config";
 import { CreateNodeBody, NodeListQuery, NodeSchema, UpdateNodeBody } from "./nodes.schemas";
 
 const tags = ["Nodes"];

@@ -1,7 +1,8 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { memberships, users } from "../../db/schema";
-import { conflict, domainError, forbidden, notFound } from "../../lib/errors";
+import { conflict, domainError, notFound } from "../../lib/errors";
+import { requirePlatformAdmin } from "../../middleware/auth";
 import { newId, nowIso } from "../../lib/ids";
 import { afterCursor, toPage } from "../../lib/pagination";
 import type { AppRouteHandler, UserAuth } from "../../lib/types";
@@ -11,10 +12,6 @@ import { assertNoHopDevices, removeDevicesOf } from "../../services/networks/ope
 import type * as routes from "./users.routes";
 import { presentUser } from "./users.schemas";
 import { forgetLiveSessions } from "../../services/auth/session-cache";
-
-export function requirePlatformAdmin(auth: UserAuth) {
-  if (auth.platformRole !== "admin") throw forbidden("Only platform admins may do this");
-}
 
 /**
  * `me` or the caller's own id: anyone. Another id: platform admins only; to everyone else another user
