@@ -10,6 +10,9 @@ import { Timestamp } from "../openapi";
  */
 export const InventoryName = displayName({ min: 1, max: 100 });
 
+/** Only active gateways are eligible for new policy hops. */
+export const GatewayStatus = z.enum(GATEWAY_STATUSES);
+
 export const GatewayHealth = z.enum(["unknown", "healthy", "degraded", "down"]);
 
 export const GatewaySchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import { AGENT_KINDS, type agents } from "../../db/schema";
+import { AGENT_KINDS, type Agent } from "../../services/agents/registry";
 import { Timestamp } from "../../lib/openapi";
 
 export const AgentSchema = z.object({
@@ -52,7 +52,7 @@ export const AgentCredentialSchema = z.object({
   credential: z.string().openapi({ description: "The agent's bearer credential (agc_…); shown only here" }),
 }).openapi("AgentCredential");
 
-export function presentAgent(agent: typeof agents.$inferSelect, offlineAfterSeconds: number, now = Date.now()): z.infer<typeof AgentSchema> {
+export function presentAgent(agent: Agent, offlineAfterSeconds: number, now = Date.now()): z.infer<typeof AgentSchema> {
   return {
     id: agent.id, kind: agent.kind, name: agent.name, regionId: agent.regionId, gatewayId: agent.gatewayId, version: agent.version,
     status: agent.revokedAt ? "revoked" : "active",

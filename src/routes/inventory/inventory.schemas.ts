@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import { GATEWAY_STATUSES } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
-import { Capacity, GatewaySchema, InventoryName, PublicHost } from "../../lib/schemas/inventory";
+import { Capacity, GatewaySchema, GatewayStatus, InventoryName, PublicHost } from "../../lib/schemas/inventory";
 
 const Description = displayName({ max: 500 });
 
@@ -26,11 +25,11 @@ export const CreateGatewayBody = z.strictObject({
   regionId: z.string().min(1).max(64),
   name: InventoryName,
   publicHost: PublicHost.nullable().default(null),
-  status: z.enum(GATEWAY_STATUSES).default("active"),
+  status: GatewayStatus.default("active"),
   capacity: Capacity.nullable().default(null),
 }).openapi("CreateGateway");
 
 export const GatewayListQuery = z.object({
   regionId: z.string().max(64).optional(),
-  status: z.enum(GATEWAY_STATUSES).optional(),
+  status: GatewayStatus.optional(),
 });

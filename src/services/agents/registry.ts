@@ -10,6 +10,7 @@ import { sha256 } from "../auth/tokens";
 import { newAgentCredential } from "./enrolment";
 
 export type Agent = typeof agents.$inferSelect;
+export { AGENT_KINDS } from "../../db/schema";
 
 /** One page's rows plus one, for toPage to tell whether another page follows. */
 export const listAgents = (db: Db, query: { limit: number; cursor?: string; kind?: AgentKind; status?: "active" | "revoked" }) =>

@@ -5,6 +5,9 @@ import type { UserAuth } from "../../lib/types";
 import { groupAccess, networkAccess } from "../access";
 import { ordering, pastCursor } from "./page-order";
 
+export { ACTOR_TYPES } from "../../db/schema";
+export type AuditEvent = typeof auditEvents.$inferSelect;
+
 export interface AuditQuery {
   limit: number;
   cursor?: string;

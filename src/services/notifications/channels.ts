@@ -13,6 +13,7 @@ import { checkWebhookUrl } from "./webhook-url";
 export const MAX_CHANNELS_PER_ACCOUNT = 10;
 
 export type Channel = typeof notificationChannels.$inferSelect;
+export { CHANNEL_TYPES } from "../../db/schema";
 
 /** At most MAX_CHANNELS_PER_ACCOUNT, so one read holds them all. */
 export const listChannels = (db: Db, userId: string) =>

@@ -5,6 +5,7 @@ import { notFound } from "../../lib/errors";
 import { ordering, pastCursor } from "../audit/page-order";
 
 /** A delivery with the event it carries. */
+export { DELIVERY_STATUSES } from "../../db/schema";
 export type DeliveryRow = { delivery: typeof notificationDeliveries.$inferSelect; event: typeof notificationEvents.$inferSelect };
 
 const joined = (db: Db) => db.select({ delivery: notificationDeliveries, event: notificationEvents })
