@@ -9,7 +9,7 @@ import { handleError } from "./middleware/error-handler";
 import { notFoundHandler } from "./middleware/not-found";
 import { requestId } from "./middleware/request-id";
 import { securityHeaders } from "./middleware/security-headers";
-import { adminRouter } from "./routes/admin/admin-settings";
+import { adminRouter } from "./routes/admin";
 import { agentsRouter } from "./routes/agents";
 import { auditRouter } from "./routes/audit";
 import { authRouter } from "./routes/auth";

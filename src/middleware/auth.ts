@@ -72,6 +72,7 @@ export const signedIn = {
   security: [{ bearerAuth: [] }],
 };
 
+/** Inventory, agents, users and platform settings are changed by platform admins only (the token's role, checked live by requireUser). */
 export function requirePlatformAdmin(auth: UserAuth) {
   if (auth.platformRole !== "admin") throw forbidden("Only platform admins may do this");
 }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import { AGENT_KINDS, type agents } from "../../db/schema";
+import { AGENT_KINDS, type Agent } from "../../services/agents/registry";
 import { Timestamp } from "../../lib/openapi";
 
 export const AgentSchema = z.object({
@@ -40,12 +40,19 @@ export const AgentEnrolBody = z.strictObject({
   version: displayName({ max: 64 }).default(""),
 }).openapi("AgentEnrol");
 
+export const UpdateAgentBody = z.strictObject({ version: displayName({ max: 64 }) }).openapi("UpdateAgent");
+
+export const AgentListQuery = z.object({
+  kind: z.enum(AGENT_KINDS).optional(),
+  status: z.enum(["active", "revoked"]).optional(),
+});
+
 export const AgentCredentialSchema = z.object({
   agent: AgentSchema,
   credential: z.string().openapi({ description: "The agent's bearer credential (agc_…); shown only here" }),
 }).openapi("AgentCredential");
 
-export function presentAgent(agent: typeof agents.$inferSelect, offlineAfterSeconds: number, now = Date.now()): z.infer<typeof AgentSchema> {
+export function presentAgent(agent: Agent, offlineAfterSeconds: number, now = Date.now()): z.infer<typeof AgentSchema> {
   return {
     id: agent.id, kind: agent.kind, name: agent.name, regionId: agent.regionId, gatewayId: agent.gatewayId, version: agent.version,
     status: agent.revokedAt ? "revoked" : "active",

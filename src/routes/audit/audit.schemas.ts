@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ACTOR_TYPES, type auditEvents } from "../../db/schema";
+import { ACTOR_TYPES, type AuditEvent } from "../../services/audit/log";
 import { Timestamp } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { OrderQuery } from "../../services/audit/page-order";
@@ -26,7 +26,7 @@ export const AuditQuery = PageQuery.extend(OrderQuery.shape).extend({
   actorId: Id.optional().openapi({ description: "A user, device or agent id" }),
 });
 
-export const presentAuditEvent = (row: typeof auditEvents.$inferSelect): z.infer<typeof AuditEventSchema> => ({
+export const presentAuditEvent = (row: AuditEvent): z.infer<typeof AuditEventSchema> => ({
   id: row.id, at: row.createdAt, actor: { type: row.actorType, id: row.actorId }, method: row.method, route: row.route,
   params: row.params, resourceId: row.resourceId, groupId: row.groupId, networkId: row.networkId, status: row.status, requestId: row.requestId,
 });

@@ -1,5 +1,5 @@
 import { getConfig } from "../../lib/env";
-import { presentUser } from "../../lib/schemas/users";
+import { presentUser } from "../../schemas/users";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { passwordSignIn } from "../../services/auth/login";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { isMfaChallenge, type SignInOutcome } from "../../services/auth/sign-in";
-import { Email, presentUser, UserSchema } from "../../lib/schemas/users";
+import { Email, presentUser, UserSchema } from "../../schemas/users";
 
 export const LoginBody = z.strictObject({
   email: Email,

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
-import { Email, NewPassword } from "../../lib/schemas/users";
+import { Email, NewPassword } from "../../schemas/users";
 
 const tags = ["Auth"];
 

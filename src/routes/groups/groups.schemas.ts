@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import { GroupRoleSchema } from "../../lib/schemas/groups";
+import { GroupRoleSchema } from "../../schemas/groups";
 import { Timestamp } from "../../lib/openapi";
 
 export const GroupSchema = z.object({

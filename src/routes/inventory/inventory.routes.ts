@@ -2,9 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
-import {
-  CreateGatewayBody, CreateRegionBody, GatewayDetailSchema, GatewayListQuery, GatewaySchema, RegionSchema, UpdateGatewayBody, UpdateRegionBody,
-} from "./inventory.schemas";
+import { GatewaySchema, UpdateGatewayBody } from "../../schemas/inventory";
+import { CreateGatewayBody, CreateRegionBody, GatewayDetailSchema, GatewayListQuery, RegionSchema, UpdateRegionBody } from "./inventory.schemas";
 
 const writeErrors = errorResponses(401, 403, 404, 409, 413, 415, 422);
 

@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { Timestamp } from "../../lib/openapi";
 import { type Invite, inviteStatus } from "../../services/identity/invites";
-import { GroupRoleSchema } from "../../lib/schemas/groups";
-import { Email, UserSchema } from "../../lib/schemas/users";
+import { GroupRoleSchema } from "../../schemas/groups";
+import { Email, UserSchema } from "../../schemas/users";
 
 export const InviteSchema = z.object({
   id: z.string().openapi({ example: "inv_..." }),

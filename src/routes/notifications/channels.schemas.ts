@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CHANNEL_TYPES, type notificationChannels } from "../../db/schema";
+import { CHANNEL_TYPES, type Channel } from "../../services/notifications/channels";
 import { Timestamp } from "../../lib/openapi";
 import { EVENT_TYPES } from "../../services/notifications/event-types";
 
@@ -39,7 +39,7 @@ export const UpdateChannelBody = z.strictObject({
   enabled: z.boolean().optional(),
 }).openapi("UpdateNotificationChannel");
 
-export const presentChannel = (row: typeof notificationChannels.$inferSelect): z.infer<typeof ChannelSchema> => ({
+export const presentChannel = (row: Channel): z.infer<typeof ChannelSchema> => ({
   id: row.id, type: row.type, target: row.target, events: row.events, enabled: row.enabled,
   secretRotatedAt: row.secretRotatedAt, createdAt: row.createdAt, updatedAt: row.updatedAt,
 });

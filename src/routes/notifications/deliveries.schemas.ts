@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { DELIVERY_STATUSES, type notificationDeliveries, type notificationEvents } from "../../db/schema";
+import { DELIVERY_STATUSES, type DeliveryRow } from "../../services/notifications/deliveries";
 import { Timestamp } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { OrderQuery } from "../../services/audit/page-order";
@@ -37,12 +37,12 @@ export const DeliveryQuery = PageQuery.extend(OrderQuery.shape).extend({
   eventType: z.string().max(64).optional(),
 });
 
-export const presentEvent = (event: typeof notificationEvents.$inferSelect): z.infer<typeof EventSchema> => ({
+export const presentEvent = (event: DeliveryRow["event"]): z.infer<typeof EventSchema> => ({
   id: event.id, type: event.type, networkId: event.networkId, groupId: event.groupId, subjectId: event.subjectId,
   data: event.data, createdAt: event.createdAt,
 });
 
-export const presentDelivery = (row: { delivery: typeof notificationDeliveries.$inferSelect; event: typeof notificationEvents.$inferSelect }):
+export const presentDelivery = (row: DeliveryRow):
   z.infer<typeof DeliverySchema> => ({
   id: row.delivery.id, channelId: row.delivery.channelId, status: row.delivery.status, attempts: row.delivery.attempts,
   maxAttempts: MAX_ATTEMPTS, nextAttemptAt: row.delivery.status === "pending" ? row.delivery.nextAttemptAt : null,

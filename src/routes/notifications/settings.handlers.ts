@@ -1,9 +1,9 @@
 import { getConfig } from "../../lib/env";
+import { listChannels } from "../../services/notifications/channels";
 import { configInForce } from "../../services/settings/settings";
 import type { AppRouteHandler } from "../../lib/types";
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../../services/notifications/backoff";
 import { EVENT_DESCRIPTIONS, EVENT_TYPES } from "../../services/notifications/event-types";
-import { listChannels } from "./channels.handlers";
 import { presentChannel } from "./channels.schemas";
 import type * as routes from "./settings.routes";
 

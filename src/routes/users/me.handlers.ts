@@ -1,4 +1,4 @@
-import { presentUser } from "../../lib/schemas/users";
+import { presentUser } from "../../schemas/users";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { changeOwnPassword, ownAccount, renameOwnAccount } from "../../services/identity/account";

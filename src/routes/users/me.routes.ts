@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
-import { UserSchema } from "../../lib/schemas/users";
+import { UserSchema } from "../../schemas/users";
 import { ChangePasswordBody, UpdateMeBody } from "./users.schemas";
 
 const tags = ["Users"];

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonResponse, Timestamp } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
-import { GroupRoleSchema } from "../../lib/schemas/groups";
+import { GroupRoleSchema } from "../../schemas/groups";
 
 const tags = ["Users"];
 const params = IdParam("User (or `me`)", "usr");

@@ -1,4 +1,4 @@
-import { presentUser } from "../../lib/schemas/users";
+import { presentUser } from "../../schemas/users";
 import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
@@ -7,8 +7,6 @@ import { deleteUser, updateUser } from "../../services/identity/user-lifecycle";
 import { createUser, listUsers, visibleUser } from "../../services/identity/users";
 import type * as routes from "./users.routes";
 
-// Kept for the admin, agents and inventory routes until they import it from middleware/auth (dropped at merge).
-export { requirePlatformAdmin } from "../../middleware/auth";
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   requirePlatformAdmin(c.var.auth);

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
-import { UserSchema } from "../../lib/schemas/users";
+import { UserSchema } from "../../schemas/users";
 import { CreateUserBody, UpdateUserBody, UserListQuery } from "./users.schemas";
 
 const tags = ["Users"];

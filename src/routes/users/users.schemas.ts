@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import { Email, NewPassword } from "../../lib/schemas/users";
+import { Email, NewPassword } from "../../schemas/users";
 
 export const CreateUserBody = z.strictObject({
   email: Email,

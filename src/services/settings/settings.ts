@@ -39,10 +39,10 @@ export async function readSettings(db: Db): Promise<{ settings: Settings; update
   return { settings: parsed.success ? parsed.data : SettingsSchema.parse({}), updatedAt: row?.updatedAt ?? null, updatedBy: row?.updatedBy ?? null };
 }
 
-export async function writeSettings(db: Db, settings: Settings, userId: string, now: string) {
-  await db.insert(adminSettings).values({ id: SETTINGS_ID, value: settings, updatedBy: userId, updatedAt: now })
+/** The upsert that stores the settings, for the caller's batch (with its audit row). */
+export const writeSettingsStatement = (db: Db, settings: Settings, userId: string, now: string) =>
+  db.insert(adminSettings).values({ id: SETTINGS_ID, value: settings, updatedBy: userId, updatedAt: now })
     .onConflictDoUpdate({ target: adminSettings.id, set: { value: settings, updatedBy: userId, updatedAt: now } });
-}
 
 /** What is in force: the stored override, else the environment's value. */
 export function effectiveSettings(env: Env, settings: Settings) {

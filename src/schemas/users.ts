@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { users } from "../../db/schema";
-import { Timestamp } from "../openapi";
-import { PASSWORD_RULES } from "../password-rules";
+import type { users } from "../db/schema";
+import { Timestamp } from "../lib/openapi";
+import { PASSWORD_RULES } from "../lib/password-rules";
 
 /** Shared by the users, auth and invites routes. */
 export const Email = z.email().max(254).transform((email) => email.trim().toLowerCase())
