@@ -3,7 +3,6 @@ import { createDb } from "./db/client";
 import { API_BASE } from "./lib/api-base";
 import { createRouter } from "./lib/create-router";
 import type { AppEnv } from "./lib/types";
-import { auditTrail } from "./middleware/audit";
 import { limitBody } from "./middleware/body-limit";
 import { handleError } from "./middleware/error-handler";
 import { notFoundHandler } from "./middleware/not-found";
@@ -41,8 +40,6 @@ export function createApp() {
     c.set("db", createDb(c.env.DB));
     await next();
   });
-  // After the db and before every router: records successful mutations once their handlers ran (docs/audit.md).
-  app.use("*", auditTrail());
 
   const routers = [
     healthRouter, authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, dnsRouter,

@@ -36,8 +36,6 @@ export interface AppEnv {
     device?: DeviceAuth;
     /** Set (and nothing else) on agent routes. */
     agent: AgentAuth;
-    /** The handler's write commits the audit row itself (middleware/audit.ts auditOf). */
-    auditedInWrite?: boolean;
   };
 }
 

@@ -8,7 +8,7 @@ import { expectError } from "../helpers/expect-error";
 
 const policy = (gatewayPath: string[], name = "to-lab") => ({ name, type: "via_gateway", destinationCidr: "192.168.60.0/24", gatewayPath });
 
-describe("events at the moment of a change (from the audit trail)", () => {
+describe("events at the moment of a change (from the writes' domain events, in their batch)", () => {
   it("policy.changed for create, replace and delete, with the actor", async () => {
     const { admin, owner, network } = await ownerWithNode();
     const inventory = await createGateway(admin);

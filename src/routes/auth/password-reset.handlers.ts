@@ -3,6 +3,7 @@ import { getConfig } from "../../lib/env";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { confirmPasswordReset, requestPasswordReset } from "../../services/auth/password-reset";
+import { platformEvent, recordAlone } from "../../services/audit/audited-batch";
 import { createMailer } from "../../services/mail/mailer";
 import { countAttempt } from "../../services/throttle/throttle.limiter";
 import type * as routes from "./password-reset.routes";
@@ -17,6 +18,8 @@ export const request: AppRouteHandler<typeof routes.request> = async (c) => {
   // After the answer: neither the token write nor the mail relay's latency (only known accounts pay
   // them) may show in the response time, and a failing relay cannot change the answer.
   void inBackground(c, "password reset mail", () => requestPasswordReset(c.var.db, config, createMailer(config, c.var.db), email));
+  // The request changes nothing itself; its row is written alike for known and unknown addresses.
+  await recordAlone(c.var.db, auditOf(c, 202), platformEvent("password-reset.requested", null));
   return c.json(ACCEPTED, 202);
 };
 

@@ -1,5 +1,6 @@
 import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
 import { networkAccess } from "../../services/access";
 import { type EnrolmentKeyRow, issueEnrolmentKey, revokeEnrolmentKey } from "../../services/networks/enrolment-keys";
 import { listEnrolmentKeys } from "../../services/networks/views/pages";
@@ -9,7 +10,7 @@ const present = ({ keyHash: _secret, createdBy: _creator, updatedAt: _updated, .
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const { row, key } = await issueEnrolmentKey(c.var.db, network.id, c.var.auth.userId, c.req.valid("json"));
+  const { row, key } = await issueEnrolmentKey(c.var.db, network, c.var.auth.userId, c.req.valid("json"), auditOf(c, 201));
   return c.json({ ...present(row), key }, 201);
 };
 
@@ -22,6 +23,6 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 export const revoke: AppRouteHandler<typeof routes.revoke> = async (c) => {
   const { id, keyId } = c.req.valid("param");
   const { network } = await networkAccess(c.var.db, c.var.auth, id, "manage");
-  await revokeEnrolmentKey(c.var.db, network.id, keyId);
+  await revokeEnrolmentKey(c.var.db, network, keyId, auditOf(c, 204));
   return c.body(null, 204);
 };

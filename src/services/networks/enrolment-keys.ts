@@ -3,6 +3,8 @@ import type { Db } from "../../db/client";
 import { enrolmentKeys } from "../../db/schema";
 import { notFound, unauthorized } from "../../lib/errors";
 import { newId, nowIso, secondsFromNow } from "../../lib/ids";
+import { type AuditContext, auditStatement } from "../audit/audit-trail";
+import { batchWithAudit } from "../audit/audited-batch";
 import { randomToken, sha256 } from "../auth/tokens";
 
 export const ENROLMENT_KEY_PREFIX = "ek_";
@@ -11,8 +13,10 @@ export type EnrolmentKeyRow = typeof enrolmentKeys.$inferSelect;
 
 /** A new key for headless enrolment into one network; the secret is returned once and only its hash is kept. */
 export async function issueEnrolmentKey(
-  db: Db, networkId: string, createdBy: string, input: { name: string; expiresInSeconds: number; usageLimit: number },
+  db: Db, network: { id: string; groupId: string }, createdBy: string,
+  input: { name: string; expiresInSeconds: number; usageLimit: number }, audit: AuditContext,
 ) {
+  const networkId = network.id;
   const key = `${ENROLMENT_KEY_PREFIX}${randomToken()}`;
   const now = nowIso();
   const row: EnrolmentKeyRow = {
@@ -20,16 +24,22 @@ export async function issueEnrolmentKey(
     expiresAt: secondsFromNow(input.expiresInSeconds), usageLimit: input.usageLimit,
     usedCount: 0, revokedAt: null, createdAt: now, updatedAt: now,
   };
-  await db.insert(enrolmentKeys).values(row);
+  await batchWithAudit(db, [db.insert(enrolmentKeys).values(row)], audit,
+    { action: "enrolment-key.created", resourceId: row.id, networkId, groupId: network.groupId });
   return { row, key };
 }
 
 /** Revoking twice is harmless (the first revocation time stays); a key of another network is 404. */
-export async function revokeEnrolmentKey(db: Db, networkId: string, keyId: string) {
+export async function revokeEnrolmentKey(db: Db, network: { id: string; groupId: string }, keyId: string, audit: AuditContext) {
+  const networkId = network.id;
+  const exists = sql`exists (select 1 from enrolment_keys where id = ${keyId} and network_id = ${networkId})`;
+  const event = { action: "enrolment-key.revoked", resourceId: keyId, networkId, groupId: network.groupId };
   const [found] = await db.batch([
     db.select({ id: enrolmentKeys.id }).from(enrolmentKeys).where(and(eq(enrolmentKeys.id, keyId), eq(enrolmentKeys.networkId, networkId))),
     db.update(enrolmentKeys).set({ revokedAt: nowIso() })
       .where(and(eq(enrolmentKeys.id, keyId), eq(enrolmentKeys.networkId, networkId), isNull(enrolmentKeys.revokedAt))),
+    // An unknown key is a 404 and leaves no row.
+    auditStatement(db, audit, event, nowIso(), exists),
   ]);
   if (found.length === 0) throw notFound("Enrolment key");
 }
