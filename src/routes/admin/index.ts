@@ -1,5 +1,5 @@
-import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
 import * as handlers from "./settings.handlers";
 import * as routes from "./settings.routes";
 
-export const adminRouter = createRouter().openapi(routes.get, handlers.get).openapi(routes.put, handlers.put);
+export const adminRouter = signedInRouter().openapi(routes.get, handlers.get).openapi(routes.put, handlers.put);

@@ -1,5 +1,5 @@
-import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
 import * as handlers from "./audit.handlers";
 import * as routes from "./audit.routes";
 
-export const auditRouter = createRouter().openapi(routes.list, handlers.list);
+export const auditRouter = signedInRouter().openapi(routes.list, handlers.list);

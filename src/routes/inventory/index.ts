@@ -1,8 +1,8 @@
-import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
 import * as handlers from "./inventory.handlers";
 import * as routes from "./inventory.routes";
 
-export const inventoryRouter = createRouter()
+export const inventoryRouter = signedInRouter()
   .openapi(routes.createRegion, handlers.createRegion)
   .openapi(routes.listRegions, handlers.listRegions)
   .openapi(routes.getRegion, handlers.getRegion)
