@@ -17,7 +17,7 @@ function parseV6(text) {
     const v4 = parseV4(dotted[1]);
     if (v4 === null) return null;
     tail = [Number(v4 >> 16n), Number(v4 & 0xffffn)].map((n) => n.toString(16));
-    text = text.slice(0, -dotted[1].length) + "0:0"; // placeholders, replaced below
+    text = `${text.slice(0, -dotted[1].length)}0:0`; // placeholders, replaced below
   }
   const halves = text.split("::");
   if (halves.length > 2) return null;

@@ -2,7 +2,6 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { createDb } from "./db/client";
 import { API_BASE } from "./lib/api-base";
 import { createRouter } from "./lib/create-router";
-import type { AppEnv } from "./lib/types";
 import { limitBody } from "./middleware/body-limit";
 import { handleError } from "./middleware/error-handler";
 import { notFoundHandler } from "./middleware/not-found";

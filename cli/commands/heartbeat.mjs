@@ -12,7 +12,8 @@ const USAGE = "wgo heartbeat --name NAME [--interface wg0] [--netns NS] [--inter
 /** One beat. Returns what the server answered and what was applied. */
 async function beat(ctx, place, apply) {
   // Re-read every beat: `wgo config` or `wgo up` may have changed the file since the loop started.
-  const device = (place.device = loadDevice(ctx.home, place.device.name));
+  place.device = loadDevice(ctx.home, place.device.name);
+  const device = place.device;
   const up = await interfaceExists(place.sys, place.ifname);
   if (!up) ctx.note(`${place.ifname} is not up: reporting no peers`);
   const peers = up ? heartbeatPeers(parseWgDump(await place.sys.check(["wg", "show", place.ifname, "dump"]))) : [];

@@ -50,7 +50,10 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (recentlyLive(key)) return next();
   const startedAt = currentGeneration();
   const verdict = sessionIsLive(c.var.db, userId, sessionId, role)
-    .then((live) => (live && rememberLive(key, startedAt), live))
+    .then((live) => {
+      if (live) rememberLive(key, startedAt);
+      return live;
+    })
     .catch(() => false);
   await next();
   if (!(await verdict)) replaceWithUnauthorized(c);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, byId, call, get, post, put } from "../helpers/api";
+import { api, byId, call, post, put } from "../helpers/api";
 import { freshAddress, mailedToken } from "../identity/identity-helpers";
 import { TEST_ADMIN } from "../test-secrets";
 import { createGateway, createNode, createUser, expectStatus, gatewayNetwork, networkSetup, signInAdmin, unique } from "../helpers/factories";

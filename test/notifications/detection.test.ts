@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { patch } from "../helpers/api";
-import { addMember, createGateway, createNode, createUser, signInAdmin } from "../helpers/factories";
+import { addMember, createGateway, createNode, createUser, } from "../helpers/factories";
 import { deliveriesOf, ownerWithNode, setNodeSeen, startDriftClock, webhookChannel } from "./support/notify-helpers";
 import { received, runCron } from "./support/receiver";
 

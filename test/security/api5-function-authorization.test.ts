@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, post } from "../helpers/api";
 import {
-  addMember, createGroup, createNetwork, createNode, createUser, enrolDevice, fakePublicKey, gatewayNetwork, signInAdmin, type Session,
+  addMember, createNode, createUser, enrolDevice, fakePublicKey, gatewayNetwork, signInAdmin, type Session,
 } from "../helpers/factories";
 import { fetchDocument, operations, type Operation } from "../fuzz/openapi-model";
 import { expectError } from "../helpers/expect-error";

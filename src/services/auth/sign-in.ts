@@ -1,6 +1,6 @@
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { sessions, users } from "../../db/schema";
+import { sessions, type users } from "../../db/schema";
 import type { Config } from "../../lib/env";
 import { unauthorized } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";

@@ -75,7 +75,7 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof, a
     // The inviter's authority is checked again by the batch that joins: it may have ended since the claim.
     const created = sql`exists (select 1 from users where id = ${user.id})`;
     const joinedRow = auditStatement(db, signedInAs(audit, user.id), acceptedEvent(invite, user.id), now, created);
-    let joined;
+    let joined: { id: string }[];
     try {
       [joined] = await db.batch([
         insertWhere(db, users, user, inviterStillGrants(invite.id)).returning({ id: users.id }),

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noAssignInExpressions: the fake shell dispatches on `if ((m = pattern.exec(command)))`, one line a command
 // A simulated host for the interface code: links, addresses (each with its connected route), routes
 // per table, rules, sysctls and the WireGuard config, driven by the same argv wgo sends to ip / wg /
 // wireguard-go. Unit tests then assert on the resulting state, not on a script of expected calls.

@@ -28,7 +28,7 @@ export function defaultZoneFilePath(domain: string): string {
  * The Corefile is a whitespace-separated token language with `{`, `}`, `#` and quotes as syntax,
  * so a path holding any of them would change the configuration's meaning, not just the path.
  */
-const SAFE_PATH = /^\/[A-Za-z0-9._\/-]+$/;
+const SAFE_PATH = /^\/[A-Za-z0-9._/-]+$/;
 
 function bindAddress(listen: string): string {
   if (ipaddr.IPv4.isValidFourPartDecimal(listen)) return ipaddr.IPv4.parse(listen).toString();
@@ -53,5 +53,5 @@ export function renderCorefile(domain: string, options: CorefileOptions): string
     "    log",
     "}",
   ];
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

@@ -105,7 +105,7 @@ export function renderZone(domain: string, records: DnsRecord[], options: ZoneOp
   const soaData = `${nameServer} ${SOA_CONTACT_HOST}.${origin}. ${serialFor(body)} ${refresh} ${retry} ${expire} ${negativeTtl}`;
   const soa = [APEX, TTL_DEFAULT, "IN", "SOA", soaData].join("\t");
   // The SOA must be the first record: CoreDNS and RFC 1035 §5.2 both expect it there.
-  return [...head, soa, apexNs, ...unique].join("\n") + "\n";
+  return `${[...head, soa, apexNs, ...unique].join("\n")}\n`;
 }
 
 /**

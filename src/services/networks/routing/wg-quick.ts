@@ -35,6 +35,6 @@ export function renderWgQuick(config: Omit<NodeConfig, "wgQuick">, family: Famil
  * add its own lines to the file (a PostUp runs as root), so control characters become spaces.
  */
 function oneLine(value: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this strips
   return value.replace(/[\u0000-\u001f\u007f]/g, " ");
 }
