@@ -19,7 +19,15 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
               // MAIL_TRANSPORT=dev: identity tests read mailed tokens from the D1 outbox (test/identity).
-              miniflare: { bindings: { TEST_MIGRATIONS: migrations, ...testSecrets(), MAIL_TRANSPORT: "dev", ...fuzzSettings(), ...notificationSettings() } },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  ...testSecrets(),
+                  MAIL_TRANSPORT: "dev",
+                  ...fuzzSettings(),
+                  ...notificationSettings(),
+                },
+              },
             }),
           ],
           test: {
@@ -53,9 +61,13 @@ export default defineConfig(async () => {
           },
         },
         // `npm run bench` only (BENCH=1): load figures are measurements, never test assertions.
-        ...(process.env.BENCH ? [{
-          test: { name: "bench", include: ["bench/**/*.bench.ts"], environment: "node", testTimeout: 900_000, hookTimeout: 180_000 },
-        }] : []),
+        ...(process.env.BENCH
+          ? [
+              {
+                test: { name: "bench", include: ["bench/**/*.bench.ts"], environment: "node", testTimeout: 900_000, hookTimeout: 180_000 },
+              },
+            ]
+          : []),
       ],
     },
   };

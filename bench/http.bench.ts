@@ -32,44 +32,90 @@ async function benchmark(server: WorkerServer) {
   // Seed everything before any load: connections idle through a wrk run go stale.
   const grown = [];
   for (const [index, nodes] of [100, 1_000].entries()) {
-    grown.push({ nodes, ...await seedNetwork(s.admin, `10.${210 + index}.0.0/16`, { nodes, policies: nodes / 10, records: 0 }) });
+    grown.push({ nodes, ...(await seedNetwork(s.admin, `10.${210 + index}.0.0/16`, { nodes, policies: nodes / 10, records: 0 })) });
   }
   const targets: WrkTarget[] = [
     { label: "baseline: bare handler (GET /health)", method: "GET", path: "/api/v1/health" },
     { label: "baseline: one D1 row (GET /health/ready)", method: "GET", path: "/api/v1/health/ready" },
     { label: "POST /auth/login", method: "POST", path: "/api/v1/auth/login", body: JSON.stringify(server.admin) },
     { label: "GET /networks", method: "GET", path: "/api/v1/networks", token: s.token },
-    { label: `GET /nodes/:id/config (${202 + FLEET_SIZE} nodes, 20 policies)`, method: "GET", path: `/api/v1/nodes/${s.sourceNodeId}/config`, token: s.token },
-    { label: "POST routing policy", method: "POST", path: `/api/v1/networks/${s.networkId}/routing-policies`, token: s.token,
-      luaBody: `string.format('{"name":"w%d-%d","type":"via_gateway","destinationCidr":"172.%d.%d.%d/32","gatewayPath":["${s.gatewayNodeId}"]}', t, n, 20 + t, math.floor(n / 256) % 256, n % 256)` },
+    {
+      label: `GET /nodes/:id/config (${202 + FLEET_SIZE} nodes, 20 policies)`,
+      method: "GET",
+      path: `/api/v1/nodes/${s.sourceNodeId}/config`,
+      token: s.token,
+    },
+    {
+      label: "POST routing policy",
+      method: "POST",
+      path: `/api/v1/networks/${s.networkId}/routing-policies`,
+      token: s.token,
+      luaBody: `string.format('{"name":"w%d-%d","type":"via_gateway","destinationCidr":"172.%d.%d.%d/32","gatewayPath":["${s.gatewayNodeId}"]}', t, n, 20 + t, math.floor(n / 256) % 256, n % 256)`,
+    },
     // Before the DNS writes below add records to the same zone.
-    { label: "GET zonefile (300 records + node names)", method: "GET", path: `/api/v1/networks/${s.networkId}/dns/zonefile`, token: s.token },
-    { label: "POST DNS record", method: "POST", path: `/api/v1/networks/${s.networkId}/dns/records`, token: s.token,
-      luaBody: `string.format('{"name":"w%d-%d","type":"A","value":"192.0.2.1"}', t, n)` },
+    {
+      label: "GET zonefile (300 records + node names)",
+      method: "GET",
+      path: `/api/v1/networks/${s.networkId}/dns/zonefile`,
+      token: s.token,
+    },
+    {
+      label: "POST DNS record",
+      method: "POST",
+      path: `/api/v1/networks/${s.networkId}/dns/records`,
+      token: s.token,
+      luaBody: `string.format('{"name":"w%d-%d","type":"A","value":"192.0.2.1"}', t, n)`,
+    },
     { label: "GET corefile", method: "GET", path: `/api/v1/networks/${s.networkId}/dns/corefile`, token: s.token },
-    { label: "POST heartbeat", method: "POST", path: `/api/v1/client/devices/${s.device.id}/heartbeat`, token: s.device.token,
-      body: JSON.stringify({ appliedRevision: s.device.revision, peers: [] }) },
-    { label: `POST heartbeat, ${FLEET_SIZE} devices in turn (one network)`, method: "POST", path: "/api/v1/health",
+    {
+      label: "POST heartbeat",
+      method: "POST",
+      path: `/api/v1/client/devices/${s.device.id}/heartbeat`,
+      token: s.device.token,
+      body: JSON.stringify({ appliedRevision: s.device.revision, peers: [] }),
+    },
+    {
+      label: `POST heartbeat, ${FLEET_SIZE} devices in turn (one network)`,
+      method: "POST",
+      path: "/api/v1/health",
       rotate: s.fleet.map((device) => ({ path: `/api/v1/client/devices/${device.id}/heartbeat`, token: device.token })),
-      body: JSON.stringify({ appliedRevision: null, peers: [] }) },
+      body: JSON.stringify({ appliedRevision: null, peers: [] }),
+    },
   ];
   const results: WrkResult[] = [];
   for (const target of targets) results.push(await runWrk(server.baseUrl, target, scratch));
 
   const scaling: WrkResult[] = [];
   for (const { nodes, ...net } of grown) {
-    scaling.push(await runWrk(server.baseUrl, {
-      label: `GET config, ${nodes} nodes / ${nodes / 10} policies`, method: "GET", path: `/api/v1/nodes/${net.sourceNodeId}/config`, token: s.token,
-    }, scratch));
+    scaling.push(
+      await runWrk(
+        server.baseUrl,
+        {
+          label: `GET config, ${nodes} nodes / ${nodes / 10} policies`,
+          method: "GET",
+          path: `/api/v1/nodes/${net.sourceNodeId}/config`,
+          token: s.token,
+        },
+        scratch,
+      ),
+    );
   }
   const d1 = results[1]!.requestsPerSecond;
   const lines = [
     `wrk -t${WRK.threads} -c${WRK.connections} -d${WRK.seconds}s against wrangler dev (local D1), ${new Date().toISOString()}`,
     "(login throttles raised for the run; reads by one session, so after the first the session check is cached)",
-    "", "| endpoint | req/s | p50 ms | p99 ms | vs one-D1-read baseline | non-2xx |", "| --- | ---: | ---: | ---: | ---: | ---: |",
-    ...[...results, ...scaling].map((r) => `| ${r.label} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt((100 * r.requestsPerSecond) / d1, 0)}% | ${r.non2xx} |`),
-    "", "Render cost in-process (CPU per call, the Worker's own code):", "",
-    "| renderer | size | CPU ms | output KiB |", "| --- | --- | ---: | ---: |",
+    "",
+    "| endpoint | req/s | p50 ms | p99 ms | vs one-D1-read baseline | non-2xx |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...[...results, ...scaling].map(
+      (r) =>
+        `| ${r.label} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt((100 * r.requestsPerSecond) / d1, 0)}% | ${r.non2xx} |`,
+    ),
+    "",
+    "Render cost in-process (CPU per call, the Worker's own code):",
+    "",
+    "| renderer | size | CPU ms | output KiB |",
+    "| --- | --- | ---: | ---: |",
     ...measureRenderScaling().map((r) => `| ${r.what} | ${r.size} | ${fmt(r.cpuMs, 2)} | ${r.outputKiB} |`),
   ];
   console.log(`\n${lines.join("\n")}\n`);

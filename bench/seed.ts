@@ -19,7 +19,7 @@ const publicKey = () => execFileSync("sh", ["-c", "wg genkey | wg pubkey"]).toSt
 async function inParallel<T>(count: number, width: number, make: (i: number) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
   for (let start = 0; start < count; start += width) {
-    results.push(...await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, k) => make(start + k))));
+    results.push(...(await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, k) => make(start + k)))));
   }
   return results;
 }
@@ -50,17 +50,39 @@ export async function seedNetwork(admin: ApiClient, cidr: string, sizes: { nodes
   const network = await expectCreated("network", () => admin.post("/networks", { groupId: group.id, name: "bench", cidr }));
   const region = await expectCreated("region", () => admin.post("/regions", { name: `r-${cidr}` }));
   const gateway = await expectCreated("gateway", () => admin.post("/gateways", { regionId: region.id, name: `g-${cidr}` }));
-  const gatewayNode = await expectCreated("gateway node", () => admin.post("/nodes", {
-    networkId: network.id, name: "gw", publicKey: publicKey(), endpoint: "198.51.100.1:51820", roles: ["gateway"], gatewayId: gateway.id,
-  }));
+  const gatewayNode = await expectCreated("gateway node", () =>
+    admin.post("/nodes", {
+      networkId: network.id,
+      name: "gw",
+      publicKey: publicKey(),
+      endpoint: "198.51.100.1:51820",
+      roles: ["gateway"],
+      gatewayId: gateway.id,
+    }),
+  );
   const keys = Array.from({ length: sizes.nodes }, publicKey);
-  await inParallel(sizes.nodes, 8, (i) => expectCreated("node", () => admin.post("/nodes", { networkId: network.id, name: `n${i}`, publicKey: keys[i] })));
-  await inParallel(sizes.policies, 8, (i) => expectCreated("policy", () => admin.post(`/networks/${network.id}/routing-policies`, {
-    name: `p${i}`, type: "via_gateway", destinationCidr: `172.16.${i >> 8}.${i & 255}/32`, gatewayPath: [gatewayNode.id],
-  })));
-  await inParallel(sizes.records, 8, (i) => expectCreated("record", () => admin.post(`/networks/${network.id}/dns/records`, {
-    name: `h${i}`, type: "A", value: `192.0.2.${i % 250}`,
-  })));
+  await inParallel(sizes.nodes, 8, (i) =>
+    expectCreated("node", () => admin.post("/nodes", { networkId: network.id, name: `n${i}`, publicKey: keys[i] })),
+  );
+  await inParallel(sizes.policies, 8, (i) =>
+    expectCreated("policy", () =>
+      admin.post(`/networks/${network.id}/routing-policies`, {
+        name: `p${i}`,
+        type: "via_gateway",
+        destinationCidr: `172.16.${i >> 8}.${i & 255}/32`,
+        gatewayPath: [gatewayNode.id],
+      }),
+    ),
+  );
+  await inParallel(sizes.records, 8, (i) =>
+    expectCreated("record", () =>
+      admin.post(`/networks/${network.id}/dns/records`, {
+        name: `h${i}`,
+        type: "A",
+        value: `192.0.2.${i % 250}`,
+      }),
+    ),
+  );
   const [source] = (await admin.get(`/nodes?networkId=${network.id}&limit=2`)).body.items.filter((node: any) => node.roles.length === 0);
   return { networkId: network.id as string, gatewayNodeId: gatewayNode.id as string, sourceNodeId: source.id as string };
 }
@@ -71,13 +93,19 @@ export async function seed(server: WorkerServer): Promise<Seeded> {
   const token = await login(server.baseUrl, server.admin);
   const admin = api(server.baseUrl, token);
   const main = await seedNetwork(admin, "10.200.0.0/16", { nodes: 200, policies: 20, records: 300 });
-  const enrolled = await expectCreated("device", () => admin.post("/client/devices", { networkId: main.networkId, name: "bench-device", publicKey: publicKey() }));
+  const enrolled = await expectCreated("device", () =>
+    admin.post("/client/devices", { networkId: main.networkId, name: "bench-device", publicKey: publicKey() }),
+  );
   const fleet = await inParallel(FLEET_SIZE, 8, async (i) => {
-    const member = await expectCreated("fleet device", () => admin.post("/client/devices", { networkId: main.networkId, name: `fleet-${i}`, publicKey: publicKey() }));
+    const member = await expectCreated("fleet device", () =>
+      admin.post("/client/devices", { networkId: main.networkId, name: `fleet-${i}`, publicKey: publicKey() }),
+    );
     return { id: member.device.id as string, token: member.deviceToken as string };
   });
   return {
-    admin, token, ...main,
+    admin,
+    token,
+    ...main,
     device: { id: enrolled.device.id, token: enrolled.deviceToken, revision: enrolled.config.routingRevision },
     fleet,
   };

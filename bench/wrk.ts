@@ -78,15 +78,32 @@ export function parseWrk(label: string, output: string): WrkResult {
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output);
   if (!perSecond || !p50 || !p99 || !total) throw new Error(`could not read wrk output for ${label}:\n${output}`);
   return {
-    label, requestsPerSecond: Number(perSecond[1]), p50Ms: toMs(p50[1]!), p99Ms: toMs(p99[1]!),
-    requests: Number(total[1]), non2xx: non2xx ? Number(non2xx[1]) : 0,
+    label,
+    requestsPerSecond: Number(perSecond[1]),
+    p50Ms: toMs(p50[1]!),
+    p99Ms: toMs(p99[1]!),
+    requests: Number(total[1]),
+    non2xx: non2xx ? Number(non2xx[1]) : 0,
   };
 }
 
 export async function runWrk(baseUrl: string, target: WrkTarget, scratchDir: string): Promise<WrkResult> {
   const script = join(scratchDir, `${target.label.replace(/\W+/g, "-")}.lua`);
   await writeFile(script, luaScript(target));
-  const args = ["-t", String(WRK.threads), "-c", String(WRK.connections), "-d", `${WRK.seconds}s`, "--timeout", "10s", "--latency", "-s", script, `${baseUrl}${target.path}`];
+  const args = [
+    "-t",
+    String(WRK.threads),
+    "-c",
+    String(WRK.connections),
+    "-d",
+    `${WRK.seconds}s`,
+    "--timeout",
+    "10s",
+    "--latency",
+    "-s",
+    script,
+    `${baseUrl}${target.path}`,
+  ];
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
     let text = "";

@@ -61,8 +61,9 @@ function isGlobalValue(argv, index) {
 }
 
 function parseOrThrow(args, specs, usage) {
-  const options = Object.fromEntries(Object.entries(specs).map(([key, spec]) =>
-    [key, spec.short ? { type: spec.type, short: spec.short } : { type: spec.type }]));
+  const options = Object.fromEntries(
+    Object.entries(specs).map(([key, spec]) => [key, spec.short ? { type: spec.type, short: spec.short } : { type: spec.type }]),
+  );
   try {
     return { ...parseArgs({ args, options, strict: true, allowPositionals: false }).values };
   } catch (error) {
@@ -77,19 +78,37 @@ export function helpText(topic, commands) {
   if (topic === "general") {
     const width = Math.max(...Object.keys(commands).map((name) => name.length));
     return [
-      "wgo: the command-line client of the WireGuard overlay control plane", "", GLOBAL_USAGE, "", "commands:",
-      ...Object.values(commands).map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`), "",
-      "global options:", ...optionLines(GLOBAL_OPTIONS), "",
+      "wgo: the command-line client of the WireGuard overlay control plane",
+      "",
+      GLOBAL_USAGE,
+      "",
+      "commands:",
+      ...Object.values(commands).map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+      "",
+      "global options:",
+      ...optionLines(GLOBAL_OPTIONS),
+      "",
       "exit codes: 0 ok, 1 API or operation error, 2 usage error. `wgo <command> --help` for details.",
     ].join("\n");
   }
-  return [`usage: ${topic.usage}`, "", topic.summary, "", "options:", ...optionLines(topic.options),
-    "", "global options:", ...optionLines(GLOBAL_OPTIONS)].join("\n");
+  return [
+    `usage: ${topic.usage}`,
+    "",
+    topic.summary,
+    "",
+    "options:",
+    ...optionLines(topic.options),
+    "",
+    "global options:",
+    ...optionLines(GLOBAL_OPTIONS),
+  ].join("\n");
 }
 
 function optionLines(specs) {
-  const labels = Object.entries(specs).map(([key, spec]) =>
-    [`${spec.short ? `-${spec.short}, ` : ""}--${key}${spec.value ? ` ${spec.value}` : ""}`, spec.help]);
+  const labels = Object.entries(specs).map(([key, spec]) => [
+    `${spec.short ? `-${spec.short}, ` : ""}--${key}${spec.value ? ` ${spec.value}` : ""}`,
+    spec.help,
+  ]);
   const width = Math.max(0, ...labels.map(([label]) => label.length));
   return labels.map(([label, help]) => `  ${label.padEnd(width)}  ${help}`);
 }
@@ -105,12 +124,14 @@ export function deviceName(value, usage) {
 
 /** Linux interface names: at most 15 bytes, no slash or whitespace. */
 export function interfaceName(value, usage) {
-  if (!/^[A-Za-z0-9_.=+-]{1,15}$/.test(value)) throw new UsageError(`--interface "${value}" is not a valid interface name (1-15 of A-Z a-z 0-9 _ . = + -)`, usage);
+  if (!/^[A-Za-z0-9_.=+-]{1,15}$/.test(value))
+    throw new UsageError(`--interface "${value}" is not a valid interface name (1-15 of A-Z a-z 0-9 _ . = + -)`, usage);
   return value;
 }
 
 export function netnsName(value, usage) {
-  if (value !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(value)) throw new UsageError(`--netns "${value}" is not a valid namespace name`, usage);
+  if (value !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(value))
+    throw new UsageError(`--netns "${value}" is not a valid namespace name`, usage);
   return value;
 }
 
@@ -120,6 +141,7 @@ export function oneOf(flag, value, allowed, usage) {
 }
 
 export function positiveInteger(flag, value, usage) {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} must be a whole number of seconds ≥ 1, not "${value}"`, usage);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`--${flag} must be a whole number of seconds ≥ 1, not "${value}"`, usage);
   return Number(value);
 }

@@ -55,16 +55,14 @@ export function formatPrefix({ family, value, length }) {
   const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - 16 * i)) & 0xffffn));
   // RFC 5952: the longest run of two or more zero groups (the first one on a tie) becomes "::".
   let best = { start: -1, size: 1 };
-  for (let i = 0; i < 8;) {
+  for (let i = 0; i < 8; ) {
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
     if (j - i > best.size) best = { start: i, size: j - i };
     i = j === i ? i + 1 : j;
   }
   const hex = groups.map((g) => g.toString(16));
-  const text = best.start < 0
-    ? hex.join(":")
-    : `${hex.slice(0, best.start).join(":")}::${hex.slice(best.start + best.size).join(":")}`;
+  const text = best.start < 0 ? hex.join(":") : `${hex.slice(0, best.start).join(":")}::${hex.slice(best.start + best.size).join(":")}`;
   return `${text}/${length}`;
 }
 
@@ -77,5 +75,5 @@ export function covers(outer, inner) {
   const b = typeof inner === "string" ? parsePrefix(inner) : inner;
   if (a.family !== b.family || b.length < a.length) return false;
   const bits = BigInt(a.family === 4 ? 32 : 128);
-  return (b.value >> (bits - BigInt(a.length))) === (a.value >> (bits - BigInt(a.length)));
+  return b.value >> (bits - BigInt(a.length)) === a.value >> (bits - BigInt(a.length));
 }

@@ -39,7 +39,10 @@ export async function syncDefaultRoutes(sys, ifname, defaults) {
   if (defaults.length === 0 && mark === null) return;
   const table = mark ?? (await freeTable(sys));
   if (mark === null) await sys.check(["wg", "set", ifname, "fwmark", String(table)]);
-  for (const [flag, prefix] of [["-4", "0.0.0.0/0"], ["-6", "::/0"]]) {
+  for (const [flag, prefix] of [
+    ["-4", "0.0.0.0/0"],
+    ["-6", "::/0"],
+  ]) {
     const installed = (await sys.run(["ip", flag, "route", "show", "default", "dev", ifname, "table", String(table)])).stdout.trim() !== "";
     const wanted = defaults.includes(prefix);
     if (wanted && !installed) {

@@ -29,7 +29,10 @@ export function saveDevice(home, device) {
 /** Names of the devices enrolled under this home, sorted. */
 export function listDevices(home) {
   try {
-    return readdirSync(paths.devices(home)).filter((file) => file.endsWith(".json")).map((file) => file.slice(0, -5)).sort();
+    return readdirSync(paths.devices(home))
+      .filter((file) => file.endsWith(".json"))
+      .map((file) => file.slice(0, -5))
+      .sort();
   } catch {
     return [];
   }

@@ -30,7 +30,10 @@ export async function apiRequest({ api, method = "POST", path, token, body }) {
   let text;
   try {
     response = await fetch(`${api}/api/v1${path}`, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: controller.signal,
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: controller.signal,
     });
     text = await response.text();
   } catch (error) {

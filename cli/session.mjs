@@ -13,7 +13,9 @@ const REFRESH_MARGIN_MS = 60_000;
 export function saveSession(home, api, pair, now = Date.now()) {
   /** @type {Session} */
   const session = {
-    api, accessToken: pair.accessToken, refreshToken: pair.refreshToken,
+    api,
+    accessToken: pair.accessToken,
+    refreshToken: pair.refreshToken,
     expiresAt: new Date(now + pair.expiresIn * 1000).toISOString(),
   };
   writeSecretJson(paths.session(home), session);

@@ -80,9 +80,12 @@ export function parseWgDump(text) {
     peers: lines.filter(Boolean).map((line) => {
       const [publicKey, , endpoint, allowedIps, handshake, rx, tx] = line.split("\t");
       return {
-        publicKey, endpoint: endpoint === "(none)" ? null : endpoint,
+        publicKey,
+        endpoint: endpoint === "(none)" ? null : endpoint,
         allowedIps: !allowedIps || allowedIps === "(none)" ? [] : allowedIps.split(","),
-        latestHandshake: Number(handshake), rxBytes: Number(rx), txBytes: Number(tx),
+        latestHandshake: Number(handshake),
+        rxBytes: Number(rx),
+        txBytes: Number(tx),
       };
     }),
   };

@@ -69,7 +69,11 @@ function consumeWgQuickKey(plan, key, value, line) {
   else plan.ignored.push(line);
 }
 
-const list = (value) => value.split(",").map((part) => part.trim()).filter(Boolean);
+const list = (value) =>
+  value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
 
 /**
  * Hooks are shell commands from the server, run as root by wg-quick. The setconf method runs none of
@@ -77,7 +81,10 @@ const list = (value) => value.split(",").map((part) => part.trim()).filter(Boole
  * and applies that itself, so a compromised server cannot run arbitrary commands through it.
  */
 function collectSysctls(plan, command) {
-  for (const step of command.split(/;|&&|\|\|/).map((part) => part.trim()).filter(Boolean)) {
+  for (const step of command
+    .split(/;|&&|\|\|/)
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const match = /^sysctl\s+(?:-[a-zA-Z]+\s+)*(net\.[\w./-]+)\s*=\s*([\w.-]+)$/.exec(step);
     if (match) plan.sysctls.push(`${match[1]}=${match[2]}`);
     else plan.ignored.push(`hook: ${step}`);

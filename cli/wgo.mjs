@@ -3,5 +3,8 @@
 import { main } from "./main.mjs";
 
 process.exitCode = await main(process.argv.slice(2), {
-  stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
 });

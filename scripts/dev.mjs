@@ -33,7 +33,9 @@ async function seedAdmin(base) {
   for (let attempt = 0; attempt < 120; attempt++) {
     try {
       const response = await fetch(`${base}/api/v1/auth/login`, {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(DEV_ADMIN),
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(DEV_ADMIN),
       });
       if (response.status === 200 || response.status === 401) return response.status === 200;
     } catch {
@@ -55,11 +57,13 @@ server.on("exit", (code) => process.exit(code ?? 0));
 
 const base = `http://127.0.0.1:${PORT}`;
 const seeded = await seedAdmin(base);
-console.log([
-  "",
-  `  API       ${base}/api/v1`,
-  `  Docs      ${base}/api/v1/docs`,
-  `  Admin     ${DEV_ADMIN.email} / ${DEV_ADMIN.password}${seeded ? "" : "  (login failed: .dev.vars holds other bootstrap values?)"}`,
-  `  Mail      ${base}/api/v1/dev/mail?to=<address>  (development outbox)`,
-  "",
-].join("\n"));
+console.log(
+  [
+    "",
+    `  API       ${base}/api/v1`,
+    `  Docs      ${base}/api/v1/docs`,
+    `  Admin     ${DEV_ADMIN.email} / ${DEV_ADMIN.password}${seeded ? "" : "  (login failed: .dev.vars holds other bootstrap values?)"}`,
+    `  Mail      ${base}/api/v1/dev/mail?to=<address>  (development outbox)`,
+    "",
+  ].join("\n"),
+);

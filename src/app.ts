@@ -41,14 +41,32 @@ export function createApp() {
   });
 
   const routers = [
-    healthRouter, authRouter, usersRouter, groupsRouter, networksRouter, nodesRouter, routingPoliciesRouter, dnsRouter,
-    inventoryRouter, clientRouter, devicesRouter, enrolmentKeysRouter, tunnelsRouter, invitesRouter, devMailRouter,
-    agentsRouter, adminRouter, notificationsRouter, auditRouter,
+    healthRouter,
+    authRouter,
+    usersRouter,
+    groupsRouter,
+    networksRouter,
+    nodesRouter,
+    routingPoliciesRouter,
+    dnsRouter,
+    inventoryRouter,
+    clientRouter,
+    devicesRouter,
+    enrolmentKeysRouter,
+    tunnelsRouter,
+    invitesRouter,
+    devMailRouter,
+    agentsRouter,
+    adminRouter,
+    notificationsRouter,
+    auditRouter,
   ];
   for (const router of routers) app.route("/", router);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
-    type: "http", scheme: "bearer", bearerFormat: "JWT",
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
   });
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -22,9 +22,15 @@ export const config = {
     const files = [paths.config(ctx.home, device.name), ...(values.out ? [values.out] : [])];
     ctx.print(
       `wrote ${files.join(" and ")} (routing revision ${fetched.routingRevision}, ${fetched.peers.length} peers, ` +
-      `${fetched.routingIntent.length} routing intents); applied revision: ${device.appliedRevision ?? "none"}`,
-      { name: device.name, files, routingRevision: fetched.routingRevision, appliedRevision: device.appliedRevision,
-        peers: fetched.peers.length, routingIntent: fetched.routingIntent },
+        `${fetched.routingIntent.length} routing intents); applied revision: ${device.appliedRevision ?? "none"}`,
+      {
+        name: device.name,
+        files,
+        routingRevision: fetched.routingRevision,
+        appliedRevision: device.appliedRevision,
+        peers: fetched.peers.length,
+        routingIntent: fetched.routingIntent,
+      },
     );
   },
 };

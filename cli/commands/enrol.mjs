@@ -28,13 +28,19 @@ export const enrol = {
     if (!values.network && !key) throw new UsageError("--network is required unless --enrolment-key is given", `usage: ${USAGE}`);
     // Never overwrite a key: the enrolled device would be locked out of its own tunnel.
     if (existsSync(paths.device(ctx.home, name)) || existsSync(paths.key(ctx.home, name))) {
-      throw new OperationError(`a device named "${name}" is already enrolled in ${paths.devices(ctx.home)}; pick another name or remove its files`);
+      throw new OperationError(
+        `a device named "${name}" is already enrolled in ${paths.devices(ctx.home)}; pick another name or remove its files`,
+      );
     }
     const pair = generateKeyPair();
     writeSecretFile(paths.key(ctx.home, name), `${pair.privateKey}\n`);
     const body = {
-      name, publicKey: pair.publicKey, platform: `${process.platform}-${process.arch}`, clientVersion: `wgo/${VERSION}`,
-      ...(values.network ? { networkId: values.network } : {}), ...(key ? { enrolmentKey: key } : {}),
+      name,
+      publicKey: pair.publicKey,
+      platform: `${process.platform}-${process.arch}`,
+      clientVersion: `wgo/${VERSION}`,
+      ...(values.network ? { networkId: values.network } : {}),
+      ...(key ? { enrolmentKey: key } : {}),
     };
     let answer;
     let api;
@@ -52,17 +58,34 @@ export const enrol = {
       throw error;
     }
     const device = {
-      name, api, deviceId: answer.device.id, networkId: answer.device.networkId, nodeId: answer.device.nodeId,
-      address: answer.config.interface.address, deviceToken: answer.deviceToken,
-      interface: "wg0", netns: null, method: null, configRevision: null, appliedRevision: null, lastHeartbeat: null,
+      name,
+      api,
+      deviceId: answer.device.id,
+      networkId: answer.device.networkId,
+      nodeId: answer.device.nodeId,
+      address: answer.config.interface.address,
+      deviceToken: answer.deviceToken,
+      interface: "wg0",
+      netns: null,
+      method: null,
+      configRevision: null,
+      appliedRevision: null,
+      lastHeartbeat: null,
     };
     saveDevice(ctx.home, device);
     storeConfig(ctx.home, device, answer.config);
     ctx.print(
       `enrolled "${name}" as ${device.deviceId} in ${device.networkId} with address ${device.address}\n` +
-      `files: ${paths.device(ctx.home, name)}, ${paths.key(ctx.home, name)}, ${paths.config(ctx.home, name)} (revision ${device.configRevision})`,
-      { name, deviceId: device.deviceId, networkId: device.networkId, nodeId: device.nodeId, address: device.address,
-        publicKey: pair.publicKey, configRevision: device.configRevision },
+        `files: ${paths.device(ctx.home, name)}, ${paths.key(ctx.home, name)}, ${paths.config(ctx.home, name)} (revision ${device.configRevision})`,
+      {
+        name,
+        deviceId: device.deviceId,
+        networkId: device.networkId,
+        nodeId: device.nodeId,
+        address: device.address,
+        publicKey: pair.publicKey,
+        configRevision: device.configRevision,
+      },
     );
   },
 };

@@ -19,7 +19,8 @@ async function beat(ctx, place, apply) {
   const peers = up ? heartbeatPeers(parseWgDump(await place.sys.check(["wg", "show", place.ifname, "dump"]))) : [];
   const appliedRevision = device.appliedRevision ?? 0; // 0: nothing applied yet (the schema needs a number)
   const ack = await deviceRequest(ctx, device, {
-    path: `/client/devices/${encodeURIComponent(device.deviceId)}/heartbeat`, body: { appliedRevision, peers },
+    path: `/client/devices/${encodeURIComponent(device.deviceId)}/heartbeat`,
+    body: { appliedRevision, peers },
   });
   device.lastHeartbeat = { at: new Date(ctx.now()).toISOString(), desiredRevision: ack.desiredRevision, configChanged: ack.configChanged };
   saveDevice(ctx.home, device);
@@ -35,13 +36,25 @@ async function beat(ctx, place, apply) {
     }
   }
   const report = {
-    name: device.name, interface: place.ifname, appliedRevision, desiredRevision: ack.desiredRevision,
-    configChanged: ack.configChanged, peers: peers.length, applied,
+    name: device.name,
+    interface: place.ifname,
+    appliedRevision,
+    desiredRevision: ack.desiredRevision,
+    configChanged: ack.configChanged,
+    peers: peers.length,
+    applied,
   };
-  const change = !ack.configChanged ? "in sync"
-    : applied ? `config changed: applied revision ${applied.revision} (${applied.action})`
-      : apply ? "config changed: nothing applied" : "config changed: run with --apply, or `wgo config` + `wgo up`";
-  ctx.print(`heartbeat ${device.name}: reported revision ${appliedRevision} and ${peers.length} peers; server wants ${ack.desiredRevision}: ${change}`, report);
+  const change = !ack.configChanged
+    ? "in sync"
+    : applied
+      ? `config changed: applied revision ${applied.revision} (${applied.action})`
+      : apply
+        ? "config changed: nothing applied"
+        : "config changed: run with --apply, or `wgo config` + `wgo up`";
+  ctx.print(
+    `heartbeat ${device.name}: reported revision ${appliedRevision} and ${peers.length} peers; server wants ${ack.desiredRevision}: ${change}`,
+    report,
+  );
   return report;
 }
 

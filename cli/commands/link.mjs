@@ -33,7 +33,12 @@ export async function applyAndRecord(ctx, { device, ifname, netns, sys }, text, 
   // A running interface keeps the method that made it; auto only decides for a new one.
   const method = exists && device.method && requestedMethod === "auto" ? device.method : await chooseMethod(sys, requestedMethod);
   const result = await applyConfig({ sys, ifname, text, method, wgQuickPath: paths.wgQuick(ctx.home, ifname), env: ctx.env });
-  Object.assign(device, { interface: ifname, netns: netns ?? null, method, appliedRevision: revisionInText(text) ?? device.configRevision });
+  Object.assign(device, {
+    interface: ifname,
+    netns: netns ?? null,
+    method,
+    appliedRevision: revisionInText(text) ?? device.configRevision,
+  });
   saveDevice(ctx.home, device);
   if (method === "setconf" && result.plan.dns.length > 0) {
     ctx.note(`DNS = ${result.plan.dns.join(", ")} is not applied by the setconf method: point your resolver at it yourself`);
@@ -55,16 +60,23 @@ export const up = {
   async run(ctx, values) {
     const method = oneOf("method", values.method ?? "auto", METHODS, `usage: ${UP_USAGE}`);
     const place = placeDevice(ctx, values, UP_USAGE);
-    const text = storedConfigText(ctx.home, place.device.name)
-      ?? storeConfig(ctx.home, place.device, await fetchConfig(ctx, place.device));
+    const text = storedConfigText(ctx.home, place.device.name) ?? storeConfig(ctx.home, place.device, await fetchConfig(ctx, place.device));
     const result = await applyAndRecord(ctx, place, text, method);
     const where = place.netns ? ` in namespace ${place.netns}` : "";
     ctx.print(
       `${place.ifname}${where} ${result.action === "created" ? "is up" : "re-applied"} (${result.method}) ` +
-      `with revision ${place.device.appliedRevision}, address ${result.plan.addresses.join(", ")}` +
-      (result.routes.length ? `, routes ${result.routes.join(", ")}` : ""),
-      { name: place.device.name, interface: place.ifname, netns: place.netns ?? null, method: result.method,
-        action: result.action, appliedRevision: place.device.appliedRevision, addresses: result.plan.addresses, routes: result.routes },
+        `with revision ${place.device.appliedRevision}, address ${result.plan.addresses.join(", ")}` +
+        (result.routes.length ? `, routes ${result.routes.join(", ")}` : ""),
+      {
+        name: place.device.name,
+        interface: place.ifname,
+        netns: place.netns ?? null,
+        method: result.method,
+        action: result.action,
+        appliedRevision: place.device.appliedRevision,
+        addresses: result.plan.addresses,
+        routes: result.routes,
+      },
     );
   },
 };
@@ -79,9 +91,16 @@ export const down = {
   async run(ctx, values) {
     const place = placeDevice(ctx, values, DOWN_USAGE);
     const result = await takeDown({
-      sys: place.sys, ifname: place.ifname, method: place.device.method ?? "setconf", wgQuickPath: paths.wgQuick(ctx.home, place.ifname),
+      sys: place.sys,
+      ifname: place.ifname,
+      method: place.device.method ?? "setconf",
+      wgQuickPath: paths.wgQuick(ctx.home, place.ifname),
     });
-    ctx.print(result.action === "absent" ? `${place.ifname} was not up` : `${place.ifname} removed`,
-      { name: place.device.name, interface: place.ifname, netns: place.netns ?? null, action: result.action });
+    ctx.print(result.action === "absent" ? `${place.ifname} was not up` : `${place.ifname} removed`, {
+      name: place.device.name,
+      interface: place.ifname,
+      netns: place.netns ?? null,
+      action: result.action,
+    });
   },
 };

@@ -36,13 +36,19 @@ export const login = {
     let answer = await apiRequest({ api, path: "/auth/login", body: { email: values.email, password: secret } });
     if (answer.mfaRequired) {
       if (!values.totp) {
-        throw new OperationError("MFA is required for this account: run `wgo login` again with --totp CODE (authenticator or recovery code)");
+        throw new OperationError(
+          "MFA is required for this account: run `wgo login` again with --totp CODE (authenticator or recovery code)",
+        );
       }
       answer = await apiRequest({ api, path: "/auth/mfa/verify", body: { mfaToken: answer.mfaToken, code: values.totp } });
     }
     const session = saveSession(ctx.home, api, answer, ctx.now());
-    ctx.print(`logged in to ${api} as ${answer.user?.email ?? values.email}; session saved in ${paths.session(ctx.home)}`,
-      { api, email: answer.user?.email ?? values.email, expiresAt: session.expiresAt, session: paths.session(ctx.home) });
+    ctx.print(`logged in to ${api} as ${answer.user?.email ?? values.email}; session saved in ${paths.session(ctx.home)}`, {
+      api,
+      email: answer.user?.email ?? values.email,
+      expiresAt: session.expiresAt,
+      session: paths.session(ctx.home),
+    });
   },
 };
 

@@ -16,8 +16,13 @@ async function deviceStatus(ctx, name) {
   const up = await interfaceExists(sys, ifname);
   const peers = up ? heartbeatPeers(parseWgDump(await sys.check(["wg", "show", ifname, "dump"]))) : [];
   return {
-    name, deviceId: device.deviceId, networkId: device.networkId, address: device.address,
-    appliedRevision: device.appliedRevision, configRevision: device.configRevision, desiredRevision,
+    name,
+    deviceId: device.deviceId,
+    networkId: device.networkId,
+    address: device.address,
+    appliedRevision: device.appliedRevision,
+    configRevision: device.configRevision,
+    desiredRevision,
     inSync: up && device.appliedRevision === desiredRevision,
     interface: { name: ifname, netns: device.netns ?? null, method: device.method, up, peers },
   };
@@ -38,7 +43,9 @@ function describeStatus(status) {
   const where = status.interface.netns ? ` in namespace ${status.interface.netns}` : "";
   const revision = !status.interface.up
     ? "not applied (interface down)"
-    : status.inSync ? "in sync" : `behind: run \`wgo config --name ${status.name}\` and \`wgo up --name ${status.name}\``;
+    : status.inSync
+      ? "in sync"
+      : `behind: run \`wgo config --name ${status.name}\` and \`wgo up --name ${status.name}\``;
   const lines = [
     `${status.name} (${status.deviceId}) in ${status.networkId}, address ${status.address}`,
     `  revision: applied ${status.appliedRevision ?? "none"}, file ${status.configRevision ?? "none"}, server ${status.desiredRevision}: ${revision}`,

@@ -11,10 +11,16 @@ import type { Db } from "./client";
  */
 export function insertWhere<T extends SQLiteTable>(db: Db, table: T, rows: T["$inferInsert"] | T["$inferInsert"][], condition: SQL) {
   // The column list drizzle writes for INSERT … SELECT: every column it may insert, in table order.
-  const columns = Object.entries(getTableColumns(table))
-    .filter(([, column]) => !(column as unknown as { shouldDisableInsert(): boolean }).shouldDisableInsert());
-  const tuples = (Array.isArray(rows) ? rows : [rows]).map((row) =>
-    sql`(${sql.join(columns.map(([key, column]) => sql.param((row as Record<string, unknown>)[key] ?? null, column)), sql`, `)})`);
+  const columns = Object.entries(getTableColumns(table)).filter(
+    ([, column]) => !(column as unknown as { shouldDisableInsert(): boolean }).shouldDisableInsert(),
+  );
+  const tuples = (Array.isArray(rows) ? rows : [rows]).map(
+    (row) =>
+      sql`(${sql.join(
+        columns.map(([key, column]) => sql.param((row as Record<string, unknown>)[key] ?? null, column)),
+        sql`, `,
+      )})`,
+  );
   // The WHERE is also what lets SQLite parse an ON CONFLICT clause after an INSERT … SELECT.
   return db.insert(table).select(sql`select * from (values ${sql.join(tuples, sql`, `)}) where ${condition}`);
 }

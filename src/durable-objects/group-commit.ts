@@ -1,4 +1,7 @@
-interface Waiter { resolve: () => void; reject: (error: unknown) => void }
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
 /**
  * Group commit. Callers submit items; one flush at a time writes everything submitted so far. While a

@@ -29,7 +29,11 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
     if (!isCommandName(command)) throw new Error(`Unknown writer command: ${command}`);
     const handler = writerCommands[command] as (ctx: WriterContext, ...args: unknown[]) => Promise<unknown>;
     const context: WriterContext = {
-      env: this.env, db: this.db, audit, events: [], notificationIds: [],
+      env: this.env,
+      db: this.db,
+      audit,
+      events: [],
+      notificationIds: [],
       inGroup: (groupId, name, groupArgs) => unwrap(writerStub(this.env, groupWriterName(groupId)).run(name, groupArgs, audit)),
     };
     return this.queue.run(async () => {
@@ -46,8 +50,9 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
   /** The first delivery attempt of notifications a write queued; the minute cron retries what fails. */
   private deliverAfterAnswer(eventIds: string[]) {
     if (eventIds.length === 0) return;
-    const work = processDeliveries({ db: this.db, config: getConfig(this.env) }, { eventIds })
-      .catch((error: unknown) => console.error(JSON.stringify({ background: "notifications", ...describeForLog(error) })));
+    const work = processDeliveries({ db: this.db, config: getConfig(this.env) }, { eventIds }).catch((error: unknown) =>
+      console.error(JSON.stringify({ background: "notifications", ...describeForLog(error) })),
+    );
     this.ctx.waitUntil(work);
   }
 }

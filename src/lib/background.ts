@@ -7,9 +7,12 @@ import type { AppEnv } from "./types";
  * request id) and never reach the client, whose request already succeeded.
  */
 export function inBackground(c: Context<AppEnv>, label: string, work: () => Promise<unknown>): Promise<void> {
-  const task = work().then(() => undefined, (error: unknown) => {
-    console.error(JSON.stringify({ background: label, requestId: c.var.requestId, ...describeForLog(error) }));
-  });
+  const task = work().then(
+    () => undefined,
+    (error: unknown) => {
+      console.error(JSON.stringify({ background: label, requestId: c.var.requestId, ...describeForLog(error) }));
+    },
+  );
   try {
     c.executionCtx.waitUntil(task);
   } catch {

@@ -27,7 +27,11 @@ export const UNSAFE_TEXT_MESSAGE = "Control, invisible or bidirectional formatti
  * emoji and ordinary spaces stay allowed.
  */
 export function displayName(limits: { min?: number; max: number }) {
-  const base = z.string().trim().min(limits.min ?? 0).max(limits.max);
+  const base = z
+    .string()
+    .trim()
+    .min(limits.min ?? 0)
+    .max(limits.max);
   return base.superRefine((text, ctx) => {
     const found = unsafeCharacter(text);
     if (found) ctx.addIssue({ code: "custom", message: `${UNSAFE_TEXT_MESSAGE} (found ${found})` });

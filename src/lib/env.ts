@@ -54,12 +54,14 @@ export interface Env {
   AUDIT_RETENTION_DAYS?: string;
 }
 
-const intVar = (fallback: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
+const intVar = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 /** "limit/seconds", e.g. "5/900": at most 5 counted attempts in any 900 s. */
 const rateVar = (fallback: string) =>
-  z.string().regex(/^\d{1,6}\/\d{1,7}$/, "use limit/seconds, e.g. 5/900").default(fallback)
+  z
+    .string()
+    .regex(/^\d{1,6}\/\d{1,7}$/, "use limit/seconds, e.g. 5/900")
+    .default(fallback)
     .transform((text) => {
       const [limit, windowSeconds] = text.split("/").map(Number) as [number, number];
       return { limit: Math.max(1, limit), windowSeconds: Math.max(1, windowSeconds) };
@@ -115,7 +117,10 @@ const ConfigSchema = z.object({
   /** A node online but behind its network's routing revision this long raises config.drift. */
   DRIFT_AFTER_SECONDS: intVar(300, 30, 86_400),
   /** Development and tests only: lets webhooks use http://127.0.0.1 / localhost (SSRF rules otherwise refuse loopback). */
-  WEBHOOK_ALLOW_HTTP_LOOPBACK: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
+  WEBHOOK_ALLOW_HTTP_LOOPBACK: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
   WEBHOOK_TIMEOUT_MS: intVar(5000, 500, 30_000),
   AUDIT_RETENTION_DAYS: intVar(365, 1, 3650),
 });

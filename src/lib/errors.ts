@@ -72,5 +72,4 @@ export const serializeError = (error: ApiError): SerializedError => ({
   fields: error.fields,
 });
 
-export const reviveError = (error: SerializedError) =>
-  new ApiError(error.code, error.message, { fields: error.fields });
+export const reviveError = (error: SerializedError) => new ApiError(error.code, error.message, { fields: error.fields });

@@ -1,12 +1,35 @@
 import { base32Encode, CROCKFORD_ALPHABET } from "./base32";
 
-export type IdPrefix = "usr" | "ses" | "rt" | "grp" | "net" | "rp" | "dns" | "node" | "dev" | "ek" | "reg" | "gw" | "agt" | "tun" | "req"
+export type IdPrefix =
+  | "usr"
+  | "ses"
+  | "rt"
+  | "grp"
+  | "net"
+  | "rp"
+  | "dns"
+  | "node"
+  | "dev"
+  | "ek"
+  | "reg"
+  | "gw"
+  | "agt"
+  | "tun"
+  | "req"
   // notifications (channel, event, delivery) and audit records
-  | "nch" | "nev" | "ndl" | "aud"
+  | "nch"
+  | "nev"
+  | "ndl"
+  | "aud"
   // agent enrolment tokens
   | "aet"
   // identity: password resets, invites, recovery codes, MFA challenges, OAuth states, development mail
-  | "prt" | "inv" | "rc" | "mfc" | "oas" | "mail";
+  | "prt"
+  | "inv"
+  | "rc"
+  | "mfc"
+  | "oas"
+  | "mail";
 
 /** Opaque ids with a type prefix: 128 random bits in Crockford base32. */
 export function newId(prefix: IdPrefix): string {

@@ -2,13 +2,15 @@ import { z } from "@hono/zod-openapi";
 
 export const FieldErrorSchema = z.object({ path: z.string(), message: z.string() }).openapi("FieldError");
 
-export const ErrorSchema = z.object({
-  error: z.object({
-    code: z.string().openapi({ example: "not_found" }),
-    message: z.string(),
-    fields: z.array(FieldErrorSchema).optional(),
-  }),
-}).openapi("Error");
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: "not_found" }),
+      message: z.string(),
+      fields: z.array(FieldErrorSchema).optional(),
+    }),
+  })
+  .openapi("Error");
 
 const ERROR_DESCRIPTIONS = {
   400: "Domain rule violated (code validation_error)",
@@ -46,6 +48,12 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
 export const noContent = { description: "Done; no body" } as const;
 
 export const IdParam = (name: string, prefix: string) =>
-  z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: `${prefix}_...` , description: `${name} id` }) });
+  z.object({
+    id: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ param: { name: "id", in: "path" }, example: `${prefix}_...`, description: `${name} id` }),
+  });
 
 export const Timestamp = z.string().openapi({ format: "date-time", example: "2026-11-21T10:00:00.000Z" });

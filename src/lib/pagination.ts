@@ -6,10 +6,8 @@ import { fieldError } from "./errors";
 export const MAX_PAGE_SIZE = 200;
 
 export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50)
-    .openapi({ description: "Page size, 1-200 (default 50)" }),
-  cursor: z.string().max(256).optional()
-    .openapi({ description: "The nextCursor of the previous page" }),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50).openapi({ description: "Page size, 1-200 (default 50)" }),
+  cursor: z.string().max(256).optional().openapi({ description: "The nextCursor of the previous page" }),
 });
 
 export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
@@ -17,8 +15,7 @@ export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
 
 type CursorPosition = { createdAt: string; id: string };
 
-const encode = (position: CursorPosition) =>
-  btoa(JSON.stringify([position.createdAt, position.id])).replaceAll("=", "");
+const encode = (position: CursorPosition) => btoa(JSON.stringify([position.createdAt, position.id])).replaceAll("=", "");
 
 function decode(cursor: string): CursorPosition {
   try {
@@ -31,16 +28,10 @@ function decode(cursor: string): CursorPosition {
 }
 
 /** Rows strictly after the cursor in (createdAt, id) order: stable even when timestamps tie. */
-export function afterCursor(
-  columns: { createdAt: SQLiteColumn; id: SQLiteColumn },
-  cursor: string | undefined,
-): SQL | undefined {
+export function afterCursor(columns: { createdAt: SQLiteColumn; id: SQLiteColumn }, cursor: string | undefined): SQL | undefined {
   if (!cursor) return undefined;
   const position = decode(cursor);
-  return or(
-    gt(columns.createdAt, position.createdAt),
-    and(eq(columns.createdAt, position.createdAt), gt(columns.id, position.id)),
-  );
+  return or(gt(columns.createdAt, position.createdAt), and(eq(columns.createdAt, position.createdAt), gt(columns.id, position.id)));
 }
 
 /** Callers fetch limit + 1 rows; the extra row only tells whether another page exists. */

@@ -16,8 +16,11 @@ import { bearerToken } from "./auth";
 export const requireAgent: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = bearerToken(c.req.header("authorization"));
   if (!token?.startsWith(AGENT_CREDENTIAL_PREFIX)) throw unauthorized("An agent credential is required");
-  const agent = await c.var.db.select().from(agents)
-    .where(and(eq(agents.credentialHash, sha256(token)), isNull(agents.revokedAt))).get();
+  const agent = await c.var.db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.credentialHash, sha256(token)), isNull(agents.revokedAt)))
+    .get();
   if (!agent) throw unauthorized("The agent credential is not valid");
   // Polls that end in 304 should stay reads: lastSeenAt moves at most once a minute.
   if (!agent.lastSeenAt || Date.now() - Date.parse(agent.lastSeenAt) > 60_000) {
@@ -28,7 +31,9 @@ export const requireAgent: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** Function-level authorization: a route for one kind of agent refuses the other. */
-export const agentOfKind = (kind: AgentAuth["agentKind"]): MiddlewareHandler<AppEnv> => async (c, next) => {
-  if (c.var.agent.agentKind !== kind) throw forbidden(`Only ${kind} agents may call this`);
-  await next();
-};
+export const agentOfKind =
+  (kind: AgentAuth["agentKind"]): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (c.var.agent.agentKind !== kind) throw forbidden(`Only ${kind} agents may call this`);
+    await next();
+  };

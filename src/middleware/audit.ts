@@ -5,7 +5,10 @@ import type { AppEnv } from "../lib/types";
 import type { Actor, AuditContext } from "../services/audit/audit-trail";
 
 /** The handler's route (middleware registers as method ALL), e.g. /api/v1/routing-policies/:id. */
-const routeOf = (c: Context<AppEnv>) => matchedRoutes(c).filter((route) => route.method !== "ALL").at(-1)?.path;
+const routeOf = (c: Context<AppEnv>) =>
+  matchedRoutes(c)
+    .filter((route) => route.method !== "ALL")
+    .at(-1)?.path;
 
 /** A malformed escape (`%zz`, `%FF`) stays as sent: the route answers 404/422 for it, never a 500 here. */
 const decodeParam = (value: string) => {
@@ -44,7 +47,11 @@ function actorOf(c: Context<AppEnv>): Actor {
 export function auditOf(c: Context<AppEnv>, status: number): AuditContext {
   const pattern = routeOf(c) ?? c.req.path;
   return {
-    actor: actorOf(c), requestId: c.var.requestId, method: c.req.method, status,
-    route: pattern.startsWith(API_BASE) ? pattern.slice(API_BASE.length) : pattern, params: paramsOf(pattern, c.req.path),
+    actor: actorOf(c),
+    requestId: c.var.requestId,
+    method: c.req.method,
+    status,
+    route: pattern.startsWith(API_BASE) ? pattern.slice(API_BASE.length) : pattern,
+    params: paramsOf(pattern, c.req.path),
   };
 }

@@ -16,7 +16,13 @@ export function bearerToken(header: string | undefined): string | null {
 
 /** Live session, user not disabled, and the role the token claims still the user's role. */
 async function sessionIsLive(db: Db, userId: string, sessionId: string, claimedRole: PlatformRole): Promise<boolean> {
-  const row = await db.select({ platformRole: users.platformRole, disabledAt: users.disabledAt, revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt })
+  const row = await db
+    .select({
+      platformRole: users.platformRole,
+      disabledAt: users.disabledAt,
+      revokedAt: sessions.revokedAt,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))

@@ -9,8 +9,11 @@ import { bearerToken, requireUser } from "./auth";
 
 /** A device credential is opaque: looked up by its hash, so deleting the device revokes it at once. */
 async function authenticateDevice(c: Context<AppEnv>, credential: string) {
-  const device = await c.var.db.select({ id: devices.id }).from(devices)
-    .where(eq(devices.credentialHash, sha256(credential))).get();
+  const device = await c.var.db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(eq(devices.credentialHash, sha256(credential)))
+    .get();
   if (!device) throw unauthorized("The device credential is not valid");
   c.set("device", { kind: "device", deviceId: device.id });
 }

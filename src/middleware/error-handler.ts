@@ -5,8 +5,16 @@ import { describeForLog } from "../lib/log";
 import type { AppEnv } from "../lib/types";
 
 const CODE_FOR_STATUS: Partial<Record<number, ErrorCode>> = {
-  400: "validation_error", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
-  409: "conflict", 413: "payload_too_large", 415: "unsupported_media_type", 429: "rate_limited", 502: "bad_gateway",
+  400: "validation_error",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  502: "bad_gateway",
 };
 
 /** Hono's own exceptions (malformed JSON, 415 gate, body limit) mapped into the one envelope. */

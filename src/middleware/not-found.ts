@@ -18,11 +18,15 @@ export function notFoundHandler(app: AppOpenAPI) {
       .filter((route) => route.method !== "ALL")
       .map((route) => ({ method: route.method, regex: toRegex(route.path) }));
     const allowed = [...new Set(patterns.filter((p) => p.regex.test(c.req.path)).map((p) => p.method))];
-    const response = allowed.length > 0
-      ? respondWithError(c, new ApiError("method_not_allowed", `${c.req.method} is not supported here`, {
-        headers: { Allow: allowed.join(", ") },
-      }))
-      : respondWithError(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`));
+    const response =
+      allowed.length > 0
+        ? respondWithError(
+            c,
+            new ApiError("method_not_allowed", `${c.req.method} is not supported here`, {
+              headers: { Allow: allowed.join(", ") },
+            }),
+          )
+        : respondWithError(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`));
     // Paths outside the base path (e.g. /api/groups after dot segments) never pass the base path's
     // middleware, so they would leave without the X-Request-Id and security headers every response carries.
     if (!c.var.requestId) {

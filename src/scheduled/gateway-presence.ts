@@ -24,13 +24,21 @@ function verdict(status: string, health: string, lastSeenAt: string | null, at: 
  * each is scoped like every other event and names only that network's nodes.
  */
 export async function detectGatewayPresence(db: Db, at: Cutoffs) {
-  const rows = await db.select({
-    id: gateways.id, name: gateways.name, status: gateways.status, health: gateways.health, lastSeenAt: max(nodes.lastSeenAt),
-    previous: gatewayPresence.state, previousSince: gatewayPresence.changedAt,
-  }).from(gateways)
+  const rows = await db
+    .select({
+      id: gateways.id,
+      name: gateways.name,
+      status: gateways.status,
+      health: gateways.health,
+      lastSeenAt: max(nodes.lastSeenAt),
+      previous: gatewayPresence.state,
+      previousSince: gatewayPresence.changedAt,
+    })
+    .from(gateways)
     .innerJoin(nodes, and(eq(nodes.gatewayId, gateways.id), eq(nodes.isGateway, true)))
     .leftJoin(gatewayPresence, eq(gatewayPresence.gatewayId, gateways.id))
-    .groupBy(gateways.id).all();
+    .groupBy(gateways.id)
+    .all();
   const changed = rows.flatMap((row) => {
     const next = verdict(row.status, row.health, row.lastSeenAt, at);
     return next && next.state !== row.previous ? [{ ...row, next }] : [];
@@ -40,9 +48,14 @@ export async function detectGatewayPresence(db: Db, at: Cutoffs) {
   const served = [];
   for (let start = 0; start < changed.length; start += 90) {
     const ids = changed.slice(start, start + 90).map((row) => row.id);
-    served.push(...await db.select({ gatewayId: nodes.gatewayId, nodeId: nodes.id, networkId: nodes.networkId, groupId: networks.groupId })
-      .from(nodes).innerJoin(networks, eq(networks.id, nodes.networkId))
-      .where(and(isNotNull(nodes.gatewayId), eq(nodes.isGateway, true), inArray(nodes.gatewayId, ids))).all());
+    served.push(
+      ...(await db
+        .select({ gatewayId: nodes.gatewayId, nodeId: nodes.id, networkId: nodes.networkId, groupId: networks.groupId })
+        .from(nodes)
+        .innerJoin(networks, eq(networks.id, nodes.networkId))
+        .where(and(isNotNull(nodes.gatewayId), eq(nodes.isGateway, true), inArray(nodes.gatewayId, ids)))
+        .all()),
+    );
   }
   const events: EventInput[] = [];
   for (const row of changed) {
@@ -55,15 +68,26 @@ export async function detectGatewayPresence(db: Db, at: Cutoffs) {
     for (const [networkId, nodesHere] of byNetwork) {
       const type = row.next.state === "down" ? "gateway.down" : "gateway.up";
       events.push({
-        type, networkId, groupId: nodesHere[0]!.groupId, subjectId: row.id,
-        data: { gateway: { id: row.id, name: row.name, status: row.status, health: row.health }, reason: row.next.reason, lastSeenAt: row.lastSeenAt, nodeIds: nodesHere.map((node) => node.nodeId) },
+        type,
+        networkId,
+        groupId: nodesHere[0]!.groupId,
+        subjectId: row.id,
+        data: {
+          gateway: { id: row.id, name: row.name, status: row.status, health: row.health },
+          reason: row.next.reason,
+          lastSeenAt: row.lastSeenAt,
+          nodeIds: nodesHere.map((node) => node.nodeId),
+        },
         dedupeKey: `${type}:${row.id}:${networkId}:${row.previousSince ?? "first"}`,
       });
     }
   }
   const writes = changed.map((row) => {
     const values = { state: row.next.state, changedAt: at.now, updatedAt: at.now };
-    return db.insert(gatewayPresence).values({ gatewayId: row.id, ...values }).onConflictDoUpdate({ target: gatewayPresence.gatewayId, set: values });
+    return db
+      .insert(gatewayPresence)
+      .values({ gatewayId: row.id, ...values })
+      .onConflictDoUpdate({ target: gatewayPresence.gatewayId, set: values });
   });
   return { events, writes };
 }

@@ -1,8 +1,17 @@
 import { and, eq, inArray, isNotNull, lt, notExists, or } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
-  auditEvents, devMail, nodes, mfaChallenges, notificationDeliveries, notificationEvents, oauthStates, passwordResets,
-  refreshTokens, sessions, tunnelObservations,
+  auditEvents,
+  devMail,
+  nodes,
+  mfaChallenges,
+  notificationDeliveries,
+  notificationEvents,
+  oauthStates,
+  passwordResets,
+  refreshTokens,
+  sessions,
+  tunnelObservations,
 } from "../db/schema";
 import type { Config } from "../lib/env";
 
@@ -19,12 +28,21 @@ export async function pruneOld(db: Db, config: Config, now: Date) {
   const auditCutoff = daysAgo(now, config.AUDIT_RETENTION_DAYS);
   const eventCutoff = daysAgo(now, DELIVERY_RETENTION_DAYS);
   const oldAudit = db.select({ id: auditEvents.id }).from(auditEvents).where(lt(auditEvents.createdAt, auditCutoff)).limit(PRUNE_BATCH);
-  const oldEvents = db.select({ id: notificationEvents.id }).from(notificationEvents)
-    .where(and(
-      lt(notificationEvents.createdAt, eventCutoff),
-      notExists(db.select({ id: notificationDeliveries.id }).from(notificationDeliveries)
-        .where(and(eq(notificationDeliveries.eventId, notificationEvents.id), eq(notificationDeliveries.status, "pending")))),
-    )).limit(PRUNE_BATCH);
+  const oldEvents = db
+    .select({ id: notificationEvents.id })
+    .from(notificationEvents)
+    .where(
+      and(
+        lt(notificationEvents.createdAt, eventCutoff),
+        notExists(
+          db
+            .select({ id: notificationDeliveries.id })
+            .from(notificationDeliveries)
+            .where(and(eq(notificationDeliveries.eventId, notificationEvents.id), eq(notificationDeliveries.status, "pending"))),
+        ),
+      ),
+    )
+    .limit(PRUNE_BATCH);
   // Deliveries go with their event (ON DELETE CASCADE).
   await db.batch([
     db.delete(auditEvents).where(inArray(auditEvents.id, oldAudit)),
@@ -40,20 +58,51 @@ export async function pruneOld(db: Db, config: Config, now: Date) {
 export async function pruneEndedCredentials(db: Db, now: Date) {
   const cutoff = daysAgo(now, ENDED_CREDENTIAL_RETENTION_DAYS);
   await db.batch([
-    db.delete(oauthStates).where(inArray(oauthStates.id,
-      db.select({ id: oauthStates.id }).from(oauthStates).where(lt(oauthStates.expiresAt, cutoff)).limit(PRUNE_BATCH))),
-    db.delete(passwordResets).where(inArray(passwordResets.id,
-      db.select({ id: passwordResets.id }).from(passwordResets).where(lt(passwordResets.expiresAt, cutoff)).limit(PRUNE_BATCH))),
-    db.delete(mfaChallenges).where(inArray(mfaChallenges.id,
-      db.select({ id: mfaChallenges.id }).from(mfaChallenges).where(lt(mfaChallenges.expiresAt, cutoff)).limit(PRUNE_BATCH))),
-    db.delete(sessions).where(inArray(sessions.id,
-      db.select({ id: sessions.id }).from(sessions)
-        .where(or(lt(sessions.expiresAt, cutoff), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, cutoff))))
-        .limit(PRUNE_BATCH))),
-    db.delete(refreshTokens).where(inArray(refreshTokens.id,
-      db.select({ id: refreshTokens.id }).from(refreshTokens).where(lt(refreshTokens.expiresAt, cutoff)).limit(PRUNE_BATCH))),
-    db.delete(devMail).where(inArray(devMail.id,
-      db.select({ id: devMail.id }).from(devMail).where(lt(devMail.createdAt, cutoff)).limit(PRUNE_BATCH))),
+    db
+      .delete(oauthStates)
+      .where(
+        inArray(
+          oauthStates.id,
+          db.select({ id: oauthStates.id }).from(oauthStates).where(lt(oauthStates.expiresAt, cutoff)).limit(PRUNE_BATCH),
+        ),
+      ),
+    db
+      .delete(passwordResets)
+      .where(
+        inArray(
+          passwordResets.id,
+          db.select({ id: passwordResets.id }).from(passwordResets).where(lt(passwordResets.expiresAt, cutoff)).limit(PRUNE_BATCH),
+        ),
+      ),
+    db
+      .delete(mfaChallenges)
+      .where(
+        inArray(
+          mfaChallenges.id,
+          db.select({ id: mfaChallenges.id }).from(mfaChallenges).where(lt(mfaChallenges.expiresAt, cutoff)).limit(PRUNE_BATCH),
+        ),
+      ),
+    db.delete(sessions).where(
+      inArray(
+        sessions.id,
+        db
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(or(lt(sessions.expiresAt, cutoff), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, cutoff))))
+          .limit(PRUNE_BATCH),
+      ),
+    ),
+    db
+      .delete(refreshTokens)
+      .where(
+        inArray(
+          refreshTokens.id,
+          db.select({ id: refreshTokens.id }).from(refreshTokens).where(lt(refreshTokens.expiresAt, cutoff)).limit(PRUNE_BATCH),
+        ),
+      ),
+    db
+      .delete(devMail)
+      .where(inArray(devMail.id, db.select({ id: devMail.id }).from(devMail).where(lt(devMail.createdAt, cutoff)).limit(PRUNE_BATCH))),
   ]);
 }
 
@@ -62,7 +111,14 @@ export async function pruneEndedCredentials(db: Db, now: Date) {
  * before its node was removed can land after the removal (heartbeats bypass the routing queue).
  */
 export async function pruneOrphanObservations(db: Db) {
-  await db.delete(tunnelObservations).where(inArray(tunnelObservations.id,
-    db.select({ id: tunnelObservations.id }).from(tunnelObservations)
-      .where(notExists(db.select({ id: nodes.id }).from(nodes).where(eq(nodes.id, tunnelObservations.fromNodeId)))).limit(PRUNE_BATCH)));
+  await db.delete(tunnelObservations).where(
+    inArray(
+      tunnelObservations.id,
+      db
+        .select({ id: tunnelObservations.id })
+        .from(tunnelObservations)
+        .where(notExists(db.select({ id: nodes.id }).from(nodes).where(eq(nodes.id, tunnelObservations.fromNodeId))))
+        .limit(PRUNE_BATCH),
+    ),
+  );
 }

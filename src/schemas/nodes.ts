@@ -6,7 +6,12 @@ import { zoneOwnNameProblem } from "../services/networks/dns";
 import { endpointHostProblem } from "../services/networks/net/endpoint";
 import { isWireGuardKey } from "../services/networks/net/wireguard-key";
 
-export const NodeName = z.string().trim().toLowerCase().min(1).max(63)
+export const NodeName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(63)
   .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, "A DNS label: letters, digits and inner hyphens")
   // The zone's own hosts: a node there would replace the name server's address or the SOA contact.
   .superRefine((name, ctx) => {
@@ -15,11 +20,16 @@ export const NodeName = z.string().trim().toLowerCase().min(1).max(63)
   })
   .openapi({ example: "laptop-ada", description: "Also the node's DNS name: <name>.<dnsDomain>" });
 
-export const PublicKey = z.string().refine(isWireGuardKey, "A WireGuard public key: 32 bytes in base64 (44 characters)")
+export const PublicKey = z
+  .string()
+  .refine(isWireGuardKey, "A WireGuard public key: 32 bytes in base64 (44 characters)")
   .openapi({ example: "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=" });
 
 const HOST = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)`;
-export const Endpoint = z.string().trim().max(260)
+export const Endpoint = z
+  .string()
+  .trim()
+  .max(260)
   .regex(new RegExp(`^${HOST}:(?:[1-9]\\d{0,3}|[1-5]\\d{4}|6[0-4]\\d{3}|65[0-4]\\d{2}|655[0-2]\\d|6553[0-5])$`), "host:port, [IPv6]:port")
   .superRefine((endpoint, ctx) => {
     const problem = endpointHostProblem(endpoint);
@@ -30,32 +40,47 @@ export const Endpoint = z.string().trim().max(260)
 export const Port = z.number().int().min(1).max(65535);
 export const Roles = z.array(z.enum(["gateway"])).max(1);
 
-export const RoutingPreference = z.object({
-  mode: z.enum(ROUTING_MODES).openapi({ description: "all policies, none, or only the listed ones" }),
-  policyIds: z.array(z.string().min(1).max(64)).max(500),
-}).openapi("RoutingPreference");
+export const RoutingPreference = z
+  .object({
+    mode: z.enum(ROUTING_MODES).openapi({ description: "all policies, none, or only the listed ones" }),
+    policyIds: z.array(z.string().min(1).max(64)).max(500),
+  })
+  .openapi("RoutingPreference");
 
-export const NodeSchema = z.object({
-  id: z.string().openapi({ example: "node_..." }),
-  networkId: z.string(),
-  name: z.string(),
-  publicKey: z.string(),
-  address: z.string(),
-  endpoint: z.string().nullable(),
-  listenPort: z.number().int().nullable(),
-  roles: Roles,
-  gatewayId: z.string().nullable(),
-  deviceId: z.string().nullable(),
-  routing: RoutingPreference,
-  revision: z.number().int().openapi({ description: "Network routing revision at which the node last changed" }),
-  lastSeenAt: Timestamp.nullable(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-}).openapi("Node");
+export const NodeSchema = z
+  .object({
+    id: z.string().openapi({ example: "node_..." }),
+    networkId: z.string(),
+    name: z.string(),
+    publicKey: z.string(),
+    address: z.string(),
+    endpoint: z.string().nullable(),
+    listenPort: z.number().int().nullable(),
+    roles: Roles,
+    gatewayId: z.string().nullable(),
+    deviceId: z.string().nullable(),
+    routing: RoutingPreference,
+    revision: z.number().int().openapi({ description: "Network routing revision at which the node last changed" }),
+    lastSeenAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("Node");
 
 export const presentNode = (node: typeof nodes.$inferSelect): z.infer<typeof NodeSchema> => ({
-  id: node.id, networkId: node.networkId, name: node.name, publicKey: node.publicKey, address: node.address,
-  endpoint: node.endpoint, listenPort: node.listenPort, roles: node.isGateway ? ["gateway"] : [], gatewayId: node.gatewayId,
-  deviceId: node.deviceId, routing: { mode: node.routingMode, policyIds: node.routingPolicyIds }, revision: node.revision,
-  lastSeenAt: node.lastSeenAt, createdAt: node.createdAt, updatedAt: node.updatedAt,
+  id: node.id,
+  networkId: node.networkId,
+  name: node.name,
+  publicKey: node.publicKey,
+  address: node.address,
+  endpoint: node.endpoint,
+  listenPort: node.listenPort,
+  roles: node.isGateway ? ["gateway"] : [],
+  gatewayId: node.gatewayId,
+  deviceId: node.deviceId,
+  routing: { mode: node.routingMode, policyIds: node.routingPolicyIds },
+  revision: node.revision,
+  lastSeenAt: node.lastSeenAt,
+  createdAt: node.createdAt,
+  updatedAt: node.updatedAt,
 });

@@ -29,7 +29,8 @@ function check(auth: UserAuth, role: GroupRole | null | undefined, need: Need, w
 }
 
 export async function groupAccess(db: Db, auth: UserAuth, groupId: string, need: Need) {
-  const row = await db.select({ group: groups, role: memberships.role })
+  const row = await db
+    .select({ group: groups, role: memberships.role })
     .from(groups)
     .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, auth.userId)))
     .where(eq(groups.id, groupId))
@@ -40,7 +41,8 @@ export async function groupAccess(db: Db, auth: UserAuth, groupId: string, need:
 
 /** One query: the network and the caller's role in its group. */
 export async function networkAccess(db: Db, auth: UserAuth, networkId: string, need: Need) {
-  const row = await db.select({ network: networks, role: memberships.role })
+  const row = await db
+    .select({ network: networks, role: memberships.role })
     .from(networks)
     .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
     .where(eq(networks.id, networkId))
@@ -51,7 +53,8 @@ export async function networkAccess(db: Db, auth: UserAuth, networkId: string, n
 
 /** One query: the node, its network and the caller's role in the network's group. */
 export async function nodeAccess(db: Db, auth: UserAuth, nodeId: string, need: Need) {
-  const row = await db.select({ node: nodes, network: networks, role: memberships.role })
+  const row = await db
+    .select({ node: nodes, network: networks, role: memberships.role })
     .from(nodes)
     .innerJoin(networks, eq(networks.id, nodes.networkId))
     .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
@@ -63,7 +66,8 @@ export async function nodeAccess(db: Db, auth: UserAuth, nodeId: string, need: N
 
 /** One query: the policy, its network and the caller's role in the network's group. */
 export async function policyAccess(db: Db, auth: UserAuth, policyId: string, need: Need) {
-  const row = await db.select({ policy: routingPolicies, network: networks, role: memberships.role })
+  const row = await db
+    .select({ policy: routingPolicies, network: networks, role: memberships.role })
     .from(routingPolicies)
     .innerJoin(networks, eq(networks.id, routingPolicies.networkId))
     .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
@@ -75,7 +79,8 @@ export async function policyAccess(db: Db, auth: UserAuth, policyId: string, nee
 
 /** One query: the DNS record, its network and the caller's role in the network's group. */
 export async function dnsRecordAccess(db: Db, auth: UserAuth, recordId: string, need: Need) {
-  const row = await db.select({ record: dnsRecords, network: networks, role: memberships.role })
+  const row = await db
+    .select({ record: dnsRecords, network: networks, role: memberships.role })
     .from(dnsRecords)
     .innerJoin(networks, eq(networks.id, dnsRecords.networkId))
     .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))

@@ -2,7 +2,17 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Schema } from "../../client";
 import { api, byId, call, get, post } from "../helpers/api";
-import { createGateway, createNode, createUser, enrolDevice, expectStatus, gatewayNetwork, signInAdmin, unique, type Session } from "../helpers/factories";
+import {
+  createGateway,
+  createNode,
+  createUser,
+  enrolDevice,
+  expectStatus,
+  gatewayNetwork,
+  signInAdmin,
+  unique,
+  type Session,
+} from "../helpers/factories";
 import { expectError, expectRefused } from "../helpers/expect-error";
 import { rowsOf } from "../helpers/state";
 
@@ -11,7 +21,10 @@ const agentRows = rowsOf("agents", "agent_enrolment_tokens");
 
 async function enrolAgent(admin: Session, body: Schema<"CreateAgentEnrolmentToken">) {
   const issued = expectStatus(await api(admin.token).POST("/api/v1/agents/enrolment-tokens", { body }), 201);
-  const enrolled = expectStatus(await api().POST("/api/v1/agents/enrol", { body: { token: issued.token, name: unique("agent"), version: "1.0.0" } }), 201);
+  const enrolled = expectStatus(
+    await api().POST("/api/v1/agents/enrol", { body: { token: issued.token, name: unique("agent"), version: "1.0.0" } }),
+    201,
+  );
   return { token: issued.token, agent: enrolled.agent, credential: enrolled.credential };
 }
 
@@ -35,13 +48,19 @@ describe("agents", () => {
     const admin = await signInAdmin();
     const user = await createUser(admin);
     const gateway = await createGateway(admin);
-    const issue = (token: string, body: Schema<"CreateAgentEnrolmentToken">) => api(token).POST("/api/v1/agents/enrolment-tokens", { body });
+    const issue = (token: string, body: Schema<"CreateAgentEnrolmentToken">) =>
+      api(token).POST("/api/v1/agents/enrolment-tokens", { body });
     await expectRefused(agentRows, () => issue(user.token, { kind: "gateway-daemon", gatewayId: gateway.id }), 403, "forbidden");
     await expectRefused(agentRows, () => issue(admin.token, { kind: "gateway-manager", gatewayId: gateway.id }), 422, "VALIDATION_ERROR");
     await expectRefused(agentRows, () => issue(admin.token, { kind: "gateway-manager", regionId: "reg_nope" }), 400, "validation_error");
     const issued = expectStatus(await issue(admin.token, { kind: "gateway-daemon", gatewayId: gateway.id }), 201);
     await env.DB.prepare("update agent_enrolment_tokens set expires_at = '2000-01-01T00:00:00.000Z' where id = ?").bind(issued.id).run();
-    await expectRefused(agentRows, () => api().POST("/api/v1/agents/enrol", { body: { token: issued.token, name: "late" } }), 401, "unauthorized");
+    await expectRefused(
+      agentRows,
+      () => api().POST("/api/v1/agents/enrol", { body: { token: issued.token, name: "late" } }),
+      401,
+      "unauthorized",
+    );
   });
 
   it("credentials do not cross: agents cannot use user or device routes, nor the other kind's routes", async () => {
@@ -74,7 +93,11 @@ describe("gateway-manager", () => {
     const own = await createGateway(admin);
     const foreign = await createGateway(admin);
     const { credential } = await enrolAgent(admin, { kind: "gateway-manager", regionId: own.regionId });
-    const registered = await post("/agents/me/gateways", { name: unique("edge"), publicHost: "edge.example.net", capacity: 100, health: "healthy" }, credential);
+    const registered = await post(
+      "/agents/me/gateways",
+      { name: unique("edge"), publicHost: "edge.example.net", capacity: 100, health: "healthy" },
+      credential,
+    );
     expect(registered.status).toBe(201);
     expect(registered.body).toMatchObject({ regionId: own.regionId, health: "healthy", status: "active" });
     const updated = await call("PATCH", `/agents/me/gateways/${own.id}`, { token: credential, body: { capacity: 7, health: "degraded" } });
@@ -99,7 +122,10 @@ describe("gateway-manager", () => {
 describe("gateway-daemon full cycle", () => {
   it("fetches desired state (ETag, 304), reports applied revisions and counters; runtime status and /tunnels follow", async () => {
     const admin = await signInAdmin();
-    const { network, hops: [gw] } = await gatewayNetwork(admin, 1);
+    const {
+      network,
+      hops: [gw],
+    } = await gatewayNetwork(admin, 1);
     const laptop = await enrolDevice(admin, { networkId: network.id });
     await post(`/networks/${network.id}/dns/records`, { name: "db", type: "A", value: "10.1.1.1" }, admin.token);
     const gatewayId = (await get(`/nodes/${gw!.id}`, admin.token)).body.gatewayId;
@@ -113,13 +139,26 @@ describe("gateway-daemon full cycle", () => {
     const etag = state.headers.get("etag")!;
     expect((await call("GET", "/agents/me/desired-state", { token: credential, headers: { "If-None-Match": etag } })).status).toBe(304);
 
-    const report = await post("/agents/me/report", { nodes: [{
-      nodeId: gw!.id, appliedRoutingRevision: entry.config.routingRevision, appliedDnsRevision: entry.dns.revision,
-      peers: [{ publicKey: laptop.body.node.publicKey, lastHandshakeAt: new Date().toISOString(), rxBytes: 10, txBytes: 20 }],
-    }] }, credential);
+    const report = await post(
+      "/agents/me/report",
+      {
+        nodes: [
+          {
+            nodeId: gw!.id,
+            appliedRoutingRevision: entry.config.routingRevision,
+            appliedDnsRevision: entry.dns.revision,
+            peers: [{ publicKey: laptop.body.node.publicKey, lastHandshakeAt: new Date().toISOString(), rxBytes: 10, txBytes: 20 }],
+          },
+        ],
+      },
+      credential,
+    );
     expect(report.status, report.text).toBe(200);
     expect(report.body.nodes[0]).toMatchObject({ nodeId: gw!.id, configChanged: false });
-    await call("POST", `/client/devices/${laptop.deviceId}/heartbeat`, { token: laptop.deviceToken, body: { appliedRevision: entry.config.routingRevision } });
+    await call("POST", `/client/devices/${laptop.deviceId}/heartbeat`, {
+      token: laptop.deviceToken,
+      body: { appliedRevision: entry.config.routingRevision },
+    });
     const status = (await get(`/networks/${network.id}/runtime-status`, admin.token)).body;
     expect(status.routing).toMatchObject({ inSync: true, appliedRevision: entry.config.routingRevision, unreported: [] });
     expect(status.dns).toMatchObject({ inSync: true, appliedRevision: entry.dns.revision });
@@ -130,6 +169,10 @@ describe("gateway-daemon full cycle", () => {
     expect((await call("GET", "/agents/me/desired-state", { token: credential, headers: { "If-None-Match": etag } })).status).toBe(200);
     expect((await get(`/networks/${network.id}/runtime-status`, admin.token)).body.dns).toMatchObject({ inSync: false, lagging: [gw!.id] });
     const foreign = await createNode(admin, network.id);
-    expectError(await post("/agents/me/report", { nodes: [{ nodeId: foreign.id, appliedRoutingRevision: 1 }] }, credential), 404, "not_found");
+    expectError(
+      await post("/agents/me/report", { nodes: [{ nodeId: foreign.id, appliedRoutingRevision: 1 }] }, credential),
+      404,
+      "not_found",
+    );
   });
 });

@@ -7,27 +7,42 @@ async function aliceWithPolicy() {
   const admin = await signInAdmin();
   const alice = await createUser(admin);
   const bob = await createUser(admin);
-  const { group, network, hops: [gw] } = await gatewayNetwork(admin, 1);
+  const {
+    group,
+    network,
+    hops: [gw],
+  } = await gatewayNetwork(admin, 1);
   await addMember(group.id, alice, "owner");
   const policy = await call("POST", `/networks/${network.id}/routing-policies`, {
-    token: alice.token, body: { name: "p", type: "via_gateway", destinationCidr: "192.168.7.0/24", gatewayPath: [gw!.id] },
+    token: alice.token,
+    body: { name: "p", type: "via_gateway", destinationCidr: "192.168.7.0/24", gatewayPath: [gw!.id] },
   });
   return { admin, alice, bob, group, network, gw: gw!, policyId: policy.body.id as string };
 }
 
 describe("cross-tenant isolation of nodes and policies", () => {
   it.each([
-    ["GET", "/nodes/:node"], ["PATCH", "/nodes/:node"], ["DELETE", "/nodes/:node"], ["GET", "/nodes/:node/config"],
-    ["GET", "/routing-policies/:policy"], ["PUT", "/routing-policies/:policy"], ["DELETE", "/routing-policies/:policy"],
-    ["GET", "/networks/:network/routing-policies"], ["POST", "/networks/:network/routing-policies"],
-    ["GET", "/networks/:network/runtime-status"], ["POST", "/nodes"],
+    ["GET", "/nodes/:node"],
+    ["PATCH", "/nodes/:node"],
+    ["DELETE", "/nodes/:node"],
+    ["GET", "/nodes/:node/config"],
+    ["GET", "/routing-policies/:policy"],
+    ["PUT", "/routing-policies/:policy"],
+    ["DELETE", "/routing-policies/:policy"],
+    ["GET", "/networks/:network/routing-policies"],
+    ["POST", "/networks/:network/routing-policies"],
+    ["GET", "/networks/:network/runtime-status"],
+    ["POST", "/nodes"],
   ] as const)("%s %s of another tenant answers 404", async (method, template) => {
     const { bob, alice, network, gw, policyId } = await aliceWithPolicy();
     const path = template.replace(":node", gw.id).replace(":policy", policyId).replace(":network", network.id);
     const bodies: Record<string, unknown> = {
-      PATCH: { name: "stolen" }, PUT: { name: "x", type: "via_gateway", destinationCidr: "192.168.8.0/24", gatewayPath: [gw.id] },
-      POST: template === "/nodes" ? { networkId: network.id, name: "intruder", publicKey: fakePublicKey() }
-        : { name: "x", type: "via_gateway", destinationCidr: "192.168.9.0/24", gatewayPath: [gw.id] },
+      PATCH: { name: "stolen" },
+      PUT: { name: "x", type: "via_gateway", destinationCidr: "192.168.8.0/24", gatewayPath: [gw.id] },
+      POST:
+        template === "/nodes"
+          ? { networkId: network.id, name: "intruder", publicKey: fakePublicKey() }
+          : { name: "x", type: "via_gateway", destinationCidr: "192.168.9.0/24", gatewayPath: [gw.id] },
     };
     const response = await call(method, path, { token: bob.token, body: bodies[method] });
     expectError(response, 404, "not_found");

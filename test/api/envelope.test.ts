@@ -26,7 +26,11 @@ describe("the error envelope", () => {
 
   it("422 for malformed JSON, never a 500", async () => {
     const admin = await signInAdmin();
-    const response = await call("POST", "/groups", { token: admin.token, raw: "{\"name\": ", headers: { "Content-Type": "application/json" } });
+    const response = await call("POST", "/groups", {
+      token: admin.token,
+      raw: '{"name": ',
+      headers: { "Content-Type": "application/json" },
+    });
     expect(response.status).toBe(422);
     expect(response.body.error).toMatchObject({ code: "VALIDATION_ERROR", fields: [{ path: "", message: "Malformed JSON" }] });
   });
@@ -34,7 +38,11 @@ describe("the error envelope", () => {
   it("422 for a missing body; 415 for a body that is not JSON", async () => {
     const admin = await signInAdmin();
     expect((await call("POST", "/groups", { token: admin.token })).status).toBe(422);
-    const form = await call("POST", "/groups", { token: admin.token, raw: "name=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const form = await call("POST", "/groups", {
+      token: admin.token,
+      raw: "name=x",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(form.status).toBe(415);
     expect(form.body.error.code).toBe("unsupported_media_type");
   });
@@ -45,7 +53,12 @@ describe("the error envelope", () => {
     const sized = await call("POST", "/groups", { token: admin.token, raw: big, headers: { "Content-Type": "application/json" } });
     expect(sized.status).toBe(413);
     expect(sized.body.error.code).toBe("payload_too_large");
-    const stream = new ReadableStream({ start(controller) { controller.enqueue(new TextEncoder().encode(big)); controller.close(); } });
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
     const chunked = await call("POST", "/groups", { token: admin.token, raw: stream, headers: { "Content-Type": "application/json" } });
     expectError(chunked, 413, "payload_too_large");
   });
@@ -83,7 +96,9 @@ describe("the error envelope", () => {
 
   it("500 internal without stack or SQL text", async () => {
     const app = createApp();
-    app.get("/boom", () => { throw new Error("SELECT password_hash FROM users"); });
+    app.get("/boom", () => {
+      throw new Error("SELECT password_hash FROM users");
+    });
     const response = await app.request("/api/v1/boom", {}, env);
     expect(response.status).toBe(500);
     const text = await response.text();
@@ -103,9 +118,14 @@ describe("the error envelope", () => {
 
 describe("error logs", () => {
   it("logs of database failures never carry the bound parameters", () => {
-    const error = Object.assign(new Error("Failed query: insert into users values (?, ?)\nparams: usr_1,$scrypt$ln=14,r=8,p=5$c2FsdA$aGFzaA"), {
-      name: "DrizzleQueryError", cause: new Error("D1_ERROR: UNIQUE constraint failed"), query: "insert into users values (?, ?)",
-    });
+    const error = Object.assign(
+      new Error("Failed query: insert into users values (?, ?)\nparams: usr_1,$scrypt$ln=14,r=8,p=5$c2FsdA$aGFzaA"),
+      {
+        name: "DrizzleQueryError",
+        cause: new Error("D1_ERROR: UNIQUE constraint failed"),
+        query: "insert into users values (?, ?)",
+      },
+    );
     const logged = JSON.stringify(describeForLog(error));
     expect(logged).not.toContain("$scrypt$");
     expect(logged).toContain("UNIQUE constraint failed");

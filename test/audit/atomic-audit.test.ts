@@ -10,11 +10,18 @@ import { get, post } from "../helpers/api";
 import { createGroup, createNetwork, fakePublicKey, signInAdmin, unique } from "../helpers/factories";
 
 const auditRows = (requestId: string) =>
-  env.DB.prepare("SELECT count(*) AS n FROM audit_events WHERE request_id = ?").bind(requestId)
-    .first<{ n: number }>().then((row) => row!.n);
+  env.DB.prepare("SELECT count(*) AS n FROM audit_events WHERE request_id = ?")
+    .bind(requestId)
+    .first<{ n: number }>()
+    .then((row) => row!.n);
 
 const context = (requestId: string | null): AuditContext => ({
-  actor: { type: "user", id: "usr_test" }, requestId: requestId as string, method: "POST", route: "/nodes", params: {}, status: 201,
+  actor: { type: "user", id: "usr_test" },
+  requestId: requestId as string,
+  method: "POST",
+  route: "/nodes",
+  params: {},
+  status: 201,
 });
 
 describe("an audit row commits in the same batch as its change", () => {
@@ -22,7 +29,11 @@ describe("an audit row commits in the same batch as its change", () => {
     const admin = await signInAdmin();
     const network = await createNetwork(admin, (await createGroup(admin)).id);
     const requestId = unique("req");
-    const result = await writerStub(env, network.id).run("createNode", [network.id, { name: unique("n"), publicKey: fakePublicKey() }], context(requestId));
+    const result = await writerStub(env, network.id).run(
+      "createNode",
+      [network.id, { name: unique("n"), publicKey: fakePublicKey() }],
+      context(requestId),
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const node = result.value as { id: string };
@@ -54,9 +65,12 @@ describe("an audit row commits in the same batch as its change", () => {
     const ctx = { env, db, audit: context(requestId), events: [], notificationIds: [], inGroup: async () => undefined };
     // A second network under an id that exists: the primary key refuses it, and the batch with it.
     const now = new Date().toISOString();
-    const duplicate = db.insert(networks).values({ ...network, name: unique("dup"), dnsDomain: "dup.internal", createdAt: now, updatedAt: now });
-    await expect(commit(ctx, [duplicate], { action: "network.created", resourceId: network.id, networkId: network.id, groupId: network.groupId }))
-      .rejects.toThrow();
+    const duplicate = db
+      .insert(networks)
+      .values({ ...network, name: unique("dup"), dnsDomain: "dup.internal", createdAt: now, updatedAt: now });
+    await expect(
+      commit(ctx, [duplicate], { action: "network.created", resourceId: network.id, networkId: network.id, groupId: network.groupId }),
+    ).rejects.toThrow();
     expect(await auditRows(requestId)).toBe(0);
     expect(ctx.events).toEqual([]);
   });

@@ -24,8 +24,11 @@ export async function auditPage(session: Session, query = "") {
 
 /** Audit rows are written after the response (waitUntil): poll until the expected one is there. */
 export const awaitAudit = (session: Session, query: string, match: (event: AuditEvent) => boolean) =>
-  vi.waitFor(async () => {
-    const found = (await auditPage(session, query)).find(match);
-    expect(found, `no audit event matched in ${query}`).toBeTruthy();
-    return found!;
-  }, { timeout: 10_000, interval: 100 });
+  vi.waitFor(
+    async () => {
+      const found = (await auditPage(session, query)).find(match);
+      expect(found, `no audit event matched in ${query}`).toBeTruthy();
+      return found!;
+    },
+    { timeout: 10_000, interval: 100 },
+  );

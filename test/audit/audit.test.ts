@@ -19,7 +19,12 @@ describe("the audit trail", () => {
 
     const create = await awaitAudit(owner, `&networkId=${network.id}`, (event) => event.route === "/nodes" && event.method === "POST");
     expect(create).toMatchObject({
-      actor: { type: "user", id: owner.userId }, params: {}, resourceId: created.body.id, groupId: group.id, networkId: network.id, status: 201,
+      actor: { type: "user", id: owner.userId },
+      params: {},
+      resourceId: created.body.id,
+      groupId: group.id,
+      networkId: network.id,
+      status: 201,
       requestId: created.headers.get("x-request-id"),
     });
     const update = await awaitAudit(owner, `&networkId=${network.id}`, (event) => event.route === "/nodes/:id");
@@ -57,7 +62,8 @@ describe("the audit trail", () => {
     const login = await awaitAudit(admin, `&actorId=${user.userId}`, (event) => event.route === "/auth/login");
     expect(login).toMatchObject({ method: "POST", actor: { type: "user", id: user.userId }, groupId: null, networkId: null, status: 200 });
     const dump = JSON.stringify(await env.DB.prepare("SELECT * FROM audit_events").all());
-    for (const secret of [again.token, again.refreshToken, "a long enough password", TEST_ADMIN.password]) expect(dump).not.toContain(secret);
+    for (const secret of [again.token, again.refreshToken, "a long enough password", TEST_ADMIN.password])
+      expect(dump).not.toContain(secret);
   });
 
   it("enrolment is recorded (user or, with a key, anonymous); device config and heartbeats are not (telemetry)", async () => {
@@ -69,7 +75,10 @@ describe("the audit trail", () => {
     const key = await post(`/networks/${network.id}/enrolment-keys`, { name: "ci" }, owner.token);
     expect(key.status, JSON.stringify(key.body)).toBe(201);
     const headless = await enrolDevice(null, { enrolmentKey: key.body.key });
-    const beat = await call("POST", `/client/devices/${device.deviceId}/heartbeat`, { token: device.deviceToken, body: { appliedRevision: 0 } });
+    const beat = await call("POST", `/client/devices/${device.deviceId}/heartbeat`, {
+      token: device.deviceToken,
+      body: { appliedRevision: 0 },
+    });
     expect(beat.status).toBe(200);
     expect((await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken, body: {} })).status).toBe(200);
 
@@ -141,11 +150,14 @@ describe("GET /audit access", () => {
     const network = await createNetwork(owner, group.id);
     for (let i = 0; i < 3; i++) await createNode(owner, network.id);
     // group, network, 3 nodes
-    const all = await vi.waitFor(async () => {
-      const rows = await auditPage(owner, `&groupId=${group.id}`);
-      expect(rows).toHaveLength(5);
-      return rows;
-    }, { timeout: 10_000, interval: 100 });
+    const all = await vi.waitFor(
+      async () => {
+        const rows = await auditPage(owner, `&groupId=${group.id}`);
+        expect(rows).toHaveLength(5);
+        return rows;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     const seen: string[] = [];
     let cursor = "";
     do {

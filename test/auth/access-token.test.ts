@@ -9,12 +9,18 @@ import { expectError } from "../helpers/expect-error";
 const [current, previous] = JSON.parse(env.JWT_SIGNING_KEYS!) as Record<string, string>[];
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
-async function forge(claims: Record<string, unknown>, options: { jwk?: Record<string, string>; kid?: string; audience?: string; exp?: string } = {}) {
+async function forge(
+  claims: Record<string, unknown>,
+  options: { jwk?: Record<string, string>; kid?: string; audience?: string; exp?: string } = {},
+) {
   const jwk = options.jwk ?? current!;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "EdDSA", kid: options.kid ?? jwk.kid })
-    .setIssuer(env.JWT_ISSUER!).setAudience(options.audience ?? "wg-overlay:user")
-    .setIssuedAt().setJti("jti-test").setExpirationTime(options.exp ?? "5m")
+    .setIssuer(env.JWT_ISSUER!)
+    .setAudience(options.audience ?? "wg-overlay:user")
+    .setIssuedAt()
+    .setJti("jti-test")
+    .setExpirationTime(options.exp ?? "5m")
     .sign(await importJWK(jwk, "EdDSA"));
 }
 
@@ -42,15 +48,29 @@ describe("access tokens", () => {
   });
 
   it.each([
-    ["alg none", async (sub: string, sid: string) => `${b64url({ alg: "none", typ: "JWT" })}.${b64url({ sub, sid, iss: env.JWT_ISSUER, aud: "wg-overlay:user", exp: 4e9, iat: 1, jti: "x" })}.`],
-    ["a key we never issued", async (sub: string, sid: string) => forge({ sub, sid }, { jwk: { ...generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }), kid: current!.kid } as Record<string, string> })],
+    [
+      "alg none",
+      async (sub: string, sid: string) =>
+        `${b64url({ alg: "none", typ: "JWT" })}.${b64url({ sub, sid, iss: env.JWT_ISSUER, aud: "wg-overlay:user", exp: 4e9, iat: 1, jti: "x" })}.`,
+    ],
+    [
+      "a key we never issued",
+      async (sub: string, sid: string) =>
+        forge(
+          { sub, sid },
+          { jwk: { ...generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }), kid: current!.kid } as Record<string, string> },
+        ),
+    ],
     ["an unknown kid", async (sub: string, sid: string) => forge({ sub, sid }, { kid: "nope" })],
     ["an expired token", async (sub: string, sid: string) => forge({ sub, sid }, { exp: "-1m" })],
     ["another audience (device tokens)", async (sub: string, sid: string) => forge({ sub, sid }, { audience: "wg-overlay:device" })],
-    ["a tampered payload", async (sub: string, sid: string) => {
-      const [h, , s] = (await forge({ sub, sid })).split(".");
-      return `${h}.${b64url({ sub: "usr_someone_else", sid, iss: env.JWT_ISSUER, aud: "wg-overlay:user", exp: 4e9, iat: 1, jti: "x" })}.${s}`;
-    }],
+    [
+      "a tampered payload",
+      async (sub: string, sid: string) => {
+        const [h, , s] = (await forge({ sub, sid })).split(".");
+        return `${h}.${b64url({ sub: "usr_someone_else", sid, iss: env.JWT_ISSUER, aud: "wg-overlay:user", exp: 4e9, iat: 1, jti: "x" })}.${s}`;
+      },
+    ],
     ["a token of an unknown session", async (sub: string) => forge({ sub, sid: "ses_missing" })],
   ])("rejects %s with 401", async (_label, make) => {
     const session = await signInAdmin();

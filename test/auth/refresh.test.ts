@@ -60,8 +60,11 @@ describe("POST /auth/refresh", () => {
   it("an expired refresh token is refused", async () => {
     const admin = await signInAdmin();
     const user = await createUser(admin);
-    await env.DB.prepare("update refresh_tokens set expires_at = '2000-01-01T00:00:00.000Z' where session_id in (select id from sessions where user_id = ?)")
-      .bind(user.userId).run();
+    await env.DB.prepare(
+      "update refresh_tokens set expires_at = '2000-01-01T00:00:00.000Z' where session_id in (select id from sessions where user_id = ?)",
+    )
+      .bind(user.userId)
+      .run();
     expectError(await post("/auth/refresh", { refreshToken: user.refreshToken }), 401, "unauthorized");
   });
 });

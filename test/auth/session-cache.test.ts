@@ -13,7 +13,11 @@ const app = createApp();
 async function countedGet(path: string, token: string) {
   const { db, counter } = countingD1(env.DB);
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(`http://api.test/api/v1${path}`, { headers: { Authorization: `Bearer ${token}` } }), { ...env, DB: db }, ctx);
+  const response = await app.fetch(
+    new Request(`http://api.test/api/v1${path}`, { headers: { Authorization: `Bearer ${token}` } }),
+    { ...env, DB: db },
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return { status: response.status, roundTrips: counter.roundTrips };
 }

@@ -17,7 +17,10 @@ describe("wgo command line", () => {
   });
 
   it.each(COMMANDS)("`%s --help` and `help %s` show the command's usage and options", async (name) => {
-    for (const args of [[name, "--help"], ["help", name]]) {
+    for (const args of [
+      [name, "--help"],
+      ["help", name],
+    ]) {
       const result = await runWgo(args);
       expect(result.code).toBe(0);
       expect(result.stdout.split("\n")[0]).toMatch(new RegExp(`^usage: wgo ${name}\\b`));

@@ -32,8 +32,11 @@ describe("wgo enrol", () => {
     expect(request!.token).toBeNull();
     const privateKey = readFileSync(file("laptop.key"), "utf8").trim();
     expect(request!.body).toEqual({
-      name: "laptop", publicKey: cli.keys.publicKeyOf(privateKey), platform: `${process.platform}-${process.arch}`,
-      clientVersion: "wgo/0.1.0", enrolmentKey: "ek_secret",
+      name: "laptop",
+      publicKey: cli.keys.publicKeyOf(privateKey),
+      platform: `${process.platform}-${process.arch}`,
+      clientVersion: "wgo/0.1.0",
+      enrolmentKey: "ek_secret",
     });
     expect(JSON.stringify(api.requests)).not.toContain(privateKey);
 
@@ -41,8 +44,15 @@ describe("wgo enrol", () => {
     expect(mode(home)).toBe(0o700);
     expect(mode(join(home, "devices"))).toBe(0o700);
     expect(JSON.parse(readFileSync(file("laptop.json"), "utf8"))).toMatchObject({
-      name: "laptop", api: api.url, deviceId: "dev_1", networkId: "net_1", nodeId: "node_1", deviceToken: DEVICE_TOKEN,
-      interface: "wg0", configRevision: 3, appliedRevision: null,
+      name: "laptop",
+      api: api.url,
+      deviceId: "dev_1",
+      networkId: "net_1",
+      nodeId: "node_1",
+      deviceToken: DEVICE_TOKEN,
+      interface: "wg0",
+      configRevision: 3,
+      appliedRevision: null,
     });
     const conf = readFileSync(file("laptop.conf"), "utf8");
     expect(conf).toContain(`PrivateKey = ${privateKey}\n`);
@@ -52,7 +62,10 @@ describe("wgo enrol", () => {
 
   it("with the user session: sends networkId and the bearer token", async () => {
     const { api, home } = await setup({
-      "POST /auth/login": () => ({ status: 200, body: { accessToken: "access-1", refreshToken: "r", tokenType: "Bearer", expiresIn: 900 } }),
+      "POST /auth/login": () => ({
+        status: 200,
+        body: { accessToken: "access-1", refreshToken: "r", tokenType: "Bearer", expiresIn: 900 },
+      }),
     });
     await runWgo(["--api", api.url, "--home", home, "login", "--email", "a@e.test", "--password", "pw"]);
     expect((await runWgo(["--home", home, "enrol", "--name", "laptop", "--network", "net_1"])).code).toBe(0);
@@ -61,10 +74,10 @@ describe("wgo enrol", () => {
 
   it("keeps nothing when the server refuses, so the name can be used again", async () => {
     const { api, home, file } = await setup({
-      "POST /client/devices": () => ({ status: 409, body: envelope("conflict", "A node named \"laptop\" already exists in this network") }),
+      "POST /client/devices": () => ({ status: 409, body: envelope("conflict", 'A node named "laptop" already exists in this network') }),
     });
     const result = await runWgo(["--api", api.url, "--home", home, "enrol", "--name", "laptop", "--enrolment-key", "ek_1"]);
-    expect(result.stderr).toBe("error: 409 conflict: A node named \"laptop\" already exists in this network\n");
+    expect(result.stderr).toBe('error: 409 conflict: A node named "laptop" already exists in this network\n');
     expect(result.code).toBe(1);
     expect(existsSync(file("laptop.key"))).toBe(false);
     expect(existsSync(file("laptop.json"))).toBe(false);

@@ -9,7 +9,7 @@ const ANSWERS: Record<string, FakeAnswer> = {
   s401: { status: 401, body: envelope("unauthorized", "Invalid email or password") },
   s403: { status: 403, body: envelope("forbidden", "You may not perform this action") },
   s404: { status: 404, body: envelope("not_found", "Network not found") },
-  s409: { status: 409, body: envelope("conflict", "A node named \"laptop\" already exists") },
+  s409: { status: 409, body: envelope("conflict", 'A node named "laptop" already exists') },
   s422: {
     status: 422,
     body: envelope("VALIDATION_ERROR", "The request body is not valid", [
@@ -27,8 +27,11 @@ const EXPECTED: Array<[string, string]> = [
   ["s401", "error: 401 unauthorized: Invalid email or password"],
   ["s403", "error: 403 forbidden: You may not perform this action"],
   ["s404", "error: 404 not_found: Network not found"],
-  ["s409", "error: 409 conflict: A node named \"laptop\" already exists"],
-  ["s422", "error: 422 VALIDATION_ERROR: The request body is not valid (publicKey: A WireGuard public key: 32 bytes in base64 (44 characters); name: A DNS label: letters, digits and inner hyphens)"],
+  ["s409", 'error: 409 conflict: A node named "laptop" already exists'],
+  [
+    "s422",
+    "error: 422 VALIDATION_ERROR: The request body is not valid (publicKey: A WireGuard public key: 32 bytes in base64 (44 characters); name: A DNS label: letters, digits and inner hyphens)",
+  ],
   ["s400", "error: 400 validation_error: The enrolment key belongs to another network"],
   ["s429", "error: 429 rate_limited: Too many attempts (retry after 42 s)"],
   ["s500", "error: 500 internal: Internal error"],

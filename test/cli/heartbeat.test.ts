@@ -38,10 +38,17 @@ describe("wgo heartbeat --once", () => {
     const request = api.requests.at(-1)!;
     expect(request).toMatchObject({ path: "/client/devices/dev_1/heartbeat", token: DEVICE_TOKEN });
     expect(request.body).toEqual({
-      appliedRevision: 3, peers: [{ publicKey: PEER_KEY, lastHandshakeAt: "2025-11-21T10:00:00.000Z", rxBytes: 1234, txBytes: 5678 }],
+      appliedRevision: 3,
+      peers: [{ publicKey: PEER_KEY, lastHandshakeAt: "2025-11-21T10:00:00.000Z", rxBytes: 1234, txBytes: 5678 }],
     });
     expect(result.json[0]).toEqual({
-      name: "laptop", interface: "wg7", appliedRevision: 3, desiredRevision: 3, configChanged: false, peers: 1, applied: null,
+      name: "laptop",
+      interface: "wg7",
+      appliedRevision: 3,
+      desiredRevision: 3,
+      configChanged: false,
+      peers: 1,
+      applied: null,
     });
   });
 
@@ -50,8 +57,12 @@ describe("wgo heartbeat --once", () => {
     api.state.revision = 4;
     api.state.extraAllowedIps = ["192.168.77.0/24"];
     const [beat] = (await wgo(["heartbeat", "--name", "laptop", "--once", "--apply"])).json;
-    expect(beat).toMatchObject({ appliedRevision: 3, desiredRevision: 4, configChanged: true,
-      applied: { revision: 4, action: "synced", routes: ["192.168.77.0/24"] } });
+    expect(beat).toMatchObject({
+      appliedRevision: 3,
+      desiredRevision: 4,
+      configChanged: true,
+      applied: { revision: 4, action: "synced", routes: ["192.168.77.0/24"] },
+    });
     expect(host.wgVerbs).toEqual(["setconf", "syncconf"]);
     expect(host.routesOf("wg7")).toEqual(["192.168.77.0/24"]);
     expect(readFileSync(join(home, "devices", "laptop.conf"), "utf8")).toContain("routing revision 4");
@@ -82,13 +93,16 @@ describe("wgo heartbeat loop", () => {
   it("beats again at once after applying, and exits 0 on SIGTERM", async () => {
     const state = newNetworkState();
     let signals: EventEmitter | undefined;
-    const { wgo, signals: emitter } = await setup({
-      "POST /client/devices/dev_1/heartbeat": (request) => {
-        state.heartbeats.push(request.body);
-        if (state.heartbeats.length === 2) signals!.emit("SIGTERM");
-        return { status: 200, body: { desiredRevision: state.revision, configChanged: request.body.appliedRevision !== state.revision } };
+    const { wgo, signals: emitter } = await setup(
+      {
+        "POST /client/devices/dev_1/heartbeat": (request) => {
+          state.heartbeats.push(request.body);
+          if (state.heartbeats.length === 2) signals!.emit("SIGTERM");
+          return { status: 200, body: { desiredRevision: state.revision, configChanged: request.body.appliedRevision !== state.revision } };
+        },
       },
-    }, state);
+      state,
+    );
     signals = emitter;
     state.revision = 4; // moved after `up` applied revision 3
     // --interval 30, yet the test ends inside vitest's 5 s timeout: the beat after an apply does not wait.
@@ -116,9 +130,14 @@ describe("wgo heartbeat loop", () => {
     stop.push(() => api.close(), remove);
     await enrolLaptop(runWgo, api.url, home);
     const wgoPath = fileURLToPath(new URL("../../cli/wgo.mjs", import.meta.url));
-    const child = spawn(process.execPath, [wgoPath, "--home", home, "heartbeat", "--name", "laptop", "--interface", "wgonone0", "--interval", "60"], {
-      stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" },
-    });
+    const child = spawn(
+      process.execPath,
+      [wgoPath, "--home", home, "heartbeat", "--name", "laptop", "--interface", "wgonone0", "--interval", "60"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { PATH: process.env.PATH ?? "" },
+      },
+    );
     let stdout = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stdout += chunk));

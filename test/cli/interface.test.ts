@@ -29,14 +29,23 @@ function setup(options = {}) {
   const dir = mkdtempSync(join(tmpdir(), "wgo-if-"));
   dirs.push(dir);
   const apply = (config: string, method = "setconf") =>
-    cli.iface.applyConfig({ sys: host.createSystem({ netns: "ns1" }), ifname: "wg0", text: config, method, wgQuickPath: join(dir, "wg0.conf"), env: {} });
+    cli.iface.applyConfig({
+      sys: host.createSystem({ netns: "ns1" }),
+      ifname: "wg0",
+      text: config,
+      method,
+      wgQuickPath: join(dir, "wg0.conf"),
+      env: {},
+    });
   return { host, dir, apply };
 }
 
 describe("applying a config with the setconf method", () => {
   it("starts wireguard-go, setconf, addresses, link up, and routes only what the connected route does not cover", async () => {
     const { host, dir, apply } = setup();
-    const result = await apply(text("10.77.0.1/24", ["10.77.0.2/32", "192.168.77.0/24"], "MTU = 1380\nPostUp = sysctl -q -w net.ipv4.ip_forward=1"));
+    const result = await apply(
+      text("10.77.0.1/24", ["10.77.0.2/32", "192.168.77.0/24"], "MTU = 1380\nPostUp = sysctl -q -w net.ipv4.ip_forward=1"),
+    );
     expect(result.action).toBe("created");
     expect(host.calls[1]).toEqual(["ip", "netns", "exec", "ns1", "wireguard-go", "wg0"]);
     expect(host.wgVerbs).toEqual(["setconf"]);
@@ -46,7 +55,10 @@ describe("applying a config with the setconf method", () => {
     expect(host.routesOf("wg0")).toEqual(["192.168.77.0/24"]);
     expect(host.sysctls).toEqual(["net.ipv4.ip_forward=1"]);
     expect(readdirSync(dir), "the stripped file with the private key is removed").toEqual([]);
-    expect(host.calls.every((call) => call.slice(0, 4).join(" ") === "ip netns exec ns1"), "every command in the namespace").toBe(true);
+    expect(
+      host.calls.every((call) => call.slice(0, 4).join(" ") === "ip netns exec ns1"),
+      "every command in the namespace",
+    ).toBe(true);
   });
 
   it("re-applies with syncconf (not setconf, which drops sessions) and resyncs addresses and routes", async () => {
@@ -98,10 +110,14 @@ describe("taking an interface down", () => {
     const { host, dir, apply } = setup();
     await apply(text("10.77.0.1/24", ["0.0.0.0/0"]));
     const sys = host.createSystem({ netns: "ns1" });
-    expect(await cli.iface.takeDown({ sys, ifname: "wg0", method: "setconf", wgQuickPath: join(dir, "wg0.conf") })).toEqual({ action: "removed" });
+    expect(await cli.iface.takeDown({ sys, ifname: "wg0", method: "setconf", wgQuickPath: join(dir, "wg0.conf") })).toEqual({
+      action: "removed",
+    });
     expect(host.links.has("wg0")).toBe(false);
     expect(host.rules).toEqual([]);
-    expect(await cli.iface.takeDown({ sys, ifname: "wg0", method: "setconf", wgQuickPath: join(dir, "wg0.conf") })).toEqual({ action: "absent" });
+    expect(await cli.iface.takeDown({ sys, ifname: "wg0", method: "setconf", wgQuickPath: join(dir, "wg0.conf") })).toEqual({
+      action: "absent",
+    });
   });
 });
 
@@ -131,7 +147,9 @@ describe("running host commands", () => {
   it("returns exit code and output, and check() fails with the command and its last stderr line", async () => {
     const sys = cli.system.createSystem({ env: process.env });
     expect(await sys.run(["sh", "-c", "echo out; echo err >&2; exit 3"])).toEqual({ code: 3, stdout: "out\n", stderr: "err\n" });
-    await expect(sys.check(["sh", "-c", "echo first >&2; echo last >&2; exit 4"])).rejects.toThrow('sh -c "echo first >&2; echo last >&2; exit 4" failed (exit 4): last');
+    await expect(sys.check(["sh", "-c", "echo first >&2; echo last >&2; exit 4"])).rejects.toThrow(
+      'sh -c "echo first >&2; echo last >&2; exit 4" failed (exit 4): last',
+    );
     await expect(sys.check(["wgo-no-such-binary"])).rejects.toThrow("wgo-no-such-binary is not installed (or not on PATH)");
   });
 

@@ -33,8 +33,14 @@ describe("wgo up / status / down", () => {
     const result = await wgo(["up", "--name", "laptop", "--netns", "ns1", "--interface", "wg7", "--method", "setconf"]);
     expect(result.code).toBe(0);
     expect(result.json[0]).toEqual({
-      name: "laptop", interface: "wg7", netns: "ns1", method: "setconf", action: "created", appliedRevision: 3,
-      addresses: ["10.77.0.1/24"], routes: [],
+      name: "laptop",
+      interface: "wg7",
+      netns: "ns1",
+      method: "setconf",
+      action: "created",
+      appliedRevision: 3,
+      addresses: ["10.77.0.1/24"],
+      routes: [],
     });
     expect(result.stderr).toBe("note: DNS = 10.77.0.53 is not applied by the setconf method: point your resolver at it yourself\n");
     expect(device()).toMatchObject({ interface: "wg7", netns: "ns1", method: "setconf", appliedRevision: 3, configRevision: 3 });
@@ -48,14 +54,23 @@ describe("wgo up / status / down", () => {
     host.links.get("wg7")!.dump = dumpText(1763719200, 10, 20);
     const [synced] = (await wgo(["status", "--name", "laptop"])).json;
     expect(synced).toMatchObject({
-      appliedRevision: 3, desiredRevision: 3, inSync: true,
-      interface: { name: "wg7", netns: "ns1", method: "setconf", up: true,
-        peers: [{ lastHandshakeAt: "2025-11-21T10:00:00.000Z", rxBytes: 10, txBytes: 20 }] },
+      appliedRevision: 3,
+      desiredRevision: 3,
+      inSync: true,
+      interface: {
+        name: "wg7",
+        netns: "ns1",
+        method: "setconf",
+        up: true,
+        peers: [{ lastHandshakeAt: "2025-11-21T10:00:00.000Z", rxBytes: 10, txBytes: 20 }],
+      },
     });
     const heartbeatsBefore = api.state.heartbeats.length;
     api.state.revision = 4;
     const behind = await runWgo(["--home", home, "status"], { createSystem: host.createSystem }); // human output
-    expect(behind.stdout).toContain("revision: applied 3, file 3, server 4: behind: run `wgo config --name laptop` and `wgo up --name laptop`");
+    expect(behind.stdout).toContain(
+      "revision: applied 3, file 3, server 4: behind: run `wgo config --name laptop` and `wgo up --name laptop`",
+    );
     expect(behind.stdout).toContain("interface wg7 in namespace ns1: up (setconf)");
     expect(api.state.heartbeats.length, "status reads without sending a heartbeat").toBe(heartbeatsBefore);
   });
@@ -93,7 +108,12 @@ describe("wgo up / status / down", () => {
   it("down removes the remembered interface; a second down says it was not up", async () => {
     const { host, wgo } = await setup();
     await wgo(["up", "--name", "laptop", "--netns", "ns1", "--interface", "wg7"]);
-    expect((await wgo(["down", "--name", "laptop"])).json[0]).toEqual({ name: "laptop", interface: "wg7", netns: "ns1", action: "removed" });
+    expect((await wgo(["down", "--name", "laptop"])).json[0]).toEqual({
+      name: "laptop",
+      interface: "wg7",
+      netns: "ns1",
+      action: "removed",
+    });
     expect(host.links.size).toBe(0);
     expect((await wgo(["down", "--name", "laptop"])).json[0].action).toBe("absent");
     const [status] = (await wgo(["status", "--name", "laptop"])).json;
@@ -105,7 +125,9 @@ describe("wgo up / status / down", () => {
     const result = await runWgo(["--home", home, "up", "--name", "laptop", "--method", "setconf"], {
       createSystem: () => ({
         run: async () => ({ code: 1, stdout: "", stderr: "" }),
-        check: async () => { throw new Error("unused"); },
+        check: async () => {
+          throw new Error("unused");
+        },
       }),
     });
     expect(result.stderr).toMatch(/^error: wireguard-go wg0 did not create the interface: exit 1\n/);

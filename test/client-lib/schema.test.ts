@@ -15,6 +15,8 @@ describe("the typed client's types", () => {
     // The same output as the CLI in `npm run client:generate` (it prefixes COMMENT_HEADER). A default
     // makes a field optional in a request body, so defaults must not make properties required.
     const fresh = `${COMMENT_HEADER}${astToString(await openapiTS(document, { defaultNonNullable: false }))}`;
-    expect(fresh === readFileSync(new URL("schema.d.ts", root), "utf8"), "client/schema.d.ts is stale: run npm run client:generate").toBe(true);
+    expect(fresh === readFileSync(new URL("schema.d.ts", root), "utf8"), "client/schema.d.ts is stale: run npm run client:generate").toBe(
+      true,
+    );
   });
 });

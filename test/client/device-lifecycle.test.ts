@@ -1,7 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, byId, call, del, get, patch, post } from "../helpers/api";
-import { addMember, createGateway, createGroup, createNetwork, createUser, enrolDevice, expectStatus, networkSetup, signInAdmin } from "../helpers/factories";
+import {
+  addMember,
+  createGateway,
+  createGroup,
+  createNetwork,
+  createUser,
+  enrolDevice,
+  expectStatus,
+  networkSetup,
+  signInAdmin,
+} from "../helpers/factories";
 import { expectError, expectRefused } from "../helpers/expect-error";
 import { rowsOf } from "../helpers/state";
 
@@ -49,7 +59,10 @@ describe("devices follow their owner's access", () => {
     const config = await call("POST", `/client/devices/${device.deviceId}/config`, { token: device.deviceToken });
     expect(config.status).toBe(401);
     expect(config.body.error.code).toBe("unauthorized");
-    const beat = await call("POST", `/client/devices/${device.deviceId}/heartbeat`, { token: device.deviceToken, body: { appliedRevision: null } });
+    const beat = await call("POST", `/client/devices/${device.deviceId}/heartbeat`, {
+      token: device.deviceToken,
+      body: { appliedRevision: null },
+    });
     expect(beat.status).toBe(401);
     expect(beat.body.error.code).toBe("unauthorized");
   });
@@ -58,8 +71,11 @@ describe("devices follow their owner's access", () => {
     const { admin, user, group, network, device } = await memberWithDevice();
     const inventory = await createGateway(admin);
     expect((await patch(`/nodes/${device.nodeId}`, { roles: ["gateway"], gatewayId: inventory.id }, admin.token)).status).toBe(200);
-    const policy = await post(`/networks/${network.id}/routing-policies`,
-      { name: "via-laptop", type: "via_gateway", destinationCidr: "192.168.50.0/24", gatewayPath: [device.nodeId] }, admin.token);
+    const policy = await post(
+      `/networks/${network.id}/routing-policies`,
+      { name: "via-laptop", type: "via_gateway", destinationCidr: "192.168.50.0/24", gatewayPath: [device.nodeId] },
+      admin.token,
+    );
     expect(policy.status, policy.text).toBe(201);
     const refused = await patch(`/groups/${group.id}/members/${user.userId}`, { role: "viewer" }, admin.token);
     expect(refused.status).toBe(409);
@@ -91,7 +107,10 @@ describe("devices follow their owner's access", () => {
     const { group, user, device } = await memberWithDevice();
     await env.DB.prepare("update memberships set role = 'viewer' where group_id = ? and user_id = ?").bind(group.id, user.userId).run();
     for (const route of ["config", "heartbeat"]) {
-      const refused = await call("POST", `/client/devices/${device.deviceId}/${route}`, { token: device.deviceToken, body: { appliedRevision: null } });
+      const refused = await call("POST", `/client/devices/${device.deviceId}/${route}`, {
+        token: device.deviceToken,
+        body: { appliedRevision: null },
+      });
       expect(refused.status).toBe(401);
       expect(refused.body.error.code).toBe("unauthorized");
     }
@@ -101,7 +120,10 @@ describe("devices follow their owner's access", () => {
   it("a device whose owner lost the membership cannot act for itself even if its removal did not happen", async () => {
     const { group, user, device } = await memberWithDevice();
     await env.DB.prepare("delete from memberships where group_id = ? and user_id = ?").bind(group.id, user.userId).run();
-    const refused = await call("POST", `/client/devices/${device.deviceId}/heartbeat`, { token: device.deviceToken, body: { appliedRevision: null } });
+    const refused = await call("POST", `/client/devices/${device.deviceId}/heartbeat`, {
+      token: device.deviceToken,
+      body: { appliedRevision: null },
+    });
     expectError(refused, 401, "unauthorized");
   });
 });
@@ -113,23 +135,41 @@ describe("a device that is a gateway hop", () => {
     const device = await enrolDevice(owner, { networkId: network.id });
     const gateway = await createGateway(admin);
     const client = api(admin.token);
-    expectStatus(await client.PATCH("/api/v1/nodes/{id}", {
-      ...byId(device.nodeId), body: { roles: ["gateway"], gatewayId: gateway.id, endpoint: "198.51.100.9:51820" },
-    }), 200);
-    const policy = expectStatus(await client.POST("/api/v1/networks/{id}/routing-policies", {
-      ...byId(network.id), body: { name: "via-server", type: "via_gateway", destinationCidr: "192.168.90.0/24", gatewayPath: [device.nodeId] },
-    }), 201);
+    expectStatus(
+      await client.PATCH("/api/v1/nodes/{id}", {
+        ...byId(device.nodeId),
+        body: { roles: ["gateway"], gatewayId: gateway.id, endpoint: "198.51.100.9:51820" },
+      }),
+      200,
+    );
+    const policy = expectStatus(
+      await client.POST("/api/v1/networks/{id}/routing-policies", {
+        ...byId(network.id),
+        body: { name: "via-server", type: "via_gateway", destinationCidr: "192.168.90.0/24", gatewayPath: [device.nodeId] },
+      }),
+      201,
+    );
 
     // Ending the owner's access would leave a trusted peer (its machine holds the key) or break the routes:
     // removing the device, leaving, removal, disabling and deletion are refused until the policy changes.
     const access = rowsOf("users", "memberships", "devices", "nodes", "routing_policies", "networks");
     const member = { params: { path: { id: group.id, userId: owner.userId } } };
-    const refused = await expectRefused(access, () => api(owner.token).DELETE("/api/v1/devices/{id}", byId(device.deviceId)), 409, "conflict");
+    const refused = await expectRefused(
+      access,
+      () => api(owner.token).DELETE("/api/v1/devices/{id}", byId(device.deviceId)),
+      409,
+      "conflict",
+    );
     expect(refused.message).toContain(policy.id);
     await expectRefused(access, () => api(owner.token).DELETE("/api/v1/groups/{id}/members/{userId}", member), 409, "conflict");
     const removal = await expectRefused(access, () => client.DELETE("/api/v1/groups/{id}/members/{userId}", member), 409, "conflict");
     expect(removal.message).toContain(policy.id);
-    await expectRefused(access, () => client.PATCH("/api/v1/users/{id}", { ...byId(owner.userId), body: { disabled: true } }), 409, "conflict");
+    await expectRefused(
+      access,
+      () => client.PATCH("/api/v1/users/{id}", { ...byId(owner.userId), body: { disabled: true } }),
+      409,
+      "conflict",
+    );
     await expectRefused(access, () => client.DELETE("/api/v1/users/{id}", byId(owner.userId)), 409, "conflict");
     expectStatus(await api(owner.token).GET("/api/v1/users/me"), 200);
     expectStatus(await api(device.deviceToken).POST("/api/v1/client/devices/{id}/config", byId(device.deviceId)), 200);

@@ -3,7 +3,17 @@ import { describe, expect, it } from "vitest";
 import type { Schema } from "../../client";
 import { api, byId } from "../helpers/api";
 import { expectError, expectRefused } from "../helpers/expect-error";
-import { createGroup, createNetwork, createUser, enrolDevice, expectStatus, fakePublicKey, networkSetup, type GroupRole, type Session } from "../helpers/factories";
+import {
+  createGroup,
+  createNetwork,
+  createUser,
+  enrolDevice,
+  expectStatus,
+  fakePublicKey,
+  networkSetup,
+  type GroupRole,
+  type Session,
+} from "../helpers/factories";
 import { tables } from "../helpers/state";
 
 /** The network's admin and a user with `role` in its group. */
@@ -31,7 +41,13 @@ describe("POST /client/devices", () => {
     const { user, network } = await memberOfNetwork();
     const enrolled = await enrolDevice(user, { networkId: network.id, platform: "linux", clientVersion: "0.1.0" });
     const { device, node, config } = enrolled.body;
-    expect(device).toMatchObject({ networkId: network.id, userId: user.userId, platform: "linux", status: "unknown", routing: { mode: "all", policyIds: [] } });
+    expect(device).toMatchObject({
+      networkId: network.id,
+      userId: user.userId,
+      platform: "linux",
+      status: "unknown",
+      routing: { mode: "all", policyIds: [] },
+    });
     expect(node).toMatchObject({ deviceId: device.id, networkId: network.id, roles: [] });
     expect(config.nodeId).toBe(node.id);
     expect(config.wgQuick).toContain("PrivateKey = REPLACE_WITH_PRIVATE_KEY");
@@ -52,7 +68,9 @@ describe("POST /client/devices", () => {
     const key = await createKey(admin, otherNet.id, { name: "k" });
     const wrongNet = await expectRefused(enrolments, () => enrol({ ...device(), enrolmentKey: key.key }), 400, "validation_error");
     expect(wrongNet).toEqual({ code: "validation_error", message: "The enrolment key belongs to another network" });
-    expect(expectStatus(await api(admin.token).GET("/api/v1/networks/{id}/enrolment-keys", byId(otherNet.id)), 200).items[0]!.usedCount).toBe(0);
+    expect(
+      expectStatus(await api(admin.token).GET("/api/v1/networks/{id}/enrolment-keys", byId(otherNet.id)), 200).items[0]!.usedCount,
+    ).toBe(0);
   });
 
   it("a duplicate public key in the network is 409 and gives the key's use back", async () => {
@@ -61,7 +79,9 @@ describe("POST /client/devices", () => {
     const publicKey = fakePublicKey();
     await enrolDevice(null, { enrolmentKey: key, publicKey });
     await expectRefused(enrolments, () => enrol({ name: "twin", publicKey, enrolmentKey: key }), 409, "conflict");
-    expect(expectStatus(await api(admin.token).GET("/api/v1/networks/{id}/enrolment-keys", byId(network.id)), 200).items[0]!.usedCount).toBe(1);
+    expect(
+      expectStatus(await api(admin.token).GET("/api/v1/networks/{id}/enrolment-keys", byId(network.id)), 200).items[0]!.usedCount,
+    ).toBe(1);
   });
 });
 
@@ -77,23 +97,41 @@ describe("enrolment keys", () => {
     const first = await enrolDevice(null, { enrolmentKey: created.key });
     expect(first.body.device.userId).toBeNull();
     await enrolDevice(null, { enrolmentKey: created.key });
-    await expectRefused(enrolments, () => enrol({ name: "third", publicKey: fakePublicKey(), enrolmentKey: created.key }), 401, "unauthorized");
+    await expectRefused(
+      enrolments,
+      () => enrol({ name: "third", publicKey: fakePublicKey(), enrolmentKey: created.key }),
+      401,
+      "unauthorized",
+    );
 
     const expiring = await createKey(admin, network.id, { name: "old", usageLimit: 9 });
     await env.DB.prepare("update enrolment_keys set expires_at = '2000-01-01T00:00:00.000Z' where id = ?").bind(expiring.id).run();
-    await expectRefused(enrolments, () => enrol({ name: "late", publicKey: fakePublicKey(), enrolmentKey: expiring.key }), 401, "unauthorized");
+    await expectRefused(
+      enrolments,
+      () => enrol({ name: "late", publicKey: fakePublicKey(), enrolmentKey: expiring.key }),
+      401,
+      "unauthorized",
+    );
 
     const revoked = await createKey(admin, network.id, { name: "gone", usageLimit: 9 });
-    const revoke = await client.DELETE("/api/v1/networks/{id}/enrolment-keys/{keyId}", { params: { path: { id: network.id, keyId: revoked.id } } });
+    const revoke = await client.DELETE("/api/v1/networks/{id}/enrolment-keys/{keyId}", {
+      params: { path: { id: network.id, keyId: revoked.id } },
+    });
     expect(revoke.response.status).toBe(204);
-    await expectRefused(enrolments, () => enrol({ name: "nope", publicKey: fakePublicKey(), enrolmentKey: revoked.key }), 401, "unauthorized");
+    await expectRefused(
+      enrolments,
+      () => enrol({ name: "nope", publicKey: fakePublicKey(), enrolmentKey: revoked.key }),
+      401,
+      "unauthorized",
+    );
   });
 
   it("concurrent enrolments never exceed the usage limit", async () => {
     const { admin, network } = await memberOfNetwork();
     const key = (await createKey(admin, network.id, { name: "burst", usageLimit: 3 })).key;
-    const attempts = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      enrol({ name: `burst-${i}`, publicKey: fakePublicKey(), enrolmentKey: key })));
+    const attempts = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => enrol({ name: `burst-${i}`, publicKey: fakePublicKey(), enrolmentKey: key })),
+    );
     expect(attempts.filter((r) => r.response.status === 201)).toHaveLength(3);
     const refused = attempts.filter((r) => r.response.status !== 201);
     expect(refused).toHaveLength(5);
@@ -102,8 +140,12 @@ describe("enrolment keys", () => {
 
   it("only group owners and admins manage keys", async () => {
     const { user, network } = await memberOfNetwork("member");
-    await expectRefused(enrolments, () =>
-      api(user.token).POST("/api/v1/networks/{id}/enrolment-keys", { ...byId(network.id), body: { name: "k" } }), 403, "forbidden");
+    await expectRefused(
+      enrolments,
+      () => api(user.token).POST("/api/v1/networks/{id}/enrolment-keys", { ...byId(network.id), body: { name: "k" } }),
+      403,
+      "forbidden",
+    );
     expectError(await api(user.token).GET("/api/v1/networks/{id}/enrolment-keys", byId(network.id)), 403, "forbidden");
   });
 });

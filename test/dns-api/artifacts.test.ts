@@ -91,7 +91,13 @@ describe("the zone follows the gateway role", () => {
     const node = await createNode(admin, network.id);
     const before = expectStatus(await client.GET("/api/v1/networks/{id}", byId(network.id)), 200).dnsRevision;
     const zoneBefore = expectStatus(await client.GET("/api/v1/networks/{id}/dns/zonefile", { ...byId(network.id), ...asText }), 200);
-    expectStatus(await client.PATCH("/api/v1/nodes/{id}", { ...byId(node.id), body: { roles: ["gateway"], gatewayId: (await createGateway(admin)).id } }), 200);
+    expectStatus(
+      await client.PATCH("/api/v1/nodes/{id}", {
+        ...byId(node.id),
+        body: { roles: ["gateway"], gatewayId: (await createGateway(admin)).id },
+      }),
+      200,
+    );
     expect(expectStatus(await client.GET("/api/v1/networks/{id}", byId(network.id)), 200).dnsRevision).toBe(before + 1);
     const zoneAfter = expectStatus(await client.GET("/api/v1/networks/{id}/dns/zonefile", { ...byId(network.id), ...asText }), 200);
     expect(zoneAfter).not.toBe(zoneBefore);
@@ -103,7 +109,11 @@ describe("artifacts through the typed client", () => {
     const { admin, network } = await networkSetup();
     const client = api(admin.token);
     const zonefile = (headers: Record<string, string> = {}) =>
-      client.GET("/api/v1/networks/{id}/dns/zonefile", { ...byId(network.id), parseAs: "text", headers: { Accept: "text/plain", ...headers } });
+      client.GET("/api/v1/networks/{id}/dns/zonefile", {
+        ...byId(network.id),
+        parseAs: "text",
+        headers: { Accept: "text/plain", ...headers },
+      });
     const first = await zonefile();
     expect(first.response.status).toBe(200);
     const etag = etagOf(first);

@@ -19,9 +19,13 @@ describe("DNS records", () => {
     expect(created).toMatchObject({ networkId: network.id, name: "db", type: "A", value: "10.1.2.3", ttl: 300, revision: 1 });
     expect(expectStatus(await client.GET("/api/v1/networks/{id}/dns/records", byId(network.id)), 200).items).toEqual([created]);
     expect(expectStatus(await client.GET("/api/v1/dns/records/{id}", byId(created.id)), 200)).toEqual(created);
-    const replaced = expectStatus(await client.PUT("/api/v1/dns/records/{id}", {
-      ...byId(created.id), body: { name: "db", type: "AAAA", value: "FD00:0::1", ttl: 60 },
-    }), 200);
+    const replaced = expectStatus(
+      await client.PUT("/api/v1/dns/records/{id}", {
+        ...byId(created.id),
+        body: { name: "db", type: "AAAA", value: "FD00:0::1", ttl: 60 },
+      }),
+      200,
+    );
     expect(replaced).toMatchObject({ type: "AAAA", value: "fd00::1", ttl: 60, revision: 2 });
     expect((await client.DELETE("/api/v1/dns/records/{id}", byId(created.id))).response.status).toBe(204);
     expectError(await client.GET("/api/v1/dns/records/{id}", byId(created.id)), 404, "not_found");
@@ -41,7 +45,13 @@ describe("DNS records", () => {
   ])("refuses %j with 422 on %s", async (body, field) => {
     const { admin, network } = await networkSetup();
     // Sent raw: some of these (type MX) are outside the schema's types.
-    await expectRefused(recordsAndRevisions, () => post(`/networks/${network.id}/dns/records`, body, admin.token), 422, "VALIDATION_ERROR", [field]);
+    await expectRefused(
+      recordsAndRevisions,
+      () => post(`/networks/${network.id}/dns/records`, body, admin.token),
+      422,
+      "VALIDATION_ERROR",
+      [field],
+    );
   });
 
   it("conflicts: a CNAME beside anything at its name, exact duplicates, a CNAME at the apex (409)", async () => {
@@ -63,6 +73,6 @@ describe("DNS records", () => {
     expectStatus(await createRecord(admin, network.id, { name: "laptop", type: "TXT", value: "owner=ada" }), 201);
     const zone = expectStatus(await api(admin.token).GET("/api/v1/networks/{id}/dns/zonefile", { ...byId(network.id), ...asText }), 200);
     expect(zone).toContain(`laptop\t300\tIN\tA\t${node.address}\n`);
-    expect(zone).toContain("laptop\t300\tIN\tTXT\t\"owner=ada\"\n");
+    expect(zone).toContain('laptop\t300\tIN\tTXT\t"owner=ada"\n');
   });
 });

@@ -24,12 +24,16 @@ describe("findRecordConflict", () => {
   });
 
   it("refuses another record beside a CNAME", () => {
-    expect(findRecordConflict(existing, rec("new", "alias", "A", "10.0.0.3"))).toBe('"alias" has a CNAME, so it cannot also have A records');
+    expect(findRecordConflict(existing, rec("new", "alias", "A", "10.0.0.3"))).toBe(
+      '"alias" has a CNAME, so it cannot also have A records',
+    );
     expect(findRecordConflict(existing, rec("new", "alias", "TXT", "x"))).toMatch(/has a CNAME/);
   });
 
   it("refuses a CNAME beside other records", () => {
-    expect(findRecordConflict(existing, rec("new", "www", "CNAME", "elsewhere"))).toBe('"www" already has A, TXT records, so it cannot also be a CNAME');
+    expect(findRecordConflict(existing, rec("new", "www", "CNAME", "elsewhere"))).toBe(
+      '"www" already has A, TXT records, so it cannot also be a CNAME',
+    );
   });
 
   it("refuses a second CNAME at one name", () => {

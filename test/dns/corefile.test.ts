@@ -6,21 +6,25 @@ describe("renderCorefile", () => {
 
   it("serves the zone file from one server block for <domain>:53 and nothing else", () => {
     expect(path).toBe("/etc/coredns/zones/corp.internal.zone");
-    expect(renderCorefile("corp.internal", { zoneFilePath: path })).toBe([
-      "# CoreDNS for the overlay network zone corp.internal. Serves only this zone; other names are REFUSED.",
-      "corp.internal:53 {",
-      "    file /etc/coredns/zones/corp.internal.zone corp.internal {",
-      "        reload 30s",
-      "    }",
-      "    errors",
-      "    log",
-      "}",
-      "",
-    ].join("\n"));
+    expect(renderCorefile("corp.internal", { zoneFilePath: path })).toBe(
+      [
+        "# CoreDNS for the overlay network zone corp.internal. Serves only this zone; other names are REFUSED.",
+        "corp.internal:53 {",
+        "    file /etc/coredns/zones/corp.internal.zone corp.internal {",
+        "        reload 30s",
+        "    }",
+        "    errors",
+        "    log",
+        "}",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("binds to the listen address when one is given, in canonical form", () => {
-    expect(renderCorefile("corp.internal", { zoneFilePath: path, listen: "10.0.0.53" })).toContain("corp.internal:53 {\n    bind 10.0.0.53\n    file ");
+    expect(renderCorefile("corp.internal", { zoneFilePath: path, listen: "10.0.0.53" })).toContain(
+      "corp.internal:53 {\n    bind 10.0.0.53\n    file ",
+    );
     expect(renderCorefile("corp.internal", { zoneFilePath: path, listen: "FD00:0::53" })).toContain("    bind fd00::53\n");
   });
 

@@ -35,7 +35,11 @@ describe("record name", () => {
   it("accepts underscores for TXT and CNAME names only", () => {
     expect(check({ name: "_acme-challenge", type: "TXT", value: "t" })).toMatchObject({ ok: true, value: { name: "_acme-challenge" } });
     expect(check({ name: "_dmarc.mail", type: "CNAME", value: "policy" })).toMatchObject({ ok: true });
-    expect(check({ name: "_acme-challenge", type: "A" })).toMatchObject({ ok: false, field: "name", message: expect.stringMatching(/host name/) });
+    expect(check({ name: "_acme-challenge", type: "A" })).toMatchObject({
+      ok: false,
+      field: "name",
+      message: expect.stringMatching(/host name/),
+    });
     expect(check({ name: "a_b", type: "AAAA", value: "fd00::1" })).toMatchObject({ ok: false, field: "name" });
   });
 
@@ -118,9 +122,17 @@ describe("record value", () => {
   it("keeps TXT text exactly, up to 4000 bytes of UTF-8", () => {
     expect(check({ type: "TXT", value: '  "quoted" \\ é  ' })).toMatchObject({ ok: true, value: { value: '  "quoted" \\ é  ' } });
     expect(check({ type: "TXT", value: "x".repeat(4000) })).toMatchObject({ ok: true });
-    expect(check({ type: "TXT", value: "é".repeat(2001) })).toMatchObject({ ok: false, field: "value", message: expect.stringMatching(/4002 bytes/) });
+    expect(check({ type: "TXT", value: "é".repeat(2001) })).toMatchObject({
+      ok: false,
+      field: "value",
+      message: expect.stringMatching(/4002 bytes/),
+    });
     expect(check({ type: "TXT", value: "" })).toMatchObject({ ok: false, field: "value", message: expect.stringMatching(/empty/) });
-    expect(check({ type: "TXT", value: "bad \ud800 half" })).toMatchObject({ ok: false, field: "value", message: expect.stringMatching(/Unicode/) });
+    expect(check({ type: "TXT", value: "bad \ud800 half" })).toMatchObject({
+      ok: false,
+      field: "value",
+      message: expect.stringMatching(/Unicode/),
+    });
   });
 });
 
@@ -137,7 +149,9 @@ describe("record ttl", () => {
   });
 
   it("returns the whole normalised record", () => {
-    expect(validateRecord({ name: "Six", type: "aaaa", value: "FD00::0:5", ttl: 60 }, DOMAIN))
-      .toEqual({ ok: true, value: { name: "six", type: "AAAA", value: "fd00::5", ttl: 60 } });
+    expect(validateRecord({ name: "Six", type: "aaaa", value: "FD00::0:5", ttl: 60 }, DOMAIN)).toEqual({
+      ok: true,
+      value: { name: "six", type: "AAAA", value: "fd00::5", ttl: 60 },
+    });
   });
 });

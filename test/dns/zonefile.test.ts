@@ -54,13 +54,13 @@ describe("renderZone", () => {
 
   it("orders records canonically: name from the right, then type code, then address bytes", () => {
     expect(bodyLines(zone).map((line) => line.split("\t").slice(0, 5).join(" "))).toEqual([
-      "@ 300 IN TXT \"v=spf1 -all\"",
-      "_acme-challenge 60 IN TXT \"a \\\"quoted\\\" token\"",
+      '@ 300 IN TXT "v=spf1 -all"',
+      '_acme-challenge 60 IN TXT "a \\"quoted\\" token"',
       "alias 600 IN CNAME www",
       "*.dev 300 IN A 10.0.0.30",
       "ext 300 IN CNAME example.com.",
       "ns 300 IN A 10.0.0.53",
-      "prod 300 IN TXT \"env\"",
+      'prod 300 IN TXT "env"',
       "db.prod 300 IN A 10.0.1.5",
       "www 300 IN A 10.0.0.9",
       "www 300 IN A 10.0.0.10",
@@ -111,8 +111,12 @@ describe("renderZone", () => {
   });
 
   it("gives every record of one name and type the smallest TTL among them", () => {
-    const text = renderZone(DOMAIN, [rec("www", "A", "10.0.0.1", 600), rec("www", "A", "10.0.0.2", 120), rec("www", "TXT", "t", 900)], OPTIONS);
-    expect(text).toContain("www\t120\tIN\tA\t10.0.0.1\nwww\t120\tIN\tA\t10.0.0.2\nwww\t900\tIN\tTXT\t\"t\"\n");
+    const text = renderZone(
+      DOMAIN,
+      [rec("www", "A", "10.0.0.1", 600), rec("www", "A", "10.0.0.2", 120), rec("www", "TXT", "t", 900)],
+      OPTIONS,
+    );
+    expect(text).toContain('www\t120\tIN\tA\t10.0.0.1\nwww\t120\tIN\tA\t10.0.0.2\nwww\t900\tIN\tTXT\t"t"\n');
   });
 
   it("writes an exact duplicate once", () => {

@@ -74,7 +74,14 @@ describe("GroupCommit", () => {
 
 describe("mergeHeartbeats", () => {
   const beat = (over: Partial<HeartbeatWrite>): HeartbeatWrite => ({
-    networkId: "net", nodeId: "node", deviceId: "dev", appliedRevision: 1, endpoint: null, peers: undefined, at: "t1", ...over,
+    networkId: "net",
+    nodeId: "node",
+    deviceId: "dev",
+    appliedRevision: 1,
+    endpoint: null,
+    peers: undefined,
+    at: "t1",
+    ...over,
   });
   it("the newer heartbeat wins, but peers and endpoint it left out keep the older's", () => {
     const peers = [{ publicKey: "k", lastHandshakeAt: null, rxBytes: 1, txBytes: 2 }];

@@ -3,7 +3,16 @@ import { get, post } from "../helpers/api";
 import { forgetBaseline } from "./oracle";
 import { settle } from "./snapshot";
 import {
-  createGateway, createGroup, createNetwork, createNode, createUser, enrolDevice, fakePublicKey, signIn, signInAdmin, unique,
+  createGateway,
+  createGroup,
+  createNetwork,
+  createNode,
+  createUser,
+  enrolDevice,
+  fakePublicKey,
+  signIn,
+  signInAdmin,
+  unique,
   type Session,
 } from "../helpers/factories";
 
@@ -41,9 +50,16 @@ export async function buildWorld(): Promise<World> {
   const gateway = await createGateway(admin);
   const gatewayNode = await createNode(admin, network.id, { name: "gw1", gatewayId: gateway.id, endpoint: "198.51.100.7:51820" });
   const node = await createNode(admin, network.id, { name: "plain" });
-  const policy = await post(`/networks/${network.id}/routing-policies`, {
-    name: "fuzz-policy", type: "via_gateway", destinationCidr: "192.168.50.0/24", gatewayPath: [gatewayNode.id],
-  }, admin.token);
+  const policy = await post(
+    `/networks/${network.id}/routing-policies`,
+    {
+      name: "fuzz-policy",
+      type: "via_gateway",
+      destinationCidr: "192.168.50.0/24",
+      gatewayPath: [gatewayNode.id],
+    },
+    admin.token,
+  );
   expect(policy.status, policy.text).toBe(201);
   const record = await post(`/networks/${network.id}/dns/records`, { name: "db", type: "A", value: "10.77.0.40" }, admin.token);
   expect(record.status, record.text).toBe(201);
@@ -58,11 +74,30 @@ export async function buildWorld(): Promise<World> {
   expect(channel.status, channel.text).toBe(201);
   await settle();
   return {
-    root, admin, user, deviceToken: device.deviceToken, enrolmentKey: key.body.key, managerToken: manager.credential, daemonToken: daemon.credential,
+    root,
+    admin,
+    user,
+    deviceToken: device.deviceToken,
+    enrolmentKey: key.body.key,
+    managerToken: manager.credential,
+    daemonToken: daemon.credential,
     ids: {
-      user: user.userId, fuzzAdmin: admin.userId, group: group.id, network: network.id, region: gateway.regionId, gateway: gateway.id,
-      gatewayNode: gatewayNode.id, node: node.id, policy: policy.body.id, record: record.body.id, key: key.body.id,
-      device: device.deviceId, deviceNode: device.nodeId, invite: invite.body.id, manager: manager.agent.id, daemon: daemon.agent.id,
+      user: user.userId,
+      fuzzAdmin: admin.userId,
+      group: group.id,
+      network: network.id,
+      region: gateway.regionId,
+      gateway: gateway.id,
+      gatewayNode: gatewayNode.id,
+      node: node.id,
+      policy: policy.body.id,
+      record: record.body.id,
+      key: key.body.id,
+      device: device.deviceId,
+      deviceNode: device.nodeId,
+      invite: invite.body.id,
+      manager: manager.agent.id,
+      daemon: daemon.agent.id,
       channel: channel.body.id,
     },
   };
@@ -89,7 +124,10 @@ export async function ensureCallers(world: World): Promise<void> {
     await settle();
     forgetBaseline();
   }
-  for (const [role, grant] of [["manager", { kind: "gateway-manager", regionId: world.ids.region! }], ["daemon", { kind: "gateway-daemon", gatewayId: world.ids.gateway! }]] as const) {
+  for (const [role, grant] of [
+    ["manager", { kind: "gateway-manager", regionId: world.ids.region! }],
+    ["daemon", { kind: "gateway-daemon", gatewayId: world.ids.gateway! }],
+  ] as const) {
     const token = role === "manager" ? world.managerToken : world.daemonToken;
     if ((await get("/agents/me", token)).status === 200) continue;
     const agent = await enrolAgent(world.root, grant).catch(() => null);

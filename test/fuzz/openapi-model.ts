@@ -47,7 +47,18 @@ export interface Operation {
 export const BASE = "/api/v1";
 
 export interface OpenApiDoc {
-  paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema: JsonSchema }> }; security?: unknown[]; responses: Record<string, unknown> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: Parameter[];
+        requestBody?: { content?: Record<string, { schema: JsonSchema }> };
+        security?: unknown[];
+        responses: Record<string, unknown>;
+      }
+    >
+  >;
   components: { schemas: Record<string, JsonSchema> };
 }
 
@@ -89,7 +100,8 @@ export function operations(doc: OpenApiDoc): Operation[] {
         secured: Array.isArray(op.security) && op.security.length > 0,
         statuses: Object.keys(op.responses),
       };
-    }));
+    }),
+  );
 }
 
 /** A stable label for test names and failure reports. */

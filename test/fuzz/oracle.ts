@@ -9,25 +9,38 @@ import { changedTables, snapshot, type Snapshot } from "./snapshot";
 /** The data as the last request left it: one snapshot per request instead of one before and one after. */
 let baseline: Snapshot | undefined;
 /** Call after changing data outside sendAndCheck (fixtures, a replacement admin). */
-export const forgetBaseline = () => { baseline = undefined; };
+export const forgetBaseline = () => {
+  baseline = undefined;
+};
 
 /** Field names and texts that must never reach a client, whatever went wrong. */
 const LEAKS = /"(passwordHash|keyHash|credentialHash|tokenHash|secretCiphertext|codeHash)"\s*:|SQLITE_|D1_ERROR|\bat .+\.(ts|js):\d+/;
 
 function credential(world: World, caller: Caller): string[] {
   switch (caller) {
-    case "admin": return [`Bearer ${world.admin.token}`];
-    case "user": return [`Bearer ${world.user.token}`];
-    case "device": return [`Bearer ${world.deviceToken}`];
-    case "manager": return [`Bearer ${world.managerToken}`];
-    case "daemon": return [`Bearer ${world.daemonToken}`];
-    case "garbage": return ["Bearer eyJhbGciOiJub25lIn0.e30."];
-    case "basic": return [`Basic ${btoa("admin:admin")}`];
+    case "admin":
+      return [`Bearer ${world.admin.token}`];
+    case "user":
+      return [`Bearer ${world.user.token}`];
+    case "device":
+      return [`Bearer ${world.deviceToken}`];
+    case "manager":
+      return [`Bearer ${world.managerToken}`];
+    case "daemon":
+      return [`Bearer ${world.daemonToken}`];
+    case "garbage":
+      return ["Bearer eyJhbGciOiJub25lIn0.e30."];
+    case "basic":
+      return [`Basic ${btoa("admin:admin")}`];
     // Two Authorization headers arrive as one comma-joined value.
-    case "doubled": return [`Bearer ${world.admin.token}`, `Bearer ${world.user.token}`];
-    case "empty-bearer": return ["Bearer "];
-    case "truncated": return [`Bearer ${world.admin.token.slice(0, -3)}`];
-    case "none": return [];
+    case "doubled":
+      return [`Bearer ${world.admin.token}`, `Bearer ${world.user.token}`];
+    case "empty-bearer":
+      return ["Bearer "];
+    case "truncated":
+      return [`Bearer ${world.admin.token.slice(0, -3)}`];
+    case "none":
+      return [];
   }
 }
 
@@ -46,13 +59,19 @@ export async function sendAndCheck(world: World, request: FuzzRequest): Promise<
   for (const value of credential(world, request.caller)) headers.append("Authorization", value);
   for (const [name, value] of request.headers) headers.append(name, value);
   const withBody = request.method !== "GET" && request.method !== "HEAD";
-  const before = baseline ?? await snapshot();
+  const before = baseline ?? (await snapshot());
   // The Worker's own fetch handler with a context we can wait on: work it defers with waitUntil (audit
   // trail, notification events) lands before the snapshot, not in the middle of the next request.
   const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(`http://api.test/api/v1${request.path}`, {
-    method: request.method, headers, body: withBody ? request.body : undefined,
-  }), env, ctx);
+  const response = await worker.fetch(
+    new Request(`http://api.test/api/v1${request.path}`, {
+      method: request.method,
+      headers,
+      body: withBody ? request.body : undefined,
+    }),
+    env,
+    ctx,
+  );
   const text = await response.text();
   await waitOnExecutionContext(ctx);
   const where = `${request.method} ${request.path.slice(0, 200)} as ${request.caller} → ${response.status} ${text.slice(0, 300)}`;
@@ -82,8 +101,9 @@ function checkEnvelope(response: Response, text: string, where: string) {
   const extra = Object.keys(error).filter((key) => !["code", "message", "fields"].includes(key));
   if (extra.length > 0) throw new Error(`envelope carries ${extra.join(", ")}: ${where}`);
   if (error.fields !== undefined) {
-    const valid = Array.isArray(error.fields) && error.fields.every((f: { path?: unknown; message?: unknown }) =>
-      typeof f.path === "string" && typeof f.message === "string");
+    const valid =
+      Array.isArray(error.fields) &&
+      error.fields.every((f: { path?: unknown; message?: unknown }) => typeof f.path === "string" && typeof f.message === "string");
     if (!valid) throw new Error(`fields[] malformed: ${where}`);
   }
   if (code === "VALIDATION_ERROR" && !Array.isArray(error.fields)) throw new Error(`VALIDATION_ERROR without fields[]: ${where}`);

@@ -21,7 +21,10 @@ async function buildStatements() {
     const kept = columns.results.map((c) => c.name).filter((c) => !VOLATILE[name]?.includes(c));
     const row = kept.map((c) => `quote("${c}")`).join(" || ',' || ");
     // Full row content, in rowid order: a count alone would miss an update that a 4xx left behind.
-    out.push({ table: name, sql: `select count(*) as n, group_concat(r, char(10)) as rows from (select ${row} as r from "${name}" order by rowid)` });
+    out.push({
+      table: name,
+      sql: `select count(*) as n, group_concat(r, char(10)) as rows from (select ${row} as r from "${name}" order by rowid)`,
+    });
   }
   return out;
 }

@@ -15,10 +15,41 @@ export function idsFor(pools: Pools, name: string): string[] {
 
 /** Strings that have broken parsers, query builders and templates elsewhere. */
 export const NASTY = [
-  "", " ", "NaN", "Infinity", "-Infinity", "1e999", "-0", "0x1F", "null", "undefined", "true", "[]", "{}",
-  "../../etc/passwd", "..%2F..%2F", "%00", "\u0000", "\u202e", "🦄", "\ud800", "e\u0301", "' OR 1=1 --",
-  "\"; drop table users; --", "<script>alert(1)</script>", "$" + "{7*7}", "{{7*7}}", "__proto__", "constructor",
-  "10.0.0.0/33", "::/0", "0.0.0.0/0", "::ffff:10.0.0.1/128", "169.254.169.254", "http://127.0.0.1:1/", "a".repeat(300),
+  "",
+  " ",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "1e999",
+  "-0",
+  "0x1F",
+  "null",
+  "undefined",
+  "true",
+  "[]",
+  "{}",
+  "../../etc/passwd",
+  "..%2F..%2F",
+  "%00",
+  "\u0000",
+  "\u202e",
+  "🦄",
+  "\ud800",
+  "e\u0301",
+  "' OR 1=1 --",
+  '"; drop table users; --',
+  "<script>alert(1)</script>",
+  "$" + "{7*7}",
+  "{{7*7}}",
+  "__proto__",
+  "constructor",
+  "10.0.0.0/33",
+  "::/0",
+  "0.0.0.0/0",
+  "::ffff:10.0.0.1/128",
+  "169.254.169.254",
+  "http://127.0.0.1:1/",
+  "a".repeat(300),
 ];
 
 const wgKey = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => btoa(String.fromCharCode(...bytes)));
@@ -52,7 +83,9 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
   if (schema.format === "email") return email;
   if (schema.format === "date-time") return isoDate;
   if (schema.pattern) {
-    return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => text.length >= minLength && text.length <= (schema.maxLength ?? 1e4));
+    return fc
+      .stringMatching(new RegExp(schema.pattern))
+      .filter((text) => text.length >= minLength && text.length <= (schema.maxLength ?? 1e4));
   }
   return fc.string({ minLength, maxLength });
 }
@@ -65,7 +98,9 @@ export function validish(schema: JsonSchema | undefined, pools: Pools, name = ""
   const choices = schema.anyOf ?? schema.oneOf;
   if (choices) return fc.oneof(...choices.map((choice) => validish(choice, pools, name, depth + 1)));
   if (Array.isArray(schema.type)) {
-    return fc.oneof(...schema.type.map((type) => (type === "null" ? fc.constant(null) : validish({ ...schema, type }, pools, name, depth + 1))));
+    return fc.oneof(
+      ...schema.type.map((type) => (type === "null" ? fc.constant(null) : validish({ ...schema, type }, pools, name, depth + 1))),
+    );
   }
   const hint = schema.type === "string" || (schema.type === "array" && /(Ids|Path)$/.test(name)) ? hinted(name, pools) : undefined;
   if (hint && schema.type === "string") return hint;
@@ -92,8 +127,7 @@ export function validish(schema: JsonSchema | undefined, pools: Pools, name = ""
 
 /** A value of another JSON type, or one at or past the schema's bounds. */
 export function hostile(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
-  const bounds = [schema?.minimum, schema?.maximum].filter((n): n is number => typeof n === "number")
-    .flatMap((n) => [n - 1, n, n + 1]);
+  const bounds = [schema?.minimum, schema?.maximum].filter((n): n is number => typeof n === "number").flatMap((n) => [n - 1, n, n + 1]);
   return fc.oneof(
     fc.constantFrom(...NASTY),
     fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, -0, 2 ** 53, -(2 ** 53), 1e308, -1e308, [], {}, [null], { "": "" }),

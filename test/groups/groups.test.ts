@@ -29,7 +29,8 @@ describe("groups", () => {
     const client = api(user.token);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await createGroup(user)).id);
-    const page = async (query: { limit?: number; cursor?: string }) => expectStatus(await client.GET("/api/v1/groups", { params: { query } }), 200);
+    const page = async (query: { limit?: number; cursor?: string }) =>
+      expectStatus(await client.GET("/api/v1/groups", { params: { query } }), 200);
     const first = await page({ limit: 2 });
     expect(first.items.map((g) => g.id)).toEqual(ids.slice(0, 2));
     const second = await page({ limit: 2, cursor: first.nextCursor ?? undefined });
@@ -55,7 +56,12 @@ describe("groups", () => {
     const admin = await signInAdmin();
     const group = await createGroup(admin);
     await createNetwork(admin, group.id);
-    await expectRefused(rowsOf("groups", "memberships", "networks"), () => api(admin.token).DELETE("/api/v1/groups/{id}", byId(group.id)), 409, "conflict");
+    await expectRefused(
+      rowsOf("groups", "memberships", "networks"),
+      () => api(admin.token).DELETE("/api/v1/groups/{id}", byId(group.id)),
+      409,
+      "conflict",
+    );
   });
 });
 
@@ -67,15 +73,28 @@ describe("group members", () => {
     const group = await createGroup(owner);
     await addMember(group.id, viewer, "viewer");
     const members = expectStatus(await api(viewer.token).GET("/api/v1/groups/{id}/members", byId(group.id)), 200);
-    expect(members.items.map((m) => [m.userId, m.role])).toEqual([[owner.userId, "owner"], [viewer.userId, "viewer"]]);
-    await expectRefused(groupsAndMembers, () =>
-      api(viewer.token).PATCH("/api/v1/groups/{id}", { ...byId(group.id), body: { name: "nope" } }), 403, "forbidden");
-    const promoted = expectStatus(await api(owner.token).PATCH("/api/v1/groups/{id}/members/{userId}", {
-      ...member(group.id, viewer.userId), body: { role: "admin" },
-    }), 200);
+    expect(members.items.map((m) => [m.userId, m.role])).toEqual([
+      [owner.userId, "owner"],
+      [viewer.userId, "viewer"],
+    ]);
+    await expectRefused(
+      groupsAndMembers,
+      () => api(viewer.token).PATCH("/api/v1/groups/{id}", { ...byId(group.id), body: { name: "nope" } }),
+      403,
+      "forbidden",
+    );
+    const promoted = expectStatus(
+      await api(owner.token).PATCH("/api/v1/groups/{id}/members/{userId}", {
+        ...member(group.id, viewer.userId),
+        body: { role: "admin" },
+      }),
+      200,
+    );
     expect(promoted.role).toBe("admin");
     expectStatus(await api(viewer.token).PATCH("/api/v1/groups/{id}", { ...byId(group.id), body: { name: unique("renamed") } }), 200);
-    expect((await api(owner.token).DELETE("/api/v1/groups/{id}/members/{userId}", member(group.id, viewer.userId))).response.status).toBe(204);
+    expect((await api(owner.token).DELETE("/api/v1/groups/{id}/members/{userId}", member(group.id, viewer.userId))).response.status).toBe(
+      204,
+    );
     expectError(await api(viewer.token).GET("/api/v1/groups/{id}", byId(group.id)), 404, "not_found");
   });
 
@@ -88,7 +107,12 @@ describe("group members", () => {
     const add = (body: { email?: string; userId?: string; role: "member" | "viewer" }) =>
       client.POST("/api/v1/groups/{id}/members", { ...byId(group.id), body });
     const stranger = await expectRefused(groupsAndMembers, () => add({ email: other.email, role: "member" }), 404, "not_found");
-    const unknown = await expectRefused(groupsAndMembers, () => add({ email: "nobody-at-all@example.com", role: "member" }), 404, "not_found");
+    const unknown = await expectRefused(
+      groupsAndMembers,
+      () => add({ email: "nobody-at-all@example.com", role: "member" }),
+      404,
+      "not_found",
+    );
     expect(unknown).toEqual(stranger);
 
     const shared = await createGroup(admin);
@@ -106,7 +130,10 @@ describe("group members", () => {
     const owner = await createUser(admin);
     const other = await createUser(admin);
     const group = await createGroup(owner);
-    expectStatus(await api(admin.token).POST("/api/v1/groups/{id}/members", { ...byId(group.id), body: { email: other.email, role: "member" } }), 201);
+    expectStatus(
+      await api(admin.token).POST("/api/v1/groups/{id}/members", { ...byId(group.id), body: { email: other.email, role: "member" } }),
+      201,
+    );
   });
 
   it("admins cannot grant or touch the owner role; the last owner cannot leave or be demoted", async () => {
@@ -119,14 +146,35 @@ describe("group members", () => {
     await addMember(group.id, plain, "member");
     const asAdmin = api(groupAdmin.token);
     const asOwner = api(owner.token);
-    await expectRefused(groupsAndMembers, () =>
-      asAdmin.PATCH("/api/v1/groups/{id}/members/{userId}", { ...member(group.id, plain.userId), body: { role: "owner" } }), 403, "forbidden");
-    await expectRefused(groupsAndMembers, () => asAdmin.DELETE("/api/v1/groups/{id}/members/{userId}", member(group.id, owner.userId)), 403, "forbidden");
-    await expectRefused(groupsAndMembers, () =>
-      asOwner.PATCH("/api/v1/groups/{id}/members/{userId}", { ...member(group.id, owner.userId), body: { role: "admin" } }), 409, "conflict");
-    await expectRefused(groupsAndMembers, () => asOwner.DELETE("/api/v1/groups/{id}/members/{userId}", member(group.id, owner.userId)), 409, "conflict");
+    await expectRefused(
+      groupsAndMembers,
+      () => asAdmin.PATCH("/api/v1/groups/{id}/members/{userId}", { ...member(group.id, plain.userId), body: { role: "owner" } }),
+      403,
+      "forbidden",
+    );
+    await expectRefused(
+      groupsAndMembers,
+      () => asAdmin.DELETE("/api/v1/groups/{id}/members/{userId}", member(group.id, owner.userId)),
+      403,
+      "forbidden",
+    );
+    await expectRefused(
+      groupsAndMembers,
+      () => asOwner.PATCH("/api/v1/groups/{id}/members/{userId}", { ...member(group.id, owner.userId), body: { role: "admin" } }),
+      409,
+      "conflict",
+    );
+    await expectRefused(
+      groupsAndMembers,
+      () => asOwner.DELETE("/api/v1/groups/{id}/members/{userId}", member(group.id, owner.userId)),
+      409,
+      "conflict",
+    );
     // With a second owner the first may step down.
-    expectStatus(await asOwner.PATCH("/api/v1/groups/{id}/members/{userId}", { ...member(group.id, plain.userId), body: { role: "owner" } }), 200);
+    expectStatus(
+      await asOwner.PATCH("/api/v1/groups/{id}/members/{userId}", { ...member(group.id, plain.userId), body: { role: "owner" } }),
+      200,
+    );
     expect((await asOwner.DELETE("/api/v1/groups/{id}/members/{userId}", member(group.id, owner.userId))).response.status).toBe(204);
     // A member may leave on their own.
     expect((await asAdmin.DELETE("/api/v1/groups/{id}/members/{userId}", member(group.id, groupAdmin.userId))).response.status).toBe(204);

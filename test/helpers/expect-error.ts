@@ -6,8 +6,16 @@ type Answer = { status: number; body: unknown; text?: string } | { response: Res
 type Refusal = { status: number; body: unknown; text?: string };
 
 const codeFor: Record<number, string> = {
-  400: "validation_error", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
-  409: "conflict", 413: "payload_too_large", 415: "unsupported_media_type", 422: "VALIDATION_ERROR", 429: "rate_limited",
+  400: "validation_error",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  422: "VALIDATION_ERROR",
+  429: "rate_limited",
 };
 
 function refusal(answer: Answer): Refusal {
@@ -62,5 +70,10 @@ export async function expectUnchanged<T>(state: () => Promise<unknown>, write: (
 }
 
 /** Shorthand for one refused write whose state must not change. */
-export const expectRefused = (state: () => Promise<unknown>, write: () => Promise<Answer>, status: number, code: string, fields?: string[]) =>
-  expectUnchanged(state, async () => expectError(await write(), status, code, fields));
+export const expectRefused = (
+  state: () => Promise<unknown>,
+  write: () => Promise<Answer>,
+  status: number,
+  code: string,
+  fields?: string[],
+) => expectUnchanged(state, async () => expectError(await write(), status, code, fields));

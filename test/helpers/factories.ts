@@ -59,9 +59,13 @@ export async function createNetwork(owner: Session, groupId: string, cidr = next
  */
 export async function addMember(groupId: string, member: Session, role: GroupRole | (string & {})) {
   const admin = await signInAdmin();
-  expectStatus(await api(admin.token).POST("/api/v1/groups/{id}/members", {
-    params: { path: { id: groupId } }, body: { userId: member.userId, role: role as GroupRole },
-  }), 201);
+  expectStatus(
+    await api(admin.token).POST("/api/v1/groups/{id}/members", {
+      params: { path: { id: groupId } },
+      body: { userId: member.userId, role: role as GroupRole },
+    }),
+    201,
+  );
 }
 
 /** A syntactically valid WireGuard public key (32 random bytes, base64). */
@@ -73,11 +77,19 @@ export async function createGateway(admin: Session, status: "active" | "draining
   return expectStatus(await client.POST("/api/v1/gateways", { body: { regionId: region.id, name: unique("gw"), status } }), 201);
 }
 
-export interface NodeOptions { name?: string; gatewayId?: string; endpoint?: string; address?: string; listenPort?: number }
+export interface NodeOptions {
+  name?: string;
+  gatewayId?: string;
+  endpoint?: string;
+  address?: string;
+  listenPort?: number;
+}
 
 export async function createNode(session: Session, networkId: string, options: NodeOptions = {}): Promise<Node> {
   const body: Schema<"CreateNode"> = {
-    networkId, name: options.name ?? unique("node"), publicKey: fakePublicKey(),
+    networkId,
+    name: options.name ?? unique("node"),
+    publicKey: fakePublicKey(),
     ...(options.gatewayId ? { roles: ["gateway"], gatewayId: options.gatewayId } : {}),
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.address ? { address: options.address } : {}),
@@ -98,9 +110,18 @@ export async function gatewayNetwork(admin: Session, gateways: number, cidr = ne
   return { group, network, hops };
 }
 
-export interface Enrolled { deviceId: string; nodeId: string; deviceToken: string; address: string; body: Schema<"DeviceEnrolment"> }
+export interface Enrolled {
+  deviceId: string;
+  nodeId: string;
+  deviceToken: string;
+  address: string;
+  body: Schema<"DeviceEnrolment">;
+}
 
-export async function enrolDevice(session: Session | null, body: Partial<Schema<"EnrolDevice">> & Record<string, unknown>): Promise<Enrolled> {
+export async function enrolDevice(
+  session: Session | null,
+  body: Partial<Schema<"EnrolDevice">> & Record<string, unknown>,
+): Promise<Enrolled> {
   const enrolment = { name: unique("dev"), publicKey: fakePublicKey(), ...body } as Schema<"EnrolDevice">;
   const enrolled = expectStatus(await api(session?.token).POST("/api/v1/client/devices", { body: enrolment }), 201);
   const { device, node, deviceToken } = enrolled;

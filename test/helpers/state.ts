@@ -2,9 +2,23 @@ import { env } from "cloudflare:workers";
 
 /** The domain tables a refused write could touch (audit, sessions and presence are left out: reads write those). */
 export type Table =
-  | "users" | "groups" | "memberships" | "invites" | "networks" | "nodes" | "devices" | "routing_policies"
-  | "dns_records" | "regions" | "gateways" | "agents" | "agent_enrolment_tokens" | "enrolment_keys"
-  | "admin_settings" | "notification_channels" | "notification_deliveries";
+  | "users"
+  | "groups"
+  | "memberships"
+  | "invites"
+  | "networks"
+  | "nodes"
+  | "devices"
+  | "routing_policies"
+  | "dns_records"
+  | "regions"
+  | "gateways"
+  | "agents"
+  | "agent_enrolment_tokens"
+  | "enrolment_keys"
+  | "admin_settings"
+  | "notification_channels"
+  | "notification_deliveries";
 
 /**
  * Every row of the given tables, in a stable order: the state to compare before and after a refused
@@ -13,9 +27,13 @@ export type Table =
  */
 export async function tables(...names: Table[]) {
   const snapshot: Record<string, Record<string, unknown>[]> = {};
-  for (const name of names) snapshot[name] = (await env.DB.prepare(`SELECT * FROM ${name} ORDER BY rowid`).all<Record<string, unknown>>()).results;
+  for (const name of names)
+    snapshot[name] = (await env.DB.prepare(`SELECT * FROM ${name} ORDER BY rowid`).all<Record<string, unknown>>()).results;
   return snapshot;
 }
 
 /** A state reader for expectUnchanged: `expectUnchanged(rowsOf("networks", "nodes"), () => …)`. */
-export const rowsOf = (...names: Table[]) => () => tables(...names);
+export const rowsOf =
+  (...names: Table[]) =>
+  () =>
+    tables(...names);

@@ -29,7 +29,10 @@ describe("invites", { timeout: 30_000 }, () => {
     expect(accepted.body).toMatchObject({ groupId: group.id, role: "viewer", accountCreated: true, user: { email, name: "New Person" } });
     const me = await get(`/users/me/groups`, accepted.body.accessToken);
     expect(me.body.items).toEqual([expect.objectContaining({ groupId: group.id, role: "viewer" })]);
-    expect((await get(`/groups/${group.id}/invites`, owner.token)).body.items[0]).toMatchObject({ status: "accepted", acceptedBy: accepted.body.user.id });
+    expect((await get(`/groups/${group.id}/invites`, owner.token)).body.items[0]).toMatchObject({
+      status: "accepted",
+      acceptedBy: accepted.body.user.id,
+    });
     // Single use.
     expectError(await accept({ token, password: PASSWORD }), 400, "validation_error");
   });
@@ -60,7 +63,9 @@ describe("invites", { timeout: 30_000 }, () => {
     const owner = await createUser(admin);
     const invitee = await createUser(admin);
     const { secret } = (await post("/auth/mfa/enroll", undefined, invitee.token)).body;
-    expect((await post("/auth/mfa/activate", { code: totp(secret, 0, currentStep()), password: PASSWORD }, invitee.token)).status).toBe(200);
+    expect((await post("/auth/mfa/activate", { code: totp(secret, 0, currentStep()), password: PASSWORD }, invitee.token)).status).toBe(
+      200,
+    );
     const group = await createGroup(owner);
     const { token } = await invite(owner, group.id, invitee.email);
     expectError(await accept({ token, password: PASSWORD }), 401, "unauthorized");
@@ -127,8 +132,15 @@ describe("invites", { timeout: 30_000 }, () => {
     const group = await createGroup(owner);
     const emails = Array.from({ length: 30 }, () => uniqueEmail("stranger"));
     // Each from its own client address: only the account's budget can bind.
-    const answers = await Promise.all(emails.map((email) =>
-      call("POST", `/groups/${group.id}/invites`, { body: { email, role: "member" }, token: owner.token, headers: { "CF-Connecting-IP": freshAddress() } })));
+    const answers = await Promise.all(
+      emails.map((email) =>
+        call("POST", `/groups/${group.id}/invites`, {
+          body: { email, role: "member" },
+          token: owner.token,
+          headers: { "CF-Connecting-IP": freshAddress() },
+        }),
+      ),
+    );
     const refused = answers.flatMap((answer, i) => (answer.status === 201 ? [] : [{ answer, email: emails[i]! }]));
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(20);
     expect(refused).toHaveLength(10);
@@ -137,7 +149,11 @@ describe("invites", { timeout: 30_000 }, () => {
     const stored = await env.DB.prepare("select count(*) as n from invites where group_id = ?").bind(group.id).first<{ n: number }>();
     expect(stored!.n).toBe(20);
     for (const { email } of refused) expect((await get(`/dev/mail?to=${encodeURIComponent(email)}`)).body.items).toEqual([]);
-    const reinvite = await call("POST", `/groups/${group.id}/invites`, { body: { email: emails.find((_, i) => answers[i]!.status === 201), role: "member" }, token: owner.token, headers: { "CF-Connecting-IP": freshAddress() } });
+    const reinvite = await call("POST", `/groups/${group.id}/invites`, {
+      body: { email: emails.find((_, i) => answers[i]!.status === 201), role: "member" },
+      token: owner.token,
+      headers: { "CF-Connecting-IP": freshAddress() },
+    });
     expectRetryAfter(reinvite, 3600);
   });
 
@@ -145,7 +161,11 @@ describe("invites", { timeout: 30_000 }, () => {
     const admin = await signInAdmin();
     const address = freshAddress();
     const send = (owner: Session, groupId: string) =>
-      call("POST", `/groups/${groupId}/invites`, { body: { email: uniqueEmail("stranger"), role: "member" }, token: owner.token, headers: { "CF-Connecting-IP": address } });
+      call("POST", `/groups/${groupId}/invites`, {
+        body: { email: uniqueEmail("stranger"), role: "member" },
+        token: owner.token,
+        headers: { "CF-Connecting-IP": address },
+      });
     for (let n = 0; n < 2; n++) {
       const owner = await createUser(admin);
       const group = await createGroup(owner);
@@ -154,7 +174,15 @@ describe("invites", { timeout: 30_000 }, () => {
     const third = await createUser(admin);
     const group = await createGroup(third);
     expectRetryAfter(await send(third, group.id), 3600);
-    expect((await call("POST", `/groups/${group.id}/invites`, { body: { email: uniqueEmail("stranger"), role: "member" }, token: third.token, headers: { "CF-Connecting-IP": freshAddress() } })).status).toBe(201);
+    expect(
+      (
+        await call("POST", `/groups/${group.id}/invites`, {
+          body: { email: uniqueEmail("stranger"), role: "member" },
+          token: third.token,
+          headers: { "CF-Connecting-IP": freshAddress() },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it("throttles acceptance per invited account and per client address", async () => {
@@ -167,7 +195,8 @@ describe("invites", { timeout: 30_000 }, () => {
     expectRetryAfter(await accept({ token, password: PASSWORD }), 900);
 
     const address = from(freshAddress());
-    for (let i = 0; i < 20; i++) expectError(await address.post("/auth/invites/accept", { token: `inv_guess${i}` }), 400, "validation_error");
+    for (let i = 0; i < 20; i++)
+      expectError(await address.post("/auth/invites/accept", { token: `inv_guess${i}` }), 400, "validation_error");
     expectRetryAfter(await address.post("/auth/invites/accept", { token: "inv_guess" }), 900);
   });
 });

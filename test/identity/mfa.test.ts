@@ -36,7 +36,15 @@ describe("MFA enrolment", { timeout: 30_000 }, () => {
     expect(enrolment.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(enrolment.body.otpauthUri).toContain(`secret=${enrolment.body.secret}`);
     expect((await get("/auth/mfa", user.token)).body).toMatchObject({ enabled: false, pending: true });
-    expectError(await post("/auth/mfa/activate", { code: "000000" === totp(enrolment.body.secret) ? "111111" : "000000", password: PASSWORD }, user.token), 400, "validation_error");
+    expectError(
+      await post(
+        "/auth/mfa/activate",
+        { code: "000000" === totp(enrolment.body.secret) ? "111111" : "000000", password: PASSWORD },
+        user.token,
+      ),
+      400,
+      "validation_error",
+    );
     const activated = await post("/auth/mfa/activate", { code: totp(enrolment.body.secret), password: PASSWORD }, user.token);
     expect(activated.body.recoveryCodes).toHaveLength(10);
     expect(new Set(activated.body.recoveryCodes).size).toBe(10);
@@ -55,10 +63,14 @@ describe("MFA enrolment", { timeout: 30_000 }, () => {
 
   it("stores the secret encrypted and the recovery codes hashed", async () => {
     const { user, secret, recoveryCodes } = await userWithMfa();
-    const factor = await env.DB.prepare("select secret_ciphertext from mfa_factors where user_id = ?").bind(user.userId).first<{ secret_ciphertext: string }>();
+    const factor = await env.DB.prepare("select secret_ciphertext from mfa_factors where user_id = ?")
+      .bind(user.userId)
+      .first<{ secret_ciphertext: string }>();
     expect(factor!.secret_ciphertext).toMatch(/^v1\./);
     expect(factor!.secret_ciphertext).not.toContain(secret);
-    const codes = await env.DB.prepare("select code_hash from recovery_codes where user_id = ?").bind(user.userId).all<{ code_hash: string }>();
+    const codes = await env.DB.prepare("select code_hash from recovery_codes where user_id = ?")
+      .bind(user.userId)
+      .all<{ code_hash: string }>();
     expect(codes.results).toHaveLength(10);
     for (const row of codes.results) expect(recoveryCodes.some((code) => row.code_hash.includes(code))).toBe(false);
   });
@@ -82,7 +94,8 @@ describe("MFA enrolment", { timeout: 30_000 }, () => {
     const refreshed = await post("/auth/refresh", { refreshToken: user.refreshToken });
     expect(refreshed.status, refreshed.text).toBe(200);
     const ended = await env.DB.prepare("select count(*) as n from sessions where user_id = ? and revoked_reason = 'mfa_enabled'")
-      .bind(user.userId).first<{ n: number }>();
+      .bind(user.userId)
+      .first<{ n: number }>();
     expect(ended!.n).toBe(1);
   });
 });
@@ -103,7 +116,9 @@ describe("sign-in with MFA", { timeout: 30_000 }, () => {
   it("never accepts a code twice, nor one older than the last accepted", async () => {
     const { user, secret, step } = await userWithMfa();
     const totp = (code: string, offset = 0) => totpAt(code, offset, step);
-    expect((await from(freshAddress()).post("/auth/mfa/verify", { mfaToken: await challenge(user), code: totp(secret, 1) })).status).toBe(200);
+    expect((await from(freshAddress()).post("/auth/mfa/verify", { mfaToken: await challenge(user), code: totp(secret, 1) })).status).toBe(
+      200,
+    );
     for (const offset of [1, 0, -1]) {
       const replay = await from(freshAddress()).post("/auth/mfa/verify", { mfaToken: await challenge(user), code: totp(secret, offset) });
       expectError(replay, 401, "unauthorized");
@@ -113,9 +128,13 @@ describe("sign-in with MFA", { timeout: 30_000 }, () => {
   it("recovery codes work once each", async () => {
     const { user, recoveryCodes } = await userWithMfa();
     const code = recoveryCodes[0]!;
-    expect((await from(freshAddress()).post("/auth/mfa/verify", { mfaToken: await challenge(user), code: code.toUpperCase() })).status).toBe(200);
+    expect(
+      (await from(freshAddress()).post("/auth/mfa/verify", { mfaToken: await challenge(user), code: code.toUpperCase() })).status,
+    ).toBe(200);
     expectError(await from(freshAddress()).post("/auth/mfa/verify", { mfaToken: await challenge(user), code }), 401, "unauthorized");
-    expect((await from(freshAddress()).post("/auth/mfa/verify", { mfaToken: await challenge(user), code: recoveryCodes[1]! })).status).toBe(200);
+    expect((await from(freshAddress()).post("/auth/mfa/verify", { mfaToken: await challenge(user), code: recoveryCodes[1]! })).status).toBe(
+      200,
+    );
   });
 
   it("a challenge allows 5 tries; then even the right code fails and the account is throttled", async () => {
@@ -140,7 +159,10 @@ describe("sign-in with MFA", { timeout: 30_000 }, () => {
     expect((await call("PATCH", `/users/${user.userId}`, { token: admin.token, body: { disabled: true } })).status).toBe(200);
     const sessionsBefore = await sessionCount(user.userId);
     const right = await from(freshAddress()).post("/auth/mfa/verify", { mfaToken, code: totp(secret, 1) });
-    const wrong = await from(freshAddress()).post("/auth/mfa/verify", { mfaToken, code: totp(secret, 1) === "123456" ? "654321" : "123456" });
+    const wrong = await from(freshAddress()).post("/auth/mfa/verify", {
+      mfaToken,
+      code: totp(secret, 1) === "123456" ? "654321" : "123456",
+    });
     expectError(right, 401, "unauthorized");
     expect({ status: right.status, body: right.body }).toEqual({ status: wrong.status, body: wrong.body });
     expect(await sessionCount(user.userId)).toBe(sessionsBefore);
@@ -154,7 +176,11 @@ describe("sign-in with MFA", { timeout: 30_000 }, () => {
   it("refuses forged and expired MFA tokens", async () => {
     const { user, secret, step } = await userWithMfa();
     const totp = (code: string, offset = 0) => totpAt(code, offset, step);
-    expectError(await from(freshAddress()).post("/auth/mfa/verify", { mfaToken: "mfa_forged", code: totp(secret, 1) }), 401, "unauthorized");
+    expectError(
+      await from(freshAddress()).post("/auth/mfa/verify", { mfaToken: "mfa_forged", code: totp(secret, 1) }),
+      401,
+      "unauthorized",
+    );
     const mfaToken = await challenge(user);
     await env.DB.prepare("update mfa_challenges set expires_at = '2000-01-01T00:00:00.000Z' where user_id = ?").bind(user.userId).run();
     expectError(await from(freshAddress()).post("/auth/mfa/verify", { mfaToken, code: totp(secret, 1) }), 401, "unauthorized");
@@ -162,7 +188,8 @@ describe("sign-in with MFA", { timeout: 30_000 }, () => {
 
   it("throttles verify per client address across challenges", async () => {
     const address = freshAddress();
-    for (let i = 0; i < 20; i++) expectError(await from(address).post("/auth/mfa/verify", { mfaToken: `mfa_guess${i}`, code: "123456" }), 401, "unauthorized");
+    for (let i = 0; i < 20; i++)
+      expectError(await from(address).post("/auth/mfa/verify", { mfaToken: `mfa_guess${i}`, code: "123456" }), 401, "unauthorized");
     expectRetryAfter(await from(address).post("/auth/mfa/verify", { mfaToken: "mfa_guess", code: "123456" }), 900);
   });
 });

@@ -47,7 +47,11 @@ describe("password reset", { timeout: 30_000 }, () => {
     expect(second).not.toBe(first);
 
     expectError(await client.post("/auth/password-reset/confirm", { token: first, newPassword: NEW_PASSWORD }), 400, "validation_error");
-    expectError(await client.post("/auth/password-reset/confirm", { token: `${second.slice(0, -2)}xx`, newPassword: NEW_PASSWORD }), 400, "validation_error");
+    expectError(
+      await client.post("/auth/password-reset/confirm", { token: `${second.slice(0, -2)}xx`, newPassword: NEW_PASSWORD }),
+      400,
+      "validation_error",
+    );
     await env.DB.prepare("update password_resets set expires_at = '2000-01-01T00:00:00.000Z' where user_id = ?").bind(user.userId).run();
     expectError(await client.post("/auth/password-reset/confirm", { token: second, newPassword: NEW_PASSWORD }), 400, "validation_error");
     expect((await client.post("/auth/login", { email: user.email, password: PASSWORD })).status).toBe(200);

@@ -29,7 +29,9 @@ describe("login throttling", { timeout: 60_000 }, () => {
     expect((await login(user.email, PASSWORD)).status).toBe(200);
   });
 
-  it("many addresses against one account reach its ceiling (100 failures an hour): then even the right password is 429", { timeout: 240_000 }, async () => {
+  it("many addresses against one account reach its ceiling (100 failures an hour): then even the right password is 429", {
+    timeout: 240_000,
+  }, async () => {
     const user = await createUser(await signInAdmin());
     // 20 addresses x 5 failures: each stays inside its own pair limit, together they fill the ceiling.
     const statuses: number[] = [];

@@ -6,7 +6,11 @@ const RFC_SECRET = new TextEncoder().encode("12345678901234567890");
 
 describe("TOTP (RFC 6238 / RFC 4226)", () => {
   it.each([
-    [59, "94287082"], [1111111109, "07081804"], [1111111111, "14050471"], [1234567890, "89005924"], [2000000000, "69279037"],
+    [59, "94287082"],
+    [1111111109, "07081804"],
+    [1111111111, "14050471"],
+    [1234567890, "89005924"],
+    [2000000000, "69279037"],
   ])("matches the RFC 6238 SHA-1 vector at T=%i", async (seconds, expected) => {
     expect(await hotp(RFC_SECRET, Math.floor(seconds / 30), 8)).toBe(expected);
   });
@@ -34,7 +38,11 @@ describe("TOTP (RFC 6238 / RFC 4226)", () => {
     const uri = new URL(otpauthUri("wg-overlay.local", "ada@example.com", "JBSWY3DPEHPK3PXP"));
     expect(uri.protocol).toBe("otpauth:");
     expect(Object.fromEntries(uri.searchParams)).toEqual({
-      secret: "JBSWY3DPEHPK3PXP", issuer: "wg-overlay.local", algorithm: "SHA1", digits: "6", period: "30",
+      secret: "JBSWY3DPEHPK3PXP",
+      issuer: "wg-overlay.local",
+      algorithm: "SHA1",
+      digits: "6",
+      period: "30",
     });
   });
 });

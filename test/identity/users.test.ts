@@ -36,7 +36,10 @@ describe("users administration", { timeout: 30_000 }, () => {
       expectError(await post("/auth/refresh", { refreshToken: session.refreshToken }), 401, "unauthorized");
     }
     expectError(await from(freshAddress()).post("/auth/login", { email: user.email, password: PASSWORD }), 401, "unauthorized");
-    expect((await patch(`/users/${user.userId}`, { disabled: false, name: "Back" }, admin.token)).body).toMatchObject({ disabled: false, name: "Back" });
+    expect((await patch(`/users/${user.userId}`, { disabled: false, name: "Back" }, admin.token)).body).toMatchObject({
+      disabled: false,
+      name: "Back",
+    });
     expect((await from(freshAddress()).post("/auth/login", { email: user.email, password: PASSWORD })).status).toBe(200);
   });
 
@@ -72,9 +75,15 @@ describe("the caller's own account", { timeout: 30_000 }, () => {
     const other = await signIn(user.email, PASSWORD);
     expect((await patch("/users/me", { name: "Ada" }, user.token)).body.name).toBe("Ada");
     expectError(await patch("/users/me", { platformRole: "admin" }, user.token), 422, "VALIDATION_ERROR");
-    expectError(await post("/users/me/password", { currentPassword: "wrong password!", newPassword: "another good password" }, user.token), 400, "validation_error");
+    expectError(
+      await post("/users/me/password", { currentPassword: "wrong password!", newPassword: "another good password" }, user.token),
+      400,
+      "validation_error",
+    );
     expectError(await post("/users/me/password", { currentPassword: PASSWORD, newPassword: "short" }, user.token), 422, "VALIDATION_ERROR");
-    expect((await post("/users/me/password", { currentPassword: PASSWORD, newPassword: "another good password" }, user.token)).status).toBe(204);
+    expect((await post("/users/me/password", { currentPassword: PASSWORD, newPassword: "another good password" }, user.token)).status).toBe(
+      204,
+    );
     expect((await get("/users/me", user.token)).status).toBe(200);
     expectError(await get("/users/me", other.token), 401, "unauthorized");
     expect((await from(freshAddress()).post("/auth/login", { email: user.email, password: "another good password" })).status).toBe(200);
@@ -96,13 +105,19 @@ describe("membership and access views", { timeout: 30_000 }, () => {
     await addMember(lab.id, user, "viewer");
 
     const groups = await get(`/users/${user.userId}/groups`, admin.token);
-    expect(groups.body.items.map((item: { groupId: string; role: string }) => [item.groupId, item.role]))
-      .toEqual([[ops.id, "member"], [lab.id, "viewer"]]);
+    expect(groups.body.items.map((item: { groupId: string; role: string }) => [item.groupId, item.role])).toEqual([
+      [ops.id, "member"],
+      [lab.id, "viewer"],
+    ]);
     const access = await get("/users/me/access", user.token);
     expect(access.status, access.text).toBe(200);
-    const byNetwork = Object.fromEntries(access.body.items.map((item: { networkId: string; role: string; via: string }) => [item.networkId, `${item.role}/${item.via}`]));
+    const byNetwork = Object.fromEntries(
+      access.body.items.map((item: { networkId: string; role: string; via: string }) => [item.networkId, `${item.role}/${item.via}`]),
+    );
     expect(byNetwork).toEqual({
-      [opsNets[0]!.id]: "member/membership", [opsNets[1]!.id]: "member/membership", [labNet.id]: "viewer/membership",
+      [opsNets[0]!.id]: "member/membership",
+      [opsNets[1]!.id]: "member/membership",
+      [labNet.id]: "viewer/membership",
     });
     expect(access.body.items[0]).toMatchObject({ groupId: ops.id, groupName: ops.name, cidr: opsNets[0]!.cidr });
     const paged = await get(`/users/${user.userId}/access?limit=2`, admin.token);
@@ -113,7 +128,9 @@ describe("membership and access views", { timeout: 30_000 }, () => {
     expectError(await get(`/users/${user.userId}/groups`, stranger.token), 404, "not_found");
     const adminView = await get(`/users/${admin.userId}/access?limit=200`, admin.token);
     expect(adminView.body.items.length).toBeGreaterThanOrEqual(4);
-    expect(adminView.body.items.every((item: { role: string; via: string }) => item.role === "owner" && item.via === "platform_admin")).toBe(true);
+    expect(
+      adminView.body.items.every((item: { role: string; via: string }) => item.role === "owner" && item.via === "platform_admin"),
+    ).toBe(true);
     expectError(await call("GET", "/users/me/access?limit=0", { token: user.token }), 422, "VALIDATION_ERROR");
   });
 });

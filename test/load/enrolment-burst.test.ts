@@ -14,13 +14,24 @@ describe("load: a rollout of headless devices", () => {
     const key = (await post(`/networks/${network.id}/enrolment-keys`, { name: "rollout", usageLimit: 80 }, admin.token)).body.key as string;
     const start = (await get(`/networks/${network.id}`, admin.token)).body;
 
-    const first = await Promise.all(Array.from({ length: 60 }, (_, i) =>
-      call("POST", "/client/devices", { body: { name: `dev-${i}`, publicKey: fakePublicKey(), enrolmentKey: key } })));
-    const enrolled = first.filter((r) => r.status === 201).map((r) => ({ id: r.body.device.id as string, token: r.body.deviceToken as string }));
+    const first = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        call("POST", "/client/devices", { body: { name: `dev-${i}`, publicKey: fakePublicKey(), enrolmentKey: key } }),
+      ),
+    );
+    const enrolled = first
+      .filter((r) => r.status === 201)
+      .map((r) => ({ id: r.body.device.id as string, token: r.body.deviceToken as string }));
     const second = await Promise.all([
-      ...Array.from({ length: 60 }, (_, i) => call("POST", "/client/devices", { body: { name: `dev-${60 + i}`, publicKey: fakePublicKey(), enrolmentKey: key } })),
-      ...Array.from({ length: 20 }, (_, i) => post("/nodes", { networkId: network.id, name: `srv-${i}`, publicKey: fakePublicKey() }, admin.token)),
-      ...enrolled.slice(0, 30).map((d) => call("POST", `/client/devices/${d.id}/heartbeat`, { token: d.token, body: { appliedRevision: 1 } })),
+      ...Array.from({ length: 60 }, (_, i) =>
+        call("POST", "/client/devices", { body: { name: `dev-${60 + i}`, publicKey: fakePublicKey(), enrolmentKey: key } }),
+      ),
+      ...Array.from({ length: 20 }, (_, i) =>
+        post("/nodes", { networkId: network.id, name: `srv-${i}`, publicKey: fakePublicKey() }, admin.token),
+      ),
+      ...enrolled
+        .slice(0, 30)
+        .map((d) => call("POST", `/client/devices/${d.id}/heartbeat`, { token: d.token, body: { appliedRevision: 1 } })),
     ]);
     for (const response of [...first, ...second]) expect([200, 201, 401], response.text).toContain(response.status);
 
@@ -37,7 +48,11 @@ describe("load: a rollout of headless devices", () => {
     const sample = devices[devices.length - 1]!.body;
     const config = await call("POST", `/client/devices/${sample.device.id}/config`, { token: sample.deviceToken });
     expect(config.body.config.routingRevision).toBe(end.routingRevision);
-    expect(config.body.config.peers.map((p: { nodeId: string }) => p.nodeId).sort())
-      .toEqual(nodes.map((n) => n.id).filter((id) => id !== sample.node.id).sort());
+    expect(config.body.config.peers.map((p: { nodeId: string }) => p.nodeId).sort()).toEqual(
+      nodes
+        .map((n) => n.id)
+        .filter((id) => id !== sample.node.id)
+        .sort(),
+    );
   }, 60_000);
 });

@@ -15,8 +15,12 @@ describe("nodes", () => {
     const a = await createNode(admin, network.id);
     const b = await createNode(admin, network.id);
     expect([a.address, b.address]).toEqual(["10.77.0.1", "10.77.0.2"]);
-    const full = await expectRefused(nodesAndNetworks, () =>
-      client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "c", publicKey: fakePublicKey() } }), 409, "conflict");
+    const full = await expectRefused(
+      nodesAndNetworks,
+      () => client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "c", publicKey: fakePublicKey() } }),
+      409,
+      "conflict",
+    );
     expect(full.message).toContain("exhausted");
     expect((await client.DELETE("/api/v1/nodes/{id}", byId(a.id))).response.status).toBe(204);
     expect((await createNode(admin, network.id)).address).toBe("10.77.0.1");
@@ -27,10 +31,18 @@ describe("nodes", () => {
     const client = api(admin.token);
     const node = await createNode(admin, network.id, { address: "fd10:0::0:a" });
     expect(node.address).toBe("fd10::a");
-    await expectRefused(nodesAndNetworks, () =>
-      client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "dup", publicKey: fakePublicKey(), address: "fd10::a" } }), 409, "conflict");
-    await expectRefused(nodesAndNetworks, () =>
-      client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "out", publicKey: fakePublicKey(), address: "fd11::1" } }), 400, "validation_error");
+    await expectRefused(
+      nodesAndNetworks,
+      () => client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "dup", publicKey: fakePublicKey(), address: "fd10::a" } }),
+      409,
+      "conflict",
+    );
+    await expectRefused(
+      nodesAndNetworks,
+      () => client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "out", publicKey: fakePublicKey(), address: "fd11::1" } }),
+      400,
+      "validation_error",
+    );
     expect((await createNode(admin, network.id)).address).toBe("fd10::1");
   });
 
@@ -38,19 +50,53 @@ describe("nodes", () => {
     const { admin, network } = await networkSetup();
     const client = api(admin.token);
     // Values the schema refuses, sent raw: the typed client would not let them through.
-    await expectRefused(nodesAndNetworks, () => post("/nodes", {
-      networkId: network.id, name: "Bad Name!", publicKey: "abc", endpoint: "host-without-port", listenPort: 70000,
-    }, admin.token), 422, "VALIDATION_ERROR", ["endpoint", "listenPort", "name", "publicKey"]);
-    await expectRefused(nodesAndNetworks, () =>
-      client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "gw", publicKey: fakePublicKey(), roles: ["gateway"] } }), 422, "VALIDATION_ERROR", ["gatewayId"]);
-    await expectRefused(nodesAndNetworks, () => client.POST("/api/v1/nodes", {
-      body: { networkId: network.id, name: "gw", publicKey: fakePublicKey(), roles: ["gateway"], gatewayId: "gw_missing" },
-    }), 400, "validation_error");
+    await expectRefused(
+      nodesAndNetworks,
+      () =>
+        post(
+          "/nodes",
+          {
+            networkId: network.id,
+            name: "Bad Name!",
+            publicKey: "abc",
+            endpoint: "host-without-port",
+            listenPort: 70000,
+          },
+          admin.token,
+        ),
+      422,
+      "VALIDATION_ERROR",
+      ["endpoint", "listenPort", "name", "publicKey"],
+    );
+    await expectRefused(
+      nodesAndNetworks,
+      () => client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "gw", publicKey: fakePublicKey(), roles: ["gateway"] } }),
+      422,
+      "VALIDATION_ERROR",
+      ["gatewayId"],
+    );
+    await expectRefused(
+      nodesAndNetworks,
+      () =>
+        client.POST("/api/v1/nodes", {
+          body: { networkId: network.id, name: "gw", publicKey: fakePublicKey(), roles: ["gateway"], gatewayId: "gw_missing" },
+        }),
+      400,
+      "validation_error",
+    );
     const first = await createNode(admin, network.id, { name: "same" });
-    await expectRefused(nodesAndNetworks, () =>
-      client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "same", publicKey: fakePublicKey() } }), 409, "conflict");
-    await expectRefused(nodesAndNetworks, () =>
-      client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "other", publicKey: first.publicKey } }), 409, "conflict");
+    await expectRefused(
+      nodesAndNetworks,
+      () => client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "same", publicKey: fakePublicKey() } }),
+      409,
+      "conflict",
+    );
+    await expectRefused(
+      nodesAndNetworks,
+      () => client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "other", publicKey: first.publicKey } }),
+      409,
+      "conflict",
+    );
   });
 
   it("reads, lists by network, updates, and bumps the routing revision on each write", async () => {
@@ -61,9 +107,13 @@ describe("nodes", () => {
     expect(node.revision).toBe(1);
     const listed = expectStatus(await client.GET("/api/v1/nodes", { params: { query: { networkId: network.id } } }), 200);
     expect(listed.items.map((n) => n.id)).toEqual([node.id]);
-    const updated = expectStatus(await client.PATCH("/api/v1/nodes/{id}", {
-      ...byId(node.id), body: { endpoint: "[2001:db8::1]:51820", roles: ["gateway"], gatewayId: gateway.id },
-    }), 200);
+    const updated = expectStatus(
+      await client.PATCH("/api/v1/nodes/{id}", {
+        ...byId(node.id),
+        body: { endpoint: "[2001:db8::1]:51820", roles: ["gateway"], gatewayId: gateway.id },
+      }),
+      200,
+    );
     expect(updated).toMatchObject({ endpoint: "[2001:db8::1]:51820", roles: ["gateway"], gatewayId: gateway.id, revision: 2 });
     expect(expectStatus(await client.GET("/api/v1/networks/{id}", byId(network.id)), 200).routingRevision).toBe(2);
     const demoted = expectStatus(await client.PATCH("/api/v1/nodes/{id}", { ...byId(node.id), body: { roles: [] } }), 200);
@@ -75,8 +125,12 @@ describe("nodes", () => {
     const client = api(admin.token);
     const node = await createNode(admin, network.id);
     await expectRefused(nodesAndNetworks, () => client.DELETE("/api/v1/networks/{id}", byId(network.id)), 409, "conflict");
-    await expectRefused(nodesAndNetworks, () =>
-      client.PATCH("/api/v1/networks/{id}", { ...byId(network.id), body: { cidr: "10.250.0.0/24" } }), 409, "conflict");
+    await expectRefused(
+      nodesAndNetworks,
+      () => client.PATCH("/api/v1/networks/{id}", { ...byId(network.id), body: { cidr: "10.250.0.0/24" } }),
+      409,
+      "conflict",
+    );
     expect((await client.DELETE("/api/v1/nodes/{id}", byId(node.id))).response.status).toBe(204);
     expect((await client.DELETE("/api/v1/networks/{id}", byId(network.id))).response.status).toBe(204);
   });
@@ -88,7 +142,11 @@ describe("nodes", () => {
     const b = await createNode(admin, network.id, { name: "b" });
     const json = asJson(expectStatus(await client.GET("/api/v1/nodes/{id}/config", byId(b.id)), 200));
     expect(json).toMatchObject({
-      nodeId: b.id, networkId: network.id, routingRevision: 2, interface: { address: "10.88.0.2/24" }, routingIntent: [],
+      nodeId: b.id,
+      networkId: network.id,
+      routingRevision: 2,
+      interface: { address: "10.88.0.2/24" },
+      routingIntent: [],
       peers: [{ nodeId: a.id, publicKey: a.publicKey, endpoint: "192.0.2.1:51820", allowedIps: ["10.88.0.1/32"], persistentKeepalive: 25 }],
     });
     const text = await client.GET("/api/v1/nodes/{id}/config", { ...byId(b.id), ...asText });

@@ -9,7 +9,11 @@ const webhook = (target: string, events = ["node.offline"]) => ({ type: "webhook
 describe("notification channels", () => {
   it("a webhook channel shows its signing secret once: on creation, never in reads", async () => {
     const user = await createUser(await signInAdmin());
-    const created = await post("/notifications/channels", webhook(newHook().url, ["node.offline", "node.offline", "config.drift"]), user.token);
+    const created = await post(
+      "/notifications/channels",
+      webhook(newHook().url, ["node.offline", "node.offline", "config.drift"]),
+      user.token,
+    );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ type: "webhook", events: ["node.offline", "config.drift"], enabled: true });
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
@@ -40,12 +44,24 @@ describe("notification channels", () => {
     expect(implicit.status).toBe(201);
     expect(implicit.body).toMatchObject({ type: "email", target: user.email, secretRotatedAt: null });
     expect(implicit.body).not.toHaveProperty("secret");
-    const explicit = await post("/notifications/channels", { type: "email", target: user.email.toUpperCase(), events: ["gateway.down"] }, user.token);
+    const explicit = await post(
+      "/notifications/channels",
+      { type: "email", target: user.email.toUpperCase(), events: ["gateway.down"] },
+      user.token,
+    );
     expect(explicit.status).toBe(201);
-    const stranger = await post("/notifications/channels", { type: "email", target: "someone@else.example", events: ["gateway.down"] }, user.token);
+    const stranger = await post(
+      "/notifications/channels",
+      { type: "email", target: "someone@else.example", events: ["gateway.down"] },
+      user.token,
+    );
     expect(stranger.status).toBe(400);
     expect(stranger.body.error.code).toBe("validation_error");
-    const malformed = await post("/notifications/channels", { type: "email", target: "not-an-address", events: ["gateway.down"] }, user.token);
+    const malformed = await post(
+      "/notifications/channels",
+      { type: "email", target: "not-an-address", events: ["gateway.down"] },
+      user.token,
+    );
     expectError(malformed, 422, "VALIDATION_ERROR");
   });
 
@@ -86,17 +102,29 @@ describe("notification channels", () => {
       expectError(response, 422, "VALIDATION_ERROR");
       expect(response.body.error.fields.map((field: { path: string }) => field.path)).toContain(path);
     }
-    expectError(await call("POST", "/notifications/channels", { token: user.token, raw: "{", headers: { "Content-Type": "application/json" } }), 422, "VALIDATION_ERROR");
+    expectError(
+      await call("POST", "/notifications/channels", { token: user.token, raw: "{", headers: { "Content-Type": "application/json" } }),
+      422,
+      "VALIDATION_ERROR",
+    );
   });
 
   it("PATCH changes target, events and enabled; the new target passes the same rules", async () => {
     const user = await createUser(await signInAdmin());
     const created = await post("/notifications/channels", webhook(newHook().url), user.token);
     const next = newHook().url;
-    const updated = await patch(`/notifications/channels/${created.body.id}`, { target: next, events: ["gateway.up"], enabled: false }, user.token);
+    const updated = await patch(
+      `/notifications/channels/${created.body.id}`,
+      { target: next, events: ["gateway.up"], enabled: false },
+      user.token,
+    );
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ target: next, events: ["gateway.up"], enabled: false });
-    expectError(await patch(`/notifications/channels/${created.body.id}`, { target: "https://10.0.0.1/" }, user.token), 400, "validation_error");
+    expectError(
+      await patch(`/notifications/channels/${created.body.id}`, { target: "https://10.0.0.1/" }, user.token),
+      400,
+      "validation_error",
+    );
     expectError(await patch(`/notifications/channels/${created.body.id}`, { type: "email" }, user.token), 422, "VALIDATION_ERROR");
   });
 
@@ -133,7 +161,13 @@ describe("notification channels", () => {
     expect(settings.status).toBe(200);
     expect(settings.body.channels).toHaveLength(1);
     expect(settings.body.eventTypes.map((entry: { type: string }) => entry.type)).toEqual([
-      "node.offline", "node.online", "gateway.down", "gateway.up", "config.drift", "policy.changed", "device.enrolled",
+      "node.offline",
+      "node.online",
+      "gateway.down",
+      "gateway.up",
+      "config.drift",
+      "policy.changed",
+      "device.enrolled",
     ]);
     expect(settings.body.detection).toEqual({ offlineAfterSeconds: 300, driftAfterSeconds: 300, intervalSeconds: 60 });
     expect(settings.body.retries).toEqual({ delaysSeconds: [30, 120, 600, 3600, 21600], maxAttempts: 6 });

@@ -1,14 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { patch } from "../helpers/api";
-import { addMember, createGateway, createNode, createUser, } from "../helpers/factories";
+import { addMember, createGateway, createNode, createUser } from "../helpers/factories";
 import { deliveriesOf, ownerWithNode, setNodeSeen, startDriftClock, webhookChannel } from "./support/notify-helpers";
 import { received, runCron } from "./support/receiver";
 
-const types = async (hookId: string) => (await received(hookId)).map((entry) => {
-  const body = JSON.parse(entry.body);
-  return `${body.type}:${body.subjectId}`;
-});
+const types = async (hookId: string) =>
+  (await received(hookId)).map((entry) => {
+    const body = JSON.parse(entry.body);
+    return `${body.type}:${body.subjectId}`;
+  });
 
 describe("scheduled detection: node presence", () => {
   it("node.offline once when heartbeats stop, node.online once when they resume", async () => {
@@ -90,7 +91,10 @@ describe("scheduled detection: gateways", () => {
     await runCron();
     expect(await types(hook.id)).toEqual([`gateway.down:${inventory.id}`]);
     const down = JSON.parse((await received(hook.id))[0]!.body);
-    expect(down).toMatchObject({ networkId: network.id, data: { gateway: { id: inventory.id, status: "active" }, reason: "nodes_offline" } });
+    expect(down).toMatchObject({
+      networkId: network.id,
+      data: { gateway: { id: inventory.id, status: "active" }, reason: "nodes_offline" },
+    });
     expect(down.data.nodeIds.sort()).toEqual([a.id, b.id].sort());
 
     await setNodeSeen(b.id, 2);
@@ -129,11 +133,16 @@ describe("scheduled detection: config drift", () => {
     await runCron();
     expect(await received(hook.id)).toEqual([]);
 
-    const revision = (await env.DB.prepare("SELECT routing_revision AS r FROM networks n JOIN nodes d ON d.network_id = n.id WHERE d.id = ?")
-      .bind(node.id).first<{ r: number }>())!.r;
+    const revision = (await env.DB.prepare(
+      "SELECT routing_revision AS r FROM networks n JOIN nodes d ON d.network_id = n.id WHERE d.id = ?",
+    )
+      .bind(node.id)
+      .first<{ r: number }>())!.r;
     await setNodeSeen(node.id, 5, revision); // caught up: the clock stops
     await runCron();
-    const row = await env.DB.prepare("SELECT behind_since FROM node_presence WHERE node_id = ?").bind(node.id).first<{ behind_since: string | null }>();
+    const row = await env.DB.prepare("SELECT behind_since FROM node_presence WHERE node_id = ?")
+      .bind(node.id)
+      .first<{ behind_since: string | null }>();
     expect(row!.behind_since).toBeNull();
 
     await setNodeSeen(node.id, 3600, 0); // behind but offline: not drift (node.offline covers it)

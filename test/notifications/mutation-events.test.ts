@@ -22,7 +22,9 @@ describe("events at the moment of a change (from the writes' domain events, in t
 
     const entries = await receivedAtLeast(hook.id, 3);
     expect(entries.every((entry) => entry.verified)).toBe(true);
-    const bodies = entries.map((entry) => JSON.parse(entry.body)).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    const bodies = entries
+      .map((entry) => JSON.parse(entry.body))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
     expect(bodies.map((body) => body.data.action).sort()).toEqual(["created", "deleted", "updated"]);
     for (const body of bodies) {
       expect(body).toMatchObject({ type: "policy.changed", networkId: network.id, subjectId: created.body.id });
@@ -31,7 +33,12 @@ describe("events at the moment of a change (from the writes' domain events, in t
     const deleted = bodies.find((body) => body.data.action === "deleted");
     expect(deleted.data.policy).toEqual({ id: created.body.id, name: "renamed" });
     const made = bodies.find((body) => body.data.action === "created");
-    expect(made.data.policy).toMatchObject({ id: created.body.id, name: "to-lab", gatewayPath: [hop.id], destinationCidr: "192.168.60.0/24" });
+    expect(made.data.policy).toMatchObject({
+      id: created.body.id,
+      name: "to-lab",
+      gatewayPath: [hop.id],
+      destinationCidr: "192.168.60.0/24",
+    });
   });
 
   it("a rejected policy write (400) announces nothing", async () => {
@@ -42,7 +49,8 @@ describe("events at the moment of a change (from the writes' domain events, in t
     // Give background work the chance it would have had.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const rows = await env.DB.prepare("SELECT count(*) AS n FROM notification_events WHERE network_id = ? AND type = 'policy.changed'")
-      .bind(network.id).first<{ n: number }>();
+      .bind(network.id)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(0);
     void hook;
   });
@@ -54,8 +62,13 @@ describe("events at the moment of a change (from the writes' domain events, in t
     const [entry] = await receivedAtLeast(hook.id, 1);
     const body = JSON.parse(entry!.body);
     expect(body).toMatchObject({
-      type: "device.enrolled", networkId: network.id, subjectId: enrolled.deviceId,
-      data: { device: { id: enrolled.deviceId, nodeId: enrolled.nodeId, platform: "linux", clientVersion: "1.2.3" }, actor: { type: "user", id: owner.userId } },
+      type: "device.enrolled",
+      networkId: network.id,
+      subjectId: enrolled.deviceId,
+      data: {
+        device: { id: enrolled.deviceId, nodeId: enrolled.nodeId, platform: "linux", clientVersion: "1.2.3" },
+        actor: { type: "user", id: owner.userId },
+      },
     });
     expect(entry!.body).not.toContain(enrolled.deviceToken);
   });
@@ -65,12 +78,16 @@ describe("events at the moment of a change (from the writes' domain events, in t
     const created = await post("/notifications/channels", { type: "email", events: ["device.enrolled"] }, owner.token);
     expect(created.status).toBe(201);
     const enrolled = await enrolDevice(owner, { networkId: network.id });
-    const mail = await vi.waitFor(async () => {
-      const row = await env.DB.prepare("SELECT subject, text FROM dev_mail WHERE recipient = ? ORDER BY created_at DESC").bind(owner.email)
-        .first<{ subject: string; text: string }>();
-      expect(row).toBeTruthy();
-      return row!;
-    }, { timeout: 10_000, interval: 100 });
+    const mail = await vi.waitFor(
+      async () => {
+        const row = await env.DB.prepare("SELECT subject, text FROM dev_mail WHERE recipient = ? ORDER BY created_at DESC")
+          .bind(owner.email)
+          .first<{ subject: string; text: string }>();
+        expect(row).toBeTruthy();
+        return row!;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     expect(mail.subject).toMatch(/^\[WireGuard overlay\] Device .+ enrolled$/);
     expect(mail.text).toContain(enrolled.deviceId);
     expect(mail.text).not.toContain(enrolled.deviceToken);

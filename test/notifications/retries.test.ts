@@ -8,7 +8,9 @@ import { expectError } from "../helpers/expect-error";
 
 /** Make a pending delivery due now (instead of waiting out its backoff). */
 const makeDue = (deliveryId: string) =>
-  env.DB.prepare("UPDATE notification_deliveries SET next_attempt_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), deliveryId).run();
+  env.DB.prepare("UPDATE notification_deliveries SET next_attempt_at = ? WHERE id = ?")
+    .bind(new Date(Date.now() - 1000).toISOString(), deliveryId)
+    .run();
 
 async function testDelivery(token: string, channelId: string) {
   const response = await post(`/notifications/channels/${channelId}/test`, undefined, token);
@@ -22,7 +24,13 @@ describe("webhook delivery state and retries", () => {
     const { hook, channel } = await webhookChannel(user, ["node.offline"]);
     const delivery = await testDelivery(user.token, channel.id);
     expect(delivery).toMatchObject({
-      channelId: channel.id, status: "delivered", attempts: 1, maxAttempts: 6, lastStatusCode: 200, lastError: null, nextAttemptAt: null,
+      channelId: channel.id,
+      status: "delivered",
+      attempts: 1,
+      maxAttempts: 6,
+      lastStatusCode: 200,
+      lastError: null,
+      nextAttemptAt: null,
       event: { type: "notification.test", subjectId: channel.id },
     });
     const [entry] = await received(hook.id);
@@ -69,8 +77,11 @@ describe("webhook delivery state and retries", () => {
     }
     const failed = (await get(`/notifications/deliveries/${delivery.id}`, user.token)).body;
     expect(failed).toMatchObject({ status: "failed", attempts: 6, nextAttemptAt: null, lastError: "HTTP 500" });
-    expect((await get(`/notifications/deliveries?status=failed&channelId=${channel.id}`, user.token)).body.items.map((d: { id: string }) => d.id))
-      .toEqual([delivery.id]);
+    expect(
+      (await get(`/notifications/deliveries?status=failed&channelId=${channel.id}`, user.token)).body.items.map(
+        (d: { id: string }) => d.id,
+      ),
+    ).toEqual([delivery.id]);
 
     const retried = await post(`/notifications/deliveries/${delivery.id}/retry`, undefined, user.token);
     expect(retried.status).toBe(200);

@@ -23,7 +23,9 @@ describe("config.drift delivered to a real webhook receiver", () => {
     expect(delivery!.headers["x-overlay-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     const body = JSON.parse(delivery!.body);
     expect(body).toMatchObject({
-      type: "config.drift", networkId: network.id, subjectId: node.id,
+      type: "config.drift",
+      networkId: network.id,
+      subjectId: node.id,
       data: { node: { id: node.id, name: node.name }, desiredRevision: desired, appliedRevision: 0 },
     });
     expect(delivery!.headers["x-overlay-event-id"]).toBe(body.id);
@@ -32,6 +34,11 @@ describe("config.drift delivered to a real webhook receiver", () => {
     expect(await received(hook.id)).toHaveLength(1);
     const deliveries = await deliveriesOf(owner, `&channelId=${channel.id}`);
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ status: "delivered", attempts: 1, lastError: null, event: { type: "config.drift", subjectId: node.id } });
+    expect(deliveries[0]).toMatchObject({
+      status: "delivered",
+      attempts: 1,
+      lastError: null,
+      event: { type: "config.drift", subjectId: node.id },
+    });
   });
 });

@@ -17,9 +17,13 @@ async function countedGet(path: string, token: string, accept = "application/jso
   forgetLiveSessions();
   const { db, counter } = countingD1(env.DB);
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(`http://api.test/api/v1${path}`, {
-    headers: { Authorization: `Bearer ${token}`, Accept: accept },
-  }), { ...env, DB: db }, ctx);
+  const response = await app.fetch(
+    new Request(`http://api.test/api/v1${path}`, {
+      headers: { Authorization: `Bearer ${token}`, Accept: accept },
+    }),
+    { ...env, DB: db },
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   expect(response.status).toBe(200);
   await response.arrayBuffer();
@@ -27,13 +31,21 @@ async function countedGet(path: string, token: string, accept = "application/jso
 }
 
 async function networkOf(admin: Session, nodes: number, policies: number) {
-  const { network, hops: [gw] } = await gatewayNetwork(admin, 1);
+  const {
+    network,
+    hops: [gw],
+  } = await gatewayNetwork(admin, 1);
   const first = await createNode(admin, network.id);
   for (let i = 1; i < nodes; i++) await createNode(admin, network.id);
   for (let i = 0; i < policies; i++) {
-    await post(`/networks/${network.id}/routing-policies`, { name: `p${i}`, type: "via_gateway", destinationCidr: `172.31.${i}.0/24`, gatewayPath: [gw!.id] }, admin.token);
+    await post(
+      `/networks/${network.id}/routing-policies`,
+      { name: `p${i}`, type: "via_gateway", destinationCidr: `172.31.${i}.0/24`, gatewayPath: [gw!.id] },
+      admin.token,
+    );
   }
-  for (let i = 0; i < policies; i++) await post(`/networks/${network.id}/dns/records`, { name: `r${i}`, type: "A", value: "10.9.9.9" }, admin.token);
+  for (let i = 0; i < policies; i++)
+    await post(`/networks/${network.id}/dns/records`, { name: `r${i}`, type: "A", value: "10.9.9.9" }, admin.token);
   return { networkId: network.id, nodeId: first.id };
 }
 
@@ -43,7 +55,11 @@ describe("D1 round trips per read", () => {
     const admin = await signInAdmin();
     const small = await networkOf(admin, 3, 1);
     const large = await networkOf(admin, 60, 12);
-    const routes = (n: typeof small) => [`/nodes/${n.nodeId}/config`, `/networks/${n.networkId}/dns/zonefile`, `/networks/${n.networkId}/runtime-status`];
+    const routes = (n: typeof small) => [
+      `/nodes/${n.nodeId}/config`,
+      `/networks/${n.networkId}/dns/zonefile`,
+      `/networks/${n.networkId}/runtime-status`,
+    ];
     for (const [index, smallPath] of routes(small).entries()) {
       const few = await countedGet(smallPath, admin.token);
       const many = await countedGet(routes(large)[index]!, admin.token);
@@ -61,13 +77,25 @@ describe("D1 round trips per read", () => {
     const enrolled = [];
     for (let i = 0; i < 30; i++) enrolled.push(await enrolDevice(admin, { networkId: network.id }));
     const peers = Array.from({ length: 40 }, (_, i) => ({
-      publicKey: btoa(String.fromCharCode(...new Uint8Array(32).fill(i + 1))), lastHandshakeAt: null, rxBytes: i, txBytes: i,
+      publicKey: btoa(String.fromCharCode(...new Uint8Array(32).fill(i + 1))),
+      lastHandshakeAt: null,
+      rxBytes: i,
+      txBytes: i,
     }));
     const { db, counter } = countingD1(env.DB);
     const at = new Date().toISOString();
-    await writeHeartbeats(createDb(db), enrolled.map((device) => ({
-      networkId: network.id, nodeId: device.nodeId, deviceId: device.deviceId, appliedRevision: null, endpoint: "203.0.113.9:51820", peers, at,
-    })));
+    await writeHeartbeats(
+      createDb(db),
+      enrolled.map((device) => ({
+        networkId: network.id,
+        nodeId: device.nodeId,
+        deviceId: device.deviceId,
+        appliedRevision: null,
+        endpoint: "203.0.113.9:51820",
+        peers,
+        at,
+      })),
+    );
     expect(counter.maxBindings).toBeLessThanOrEqual(100);
     // Per heartbeat: node, device, 4 upserts of 11/11/11/7 peers, the stale-peer delete = 7 statements;
     // 210 in all, in batches of at most 200.
@@ -82,15 +110,23 @@ describe("D1 round trips per read", () => {
     const device = await enrolDevice(admin, { networkId: network.id });
     const { db, counter } = countingD1(env.DB);
     const ctx = createExecutionContext();
-    const response = await app.fetch(new Request(`http://api.test/api/v1/client/devices/${device.deviceId}/heartbeat`, {
-      method: "POST", headers: { Authorization: `Bearer ${device.deviceToken}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ appliedRevision: device.body.config.routingRevision, peers: [] }),
-    }), { ...env, DB: db }, ctx);
+    const response = await app.fetch(
+      new Request(`http://api.test/api/v1/client/devices/${device.deviceId}/heartbeat`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${device.deviceToken}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ appliedRevision: device.body.config.routingRevision, peers: [] }),
+      }),
+      { ...env, DB: db },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     expect(response.status).toBe(200);
     expect(counter.roundTrips).toBe(2);
     // Written before the answer: the owner reads it back at once.
-    expect((await get(`/devices/${device.deviceId}`, admin.token)).body).toMatchObject({ status: "online", appliedRevision: device.body.config.routingRevision });
+    expect((await get(`/devices/${device.deviceId}`, admin.token)).body).toMatchObject({
+      status: "online",
+      appliedRevision: device.body.config.routingRevision,
+    });
   });
 
   it("an agent's desired state reads each network once, however many of its nodes the gateway serves", async () => {
@@ -114,7 +150,11 @@ describe("D1 round trips per read", () => {
   it("an anonymous DELETE costs no D1 read at all (the audit trail waits for credentials)", async () => {
     const { db, counter } = countingD1(env.DB);
     const ctx = createExecutionContext();
-    const response = await app.fetch(new Request("http://api.test/api/v1/routing-policies/rp_someone", { method: "DELETE" }), { ...env, DB: db }, ctx);
+    const response = await app.fetch(
+      new Request("http://api.test/api/v1/routing-policies/rp_someone", { method: "DELETE" }),
+      { ...env, DB: db },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     await expectErrorIn(response, 401, "unauthorized");
     expect(counter.roundTrips).toBe(0);

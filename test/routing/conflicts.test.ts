@@ -12,7 +12,10 @@ const nodes = [
 
 describe("findRoutingConflicts", () => {
   it("accepts paths that share a prefix of gateways, since every gateway keeps one predecessor", () => {
-    const policies = [policy("rp_1", "192.168.1.0/24", ["node_a", "node_c"]), policy("rp_2", "192.168.2.0/24", ["node_a", "node_c", "node_b"])];
+    const policies = [
+      policy("rp_1", "192.168.1.0/24", ["node_a", "node_c"]),
+      policy("rp_2", "192.168.2.0/24", ["node_a", "node_c", "node_b"]),
+    ];
     expect(findRoutingConflicts(net, nodes, policies)).toEqual([]);
   });
 
@@ -29,7 +32,9 @@ describe("findRoutingConflicts", () => {
     const policies = [policy("rp_1", "192.168.1.0/24", ["node_a"]), policy("rp_2", "192.168.2.0/24", ["node_b", "node_a"])];
     const conflicts = findRoutingConflicts(net, nodes, policies);
     expect(conflicts).toHaveLength(1);
-    expect(conflicts[0]).toContain('Gateway "edge-a" (node_a) is the first hop of policy "to 192.168.1.0/24" (rp_1) but follows gateway "edge-b" (node_b)');
+    expect(conflicts[0]).toContain(
+      'Gateway "edge-a" (node_a) is the first hop of policy "to 192.168.1.0/24" (rp_1) but follows gateway "edge-b" (node_b)',
+    );
   });
 
   it("refuses two policies with the same destination, however it is written", () => {

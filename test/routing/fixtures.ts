@@ -14,13 +14,25 @@ export function network(cidr: string, overrides: Partial<RoutingNetwork> = {}): 
 
 export function device(id: string, address: string, overrides: Partial<RoutingNode> = {}): RoutingNode {
   return {
-    id, name: id.replace(/^node_/, ""), address, publicKey: keyFor(id), endpoint: null, listenPort: null,
-    isGateway: false, routing: { mode: "all" }, ...overrides,
+    id,
+    name: id.replace(/^node_/, ""),
+    address,
+    publicKey: keyFor(id),
+    endpoint: null,
+    listenPort: null,
+    isGateway: false,
+    routing: { mode: "all" },
+    ...overrides,
   };
 }
 
 export function gateway(id: string, address: string, overrides: Partial<RoutingNode> = {}): RoutingNode {
-  return device(id, address, { isGateway: true, endpoint: `${id.replace(/^node_/, "")}.example.net:51820`, listenPort: 51820, ...overrides });
+  return device(id, address, {
+    isGateway: true,
+    endpoint: `${id.replace(/^node_/, "")}.example.net:51820`,
+    listenPort: 51820,
+    ...overrides,
+  });
 }
 
 export function policy(id: string, destinationCidr: string, gatewayPath: string[]): RoutingPolicy {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { buildTopology, configFor, isSourceOf, type NodeConfig, type RoutingNode, type RoutingPolicy } from "../../src/services/networks/routing";
+import {
+  buildTopology,
+  configFor,
+  isSourceOf,
+  type NodeConfig,
+  type RoutingNode,
+  type RoutingPolicy,
+} from "../../src/services/networks/routing";
 import { device, gateway, network, policy } from "./fixtures";
 import { duplicatePrefixes, walk } from "./packet-walk";
 
@@ -62,8 +69,11 @@ const scenarios: Record<string, Scenario> = {
   "IPv6 with a default route": {
     cidr: "fd00::/64",
     nodes: [
-      gateway("node_r", "fd00::1"), gateway("node_a", "fd00::2"), gateway("node_b", "fd00::3"),
-      device("node_s1", "fd00::a"), device("node_s2", "fd00::b", { routing: { mode: "only", policyIds: ["rp_2"] } }),
+      gateway("node_r", "fd00::1"),
+      gateway("node_a", "fd00::2"),
+      gateway("node_b", "fd00::3"),
+      device("node_s1", "fd00::a"),
+      device("node_s2", "fd00::b", { routing: { mode: "only", policyIds: ["rp_2"] } }),
     ],
     policies: [policy("rp_1", "::/0", ["node_r", "node_a"]), policy("rp_2", "2001:db8::/32", ["node_r", "node_b"])],
     probes: { rp_1: "2606:4700::1111", rp_2: "2001:db8::1" },

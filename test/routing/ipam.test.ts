@@ -91,7 +91,10 @@ describe("checkRequestedAddress", () => {
 
   it("applies the IPv6 rules: anycast refused, used compared canonically, /127 both usable", () => {
     const six = block("fd00::/64");
-    expect(checkRequestedAddress(six, "fd00::", [])).toEqual({ ok: false, reason: "fd00:: is the subnet-router anycast address of fd00::/64" });
+    expect(checkRequestedAddress(six, "fd00::", [])).toEqual({
+      ok: false,
+      reason: "fd00:: is the subnet-router anycast address of fd00::/64",
+    });
     expect(checkRequestedAddress(six, "fd00::5", ["fd00:0::5"])).toEqual({ ok: false, reason: "fd00::5 is already in use" });
     expect(checkRequestedAddress(six, "10.0.0.1", [])).toEqual({ ok: false, reason: "10.0.0.1 is not an IPv6 address" });
     expect(checkRequestedAddress(block("fd00::a/127"), "fd00::a", [])).toEqual({ ok: true, address: "fd00::a" });

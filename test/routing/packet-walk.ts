@@ -73,7 +73,8 @@ export function walk(configs: Map<string, NodeConfig>, start: string, source: st
     if (next === null) return { hops, end: "underlay" };
     const receiver = configs.get(next);
     if (!receiver) return { hops, end: "dropped", why: `${next} has no config` };
-    if (sourcePeer(receiver, source) !== here) return { hops: [...hops, next], end: "dropped", why: `${next} rejects source ${source} from ${here}` };
+    if (sourcePeer(receiver, source) !== here)
+      return { hops: [...hops, next], end: "dropped", why: `${next} rejects source ${source} from ${here}` };
     hops.push(next);
     here = next;
   }

@@ -1,14 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { buildNodeConfig, buildTopology, configFor, type NodeConfig, type RoutingNode, type RoutingPolicy } from "../../src/services/networks/routing";
+import {
+  buildNodeConfig,
+  buildTopology,
+  configFor,
+  type NodeConfig,
+  type RoutingNode,
+  type RoutingPolicy,
+} from "../../src/services/networks/routing";
 import { device, gateway, network, policy } from "./fixtures";
 import { duplicatePrefixes } from "./packet-walk";
 
 // 1,000 nodes in a /22: 40 gateways in 10 trees of 4 (root -> a -> b -> c), 960 devices.
 const net = network("10.8.0.0/22");
-const address = (i: number) => `10.8.${i >> 8}.${(i & 0xff)}`;
+const address = (i: number) => `10.8.${i >> 8}.${i & 0xff}`;
 const nodes: RoutingNode[] = [];
 for (let i = 1; i <= 1000; i++) {
-  nodes.push(i <= 40 ? gateway(`node_${String(i).padStart(4, "0")}`, address(i)) : device(`node_${String(i).padStart(4, "0")}`, address(i)));
+  nodes.push(
+    i <= 40 ? gateway(`node_${String(i).padStart(4, "0")}`, address(i)) : device(`node_${String(i).padStart(4, "0")}`, address(i)),
+  );
 }
 const gatewayId = (tree: number, depth: number) => nodes[tree * 4 + depth]!.id;
 // 100 policies: 10 per tree, with paths of length 1 to 4 down the tree (so every gateway is in a path).

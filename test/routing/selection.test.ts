@@ -17,7 +17,10 @@ describe("device routing preferences", () => {
   const configs = new Map(nodes.map((node) => [node.id, configFor(topology, node.id)]));
 
   it("mode all: the device is a source of every policy", () => {
-    expect(configs.get("node_all")!.routingIntent.map((entry) => [entry.policyId, entry.role])).toEqual([["rp_lab", "source"], ["rp_web", "source"]]);
+    expect(configs.get("node_all")!.routingIntent.map((entry) => [entry.policyId, entry.role])).toEqual([
+      ["rp_lab", "source"],
+      ["rp_web", "source"],
+    ]);
     expect(allowedByPeer(configs.get("node_all")!)[0]).toEqual(["node_r", ["10.0.0.1/32", "10.0.0.2/32", "0.0.0.0/0", "172.16.0.0/12"]]);
   });
 
@@ -72,6 +75,9 @@ describe("an IPv6 network", () => {
     expect(configs.get("node_g2")!.wgQuick).toContain("PostUp = sysctl -q -w net.ipv6.conf.all.forwarding=1\n");
     expect(configs.get("node_s")!.wgQuick).not.toContain("PostUp");
     expect(walk(configs, "node_s", "fd00:0:0:1::a", "2001:db8:50::1")).toEqual({ hops: ["node_s", "node_g1", "node_g2"], end: "underlay" });
-    expect(walk(configs, "node_g2", "2001:db8:50::1", "fd00:0:0:1::a")).toEqual({ hops: ["node_g2", "node_g1", "node_s"], end: "delivered" });
+    expect(walk(configs, "node_g2", "2001:db8:50::1", "fd00:0:0:1::a")).toEqual({
+      hops: ["node_g2", "node_g1", "node_s"],
+      end: "delivered",
+    });
   });
 });

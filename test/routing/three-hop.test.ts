@@ -55,12 +55,22 @@ describe("a three-hop policy", () => {
     expect(all.get("node_g1")!.routingIntent).toEqual([{ ...entry, role: "transit", previousHop: null, nextHop: "node_g2" }]);
     expect(all.get("node_g2")!.routingIntent).toEqual([{ ...entry, role: "transit", previousHop: "node_g1", nextHop: "node_g3" }]);
     expect(all.get("node_g3")!.routingIntent).toEqual([{ ...entry, role: "egress", previousHop: "node_g2", nextHop: null }]);
-    expect([...all.values()].filter((config) => config.forwarding).map((config) => config.nodeId)).toEqual(["node_g1", "node_g2", "node_g3"]);
+    expect([...all.values()].filter((config) => config.forwarding).map((config) => config.nodeId)).toEqual([
+      "node_g1",
+      "node_g2",
+      "node_g3",
+    ]);
   });
 
   it("carries policy traffic through every gateway in order and the replies back the same way", () => {
-    expect(walk(all, "node_s2", "10.0.0.12", "192.168.50.9")).toEqual({ hops: ["node_s2", "node_g1", "node_g2", "node_g3"], end: "underlay" });
-    expect(walk(all, "node_g3", "192.168.50.9", "10.0.0.12")).toEqual({ hops: ["node_g3", "node_g2", "node_g1", "node_s2"], end: "delivered" });
+    expect(walk(all, "node_s2", "10.0.0.12", "192.168.50.9")).toEqual({
+      hops: ["node_s2", "node_g1", "node_g2", "node_g3"],
+      end: "underlay",
+    });
+    expect(walk(all, "node_g3", "192.168.50.9", "10.0.0.12")).toEqual({
+      hops: ["node_g3", "node_g2", "node_g1", "node_s2"],
+      end: "delivered",
+    });
   });
 
   it("keeps node-to-node traffic symmetric, including to deep gateways", () => {

@@ -74,7 +74,11 @@ describe("wg-quick text", () => {
     const server = buildNodeConfig(net, nodes, policies, "node_s2");
     expect(server.wgQuick).toContain("Address = 10.0.0.9/24\nListenPort = 51821\nDNS = 10.0.0.53, 1.1.1.1\n\n[Peer]");
     expect(server.wgQuick).not.toContain("PersistentKeepalive");
-    expect(server.peers.map((peer) => [peer.nodeId, peer.persistentKeepalive])).toEqual([["node_g1", null], ["node_s1", null], ["node_s3", null]]);
+    expect(server.peers.map((peer) => [peer.nodeId, peer.persistentKeepalive])).toEqual([
+      ["node_g1", null],
+      ["node_s1", null],
+      ["node_s3", null],
+    ]);
   });
 
   it("keeps free text from adding lines to the file", () => {

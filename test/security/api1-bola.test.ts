@@ -12,23 +12,43 @@ import { expectError } from "../helpers/expect-error";
  * remaining kinds, plus id swaps across parents (Bob's network in the path, Alice's key id after it).
  */
 const CASES: [string, string, unknown?][] = [
-  ["GET", "/dns/records/:record"], ["PUT", "/dns/records/:record", { name: "x", type: "A", value: "10.61.0.9" }], ["DELETE", "/dns/records/:record"],
-  ["GET", "/networks/:network/dns/records"], ["POST", "/networks/:network/dns/records", { name: "x", type: "A", value: "10.61.0.9" }],
-  ["GET", "/networks/:network/dns/zonefile"], ["GET", "/networks/:network/dns/corefile"],
-  ["GET", "/networks/:network/enrolment-keys"], ["POST", "/networks/:network/enrolment-keys", { name: "stolen" }],
-  ["DELETE", "/networks/:network/enrolment-keys/:key"], ["DELETE", "/networks/:b.network/enrolment-keys/:key"],
-  ["GET", "/devices/:device"], ["PATCH", "/devices/:device", { name: "stolen" }], ["DELETE", "/devices/:device"],
-  ["GET", "/devices/:device/routing-preferences"], ["PUT", "/devices/:device/routing-preferences", { mode: "none" }],
-  ["POST", "/client/devices/:device/config"], ["POST", "/client/devices/:device/heartbeat", { appliedRevision: 0 }],
+  ["GET", "/dns/records/:record"],
+  ["PUT", "/dns/records/:record", { name: "x", type: "A", value: "10.61.0.9" }],
+  ["DELETE", "/dns/records/:record"],
+  ["GET", "/networks/:network/dns/records"],
+  ["POST", "/networks/:network/dns/records", { name: "x", type: "A", value: "10.61.0.9" }],
+  ["GET", "/networks/:network/dns/zonefile"],
+  ["GET", "/networks/:network/dns/corefile"],
+  ["GET", "/networks/:network/enrolment-keys"],
+  ["POST", "/networks/:network/enrolment-keys", { name: "stolen" }],
+  ["DELETE", "/networks/:network/enrolment-keys/:key"],
+  ["DELETE", "/networks/:b.network/enrolment-keys/:key"],
+  ["GET", "/devices/:device"],
+  ["PATCH", "/devices/:device", { name: "stolen" }],
+  ["DELETE", "/devices/:device"],
+  ["GET", "/devices/:device/routing-preferences"],
+  ["PUT", "/devices/:device/routing-preferences", { mode: "none" }],
+  ["POST", "/client/devices/:device/config"],
+  ["POST", "/client/devices/:device/heartbeat", { appliedRevision: 0 }],
   ["POST", "/client/devices", { networkId: ":network", name: "intruder", publicKey: "KEY" }],
-  ["GET", "/groups/:group/invites"], ["POST", "/groups/:group/invites", { email: "x@example.com", role: "owner" }],
-  ["DELETE", "/groups/:group/invites/:invite"], ["DELETE", "/groups/:b.group/invites/:invite"],
-  ["GET", "/notifications/channels/:channel"], ["PATCH", "/notifications/channels/:channel", { enabled: false }],
-  ["DELETE", "/notifications/channels/:channel"], ["POST", "/notifications/channels/:channel/rotate-secret"],
-  ["POST", "/notifications/channels/:channel/test"], ["GET", "/notifications/deliveries/:delivery"],
+  ["GET", "/groups/:group/invites"],
+  ["POST", "/groups/:group/invites", { email: "x@example.com", role: "owner" }],
+  ["DELETE", "/groups/:group/invites/:invite"],
+  ["DELETE", "/groups/:b.group/invites/:invite"],
+  ["GET", "/notifications/channels/:channel"],
+  ["PATCH", "/notifications/channels/:channel", { enabled: false }],
+  ["DELETE", "/notifications/channels/:channel"],
+  ["POST", "/notifications/channels/:channel/rotate-secret"],
+  ["POST", "/notifications/channels/:channel/test"],
+  ["GET", "/notifications/deliveries/:delivery"],
   ["POST", "/notifications/deliveries/:delivery/retry"],
-  ["GET", "/users/:user"], ["PATCH", "/users/:user", { name: "stolen" }], ["DELETE", "/users/:user"],
-  ["GET", "/users/:user/groups"], ["GET", "/users/:user/access"], ["GET", "/audit?networkId=:network"], ["GET", "/audit?groupId=:group"],
+  ["GET", "/users/:user"],
+  ["PATCH", "/users/:user", { name: "stolen" }],
+  ["DELETE", "/users/:user"],
+  ["GET", "/users/:user/groups"],
+  ["GET", "/users/:user/access"],
+  ["GET", "/audit?networkId=:network"],
+  ["GET", "/audit?groupId=:group"],
 ];
 
 let t: Tenants;
@@ -64,10 +84,21 @@ describe("API1 BOLA: another tenant's objects", () => {
 
   it("lists never show another tenant's objects, whatever the filter", async () => {
     const paths = [
-      "/networks", "/groups", "/devices", `/devices?networkId=${t.a.network}`, "/tunnels", `/tunnels?networkId=${t.a.network}`,
-      `/nodes?networkId=${t.a.network}`, "/notifications/channels", "/notifications/deliveries", "/audit", "/notifications/settings",
+      "/networks",
+      "/groups",
+      "/devices",
+      `/devices?networkId=${t.a.network}`,
+      "/tunnels",
+      `/tunnels?networkId=${t.a.network}`,
+      `/nodes?networkId=${t.a.network}`,
+      "/notifications/channels",
+      "/notifications/deliveries",
+      "/audit",
+      "/notifications/settings",
     ];
-    const aliceIds = Object.entries(t.a).filter(([kind]) => kind !== "user").map(([, id]) => id);
+    const aliceIds = Object.entries(t.a)
+      .filter(([kind]) => kind !== "user")
+      .map(([, id]) => id);
     for (const path of paths) {
       const response = await get(path, t.bob.token);
       expect(response.status, path).toBe(200);

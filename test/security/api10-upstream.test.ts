@@ -13,7 +13,8 @@ beforeAll(async () => {
   admin = await signInAdmin();
 });
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 const down = () => Promise.reject(new TypeError("Network connection lost."));
 
 /** An OIDC provider at a fresh issuer (discovery is cached per issuer) whose token endpoint answers `token`. */
@@ -21,7 +22,9 @@ function oidc(token: () => Response | Promise<Response>, discovery = true) {
   const issuer = `https://${unique("idp")}.example`;
   const outbound = spyOnOutbound((url) => {
     if (url.pathname === "/.well-known/openid-configuration") {
-      return discovery ? json({ issuer, authorization_endpoint: `${issuer}/auth`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks` }) : down();
+      return discovery
+        ? json({ issuer, authorization_endpoint: `${issuer}/auth`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks` })
+        : down();
     }
     if (url.pathname === "/token") return token();
     return json({ keys: [] });
@@ -61,7 +64,9 @@ describe("API10 the OAuth provider", () => {
     const { request } = oidc(() => new Response("not json", { status: 200, headers: { "Content-Type": "application/json" } }));
     const response = await callback(request);
     expect([401, 502]).toContain(response.status);
-    expect(await response.json()).toEqual({ error: { code: expect.stringMatching(/^(unauthorized|bad_gateway)$/), message: expect.any(String) } });
+    expect(await response.json()).toEqual({
+      error: { code: expect.stringMatching(/^(unauthorized|bad_gateway)$/), message: expect.any(String) },
+    });
   });
 
   // Found in review: a provider outage (5xx) used to answer 401 "did not validate", blaming the user.
@@ -74,11 +79,18 @@ describe("API10 the OAuth provider", () => {
 describe("API10 the mail relay (MAIL_TRANSPORT=http)", () => {
   const relay = { MAIL_TRANSPORT: "http", MAIL_HTTP_URL: "https://relay.example/send", MAIL_HTTP_TOKEN: "relay-token" };
 
-  it.each([["unreachable", down], ["refusing (500)", () => json({ message: "quota" }, 500)]])("%s: an invite answers 502 and is not left usable", async (_label, answer) => {
+  it.each([
+    ["unreachable", down],
+    ["refusing (500)", () => json({ message: "quota" }, 500)],
+  ])("%s: an invite answers 502 and is not left usable", async (_label, answer) => {
     const outbound = spyOnOutbound(answer);
     const request = appWith(relay);
     const group = await createGroup(admin);
-    const response = await request(`/groups/${group.id}/invites`, { method: "POST", token: admin.token, json: { email: `${unique("i")}@example.com`, role: "member" } });
+    const response = await request(`/groups/${group.id}/invites`, {
+      method: "POST",
+      token: admin.token,
+      json: { email: `${unique("i")}@example.com`, role: "member" },
+    });
     await expectBadGateway(response);
     expect(outbound.calls.map((c) => c.url.hostname)).toEqual(["relay.example"]);
     const invites = await get(`/groups/${group.id}/invites`, admin.token);
@@ -91,9 +103,13 @@ describe("API10 the mail relay (MAIL_TRANSPORT=http)", () => {
     const first = await post(`/groups/${group.id}/invites`, { email, role: "member" }, admin.token);
     expect(first.status).toBe(201);
     spyOnOutbound(down);
-    await expectBadGateway(await appWith(relay)(`/groups/${group.id}/invites`, { method: "POST", token: admin.token, json: { email, role: "admin" } }));
-    const statuses = async () => Object.fromEntries((await get(`/groups/${group.id}/invites`, admin.token)).body.items
-      .map((i: { id: string; status: string }) => [i.id, i.status]));
+    await expectBadGateway(
+      await appWith(relay)(`/groups/${group.id}/invites`, { method: "POST", token: admin.token, json: { email, role: "admin" } }),
+    );
+    const statuses = async () =>
+      Object.fromEntries(
+        (await get(`/groups/${group.id}/invites`, admin.token)).body.items.map((i: { id: string; status: string }) => [i.id, i.status]),
+      );
     expect((await statuses())[first.body.id]).toBe("pending");
     const second = await post(`/groups/${group.id}/invites`, { email, role: "admin" }, admin.token);
     expect(second.status).toBe(201);
@@ -114,23 +130,37 @@ describe("API10 the mail relay (MAIL_TRANSPORT=http)", () => {
     spyOnOutbound(down);
     const request = appWith(relay);
     const user = await createUser(admin);
-    const known = await request("/auth/password-reset/request", { method: "POST", json: { email: user.email }, headers: { "CF-Connecting-IP": "198.51.100.71" } });
-    const unknown = await request("/auth/password-reset/request", { method: "POST", json: { email: "nobody@example.com" }, headers: { "CF-Connecting-IP": "198.51.100.72" } });
+    const known = await request("/auth/password-reset/request", {
+      method: "POST",
+      json: { email: user.email },
+      headers: { "CF-Connecting-IP": "198.51.100.71" },
+    });
+    const unknown = await request("/auth/password-reset/request", {
+      method: "POST",
+      json: { email: "nobody@example.com" },
+      headers: { "CF-Connecting-IP": "198.51.100.72" },
+    });
     expect([known.status, unknown.status]).toEqual([202, 202]);
     expect(await known.json()).toEqual(await unknown.json());
   });
 });
 
 describe("API10 webhook receivers", () => {
-  it.each([["unreachable", down], ["answering 500 with a huge body", () => new Response("x".repeat(1 << 20), { status: 500 })]])(
-    "%s: the channel test answers 201 with the failure recorded, not a 5xx", async (_label, answer) => {
-      const user = await createUser(admin);
-      const channel = await post("/notifications/channels", { type: "webhook", target: "https://hooks.example.com/down", events: ["node.offline"] }, user.token);
-      spyOnOutbound(answer);
-      const delivery = await post(`/notifications/channels/${channel.body.id}/test`, undefined, user.token);
-      expect(delivery.status, delivery.text).toBe(201);
-      expect(delivery.body.status).not.toBe("delivered");
-      expect(delivery.body.lastError).toEqual(expect.any(String));
-      expect(delivery.text.length).toBeLessThan(4_096);
-    });
+  it.each([
+    ["unreachable", down],
+    ["answering 500 with a huge body", () => new Response("x".repeat(1 << 20), { status: 500 })],
+  ])("%s: the channel test answers 201 with the failure recorded, not a 5xx", async (_label, answer) => {
+    const user = await createUser(admin);
+    const channel = await post(
+      "/notifications/channels",
+      { type: "webhook", target: "https://hooks.example.com/down", events: ["node.offline"] },
+      user.token,
+    );
+    spyOnOutbound(answer);
+    const delivery = await post(`/notifications/channels/${channel.body.id}/test`, undefined, user.token);
+    expect(delivery.status, delivery.text).toBe(201);
+    expect(delivery.body.status).not.toBe("delivered");
+    expect(delivery.body.lastError).toEqual(expect.any(String));
+    expect(delivery.text.length).toBeLessThan(4_096);
+  });
 });

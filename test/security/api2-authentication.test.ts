@@ -17,7 +17,8 @@ const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString("b
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
 
 async function sign(claims: Record<string, unknown>, header: Record<string, unknown> = {}, key?: Record<string, string>) {
-  return new SignJWT(claims).setProtectedHeader({ alg: "EdDSA", kid: current!.kid, ...header })
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: "EdDSA", kid: current!.kid, ...header })
     .sign(await importJWK(key ?? current!, "EdDSA"));
 }
 
@@ -32,34 +33,70 @@ describe("API2 broken authentication: forged access tokens", () => {
   const valid = () => ({ ...claimsOf(session.token) });
 
   it.each([
-    ["HS256 signed with the public key as the secret (algorithm confusion)", async () => {
-      const header = b64url({ alg: "HS256", typ: "JWT", kid: current!.kid });
-      const body = b64url(valid());
-      const { d: _private, ...publicJwk } = current!;
-      const mac = createHmac("sha256", JSON.stringify(publicJwk)).update(`${header}.${body}`).digest("base64url");
-      return `${header}.${body}.${mac}`;
-    }],
+    [
+      "HS256 signed with the public key as the secret (algorithm confusion)",
+      async () => {
+        const header = b64url({ alg: "HS256", typ: "JWT", kid: current!.kid });
+        const body = b64url(valid());
+        const { d: _private, ...publicJwk } = current!;
+        const mac = createHmac("sha256", JSON.stringify(publicJwk)).update(`${header}.${body}`).digest("base64url");
+        return `${header}.${body}.${mac}`;
+      },
+    ],
     ["another issuer", () => sign({ ...valid(), iss: "https://evil.example" })],
-    ["no jti", () => { const { jti: _jti, ...rest } = valid(); return sign(rest); }],
-    ["no exp", () => { const { exp: _exp, ...rest } = valid(); return sign(rest); }],
-    ["no iat", () => { const { iat: _iat, ...rest } = valid(); return sign(rest); }],
-    ["no sub", () => { const { sub: _sub, ...rest } = valid(); return sign(rest); }],
-    ["an unknown critical header", async () => {
-      // jose refuses to sign this, so sign by hand with the real key: only the header is wrong.
-      const input = `${b64url({ alg: "EdDSA", kid: current!.kid, crit: ["x-evil"], "x-evil": true })}.${b64url(valid())}`;
-      const signature = edSign(null, Buffer.from(input), createPrivateKey({ key: current!, format: "jwk" }));
-      return `${input}.${signature.toString("base64url")}`;
-    }],
+    [
+      "no jti",
+      () => {
+        const { jti: _jti, ...rest } = valid();
+        return sign(rest);
+      },
+    ],
+    [
+      "no exp",
+      () => {
+        const { exp: _exp, ...rest } = valid();
+        return sign(rest);
+      },
+    ],
+    [
+      "no iat",
+      () => {
+        const { iat: _iat, ...rest } = valid();
+        return sign(rest);
+      },
+    ],
+    [
+      "no sub",
+      () => {
+        const { sub: _sub, ...rest } = valid();
+        return sign(rest);
+      },
+    ],
+    [
+      "an unknown critical header",
+      async () => {
+        // jose refuses to sign this, so sign by hand with the real key: only the header is wrong.
+        const input = `${b64url({ alg: "EdDSA", kid: current!.kid, crit: ["x-evil"], "x-evil": true })}.${b64url(valid())}`;
+        const signature = edSign(null, Buffer.from(input), createPrivateKey({ key: current!, format: "jwk" }));
+        return `${input}.${signature.toString("base64url")}`;
+      },
+    ],
     ["a kid that looks like a path", () => sign(valid(), { kid: "../../../../dev/null" })],
-    ["a foreign key embedded in the header (jwk)", async () => {
-      const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-      const foreign = { ...privateKey.export({ format: "jwk" }), kid: current!.kid } as Record<string, string>;
-      return sign(valid(), { jwk: await exportJWK(publicKey) }, foreign);
-    }],
-    ["a key URL in the header (jku)", async () => {
-      const foreign = { ...generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }), kid: "evil" } as Record<string, string>;
-      return sign(valid(), { kid: "evil", jku: "https://evil.example/jwks.json" }, foreign);
-    }],
+    [
+      "a foreign key embedded in the header (jwk)",
+      async () => {
+        const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+        const foreign = { ...privateKey.export({ format: "jwk" }), kid: current!.kid } as Record<string, string>;
+        return sign(valid(), { jwk: await exportJWK(publicKey) }, foreign);
+      },
+    ],
+    [
+      "a key URL in the header (jku)",
+      async () => {
+        const foreign = { ...generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }), kid: "evil" } as Record<string, string>;
+        return sign(valid(), { kid: "evil", jku: "https://evil.example/jwks.json" }, foreign);
+      },
+    ],
     ["the agent audience", () => sign({ ...valid(), aud: "wg-overlay:agent" })],
     ["a signature stripped to nothing", async () => `${session.token.split(".").slice(0, 2).join(".")}.`],
   ])("rejects %s with 401", async (_label, make) => {
@@ -77,7 +114,11 @@ describe("API2 broken authentication: forged access tokens", () => {
 
   it("accepts the token only in the Authorization header, not in the query or a cookie", async () => {
     expectError(await get(`/users/me?access_token=${session.token}`), 401, "unauthorized");
-    expectError(await call("GET", "/users/me", { headers: { Cookie: `token=${session.token}; access_token=${session.token}` } }), 401, "unauthorized");
+    expectError(
+      await call("GET", "/users/me", { headers: { Cookie: `token=${session.token}; access_token=${session.token}` } }),
+      401,
+      "unauthorized",
+    );
   });
 });
 
@@ -92,7 +133,11 @@ describe("API2 broken authentication: one kind of credential never stands in for
       const response = await get(path, t.secrets.aliceDeviceToken);
       expectError(response, 401, "unauthorized");
     }
-    expectError(await post("/nodes", { networkId: t.a.network, name: "x", publicKey: fakePublicKey() }, t.secrets.aliceDeviceToken), 401, "unauthorized");
+    expectError(
+      await post("/nodes", { networkId: t.a.network, name: "x", publicKey: fakePublicKey() }, t.secrets.aliceDeviceToken),
+      401,
+      "unauthorized",
+    );
   });
 
   it("enrolment keys authenticate nothing but an enrolment", async () => {
@@ -117,8 +162,14 @@ describe("API2 broken authentication: one kind of credential never stands in for
 
 describe("API2 broken authentication: sign-in gives nothing away", () => {
   it("an unknown email and a wrong password answer identically", async () => {
-    const wrongPassword = await call("POST", "/auth/login", { body: { email: session.email, password: "not the password" }, headers: { "CF-Connecting-IP": "198.51.100.21" } });
-    const unknownEmail = await call("POST", "/auth/login", { body: { email: "nobody-here@example.com", password: "not the password" }, headers: { "CF-Connecting-IP": "198.51.100.21" } });
+    const wrongPassword = await call("POST", "/auth/login", {
+      body: { email: session.email, password: "not the password" },
+      headers: { "CF-Connecting-IP": "198.51.100.21" },
+    });
+    const unknownEmail = await call("POST", "/auth/login", {
+      body: { email: "nobody-here@example.com", password: "not the password" },
+      headers: { "CF-Connecting-IP": "198.51.100.21" },
+    });
     expectError(wrongPassword, 401, "unauthorized");
     expectError(unknownEmail, 401, "unauthorized");
     expect(unknownEmail.body).toEqual(wrongPassword.body);

@@ -43,15 +43,32 @@ let t: Tenants;
 let secrets: string[];
 beforeAll(async () => {
   t = await buildTenants();
-  const issued = await post("/agents/enrolment-tokens", { kind: "gateway-manager", regionId: (await post("/regions", { name: "sec-r" }, t.admin.token)).body.id }, t.admin.token);
+  const issued = await post(
+    "/agents/enrolment-tokens",
+    { kind: "gateway-manager", regionId: (await post("/regions", { name: "sec-r" }, t.admin.token)).body.id },
+    t.admin.token,
+  );
   const agent = await post("/agents/enrol", { token: issued.body.token, name: "sec-agent" });
-  const hook = await post("/notifications/channels", { type: "webhook", target: "https://hooks.example.com/sec", events: ["node.offline"] }, t.alice.token);
+  const hook = await post(
+    "/notifications/channels",
+    { type: "webhook", target: "https://hooks.example.com/sec", events: ["node.offline"] },
+    t.alice.token,
+  );
   const mfa = await post("/auth/mfa/enroll", undefined, t.bob.token);
   secrets = [
-    t.alice.refreshToken, t.secrets.aliceDeviceToken, t.secrets.aliceKey, issued.body.token, agent.body.credential,
-    hook.body.secret, mfa.body.secret, "a long enough password",
+    t.alice.refreshToken,
+    t.secrets.aliceDeviceToken,
+    t.secrets.aliceKey,
+    issued.body.token,
+    agent.body.credential,
+    hook.body.secret,
+    mfa.body.secret,
+    "a long enough password",
   ];
-  expect(secrets.every((s) => typeof s === "string" && s.length >= 16), JSON.stringify(secrets)).toBe(true);
+  expect(
+    secrets.every((s) => typeof s === "string" && s.length >= 16),
+    JSON.stringify(secrets),
+  ).toBe(true);
   await settle();
 }, 60_000);
 
@@ -71,13 +88,20 @@ describe("API3 excessive data exposure: secrets are shown once, stored hashed, n
   it("no GET route in the document returns a secret or a hash property, to the owner or a platform admin", async () => {
     // `/devices/{id}` takes Alice's device id; `{keyId}` her key; a kind she has none of gets a dead id.
     const byKind: Record<string, string> = {
-      ...t.a, deliverie: t.a.delivery!, keyId: t.a.key!, inviteId: t.a.invite!, userId: t.alice.userId, provider: "github",
+      ...t.a,
+      deliverie: t.a.delivery!,
+      keyId: t.a.key!,
+      inviteId: t.a.invite!,
+      userId: t.alice.userId,
+      provider: "github",
     };
     const statuses: Record<string, number> = {};
     let checked = 0;
     for (const op of operations(await fetchDocument()).filter((o) => o.method === "GET")) {
-      const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-        byKind[name === "id" ? op.path.split("/{id}")[0]!.split("/").at(-1)!.replace(/s$/, "") : name] ?? "none");
+      const path = op.path.replace(
+        /\{(\w+)\}/g,
+        (_, name: string) => byKind[name === "id" ? op.path.split("/{id}")[0]!.split("/").at(-1)!.replace(/s$/, "") : name] ?? "none",
+      );
       for (const session of [t.alice, t.admin]) {
         const response = await get(path, session.token);
         statuses[response.status] = (statuses[response.status] ?? 0) + 1;

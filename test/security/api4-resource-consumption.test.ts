@@ -18,7 +18,13 @@ beforeAll(async () => {
 });
 
 const json = (size: number) => `{"email":"a@example.com","password":"${"x".repeat(size - 39)}"}`;
-const stream = (text: string) => new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(text)); c.close(); } });
+const stream = (text: string) =>
+  new ReadableStream({
+    start(c) {
+      c.enqueue(new TextEncoder().encode(text));
+      c.close();
+    },
+  });
 
 describe("API4 request bodies are capped at 64 KiB before any work", () => {
   it("exactly 64 KiB passes the limit; one byte more is 413, with or without Content-Length", async () => {
@@ -39,22 +45,28 @@ describe("API4 request bodies are capped at 64 KiB before any work", () => {
     const CHUNKS = 40; // 40 x 16 KiB = 640 KiB, ten times the limit
     const tracked = () => {
       const seen = { pulls: 0, cancelled: false };
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (seen.pulls === CHUNKS) return controller.close();
-          seen.pulls += 1;
-          controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            if (seen.pulls === CHUNKS) return controller.close();
+            seen.pulls += 1;
+            controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+          },
+          cancel() {
+            seen.cancelled = true;
+          },
         },
-        cancel() {
-          seen.cancelled = true;
-        },
-      }, { highWaterMark: 0 });
+        { highWaterMark: 0 },
+      );
       return { seen, body };
     };
     const headers = { "Content-Type": "application/json", "CF-Connecting-IP": "198.51.100.42" };
     for (const declared of [undefined, String(CHUNKS * 16 * 1024)]) {
       const { seen, body } = tracked();
-      const refused = await call("POST", "/auth/login", { raw: body, headers: declared ? { ...headers, "Content-Length": declared } : headers });
+      const refused = await call("POST", "/auth/login", {
+        raw: body,
+        headers: declared ? { ...headers, "Content-Length": declared } : headers,
+      });
       expect(refused.status, declared ?? "chunked").toBe(413);
       expect(refused.body.error.code).toBe("payload_too_large");
       expect({ declared, ...seen }).toEqual({ declared, pulls: CHUNKS, cancelled: false });
@@ -62,7 +74,10 @@ describe("API4 request bodies are capped at 64 KiB before any work", () => {
   });
 
   it("an anonymous 4 MiB body is refused with 413 on a public route", async () => {
-    const response = await call("POST", "/client/devices", { raw: "x".repeat(4 * 1024 * 1024), headers: { "Content-Type": "application/json" } });
+    const response = await call("POST", "/client/devices", {
+      raw: "x".repeat(4 * 1024 * 1024),
+      headers: { "Content-Type": "application/json" },
+    });
     expectError(response, 413, "payload_too_large");
   });
 });
@@ -76,12 +91,16 @@ describe("API4 every list is paged: limit 1-200", () => {
     // Routes under /agents/me answer only to an agent of the right kind.
     const region = await post("/regions", { name: unique("r") }, admin.token);
     const issued = await post("/agents/enrolment-tokens", { kind: "gateway-manager", regionId: region.body.id }, admin.token);
-    const agent = (await post("/agents/enrol", { token: issued.body.token, name: unique("m"), version: "1.0.0" })).body.credential as string;
+    const agent = (await post("/agents/enrol", { token: issued.body.token, name: unique("m"), version: "1.0.0" })).body
+      .credential as string;
     for (const op of lists) {
       const caller = op.path.startsWith("/agents/me") ? agent : admin.token;
       const max = op.queryParams.find((p) => p.name === "limit")!.schema.maximum ?? 200;
       expect(max, `${op.path} allows pages of ${max}`).toBeLessThanOrEqual(200);
-      const path = op.path.replace("{id}", op.path.startsWith("/groups") ? group.id : op.path.startsWith("/users") ? admin.userId : network.id);
+      const path = op.path.replace(
+        "{id}",
+        op.path.startsWith("/groups") ? group.id : op.path.startsWith("/users") ? admin.userId : network.id,
+      );
       const query = op.path === "/dev/mail" ? "to=a@example.com&" : "";
       for (const bad of ["0", "-1", String(max + 1), "1000000"]) {
         const response = await get(`${path}?${query}limit=${bad}`, caller);
@@ -97,34 +116,52 @@ async function fill(sql: string, count: number, networkId: string) {
   await env.DB.prepare(`with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1) ${sql}`).bind(count, networkId).run();
 }
 
-const NODES = "insert into nodes (id, network_id, name, public_key, address, revision, created_at, updated_at) " +
+const NODES =
+  "insert into nodes (id, network_id, name, public_key, address, revision, created_at, updated_at) " +
   "select ?2 || '_node' || i, ?2, 'cap' || i, 'key' || i, '10.80.' || (i / 256) || '.' || (i % 256), 0, '2020-01-01', '2020-01-01' from n";
-const POLICIES = "insert into routing_policies (id, network_id, name, type, destination_cidr, gateway_path, revision, created_at, updated_at) " +
+const POLICIES =
+  "insert into routing_policies (id, network_id, name, type, destination_cidr, gateway_path, revision, created_at, updated_at) " +
   "select ?2 || '_rp' || i, ?2, 'cap' || i, 'via_gateway', '172.16.' || i || '.0/24', '[]', 0, '2020-01-01', '2020-01-01' from n";
-const RECORDS = "insert into dns_records (id, network_id, name, type, value, ttl, revision, created_at, updated_at) " +
+const RECORDS =
+  "insert into dns_records (id, network_id, name, type, value, ttl, revision, created_at, updated_at) " +
   "select ?2 || '_dns' || i, ?2, 'cap' || i, 'A', '10.80.0.1', 300, 0, '2020-01-01', '2020-01-01' from n";
 
-describe("API4 per-network caps (src/lib/limits.ts, README \"Limits\") answer 409 quickly", () => {
+describe('API4 per-network caps (src/lib/limits.ts, README "Limits") answer 409 quickly', () => {
   type Create = (networkId: string) => [path: string, body: Record<string, unknown>];
   const CAPS: [kind: string, cap: number, sql: string, create: Create][] = [
     ["nodes", LIMITS.nodesPerNetwork, NODES, (networkId) => ["/nodes", { networkId, name: "one-more", publicKey: fakePublicKey() }]],
-    ["routing policies", LIMITS.policiesPerNetwork, POLICIES, (networkId) => [`/networks/${networkId}/routing-policies`,
-      { name: "one-more", type: "via_gateway", destinationCidr: "192.168.1.0/24", gatewayPath: ["node_x"] }]],
-    ["DNS records", LIMITS.dnsRecordsPerNetwork, RECORDS, (networkId) => [`/networks/${networkId}/dns/records`,
-      { name: "one-more", type: "A", value: "10.80.0.2" }]],
+    [
+      "routing policies",
+      LIMITS.policiesPerNetwork,
+      POLICIES,
+      (networkId) => [
+        `/networks/${networkId}/routing-policies`,
+        { name: "one-more", type: "via_gateway", destinationCidr: "192.168.1.0/24", gatewayPath: ["node_x"] },
+      ],
+    ],
+    [
+      "DNS records",
+      LIMITS.dnsRecordsPerNetwork,
+      RECORDS,
+      (networkId) => [`/networks/${networkId}/dns/records`, { name: "one-more", type: "A", value: "10.80.0.2" }],
+    ],
   ];
 
-  it.each(CAPS)("%s: at the cap (%i) a create is 409 and bumps no revision", async (_kind, cap, sql, request) => {
-    const network = await createNetwork(admin, (await createGroup(admin)).id, "10.80.0.0/19");
-    await fill(sql, cap, network.id);
-    const [path, body] = request(network.id);
-    const before = (await get(`/networks/${network.id}`, admin.token)).body;
-    const response = await post(path, body, admin.token);
-    expectError(response, 409, "conflict");
-    expect(response.body.error.message).toContain(String(cap));
-    const after = (await get(`/networks/${network.id}`, admin.token)).body;
-    expect([after.routingRevision, after.dnsRevision]).toEqual([before.routingRevision, before.dnsRevision]);
-  }, 60_000);
+  it.each(CAPS)(
+    "%s: at the cap (%i) a create is 409 and bumps no revision",
+    async (_kind, cap, sql, request) => {
+      const network = await createNetwork(admin, (await createGroup(admin)).id, "10.80.0.0/19");
+      await fill(sql, cap, network.id);
+      const [path, body] = request(network.id);
+      const before = (await get(`/networks/${network.id}`, admin.token)).body;
+      const response = await post(path, body, admin.token);
+      expectError(response, 409, "conflict");
+      expect(response.body.error.message).toContain(String(cap));
+      const after = (await get(`/networks/${network.id}`, admin.token)).body;
+      expect([after.routingRevision, after.dnsRevision]).toEqual([before.routingRevision, before.dnsRevision]);
+    },
+    60_000,
+  );
 
   it("the cap is exact: one below it a node and a record are still created", async () => {
     for (const [, cap, sql, request] of [CAPS[0]!, CAPS[2]!]) {
@@ -132,7 +169,11 @@ describe("API4 per-network caps (src/lib/limits.ts, README \"Limits\") answer 40
       await fill(sql, cap - 1, network.id);
       const [path, body] = request(network.id);
       expect((await post(path, body, admin.token)).status, path).toBe(201);
-      expectError(await post(path, { ...body, name: "two-more", ...(path === "/nodes" ? { publicKey: fakePublicKey() } : {}) }, admin.token), 409, "conflict");
+      expectError(
+        await post(path, { ...body, name: "two-more", ...(path === "/nodes" ? { publicKey: fakePublicKey() } : {}) }, admin.token),
+        409,
+        "conflict",
+      );
     }
   }, 60_000);
 });
@@ -142,7 +183,16 @@ describe("API4 arrays inside bodies are bounded by the schema (422)", () => {
     const peer = { publicKey: fakePublicKey(), lastHandshakeAt: null, rxBytes: 0, txBytes: 0 };
     const cases: [string, string, unknown][] = [
       ["POST", "/client/devices/dev_x/heartbeat", { appliedRevision: 0, peers: Array(1001).fill(peer) }],
-      ["POST", "/networks/net_x/routing-policies", { name: "p", type: "via_gateway", destinationCidr: "10.0.0.0/24", gatewayPath: Array(LIMITS.gatewayPathEntries + 1).fill("node_x") }],
+      [
+        "POST",
+        "/networks/net_x/routing-policies",
+        {
+          name: "p",
+          type: "via_gateway",
+          destinationCidr: "10.0.0.0/24",
+          gatewayPath: Array(LIMITS.gatewayPathEntries + 1).fill("node_x"),
+        },
+      ],
       ["PUT", "/devices/dev_x/routing-preferences", { mode: "only", policyIds: Array(501).fill("rp_x") }],
     ];
     for (const [method, path, body] of cases) {

@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, post } from "../helpers/api";
 import {
-  addMember, createNode, createUser, enrolDevice, fakePublicKey, gatewayNetwork, signInAdmin, type Session,
+  addMember,
+  createNode,
+  createUser,
+  enrolDevice,
+  fakePublicKey,
+  gatewayNetwork,
+  signInAdmin,
+  type Session,
 } from "../helpers/factories";
 import { fetchDocument, operations, type Operation } from "../fuzz/openapi-model";
 import { expectError } from "../helpers/expect-error";
@@ -22,29 +29,51 @@ beforeAll(async () => {
   admin = await signInAdmin();
   plain = await createUser(admin);
   roles = { viewer: await createUser(admin), member: await createUser(admin), admin: await createUser(admin) };
-  const { group, network, hops: [gw] } = await gatewayNetwork(admin, 1);
+  const {
+    group,
+    network,
+    hops: [gw],
+  } = await gatewayNetwork(admin, 1);
   for (const [role, session] of Object.entries(roles)) await addMember(group.id, session, role);
   const node = await createNode(admin, network.id);
-  const policy = await post(`/networks/${network.id}/routing-policies`, { name: "p", type: "via_gateway", destinationCidr: "192.168.9.0/24", gatewayPath: [gw!.id] }, admin.token);
+  const policy = await post(
+    `/networks/${network.id}/routing-policies`,
+    { name: "p", type: "via_gateway", destinationCidr: "192.168.9.0/24", gatewayPath: [gw!.id] },
+    admin.token,
+  );
   const record = await post(`/networks/${network.id}/dns/records`, { name: "db", type: "A", value: "10.0.0.1" }, admin.token);
   const region = await post("/regions", { name: "bfla" }, admin.token);
   const issued = await post("/agents/enrolment-tokens", { kind: "gateway-manager", regionId: region.body.id }, admin.token);
   const agent = await post("/agents/enrol", { token: issued.body.token, name: "bfla" });
   agentToken = agent.body.credential;
   deviceToken = (await enrolDevice(admin, { networkId: network.id, publicKey: fakePublicKey() })).deviceToken;
-  ids = { group: group.id, network: network.id, node: node.id, policy: policy.body.id, record: record.body.id, region: region.body.id,
-    gateway: gw!.id, agent: agent.body.agent.id, admin: admin.userId };
+  ids = {
+    group: group.id,
+    network: network.id,
+    node: node.id,
+    policy: policy.body.id,
+    record: record.body.id,
+    region: region.body.id,
+    gateway: gw!.id,
+    agent: agent.body.agent.id,
+    admin: admin.userId,
+  };
 }, 60_000);
 
 const fill = (path: string) => path.replace(/:(\w+)/g, (_, kind: string) => ids[kind]!);
 
 describe("API5 platform-admin functions refuse ordinary users", () => {
   it.each([
-    ["POST", "/users", { email: "x@example.com", password: "long enough password", platformRole: "admin" }], ["GET", "/users"],
-    ["POST", "/regions", { name: "r" }], ["PATCH", "/regions/:region", { name: "r2" }], ["DELETE", "/regions/:region"],
+    ["POST", "/users", { email: "x@example.com", password: "long enough password", platformRole: "admin" }],
+    ["GET", "/users"],
+    ["POST", "/regions", { name: "r" }],
+    ["PATCH", "/regions/:region", { name: "r2" }],
+    ["DELETE", "/regions/:region"],
     ["POST", "/gateways", { regionId: ":region", name: "g" }],
-    ["POST", "/agents/enrolment-tokens", { kind: "gateway-manager", regionId: ":region" }], ["POST", "/agents/:agent/revoke"],
-    ["GET", "/admin/settings"], ["PUT", "/admin/settings", {}],
+    ["POST", "/agents/enrolment-tokens", { kind: "gateway-manager", regionId: ":region" }],
+    ["POST", "/agents/:agent/revoke"],
+    ["GET", "/admin/settings"],
+    ["PUT", "/admin/settings", {}],
   ] as [string, string, unknown?][])("%s %s as a user is 403", async (method, path, body) => {
     const response = await call(method, fill(path), { token: plain.token, body: body && JSON.parse(fill(JSON.stringify(body))) });
     expect(response.status, response.text).toBe(403);
@@ -61,13 +90,23 @@ describe("API5 platform-admin functions refuse ordinary users", () => {
 
 describe("API5 group functions follow the role: viewer < member < admin < owner", () => {
   const MANAGE: [string, string, unknown?][] = [
-    ["PATCH", "/groups/:group", { name: "x" }], ["DELETE", "/groups/:group"], ["POST", "/groups/:group/members", { userId: ":admin", role: "viewer" }],
-    ["POST", "/groups/:group/invites", { email: "i@example.com", role: "viewer" }], ["GET", "/groups/:group/invites"],
-    ["POST", "/networks", { groupId: ":group", name: "n2", cidr: "10.201.0.0/24" }], ["PATCH", "/networks/:network", { name: "x" }],
-    ["DELETE", "/networks/:network"], ["POST", "/nodes", { networkId: ":network", name: "n", publicKey: "KEY" }],
-    ["PATCH", "/nodes/:node", { name: "x" }], ["DELETE", "/nodes/:node"], ["PUT", "/routing-policies/:policy", { name: "x", type: "via_gateway", destinationCidr: "192.168.8.0/24", gatewayPath: [":gateway"] }],
-    ["DELETE", "/routing-policies/:policy"], ["POST", "/networks/:network/dns/records", { name: "x", type: "A", value: "10.0.0.2" }],
-    ["DELETE", "/dns/records/:record"], ["POST", "/networks/:network/enrolment-keys", { name: "k" }], ["GET", "/networks/:network/enrolment-keys"],
+    ["PATCH", "/groups/:group", { name: "x" }],
+    ["DELETE", "/groups/:group"],
+    ["POST", "/groups/:group/members", { userId: ":admin", role: "viewer" }],
+    ["POST", "/groups/:group/invites", { email: "i@example.com", role: "viewer" }],
+    ["GET", "/groups/:group/invites"],
+    ["POST", "/networks", { groupId: ":group", name: "n2", cidr: "10.201.0.0/24" }],
+    ["PATCH", "/networks/:network", { name: "x" }],
+    ["DELETE", "/networks/:network"],
+    ["POST", "/nodes", { networkId: ":network", name: "n", publicKey: "KEY" }],
+    ["PATCH", "/nodes/:node", { name: "x" }],
+    ["DELETE", "/nodes/:node"],
+    ["PUT", "/routing-policies/:policy", { name: "x", type: "via_gateway", destinationCidr: "192.168.8.0/24", gatewayPath: [":gateway"] }],
+    ["DELETE", "/routing-policies/:policy"],
+    ["POST", "/networks/:network/dns/records", { name: "x", type: "A", value: "10.0.0.2" }],
+    ["DELETE", "/dns/records/:record"],
+    ["POST", "/networks/:network/enrolment-keys", { name: "k" }],
+    ["GET", "/networks/:network/enrolment-keys"],
   ];
   const cases = (["viewer", "member"] as const).flatMap((role) => MANAGE.map(([m, p, b]) => [role, m, p, b] as const));
 
@@ -78,10 +117,20 @@ describe("API5 group functions follow the role: viewer < member < admin < owner"
   });
 
   it("a member enrols devices, a viewer does not; a group admin cannot hand out or take the owner role", async () => {
-    expect((await post("/client/devices", { networkId: ids.network, name: "m-dev", publicKey: fakePublicKey() }, roles.member.token)).status).toBe(201);
-    expectError(await post("/client/devices", { networkId: ids.network, name: "v-dev", publicKey: fakePublicKey() }, roles.viewer.token), 403, "forbidden");
+    expect(
+      (await post("/client/devices", { networkId: ids.network, name: "m-dev", publicKey: fakePublicKey() }, roles.member.token)).status,
+    ).toBe(201);
+    expectError(
+      await post("/client/devices", { networkId: ids.network, name: "v-dev", publicKey: fakePublicKey() }, roles.viewer.token),
+      403,
+      "forbidden",
+    );
     expectError(await post(`/groups/${ids.group}/members`, { userId: plain.userId, role: "owner" }, roles.admin.token), 403, "forbidden");
-    expectError(await call("PATCH", `/groups/${ids.group}/members/${roles.member.userId}`, { token: roles.admin.token, body: { role: "owner" } }), 403, "forbidden");
+    expectError(
+      await call("PATCH", `/groups/${ids.group}/members/${roles.member.userId}`, { token: roles.admin.token, body: { role: "owner" } }),
+      403,
+      "forbidden",
+    );
     expectError(await post(`/groups/${ids.group}/invites`, { email: "o@example.com", role: "owner" }, roles.admin.token), 403, "forbidden");
   });
 });

@@ -27,7 +27,9 @@ describe("API6 single-use grants under a burst of parallel requests", () => {
     expect(statuses(results)).toEqual(Array(8).fill(200));
     expect(new Set(results.map((r) => r.body.refreshToken)).size).toBe(1);
     const successor = results[0]!.body.refreshToken as string;
-    const rows = await env.DB.prepare("select count(*) as n from refresh_tokens where session_id = (select session_id from refresh_tokens where parent_id is not null order by created_at desc limit 1)").first<{ n: number }>();
+    const rows = await env.DB.prepare(
+      "select count(*) as n from refresh_tokens where session_id = (select session_id from refresh_tokens where parent_id is not null order by created_at desc limit 1)",
+    ).first<{ n: number }>();
     expect(rows!.n).toBe(2);
     const next = await post("/auth/refresh", { refreshToken: successor });
     expect(next.status).toBe(200);
@@ -75,11 +77,15 @@ describe("API6 single-use grants under a burst of parallel requests", () => {
     const user = await createUser(admin);
     const { secret } = (await post("/auth/mfa/enroll", undefined, user.token)).body;
     const step = currentStep();
-    expect((await post("/auth/mfa/activate", { code: totp(secret, 0, step), password: "a long enough password" }, user.token)).status).toBe(200);
+    expect((await post("/auth/mfa/activate", { code: totp(secret, 0, step), password: "a long enough password" }, user.token)).status).toBe(
+      200,
+    );
     const address = freshAddress();
     const challenges = await burst(5, () => from(address).post("/auth/login", { email: user.email, password: PASSWORD }));
     const code = totp(secret, 1, step);
-    const results = await Promise.all(challenges.map((c) => from(freshAddress()).post("/auth/mfa/verify", { mfaToken: c.body.mfaToken, code })));
+    const results = await Promise.all(
+      challenges.map((c) => from(freshAddress()).post("/auth/mfa/verify", { mfaToken: c.body.mfaToken, code })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
   });
 });
@@ -89,9 +95,11 @@ describe("API6 enrolment keys: failed enrolments give their use back without eve
     const network = await createNetwork(admin, (await createGroup(admin)).id);
     const created = await post(`/networks/${network.id}/enrolment-keys`, { name: "mixed", usageLimit: 3 }, admin.token);
     const shared = fakePublicKey();
-    const results = await burst(12, (i) => call("POST", "/client/devices", {
-      body: { name: `mixed-${i}`, publicKey: i % 2 === 0 ? shared : fakePublicKey(), enrolmentKey: created.body.key },
-    }));
+    const results = await burst(12, (i) =>
+      call("POST", "/client/devices", {
+        body: { name: `mixed-${i}`, publicKey: i % 2 === 0 ? shared : fakePublicKey(), enrolmentKey: created.body.key },
+      }),
+    );
     const created201 = results.filter((r) => r.status === 201).length;
     expect(created201).toBeLessThanOrEqual(3);
     expect(created201).toBeGreaterThanOrEqual(1);

@@ -20,25 +20,36 @@ beforeAll(async () => {
   admin = await signInAdmin();
   ops = operations(await fetchDocument());
   const gateway = await createGateway(admin);
-  for (const [kind, scope] of [["gateway-manager", { regionId: gateway.regionId }], ["gateway-daemon", { gatewayId: gateway.id }]] as const) {
+  for (const [kind, scope] of [
+    ["gateway-manager", { regionId: gateway.regionId }],
+    ["gateway-daemon", { gatewayId: gateway.id }],
+  ] as const) {
     const issued = await post("/agents/enrolment-tokens", { kind, ...scope }, admin.token);
     agents[kind] = (await post("/agents/enrol", { token: issued.body.token, name: kind })).body.credential;
   }
 });
 
-const CORS_HEADERS = ["access-control-allow-origin", "access-control-allow-credentials", "access-control-allow-methods", "access-control-allow-headers"];
+const CORS_HEADERS = [
+  "access-control-allow-origin",
+  "access-control-allow-credentials",
+  "access-control-allow-methods",
+  "access-control-allow-headers",
+];
 
 describe("API8 CORS: no cross-origin access is granted", () => {
-  it.each(["https://evil.example", "null", "http://localhost:3000"])("a preflight and a credentialed read from %s get no Access-Control-* header", async (origin) => {
-    const preflight = await call("OPTIONS", "/users/me", {
-      headers: { Origin: origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" },
-    });
-    const read = await call("GET", "/users/me", { token: admin.token, headers: { Origin: origin } });
-    expect(read.status).toBe(200);
-    for (const response of [preflight, read]) {
-      for (const name of CORS_HEADERS) expect(response.headers.get(name), name).toBeNull();
-    }
-  });
+  it.each(["https://evil.example", "null", "http://localhost:3000"])(
+    "a preflight and a credentialed read from %s get no Access-Control-* header",
+    async (origin) => {
+      const preflight = await call("OPTIONS", "/users/me", {
+        headers: { Origin: origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" },
+      });
+      const read = await call("GET", "/users/me", { token: admin.token, headers: { Origin: origin } });
+      expect(read.status).toBe(200);
+      for (const response of [preflight, read]) {
+        for (const name of CORS_HEADERS) expect(response.headers.get(name), name).toBeNull();
+      }
+    },
+  );
 });
 
 describe("API8 security headers on every kind of answer", () => {
@@ -50,7 +61,11 @@ describe("API8 security headers on every kind of answer", () => {
       token: await post("/auth/refresh", { refreshToken: admin.refreshToken }),
       text: await get(`/networks/${network.body.id}/dns/zonefile`, admin.token),
       unauthorized: await get("/users/me"),
-      tooLarge: await call("POST", "/groups", { token: admin.token, raw: "x".repeat(70_000), headers: { "Content-Type": "application/json" } }),
+      tooLarge: await call("POST", "/groups", {
+        token: admin.token,
+        raw: "x".repeat(70_000),
+        headers: { "Content-Type": "application/json" },
+      }),
       outside: await exports.default.fetch("http://api.test/api/unknown"),
     };
     for (const [kind, response] of Object.entries(answers)) {
@@ -92,10 +107,17 @@ describe("API8 methods and media types", () => {
     expect(withBody.length).toBeGreaterThan(40);
     for (const op of withBody) {
       // Agent routes check the agent's kind before the body: each gets the kind it is for.
-      const token = /^\/agents\/me\/(report|desired-state)/.test(op.path) ? agents["gateway-daemon"]
-        : op.path.startsWith("/agents/me") ? agents["gateway-manager"] : admin.token;
+      const token = /^\/agents\/me\/(report|desired-state)/.test(op.path)
+        ? agents["gateway-daemon"]
+        : op.path.startsWith("/agents/me")
+          ? agents["gateway-manager"]
+          : admin.token;
       for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
-        const response = await call(op.method, op.path.replace(/\{\w+\}/g, "x_1"), { token, raw: "name=x", headers: { "Content-Type": type } });
+        const response = await call(op.method, op.path.replace(/\{\w+\}/g, "x_1"), {
+          token,
+          raw: "name=x",
+          headers: { "Content-Type": type },
+        });
         expect(response.status, `${op.method} ${op.path} as ${type}`).toBe(415);
         expect(response.body.error.code).toBe("unsupported_media_type");
       }
@@ -104,7 +126,10 @@ describe("API8 methods and media types", () => {
 
   it("method-override headers are ignored: a POST never becomes a DELETE", async () => {
     const group = await createGroup(admin);
-    const response = await call("POST", `/groups/${group.id}`, { token: admin.token, headers: { "X-HTTP-Method-Override": "DELETE", "X-HTTP-Method": "DELETE" } });
+    const response = await call("POST", `/groups/${group.id}`, {
+      token: admin.token,
+      headers: { "X-HTTP-Method-Override": "DELETE", "X-HTTP-Method": "DELETE" },
+    });
     expectError(response, 405, "method_not_allowed");
     expect((await get(`/groups/${group.id}`, admin.token)).status).toBe(200);
     expect(`${API_BASE}/groups`).toBe("/api/v1/groups");

@@ -12,10 +12,15 @@ import { expectErrorIn } from "../helpers/expect-error";
  * this test until it is added here on purpose).
  */
 const PUBLIC = new Set([
-  "GET /health", "GET /health/ready",
-  "POST /auth/login", "POST /auth/refresh", "POST /auth/mfa/verify",
-  "POST /auth/password-reset/request", "POST /auth/password-reset/confirm",
-  "GET /auth/oauth/{provider}/start", "GET /auth/oauth/{provider}/callback",
+  "GET /health",
+  "GET /health/ready",
+  "POST /auth/login",
+  "POST /auth/refresh",
+  "POST /auth/mfa/verify",
+  "POST /auth/password-reset/request",
+  "POST /auth/password-reset/confirm",
+  "GET /auth/oauth/{provider}/start",
+  "GET /auth/oauth/{provider}/callback",
   "POST /agents/enrol",
   "GET /dev/mail", // 404 unless MAIL_TRANSPORT=dev (below)
 ]);
@@ -35,7 +40,10 @@ describe("API9 the documented surface is the whole surface", () => {
   it("every operation is under /api/v1, tagged and summarised", () => {
     for (const [path, methods] of Object.entries(doc.paths)) {
       expect(path.startsWith(`${API_BASE}/`), path).toBe(true);
-      for (const [method, op] of Object.entries(methods) as [string, { tags?: string[]; summary?: string; responses: Record<string, unknown> }][]) {
+      for (const [method, op] of Object.entries(methods) as [
+        string,
+        { tags?: string[]; summary?: string; responses: Record<string, unknown> },
+      ][]) {
         expect(op.tags?.length, `${method} ${path} tags`).toBeGreaterThan(0);
         expect(op.summary, `${method} ${path} summary`).toBeTruthy();
       }
@@ -43,9 +51,15 @@ describe("API9 the documented surface is the whole surface", () => {
   });
 
   it("the unauthenticated operations are exactly the reviewed public list", () => {
-    const open = ops.filter((op) => !op.secured).map(key).sort();
+    const open = ops
+      .filter((op) => !op.secured)
+      .map(key)
+      .sort();
     expect(open).toEqual([...PUBLIC].sort());
-    const optional = ops.filter((op) => op.secured && OPTIONAL_BEARER.has(key(op))).map(key).sort();
+    const optional = ops
+      .filter((op) => op.secured && OPTIONAL_BEARER.has(key(op)))
+      .map(key)
+      .sort();
     expect(optional).toEqual([...OPTIONAL_BEARER].sort());
   });
 
@@ -54,9 +68,23 @@ describe("API9 the documented surface is the whole surface", () => {
   });
 
   it.each([
-    "/", "/api", "/api/v1", "/api/v2/users/me", "/api/v0/users/me", "/api/v1/debug", "/api/v1/admin", "/api/v1/_internal",
-    "/api/v1/.env", "/api/v1/metrics", "/api/v1/graphql", "/api/v1/swagger.json", "/api/v1/openapi.yaml", "/.well-known/security.txt",
-    "/api/v1/users/me/../../../../etc/passwd", "/api/v1/admin/users", "/api/v1/internal/writer",
+    "/",
+    "/api",
+    "/api/v1",
+    "/api/v2/users/me",
+    "/api/v0/users/me",
+    "/api/v1/debug",
+    "/api/v1/admin",
+    "/api/v1/_internal",
+    "/api/v1/.env",
+    "/api/v1/metrics",
+    "/api/v1/graphql",
+    "/api/v1/swagger.json",
+    "/api/v1/openapi.yaml",
+    "/.well-known/security.txt",
+    "/api/v1/users/me/../../../../etc/passwd",
+    "/api/v1/admin/users",
+    "/api/v1/internal/writer",
   ])("nothing undocumented answers: GET %s is 404 in the envelope", async (path) => {
     const response = await exports.default.fetch(`http://api.test${path}`);
     expect(response.status, path).toBe(404);

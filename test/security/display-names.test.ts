@@ -45,11 +45,35 @@ const FIELDS: [Who, string, string, Record<string, unknown>, string][] = [
   ["alice", "POST", "/networks", { groupId: ":group", name: "x", cidr: "10.63.0.0/24" }, "name"],
   ["alice", "PATCH", "/networks/:network", { name: "x" }, "name"],
   ["alice", "PUT", "/networks/:network", { name: "x", cidr: "10.61.0.0/24", dnsDomain: "dn.internal" }, "name"],
-  ["alice", "POST", "/networks/:network/routing-policies", { name: "x", type: "via_gateway", destinationCidr: "192.168.9.0/24", gatewayPath: ["node_x"] }, "name"],
-  ["alice", "PUT", "/routing-policies/rp_none", { name: "x", type: "via_gateway", destinationCidr: "192.168.9.0/24", gatewayPath: ["node_x"] }, "name"],
+  [
+    "alice",
+    "POST",
+    "/networks/:network/routing-policies",
+    { name: "x", type: "via_gateway", destinationCidr: "192.168.9.0/24", gatewayPath: ["node_x"] },
+    "name",
+  ],
+  [
+    "alice",
+    "PUT",
+    "/routing-policies/rp_none",
+    { name: "x", type: "via_gateway", destinationCidr: "192.168.9.0/24", gatewayPath: ["node_x"] },
+    "name",
+  ],
   ["alice", "POST", "/networks/:network/enrolment-keys", { name: "x" }, "name"],
-  ["alice", "POST", "/client/devices", { networkId: ":network", name: "dn-dev", publicKey: "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=", platform: "x" }, "platform"],
-  ["alice", "POST", "/client/devices", { networkId: ":network", name: "dn-dev", publicKey: "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=", clientVersion: "x" }, "clientVersion"],
+  [
+    "alice",
+    "POST",
+    "/client/devices",
+    { networkId: ":network", name: "dn-dev", publicKey: "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=", platform: "x" },
+    "platform",
+  ],
+  [
+    "alice",
+    "POST",
+    "/client/devices",
+    { networkId: ":network", name: "dn-dev", publicKey: "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=", clientVersion: "x" },
+    "clientVersion",
+  ],
   ["admin", "POST", "/regions", { name: "x" }, "name"],
   ["admin", "POST", "/regions", { name: "r", description: "x" }, "description"],
   ["admin", "PATCH", "/regions/:region", { name: "x" }, "name"],
@@ -67,7 +91,14 @@ const FIELDS: [Who, string, string, Record<string, unknown>, string][] = [
 /** Body fields that hold a human-readable name or free text, wherever a route accepts them. */
 const DISPLAY_FIELDS = new Set(["name", "description", "platform", "clientVersion", "version"]);
 /** Names that are DNS labels or record owners: their own, stricter syntax already refuses every character above. */
-const DNS_NAMED = new Set(["POST /nodes", "PATCH /nodes/{id}", "PATCH /devices/{id}", "POST /client/devices name", "POST /networks/{id}/dns/records", "PUT /dns/records/{id}"]);
+const DNS_NAMED = new Set([
+  "POST /nodes",
+  "PATCH /nodes/{id}",
+  "PATCH /devices/{id}",
+  "POST /client/devices name",
+  "POST /networks/{id}/dns/records",
+  "PUT /dns/records/{id}",
+]);
 
 let t: Tenants;
 let agentToken: string;
@@ -99,14 +130,19 @@ describe("item 5: display names refuse control, bidi, zero-width and surrogate c
       const response = await call(method, path, { token: tokenOf(who), body });
       expect(response.status, `${label}: ${response.text}`).toBe(422);
       expect(response.body.error.code).toBe("VALIDATION_ERROR");
-      expect(response.body.error.fields.map((f: { path: string }) => f.path), label).toContain(field);
+      expect(
+        response.body.error.fields.map((f: { path: string }) => f.path),
+        label,
+      ).toContain(field);
     }
     await settle();
     expect(changedTables(before, await snapshot())).toEqual([]);
   });
 
   it("the table covers every request body field that holds a display name", async () => {
-    const covered = new Set(FIELDS.map(([, method, template, , field]) => `${method} ${template.replace(/:[a-zA-Z]+|rp_none/g, "{id}")} ${field}`));
+    const covered = new Set(
+      FIELDS.map(([, method, template, , field]) => `${method} ${template.replace(/:[a-zA-Z]+|rp_none/g, "{id}")} ${field}`),
+    );
     const missing: string[] = [];
     for (const op of operations(await fetchDocument())) {
       for (const field of Object.keys(op.body?.properties ?? {}).filter((name) => DISPLAY_FIELDS.has(name))) {

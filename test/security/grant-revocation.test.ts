@@ -80,10 +80,18 @@ describe("an invite ends with its inviter's authority", () => {
       const existingToken = await mailedToken(existing.email, "inv");
       await expectAuthorityEnded(loss, group.id, issuer.userId);
 
-      expectError(await from(freshAddress()).post("/auth/invites/accept", { token: newcomerToken, password: PASSWORD }), 400, "validation_error");
+      expectError(
+        await from(freshAddress()).post("/auth/invites/accept", { token: newcomerToken, password: PASSWORD }),
+        400,
+        "validation_error",
+      );
       const accounts = await env.DB.prepare("select count(*) as n from users where email = ?").bind(newcomer).first<{ n: number }>();
       expect(accounts!.n).toBe(0);
-      expectError(await from(freshAddress()).post("/auth/invites/accept", { token: existingToken }, existing.token), 400, "validation_error");
+      expectError(
+        await from(freshAddress()).post("/auth/invites/accept", { token: existingToken }, existing.token),
+        400,
+        "validation_error",
+      );
       expectError(await get(`/groups/${group.id}`, existing.token), 404, "not_found");
       const members = (await get(`/groups/${group.id}/members`, admin.token)).body.items.map((m: { email: string }) => m.email);
       expect(members).not.toContain(newcomer);
@@ -95,7 +103,10 @@ describe("an invite ends with its inviter's authority", () => {
     const { issuer, group } = await groupAdmin();
     const newcomer = `${unique("invitee")}@example.com`;
     expect((await post(`/groups/${group.id}/invites`, { email: newcomer, role: "member" }, issuer.token)).status).toBe(201);
-    const accepted = await from(freshAddress()).post("/auth/invites/accept", { token: await mailedToken(newcomer, "inv"), password: PASSWORD });
+    const accepted = await from(freshAddress()).post("/auth/invites/accept", {
+      token: await mailedToken(newcomer, "inv"),
+      password: PASSWORD,
+    });
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.body.role).toBe("member");
   });

@@ -31,7 +31,16 @@ const REFUSED: [string, RegExp][] = [
   ["ff02::/16", /multicast/],
   ["8000::/1", /link-local|multicast/],
 ];
-const ALLOWED = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fd00::/8", "fc00::/7", "2001:db8:100::/48", "203.0.113.0/24"];
+const ALLOWED = [
+  "10.0.0.0/8",
+  "172.16.0.0/12",
+  "192.168.0.0/16",
+  "100.64.0.0/10",
+  "fd00::/8",
+  "fc00::/7",
+  "2001:db8:100::/48",
+  "203.0.113.0/24",
+];
 
 let admin: Session;
 beforeAll(async () => {
@@ -67,7 +76,11 @@ describe("item 8: network CIDRs are unicast space an overlay can use", () => {
     }
     const group = await createGroup(admin);
     const network = await createNetwork(admin, group.id, nextCidr());
-    const policy = await post(`/networks/${network.id}/routing-policies`, { name: "exit", type: "via_gateway", destinationCidr: "0.0.0.0/0", gatewayPath: ["node_none"] }, admin.token);
+    const policy = await post(
+      `/networks/${network.id}/routing-policies`,
+      { name: "exit", type: "via_gateway", destinationCidr: "0.0.0.0/0", gatewayPath: ["node_none"] },
+      admin.token,
+    );
     // The destination passes the schema; only the unknown hop is refused (a domain rule, 400).
     expect(policy.status, policy.text).toBe(400);
     expect(policy.body.error.code).toBe("validation_error");

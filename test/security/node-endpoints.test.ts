@@ -1,6 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { patch, post } from "../helpers/api";
-import { createGateway, createGroup, createNetwork, createNode, enrolDevice, fakePublicKey, signInAdmin, type Session } from "../helpers/factories";
+import {
+  createGateway,
+  createGroup,
+  createNetwork,
+  createNode,
+  enrolDevice,
+  fakePublicKey,
+  signInAdmin,
+  type Session,
+} from "../helpers/factories";
 import { changedTables, settle, snapshot } from "../fuzz/snapshot";
 
 /**
@@ -8,9 +17,21 @@ import { changedTables, settle, snapshot } from "../fuzz/snapshot";
  * `[IPv6]:port` and `hostname:port` pass, on create, update and heartbeat; gateway public hosts the same.
  */
 const BAD_ENDPOINTS = [
-  "[aaaa]:51820", "[::::]:51820", "[1:2:3]:51820", `[${"a".repeat(64)}]:51820`, "[1.2.3.4]:51820", "[fe80::1%eth0]:51820",
-  "[::1::2]:51820", "[:]:51820", "999.1.1.1:51820", "1.2.3:51820", "1.2.3.4.5:51820", "a..b:51820", "host-.example:51820",
-  `${"x".repeat(64)}.example:51820`, "1:2:3:4:5:6:7:8:51820",
+  "[aaaa]:51820",
+  "[::::]:51820",
+  "[1:2:3]:51820",
+  `[${"a".repeat(64)}]:51820`,
+  "[1.2.3.4]:51820",
+  "[fe80::1%eth0]:51820",
+  "[::1::2]:51820",
+  "[:]:51820",
+  "999.1.1.1:51820",
+  "1.2.3:51820",
+  "1.2.3.4.5:51820",
+  "a..b:51820",
+  "host-.example:51820",
+  `${"x".repeat(64)}.example:51820`,
+  "1:2:3:4:5:6:7:8:51820",
 ];
 const GOOD_ENDPOINTS = ["203.0.113.7:51820", "[2001:db8::1]:51820", "[::ffff:198.51.100.1]:1", "gw1.example.net:65535", "localhost:51820"];
 
@@ -33,9 +54,15 @@ describe("item 9: node endpoints hold a real address or host name", () => {
     const device = await enrolDevice(admin, { networkId });
     await settle();
     const before = await snapshot();
-    expectRefused(await post("/nodes", { networkId, name: `e${Date.now().toString(36)}`, publicKey: fakePublicKey(), endpoint }, admin.token), "endpoint");
+    expectRefused(
+      await post("/nodes", { networkId, name: `e${Date.now().toString(36)}`, publicKey: fakePublicKey(), endpoint }, admin.token),
+      "endpoint",
+    );
     expectRefused(await patch(`/nodes/${node.id}`, { endpoint }, admin.token), "endpoint");
-    expectRefused(await post(`/client/devices/${device.deviceId}/heartbeat`, { appliedRevision: null, endpoint }, device.deviceToken), "endpoint");
+    expectRefused(
+      await post(`/client/devices/${device.deviceId}/heartbeat`, { appliedRevision: null, endpoint }, device.deviceToken),
+      "endpoint",
+    );
     await settle();
     expect(changedTables(before, await snapshot())).toEqual([]);
   });

@@ -1,7 +1,16 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, del, patch, post, type ApiResponse } from "../helpers/api";
-import { createGroup, createNetwork, createUser, enrolDevice, fakePublicKey, signInAdmin, unique, type Session } from "../helpers/factories";
+import {
+  createGroup,
+  createNetwork,
+  createUser,
+  enrolDevice,
+  fakePublicKey,
+  signInAdmin,
+  unique,
+  type Session,
+} from "../helpers/factories";
 
 /**
  * Issue 12 items 1 and 3: losing access (removal from the group, disabling, deletion, demotion to viewer)
@@ -22,11 +31,15 @@ beforeAll(async () => {
 });
 
 const count = async (query: string, ...binds: unknown[]) =>
-  (await env.DB.prepare(query).bind(...binds).first<{ n: number }>())!.n;
+  (await env.DB.prepare(query)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
 
 const revisions = (networkId: string) =>
-  env.DB.prepare("select routing_revision as routing, dns_revision as dns from networks where id = ?").bind(networkId)
-    .first<{ routing: number; dns: number }>().then((row) => row!);
+  env.DB.prepare("select routing_revision as routing, dns_revision as dns from networks where id = ?")
+    .bind(networkId)
+    .first<{ routing: number; dns: number }>()
+    .then((row) => row!);
 
 function revoke(kind: Revocation, groupId: string, userId: string): Promise<ApiResponse> {
   if (kind === "remove") return del(`/groups/${groupId}/members/${userId}`, admin.token);
@@ -47,7 +60,8 @@ async function enrolmentRound(kind: Revocation) {
   const before = await revisions(network.id);
 
   const enrolments = Array.from({ length: ENROLMENTS }, () =>
-    post("/client/devices", { networkId: network.id, name: unique("race"), publicKey: fakePublicKey() }, user.token));
+    post("/client/devices", { networkId: network.id, name: unique("race"), publicKey: fakePublicKey() }, user.token),
+  );
   await Promise.race(enrolments);
   const revoked = await revoke(kind, group.id, user.userId);
   expect(revoked.status, revoked.text).toBe(REVOKED_STATUS[kind]);
@@ -90,33 +104,45 @@ describe(`revocation racing ${ENROLMENTS} enrolments, ${ROUNDS} rounds each: no 
 });
 
 describe("heartbeats racing a removal re-create nothing for the removed node", () => {
-  it(`${ROUNDS} rounds of ${ENROLMENTS} heartbeats with peer reports racing the device's deletion or its owner's removal`, async () => {
-    const survivors: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const user = await createUser(admin);
-      const group = await createGroup(admin);
-      const network = await createNetwork(admin, group.id);
-      expect((await post(`/groups/${group.id}/members`, { userId: user.userId, role: "member" }, admin.token)).status).toBe(201);
-      const peer = await enrolDevice(admin, { networkId: network.id });
-      const device = await enrolDevice(user, { networkId: network.id });
-      const peerKey = peer.body.node.publicKey as string;
-      // Staggered, not all at once: heartbeats of one node waiting together merge into one write.
-      const beats = Array.from({ length: ENROLMENTS }, (_, i) => pause(i * 2).then(() =>
-        call("POST", `/client/devices/${device.deviceId}/heartbeat`, {
-          token: device.deviceToken,
-          body: { appliedRevision: null, peers: [{ publicKey: peerKey, lastHandshakeAt: null, rxBytes: i, txBytes: i }] },
-        })));
-      await pause(round % 10 * 2);
-      const removal = round % 2 === 0 ? del(`/devices/${device.deviceId}`, admin.token) : del(`/groups/${group.id}/members/${user.userId}`, admin.token);
-      expect((await removal).status).toBe(204);
-      for (const answer of await Promise.all(beats)) {
-        expect([200, 401, 404], answer.text).toContain(answer.status);
-        if (answer.status !== 200) expect(["unauthorized", "not_found"]).toContain(answer.body.error.code);
+  it(
+    `${ROUNDS} rounds of ${ENROLMENTS} heartbeats with peer reports racing the device's deletion or its owner's removal`,
+    async () => {
+      const survivors: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const user = await createUser(admin);
+        const group = await createGroup(admin);
+        const network = await createNetwork(admin, group.id);
+        expect((await post(`/groups/${group.id}/members`, { userId: user.userId, role: "member" }, admin.token)).status).toBe(201);
+        const peer = await enrolDevice(admin, { networkId: network.id });
+        const device = await enrolDevice(user, { networkId: network.id });
+        const peerKey = peer.body.node.publicKey as string;
+        // Staggered, not all at once: heartbeats of one node waiting together merge into one write.
+        const beats = Array.from({ length: ENROLMENTS }, (_, i) =>
+          pause(i * 2).then(() =>
+            call("POST", `/client/devices/${device.deviceId}/heartbeat`, {
+              token: device.deviceToken,
+              body: { appliedRevision: null, peers: [{ publicKey: peerKey, lastHandshakeAt: null, rxBytes: i, txBytes: i }] },
+            }),
+          ),
+        );
+        await pause((round % 10) * 2);
+        const removal =
+          round % 2 === 0
+            ? del(`/devices/${device.deviceId}`, admin.token)
+            : del(`/groups/${group.id}/members/${user.userId}`, admin.token);
+        expect((await removal).status).toBe(204);
+        for (const answer of await Promise.all(beats)) {
+          expect([200, 401, 404], answer.text).toContain(answer.status);
+          if (answer.status !== 200) expect(["unauthorized", "not_found"]).toContain(answer.body.error.code);
+        }
+        survivors.push(
+          (await count("select count(*) as n from tunnel_observations where from_node_id = ?", device.nodeId)) +
+            (await count("select count(*) as n from nodes where id = ?", device.nodeId)),
+        );
       }
-      survivors.push(await count("select count(*) as n from tunnel_observations where from_node_id = ?", device.nodeId)
-        + await count("select count(*) as n from nodes where id = ?", device.nodeId));
-    }
-    const total = survivors.reduce((sum, n) => sum + n, 0);
-    expect(total, `observation rows left per round: ${survivors.join(",")}`).toBe(0);
-  }, TIMEOUT);
+      const total = survivors.reduce((sum, n) => sum + n, 0);
+      expect(total, `observation rows left per round: ${survivors.join(",")}`).toBe(0);
+    },
+    TIMEOUT,
+  );
 });

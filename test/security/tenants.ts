@@ -1,6 +1,15 @@
 import { expect } from "vitest";
 import { post } from "../helpers/api";
-import { createGroup, createNetwork, createUser, enrolDevice, fakePublicKey, signInAdmin, unique, type Session } from "../helpers/factories";
+import {
+  createGroup,
+  createNetwork,
+  createUser,
+  enrolDevice,
+  fakePublicKey,
+  signInAdmin,
+  unique,
+  type Session,
+} from "../helpers/factories";
 import { settle } from "../fuzz/snapshot";
 
 /**
@@ -20,7 +29,11 @@ export interface Tenants {
 async function ownWorld(owner: Session, cidr: string) {
   const group = await createGroup(owner);
   const network = await createNetwork(owner, group.id, cidr);
-  const record = await post(`/networks/${network.id}/dns/records`, { name: "db", type: "A", value: cidr.replace("0/24", "40") }, owner.token);
+  const record = await post(
+    `/networks/${network.id}/dns/records`,
+    { name: "db", type: "A", value: cidr.replace("0/24", "40") },
+    owner.token,
+  );
   expect(record.status, record.text).toBe(201);
   const key = await post(`/networks/${network.id}/enrolment-keys`, { name: "k", usageLimit: 5 }, owner.token);
   expect(key.status, key.text).toBe(201);
@@ -33,10 +46,19 @@ async function ownWorld(owner: Session, cidr: string) {
   expect(delivery.status, delivery.text).toBe(201);
   return {
     ids: {
-      user: owner.userId, group: group.id, network: network.id, record: record.body.id, key: key.body.id, invite: invite.body.id,
-      device: device.deviceId, node: device.nodeId, channel: channel.body.id, delivery: delivery.body.id,
+      user: owner.userId,
+      group: group.id,
+      network: network.id,
+      record: record.body.id,
+      key: key.body.id,
+      invite: invite.body.id,
+      device: device.deviceId,
+      node: device.nodeId,
+      channel: channel.body.id,
+      delivery: delivery.body.id,
     },
-    deviceToken: device.deviceToken, key: key.body.key as string,
+    deviceToken: device.deviceToken,
+    key: key.body.key as string,
   };
 }
 
@@ -46,7 +68,14 @@ export async function buildTenants(): Promise<Tenants> {
   const aw = await ownWorld(alice, "10.61.0.0/24");
   const bw = await ownWorld(bob, "10.62.0.0/24");
   await settle();
-  return { admin, alice, bob, a: aw.ids, b: bw.ids, secrets: { aliceDeviceToken: aw.deviceToken, bobDeviceToken: bw.deviceToken, aliceKey: aw.key } };
+  return {
+    admin,
+    alice,
+    bob,
+    a: aw.ids,
+    b: bw.ids,
+    secrets: { aliceDeviceToken: aw.deviceToken, bobDeviceToken: bw.deviceToken, aliceKey: aw.key },
+  };
 }
 
 /** `/dns/records/:record` with Alice's ids, or Bob's where the template says `:b.network`. */

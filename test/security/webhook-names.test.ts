@@ -11,11 +11,29 @@ import { checkWebhookUrl } from "../../src/services/notifications/webhook-url";
  * (or can never be public) are refused when saved and again before each delivery, like addresses.
  */
 const INTERNAL_NAMES = [
-  "https://localhost../", "https://localhost.../x", "https://api.localhost../", "https://metadata.google.internal./",
-  "https://metadata.google.internal../", "https://db.internal/", "https://printer.local/", "https://nas.lan/", "https://mail.corp/",
-  "https://router.home.arpa/", "https://1.0.0.10.in-addr.arpa/", "https://kubernetes.default.svc/", "https://api.ns.svc.cluster.local/",
-  "https://files.home/", "https://wiki.intranet/", "https://vault.private/", "https://x.test/", "https://x.invalid/", "https://x.example/",
-  "https://abc.onion/", "https://x.alt/", "https://a..b.com/", "https://NAS.LAN./",
+  "https://localhost../",
+  "https://localhost.../x",
+  "https://api.localhost../",
+  "https://metadata.google.internal./",
+  "https://metadata.google.internal../",
+  "https://db.internal/",
+  "https://printer.local/",
+  "https://nas.lan/",
+  "https://mail.corp/",
+  "https://router.home.arpa/",
+  "https://1.0.0.10.in-addr.arpa/",
+  "https://kubernetes.default.svc/",
+  "https://api.ns.svc.cluster.local/",
+  "https://files.home/",
+  "https://wiki.intranet/",
+  "https://vault.private/",
+  "https://x.test/",
+  "https://x.invalid/",
+  "https://x.example/",
+  "https://abc.onion/",
+  "https://x.alt/",
+  "https://a..b.com/",
+  "https://NAS.LAN./",
 ];
 const webhook = (target: string) => ({ type: "webhook", target, events: ["node.offline"] });
 
@@ -36,7 +54,7 @@ describe("item 10: webhook targets on internal names", () => {
     const changed = await request(`/notifications/channels/${channel.body.id}`, { method: "PATCH", token: user.token, json: { target } });
     for (const response of [created, changed]) {
       expect(response.status, target).toBe(400);
-      expect((await response.json() as any).error.code).toBe("validation_error");
+      expect(((await response.json()) as any).error.code).toBe("validation_error");
     }
     await settle();
     expect(changedTables(before, await snapshot())).toEqual([]);
@@ -46,7 +64,9 @@ describe("item 10: webhook targets on internal names", () => {
 
   it("a stored target on an internal name is refused before the attempt connects", async () => {
     const created = await post("/notifications/channels", webhook("https://hooks.example.com/later"), user.token);
-    await env.DB.prepare("update notification_channels set target = ? where id = ?").bind("https://metadata.google.internal../computeMetadata/v1/", created.body.id).run();
+    await env.DB.prepare("update notification_channels set target = ? where id = ?")
+      .bind("https://metadata.google.internal../computeMetadata/v1/", created.body.id)
+      .run();
     const outbound = spyOnOutbound();
     const attempt = await post(`/notifications/channels/${created.body.id}/test`, undefined, user.token);
     expect(attempt.status, attempt.text).toBe(201);
@@ -56,7 +76,13 @@ describe("item 10: webhook targets on internal names", () => {
   });
 
   it("public names, including ones that merely contain an internal word, stay allowed", () => {
-    for (const url of ["https://hooks.example.com/x", "https://internal.example.com/x", "https://local.news/x", "https://lan.party.io./x", "https://corp.com/x"]) {
+    for (const url of [
+      "https://hooks.example.com/x",
+      "https://internal.example.com/x",
+      "https://local.news/x",
+      "https://lan.party.io./x",
+      "https://corp.com/x",
+    ]) {
       expect(checkWebhookUrl(url, false).ok, url).toBe(true);
     }
   });

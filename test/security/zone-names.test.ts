@@ -1,7 +1,18 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { get, patch, post, put } from "../helpers/api";
-import { addMember, createGroup, createNetwork, createNode, createUser, enrolDevice, fakePublicKey, nextCidr, signInAdmin, type Session } from "../helpers/factories";
+import {
+  addMember,
+  createGroup,
+  createNetwork,
+  createNode,
+  createUser,
+  enrolDevice,
+  fakePublicKey,
+  nextCidr,
+  signInAdmin,
+  type Session,
+} from "../helpers/factories";
 import { changedTables, settle, snapshot } from "../fuzz/snapshot";
 import { writerStub } from "../../src/services/networks/writer";
 
@@ -39,8 +50,12 @@ function expect422(response: { status: number; text: string; body: any }, field:
 
 const zoneOf = async (networkId: string) => (await get(`/networks/${networkId}/dns/zonefile`, admin.token)).text;
 /** The zone's data lines as [owner, type, rdata]. */
-const zoneLines = (zone: string) => zone.split("\n").filter((line) => line && !line.startsWith("$"))
-  .map((line) => line.split("\t")).map((cells) => [cells[0]!, cells[3]!, cells[4]!] as const);
+const zoneLines = (zone: string) =>
+  zone
+    .split("\n")
+    .filter((line) => line && !line.startsWith("$"))
+    .map((line) => line.split("\t"))
+    .map((cells) => [cells[0]!, cells[3]!, cells[4]!] as const);
 
 describe("item 6: the zone's own names are reserved", () => {
   it("a member cannot enrol or rename a device to ns, hostmaster, @ or *; nothing changes and the zone keeps its name server", async () => {
@@ -52,7 +67,11 @@ describe("item 6: the zone's own names are reserved", () => {
     for (const name of ["ns", "NS", "hostmaster", "Hostmaster"]) {
       const enrol = await post("/client/devices", { networkId: network.id, name, publicKey: fakePublicKey() }, member.token);
       expect422(enrol, "name", new RegExp(`"${name.toLowerCase()}" is reserved`));
-      expect422(await patch(`/devices/${device.deviceId}`, { name }, member.token), "name", new RegExp(`"${name.toLowerCase()}" is reserved`));
+      expect422(
+        await patch(`/devices/${device.deviceId}`, { name }, member.token),
+        "name",
+        new RegExp(`"${name.toLowerCase()}" is reserved`),
+      );
     }
     for (const name of ["@", "*", "*.x"]) {
       expect((await post("/client/devices", { networkId: network.id, name, publicKey: fakePublicKey() }, member.token)).status).toBe(422);
@@ -68,9 +87,18 @@ describe("item 6: the zone's own names are reserved", () => {
     await settle();
     const before = await snapshot();
     for (const name of ["ns", "hostmaster"]) {
-      expect422(await post("/nodes", { networkId: network.id, name, publicKey: fakePublicKey() }, admin.token), "name", new RegExp(`"${name}" is reserved`));
+      expect422(
+        await post("/nodes", { networkId: network.id, name, publicKey: fakePublicKey() }, admin.token),
+        "name",
+        new RegExp(`"${name}" is reserved`),
+      );
       expect422(await patch(`/nodes/${node.id}`, { name }, admin.token), "name", new RegExp(`"${name}" is reserved`));
-      for (const [type, value] of [["A", "10.1.2.3"], ["AAAA", "fd00::9"], ["TXT", "hi"], ["CNAME", "plain"]]) {
+      for (const [type, value] of [
+        ["A", "10.1.2.3"],
+        ["AAAA", "fd00::9"],
+        ["TXT", "hi"],
+        ["CNAME", "plain"],
+      ]) {
         const record = await post(`/networks/${network.id}/dns/records`, { name: name.toUpperCase(), type, value }, admin.token);
         expect422(record, "name", new RegExp(`"${name}" is reserved`));
       }
@@ -101,9 +129,17 @@ describe("item 7: no full name under a network's domain is longer than 253 chara
     const network = await createNetwork(admin, group.id, nextCidr());
     await settle();
     const before = await snapshot();
-    expect422(await post("/networks", { groupId: group.id, name: "long", cidr: nextCidr(), dnsDomain: tooLong }, admin.token), "dnsDomain", /at most 242/);
+    expect422(
+      await post("/networks", { groupId: group.id, name: "long", cidr: nextCidr(), dnsDomain: tooLong }, admin.token),
+      "dnsDomain",
+      /at most 242/,
+    );
     expect422(await patch(`/networks/${network.id}`, { dnsDomain: tooLong }, admin.token), "dnsDomain", /at most 242/);
-    expect422(await put(`/networks/${network.id}`, { name: network.name, cidr: network.cidr, dnsDomain: tooLong }, admin.token), "dnsDomain", /at most 242/);
+    expect422(
+      await put(`/networks/${network.id}`, { name: network.name, cidr: network.cidr, dnsDomain: tooLong }, admin.token),
+      "dnsDomain",
+      /at most 242/,
+    );
     await settle();
     expect(changedTables(before, await snapshot())).toEqual([]);
     expect((await patch(`/networks/${network.id}`, { dnsDomain: LONGEST_DOMAIN }, admin.token)).status).toBe(200);
@@ -116,9 +152,17 @@ describe("item 7: no full name under a network's domain is longer than 253 chara
     await settle();
     const before = await snapshot();
     const name = "z".repeat(11);
-    expect422(await post("/nodes", { networkId: network.id, name, publicKey: fakePublicKey() }, admin.token), "name", /254 characters; DNS names are at most 253/);
+    expect422(
+      await post("/nodes", { networkId: network.id, name, publicKey: fakePublicKey() }, admin.token),
+      "name",
+      /254 characters; DNS names are at most 253/,
+    );
     expect422(await patch(`/nodes/${fits.id}`, { name }, admin.token), "name", /at most 253/);
-    expect422(await post("/client/devices", { networkId: network.id, name, publicKey: fakePublicKey() }, member.token), "name", /at most 253/);
+    expect422(
+      await post("/client/devices", { networkId: network.id, name, publicKey: fakePublicKey() }, member.token),
+      "name",
+      /at most 253/,
+    );
     expect422(await patch(`/devices/${device.deviceId}`, { name }, member.token), "name", /at most 253/);
     expect422(await post(`/networks/${network.id}/dns/records`, { name, type: "A", value: "10.1.1.1" }, admin.token), "name", /253/);
     await settle();
@@ -132,8 +176,16 @@ describe("item 7: no full name under a network's domain is longer than 253 chara
   it("a domain change that would lengthen an existing node's, record's or CNAME target's name past 253 is 409 and changes nothing (PATCH and PUT)", async () => {
     const cases: [string, (networkId: string) => Promise<unknown>, RegExp][] = [
       ["node", (id) => createNode(admin, id, { name: "n".repeat(40) }), /^Node node_\w+ \("n{40}"\): The full name/],
-      ["record", (id) => post(`/networks/${id}/dns/records`, { name: `${"r".repeat(30)}.x`, type: "TXT", value: "t" }, admin.token), /^DNS record dns_\w+/],
-      ["CNAME target", (id) => post(`/networks/${id}/dns/records`, { name: "alias", type: "CNAME", value: `${"t".repeat(35)}.svc` }, admin.token), /^DNS record dns_\w+ \("alias"\)/],
+      [
+        "record",
+        (id) => post(`/networks/${id}/dns/records`, { name: `${"r".repeat(30)}.x`, type: "TXT", value: "t" }, admin.token),
+        /^DNS record dns_\w+/,
+      ],
+      [
+        "CNAME target",
+        (id) => post(`/networks/${id}/dns/records`, { name: "alias", type: "CNAME", value: `${"t".repeat(35)}.svc` }, admin.token),
+        /^DNS record dns_\w+ \("alias"\)/,
+      ],
     ];
     for (const [label, seed, message] of cases) {
       const network = await networkOf("short.internal");
@@ -152,19 +204,30 @@ describe("item 7: no full name under a network's domain is longer than 253 chara
       }
       await settle();
       expect(changedTables(before, await snapshot()), label).toEqual([]);
-      expect((await get(`/networks/${network.id}`, admin.token)).body).toMatchObject({ dnsDomain: "short.internal", dnsRevision: current.dnsRevision });
+      expect((await get(`/networks/${network.id}`, admin.token)).body).toMatchObject({
+        dnsDomain: "short.internal",
+        dnsRevision: current.dnsRevision,
+      });
     }
   });
 
   it("the writer checks a record against the domain of the moment it writes, not the one its request was validated with", async () => {
     // A domain change can run in the network's writer between a record request's validation and its write.
     const network = await networkOf(`${"p".repeat(60)}.${"p".repeat(60)}.internal`);
-    const validatedUnderOldDomain = { name: `${"q".repeat(60)}.${"q".repeat(60)}.${"q".repeat(60)}`, type: "A" as const, value: "10.1.1.2", ttl: 300 };
+    const validatedUnderOldDomain = {
+      name: `${"q".repeat(60)}.${"q".repeat(60)}.${"q".repeat(60)}`,
+      type: "A" as const,
+      value: "10.1.1.2",
+      ttl: 300,
+    };
     await settle();
     const before = await snapshot();
     const result = await writerStub(env, network.id).run("createDnsRecord", [network.id, validatedUnderOldDomain]);
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.error).toMatchObject({ code: "VALIDATION_ERROR", fields: [{ path: "name", message: expect.stringMatching(/longer than 253/) }] });
+    expect(!result.ok && result.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      fields: [{ path: "name", message: expect.stringMatching(/longer than 253/) }],
+    });
     expect(changedTables(before, await snapshot())).toEqual([]);
   });
 });

@@ -7,7 +7,9 @@ export const devices = sqliteTable(
   "devices",
   {
     id: text().primaryKey(),
-    networkId: text().notNull().references(() => networks.id, { onDelete: "cascade" }),
+    networkId: text()
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
     nodeId: text().notNull(),
     /** The owner; null for devices enrolled headless with an enrolment key (group admins manage them). */
     userId: text().references(() => users.id, { onDelete: "cascade" }),

@@ -5,7 +5,9 @@ export const dnsRecords = sqliteTable(
   "dns_records",
   {
     id: text().primaryKey(),
-    networkId: text().notNull().references(() => networks.id, { onDelete: "cascade" }),
+    networkId: text()
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
     /** Relative to the network's dnsDomain; "@" is the apex. Normalised lower case. */
     name: text().notNull(),
     type: text({ enum: ["A", "AAAA", "CNAME", "TXT"] }).notNull(),

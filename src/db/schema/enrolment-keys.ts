@@ -7,7 +7,9 @@ export const enrolmentKeys = sqliteTable(
   "enrolment_keys",
   {
     id: text().primaryKey(),
-    networkId: text().notNull().references(() => networks.id, { onDelete: "cascade" }),
+    networkId: text()
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
     name: text().notNull(),
     /** SHA-256 of the key (`ek_…`); the key itself is shown once, at creation. */
     keyHash: text().notNull().unique(),

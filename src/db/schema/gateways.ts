@@ -9,7 +9,9 @@ export const gateways = sqliteTable(
   "gateways",
   {
     id: text().primaryKey(),
-    regionId: text().notNull().references(() => regions.id),
+    regionId: text()
+      .notNull()
+      .references(() => regions.id),
     name: text().notNull().unique(),
     /** Public host the gateway is reached at, for operators; each gateway node carries its own endpoint. */
     publicHost: text(),
@@ -17,7 +19,9 @@ export const gateways = sqliteTable(
     status: text({ enum: GATEWAY_STATUSES }).notNull().default("active"),
     capacity: integer(),
     /** What the region's gateway-manager last reported. */
-    health: text({ enum: ["unknown", "healthy", "degraded", "down"] }).notNull().default("unknown"),
+    health: text({ enum: ["unknown", "healthy", "degraded", "down"] })
+      .notNull()
+      .default("unknown"),
     healthCheckedAt: text(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),

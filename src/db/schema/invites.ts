@@ -8,7 +8,9 @@ export const invites = sqliteTable(
   "invites",
   {
     id: text().primaryKey(),
-    groupId: text().notNull().references(() => groups.id, { onDelete: "cascade" }),
+    groupId: text()
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
     /** Lower-cased, like users.email. */
     email: text().notNull(),
     role: text({ enum: GROUP_ROLES }).notNull(),

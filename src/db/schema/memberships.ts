@@ -8,8 +8,12 @@ export type GroupRole = (typeof GROUP_ROLES)[number];
 export const memberships = sqliteTable(
   "memberships",
   {
-    groupId: text().notNull().references(() => groups.id, { onDelete: "cascade" }),
-    userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
+    groupId: text()
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     role: text({ enum: GROUP_ROLES }).notNull(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),

@@ -7,7 +7,9 @@ import { users } from "./users";
  */
 export const mfaChallenges = sqliteTable("mfa_challenges", {
   id: text().primaryKey(),
-  userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text()
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   tokenHash: text().notNull().unique(),
   attempts: integer().notNull().default(0),
   createdAt: text().notNull(),

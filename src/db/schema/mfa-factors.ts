@@ -3,7 +3,9 @@ import { users } from "./users";
 
 /** A user's TOTP factor: pending until activated with a first code. */
 export const mfaFactors = sqliteTable("mfa_factors", {
-  userId: text().primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  userId: text()
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
   /** AES-GCM ciphertext of the 160-bit secret (key derived from TOKEN_SECRET), bound to the user id. */
   secretCiphertext: text().notNull(),
   activatedAt: text(),

@@ -5,7 +5,9 @@ export const networks = sqliteTable(
   "networks",
   {
     id: text().primaryKey(),
-    groupId: text().notNull().references(() => groups.id),
+    groupId: text()
+      .notNull()
+      .references(() => groups.id),
     name: text().notNull(),
     /** Normalised CIDR (network address, canonical form). */
     cidr: text().notNull(),

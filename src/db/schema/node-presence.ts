@@ -10,7 +10,9 @@ export const PRESENCE_STATES = ["online", "offline"] as const;
 export const nodePresence = sqliteTable(
   "node_presence",
   {
-    nodeId: text().primaryKey().references(() => nodes.id, { onDelete: "cascade" }),
+    nodeId: text()
+      .primaryKey()
+      .references(() => nodes.id, { onDelete: "cascade" }),
     state: text({ enum: PRESENCE_STATES }).notNull(),
     changedAt: text().notNull(),
     /** When the detector first saw the node online and behind its network's routing revision; null otherwise. */

@@ -8,7 +8,9 @@ export const nodes = sqliteTable(
   "nodes",
   {
     id: text().primaryKey(),
-    networkId: text().notNull().references(() => networks.id, { onDelete: "cascade" }),
+    networkId: text()
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
     /** A DNS label: the node answers as <name>.<dnsDomain>. */
     name: text().notNull(),
     publicKey: text().notNull(),

@@ -9,7 +9,9 @@ export const notificationChannels = sqliteTable(
   "notification_channels",
   {
     id: text().primaryKey(),
-    userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     type: text({ enum: CHANNEL_TYPES }).notNull(),
     /** An email address (email) or an https URL (webhook). */
     target: text().notNull(),

@@ -14,9 +14,15 @@ export const notificationDeliveries = sqliteTable(
   "notification_deliveries",
   {
     id: text().primaryKey(),
-    eventId: text().notNull().references(() => notificationEvents.id, { onDelete: "cascade" }),
-    channelId: text().notNull().references(() => notificationChannels.id, { onDelete: "cascade" }),
-    userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
+    eventId: text()
+      .notNull()
+      .references(() => notificationEvents.id, { onDelete: "cascade" }),
+    channelId: text()
+      .notNull()
+      .references(() => notificationChannels.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     status: text({ enum: DELIVERY_STATUSES }).notNull().default("pending"),
     attempts: integer().notNull().default(0),
     /** When the next attempt is due (pending); null once delivered or failed. */

@@ -7,7 +7,9 @@ export const oauthIdentities = sqliteTable(
   {
     provider: text().notNull(),
     subject: text().notNull(),
-    userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** The verified email that linked it, for the record. */
     email: text().notNull(),
     createdAt: text().notNull(),

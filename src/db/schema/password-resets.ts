@@ -6,7 +6,9 @@ export const passwordResets = sqliteTable(
   "password_resets",
   {
     id: text().primaryKey(),
-    userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     tokenHash: text().notNull().unique(),
     createdAt: text().notNull(),
     expiresAt: text().notNull(),

@@ -6,7 +6,9 @@ export const recoveryCodes = sqliteTable(
   "recovery_codes",
   {
     id: text().primaryKey(),
-    userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     codeHash: text().notNull(),
     createdAt: text().notNull(),
     usedAt: text(),

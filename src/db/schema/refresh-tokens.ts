@@ -5,7 +5,9 @@ export const refreshTokens = sqliteTable(
   "refresh_tokens",
   {
     id: text().primaryKey(),
-    sessionId: text().notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text()
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     /** SHA-256 of the token; the token itself is never stored. */
     tokenHash: text().notNull().unique(),
     parentId: text(),

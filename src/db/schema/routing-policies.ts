@@ -7,7 +7,9 @@ export const routingPolicies = sqliteTable(
   "routing_policies",
   {
     id: text().primaryKey(),
-    networkId: text().notNull().references(() => networks.id, { onDelete: "cascade" }),
+    networkId: text()
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
     name: text().notNull(),
     type: text({ enum: ROUTING_POLICY_TYPES }).notNull(),
     destinationCidr: text().notNull(),

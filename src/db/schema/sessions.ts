@@ -6,7 +6,9 @@ export const sessions = sqliteTable(
   "sessions",
   {
     id: text().primaryKey(),
-    userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     createdAt: text().notNull(),
     /** Absolute end of the session, whatever the refresh activity. */
     expiresAt: text().notNull(),

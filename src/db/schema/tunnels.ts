@@ -9,7 +9,9 @@ export const tunnelObservations = sqliteTable(
   "tunnel_observations",
   {
     id: text().primaryKey(),
-    networkId: text().notNull().references(() => networks.id, { onDelete: "cascade" }),
+    networkId: text()
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
     fromNodeId: text().notNull(),
     peerPublicKey: text().notNull(),
     lastHandshakeAt: text(),

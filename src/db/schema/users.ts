@@ -7,7 +7,9 @@ export const users = sqliteTable("users", {
   name: text().notNull().default(""),
   /** `$scrypt$ln=14,r=8,p=5$salt$hash`; null for accounts that only sign in through OAuth. */
   passwordHash: text(),
-  platformRole: text({ enum: ["admin", "user"] }).notNull().default("user"),
+  platformRole: text({ enum: ["admin", "user"] })
+    .notNull()
+    .default("user"),
   disabledAt: text(),
   createdAt: text().notNull(),
   updatedAt: text().notNull(),

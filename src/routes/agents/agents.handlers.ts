@@ -17,7 +17,10 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const query = c.req.valid("query");
   const rows = await listAgents(c.var.db, query);
   const offline = await offlineAfterSeconds(c.env, c.var.db);
-  return c.json(toPage(rows, query.limit, (agent) => presentAgent(agent, offline)), 200);
+  return c.json(
+    toPage(rows, query.limit, (agent) => presentAgent(agent, offline)),
+    200,
+  );
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {

@@ -4,5 +4,11 @@ import { agentOfKind, requireAgent } from "../../middleware/agent-auth";
 
 /** Spread into createRoute: the caller authenticates with its agent credential (of one kind). */
 export const asAgent = { middleware: [requireAgent] as MiddlewareHandler<AppEnv>[], security: [{ bearerAuth: [] }] };
-export const asManager = { middleware: [requireAgent, agentOfKind("gateway-manager")] as MiddlewareHandler<AppEnv>[], security: [{ bearerAuth: [] }] };
-export const asDaemon = { middleware: [requireAgent, agentOfKind("gateway-daemon")] as MiddlewareHandler<AppEnv>[], security: [{ bearerAuth: [] }] };
+export const asManager = {
+  middleware: [requireAgent, agentOfKind("gateway-manager")] as MiddlewareHandler<AppEnv>[],
+  security: [{ bearerAuth: [] }],
+};
+export const asDaemon = {
+  middleware: [requireAgent, agentOfKind("gateway-daemon")] as MiddlewareHandler<AppEnv>[],
+  security: [{ bearerAuth: [] }],
+};

@@ -4,9 +4,15 @@ import { pageOf } from "../../lib/pagination";
 import { AuditEventSchema, AuditQuery } from "./audit.schemas";
 
 export const list = createRoute({
-  method: "get", path: "/audit", tags: ["Audit"],
+  method: "get",
+  path: "/audit",
+  tags: ["Audit"],
   summary: "Successful mutations: who, what, when, which ids (group owners and admins; platform admins see all)",
-  description: "Without filters: the events of every group you own or administer. groupId or networkId you cannot see: 404; one you only read: 403.",
+  description:
+    "Without filters: the events of every group you own or administer. groupId or networkId you cannot see: 404; one you only read: 403.",
   request: { query: AuditQuery },
-  responses: { 200: jsonResponse(pageOf(AuditEventSchema, "AuditEventPage"), "A page of audit events"), ...errorResponses(401, 403, 404, 422) },
+  responses: {
+    200: jsonResponse(pageOf(AuditEventSchema, "AuditEventPage"), "A page of audit events"),
+    ...errorResponses(401, 403, 404, 422),
+  },
 });

@@ -6,9 +6,12 @@ import { LoginBody, RefreshBody, SignInResultSchema, TokenPairSchema } from "./a
 const tags = ["Auth"];
 
 export const login = createRoute({
-  method: "post", path: "/auth/login", tags,
+  method: "post",
+  path: "/auth/login",
+  tags,
   summary: "Sign in with email and password",
-  description: "Answers a token pair, or `{ mfaRequired, mfaToken }` when the account has MFA on. " +
+  description:
+    "Answers a token pair, or `{ mfaRequired, mfaToken }` when the account has MFA on. " +
     "Failures are throttled per account from one client address, per client address, and under a far higher " +
     "per-account ceiling, so other addresses' failures do not lock the owner out (429 with Retry-After).",
   request: { body: jsonBody(LoginBody) },
@@ -16,16 +19,22 @@ export const login = createRoute({
 });
 
 export const refresh = createRoute({
-  method: "post", path: "/auth/refresh", tags,
+  method: "post",
+  path: "/auth/refresh",
+  tags,
   summary: "Rotate a refresh token for a new token pair",
-  description: "Every refresh token works once. Presenting a used one again revokes the whole session " +
+  description:
+    "Every refresh token works once. Presenting a used one again revokes the whole session " +
     "(except within 10 s, when it returns the same successor, so concurrent clients do not log themselves out).",
   request: { body: jsonBody(RefreshBody) },
   responses: { 200: jsonResponse(TokenPairSchema, "New tokens"), ...errorResponses(401, 413, 415, 422) },
 });
 
 export const logout = createRoute({
-  method: "post", path: "/auth/logout", tags, ...signedIn,
+  method: "post",
+  path: "/auth/logout",
+  tags,
+  ...signedIn,
   summary: "End the current session (its refresh tokens stop working, and so does this access token)",
   responses: { 204: noContent, ...errorResponses(401) },
 });

@@ -22,7 +22,11 @@ export const start: AppRouteHandler<typeof routes.start> = async (c) => {
   const { url, state } = await authorizationUrl(c.var.db, config, provider, redirectUri(c, provider.id));
   // Binds the flow to this browser: a callback URL replayed into someone else's browser lacks the cookie.
   setCookie(c, STATE_COOKIE, state, {
-    path: COOKIE_PATH, httpOnly: true, sameSite: "Lax", secure: new URL(c.req.url).protocol === "https:", maxAge: OAUTH_STATE_TTL_SECONDS,
+    path: COOKIE_PATH,
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: new URL(c.req.url).protocol === "https:",
+    maxAge: OAUTH_STATE_TTL_SECONDS,
   });
   return c.redirect(url, 302);
 };

@@ -5,7 +5,11 @@ import { SignInResultSchema } from "./auth.schemas";
 const tags = ["OAuth"];
 
 export const ProviderParam = z.object({
-  provider: z.string().min(1).max(32).openapi({ param: { name: "provider", in: "path" }, example: "github", description: "github, google or oidc" }),
+  provider: z
+    .string()
+    .min(1)
+    .max(32)
+    .openapi({ param: { name: "provider", in: "path" }, example: "github", description: "github, google or oidc" }),
 });
 
 /** The provider's redirect; oauth4webapi reads the parameters from the URL itself. */
@@ -16,7 +20,9 @@ const CallbackQuery = z.looseObject({
 });
 
 export const start = createRoute({
-  method: "get", path: "/auth/oauth/{provider}/start", tags,
+  method: "get",
+  path: "/auth/oauth/{provider}/start",
+  tags,
   summary: "Redirect to the provider (authorization code + PKCE S256, state bound to this browser by a cookie)",
   request: { params: ProviderParam },
   responses: {
@@ -27,9 +33,12 @@ export const start = createRoute({
 });
 
 export const callback = createRoute({
-  method: "get", path: "/auth/oauth/{provider}/callback", tags,
+  method: "get",
+  path: "/auth/oauth/{provider}/callback",
+  tags,
   summary: "The provider's redirect back: signs in the linked account",
-  description: "Identities are keyed on (provider, subject). An unlinked identity links to the account of the same " +
+  description:
+    "Identities are keyed on (provider, subject). An unlinked identity links to the account of the same " +
     "email only when the provider marks that email verified; OAuth never creates accounts. MFA applies: an account " +
     "with MFA on gets `{ mfaRequired, mfaToken }`.",
   request: { params: ProviderParam, query: CallbackQuery },

@@ -14,8 +14,10 @@ export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
 };
 
 /** A device acts with its own credential; its owner (or a group manager) with a user token. */
-const actor = (c: { get: (key: "auth" | "device") => unknown }) =>
-  ({ user: c.get("auth") as UserAuth | undefined, device: c.get("device") as DeviceAuth | undefined });
+const actor = (c: { get: (key: "auth" | "device") => unknown }) => ({
+  user: c.get("auth") as UserAuth | undefined,
+  device: c.get("device") as DeviceAuth | undefined,
+});
 
 export const config: AppRouteHandler<typeof routes.config> = async (c) =>
   c.json(await deviceConfig(c.var.db, actor(c), c.req.valid("param").id), 200);

@@ -14,7 +14,9 @@ const deviceOrUser = {
 const params = IdParam("Device", "dev");
 
 export const enrol = createRoute({
-  method: "post", path: "/client/devices", tags,
+  method: "post",
+  path: "/client/devices",
+  tags,
   middleware: [optionalUser] as MiddlewareHandler<AppEnv>[],
   security: [{ bearerAuth: [] }, {} as Record<string, string[]>],
   summary: "Enrol a device: with a user token (member or above) or a headless enrolment key",
@@ -24,14 +26,20 @@ export const enrol = createRoute({
 });
 
 export const config = createRoute({
-  method: "post", path: "/client/devices/{id}/config", tags, ...deviceOrUser,
+  method: "post",
+  path: "/client/devices/{id}/config",
+  tags,
+  ...deviceOrUser,
   summary: "The device's current configuration (with routingIntent and the routing revision)",
   request: { params },
   responses: { 200: jsonResponse(DeviceConfigSchema, "The configuration"), ...errorResponses(400, 401, 403, 404, 422) },
 });
 
 export const heartbeat = createRoute({
-  method: "post", path: "/client/devices/{id}/heartbeat", tags, ...deviceOrUser,
+  method: "post",
+  path: "/client/devices/{id}/heartbeat",
+  tags,
+  ...deviceOrUser,
   summary: "Report liveness, the applied revision and per-peer counters",
   request: { params, body: jsonBody(HeartbeatBody) },
   responses: { 200: jsonResponse(HeartbeatAckSchema, "Acknowledged"), ...errorResponses(400, 401, 403, 404, 413, 415, 422) },

@@ -4,29 +4,36 @@ import { NodeConfigSchema } from "../../schemas/node-config";
 import { DeviceSchema } from "../../schemas/devices";
 import { NodeName, NodeSchema, PublicKey } from "../../schemas/nodes";
 
-export const EnrolBody = z.strictObject({
-  networkId: z.string().min(1).max(64).optional().openapi({ description: "Required with a user token; implied by an enrolment key" }),
-  name: NodeName,
-  publicKey: PublicKey,
-  platform: displayName({ max: 64 }).default(""),
-  clientVersion: displayName({ max: 64 }).default(""),
-  enrolmentKey: z.string().min(1).max(128).optional().openapi({ description: "Headless enrolment instead of a user token" }),
-}).openapi("EnrolDevice");
+export const EnrolBody = z
+  .strictObject({
+    networkId: z.string().min(1).max(64).optional().openapi({ description: "Required with a user token; implied by an enrolment key" }),
+    name: NodeName,
+    publicKey: PublicKey,
+    platform: displayName({ max: 64 }).default(""),
+    clientVersion: displayName({ max: 64 }).default(""),
+    enrolmentKey: z.string().min(1).max(128).optional().openapi({ description: "Headless enrolment instead of a user token" }),
+  })
+  .openapi("EnrolDevice");
 
-export const EnrolmentSchema = z.object({
-  device: DeviceSchema,
-  node: NodeSchema,
-  config: NodeConfigSchema,
-  deviceToken: z.string().openapi({ description: "The device's own bearer credential (dvc_…), shown once; keep it secret" }),
-}).openapi("DeviceEnrolment");
+export const EnrolmentSchema = z
+  .object({
+    device: DeviceSchema,
+    node: NodeSchema,
+    config: NodeConfigSchema,
+    deviceToken: z.string().openapi({ description: "The device's own bearer credential (dvc_…), shown once; keep it secret" }),
+  })
+  .openapi("DeviceEnrolment");
 
-export const DeviceConfigSchema = z.object({
-  deviceId: z.string(),
-  config: NodeConfigSchema,
-}).openapi("DeviceConfig");
+export const DeviceConfigSchema = z
+  .object({
+    deviceId: z.string(),
+    config: NodeConfigSchema,
+  })
+  .openapi("DeviceConfig");
 
-export const HeartbeatAckSchema = z.object({
-  desiredRevision: z.number().int(),
-  configChanged: z.boolean().openapi({ description: "True when the device should fetch its config again" }),
-}).openapi("HeartbeatAck");
-
+export const HeartbeatAckSchema = z
+  .object({
+    desiredRevision: z.number().int(),
+    configChanged: z.boolean().openapi({ description: "True when the device should fetch its config again" }),
+  })
+  .openapi("HeartbeatAck");

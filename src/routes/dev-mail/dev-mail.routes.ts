@@ -13,7 +13,10 @@ const onlyInDevelopment: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 export const listDevMail = createRoute({
-  method: "get", path: "/dev/mail", tags: ["Development"], middleware: [onlyInDevelopment],
+  method: "get",
+  path: "/dev/mail",
+  tags: ["Development"],
+  middleware: [onlyInDevelopment],
   summary: "Mail the development transport stored for an address, newest first (MAIL_TRANSPORT=dev only)",
   description: "Answers 404 unless MAIL_TRANSPORT is `dev`: never enable that in production (anyone could read reset tokens).",
   request: { query: DevMailQuery },

@@ -10,16 +10,18 @@ import type * as routes from "./devices.routes";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { networkId, ...page } = c.req.valid("query");
-  const [rows, offline] = await Promise.all([
-    listDevices(c.var.db, c.var.auth, page, networkId), offlineAfterSeconds(c.env, c.var.db),
-  ]);
-  return c.json(toPage(rows, page.limit, (row) => presentDevice(row.device, row.node, offline)), 200);
+  const [rows, offline] = await Promise.all([listDevices(c.var.db, c.var.auth, page, networkId), offlineAfterSeconds(c.env, c.var.db)]);
+  return c.json(
+    toPage(rows, page.limit, (row) => presentDevice(row.device, row.node, offline)),
+    200,
+  );
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   // Independent reads: the access check and the threshold go together.
   const [{ device, node }, offline] = await Promise.all([
-    deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id), offlineAfterSeconds(c.env, c.var.db),
+    deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id),
+    offlineAfterSeconds(c.env, c.var.db),
   ]);
   return c.json(presentDevice(device, node, offline), 200);
 };

@@ -9,7 +9,10 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) =>
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { limit, cursor } = c.req.valid("query");
-  return c.json(toPage(await listGroups(c.var.db, c.var.auth, limit, cursor), limit, (row) => row), 200);
+  return c.json(
+    toPage(await listGroups(c.var.db, c.var.auth, limit, cursor), limit, (row) => row),
+    200,
+  );
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) =>

@@ -17,7 +17,10 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const body = c.req.valid("json");
   const { group } = await groupAccess(c.var.db, c.var.auth, body.groupId, "manage");
   const network = await groupWriter(c.env, group.id, auditOf(c, 201)).createNetwork({
-    groupId: group.id, name: body.name, cidr: body.cidr, dnsDomain: body.dnsDomain ?? defaultDnsDomain(body.name),
+    groupId: group.id,
+    name: body.name,
+    cidr: body.cidr,
+    dnsDomain: body.dnsDomain ?? defaultDnsDomain(body.name),
   });
   return c.json(present(network), 201);
 };

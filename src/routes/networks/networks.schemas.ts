@@ -16,7 +16,11 @@ const NetworkCidr = CidrString.superRefine((cidr, ctx) => {
 });
 
 const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
-export const DnsDomain = z.string().trim().toLowerCase().max(253)
+export const DnsDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
   .regex(new RegExp(`^${LABEL}(?:\\.${LABEL})*$`), "A domain name of letters, digits and hyphens, e.g. corp.internal")
   .superRefine((domain, ctx) => {
     const problem = domainLengthProblem(domain);
@@ -26,36 +30,44 @@ export const DnsDomain = z.string().trim().toLowerCase().max(253)
 
 const NetworkName = displayName({ min: 1, max: 100 });
 
-export const NetworkSchema = z.object({
-  id: z.string().openapi({ example: "net_..." }),
-  groupId: z.string(),
-  name: z.string(),
-  cidr: z.string(),
-  dnsDomain: z.string(),
-  routingRevision: z.number().int(),
-  dnsRevision: z.number().int(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-}).openapi("Network");
+export const NetworkSchema = z
+  .object({
+    id: z.string().openapi({ example: "net_..." }),
+    groupId: z.string(),
+    name: z.string(),
+    cidr: z.string(),
+    dnsDomain: z.string(),
+    routingRevision: z.number().int(),
+    dnsRevision: z.number().int(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("Network");
 
-export const CreateNetworkBody = z.strictObject({
-  groupId: z.string().min(1).max(64),
-  name: NetworkName,
-  cidr: NetworkCidr,
-  dnsDomain: DnsDomain.optional().openapi({ description: "Defaults to <name>.internal" }),
-}).openapi("CreateNetwork");
+export const CreateNetworkBody = z
+  .strictObject({
+    groupId: z.string().min(1).max(64),
+    name: NetworkName,
+    cidr: NetworkCidr,
+    dnsDomain: DnsDomain.optional().openapi({ description: "Defaults to <name>.internal" }),
+  })
+  .openapi("CreateNetwork");
 
-export const PatchNetworkBody = z.strictObject({
-  name: NetworkName.optional(),
-  cidr: NetworkCidr.optional(),
-  dnsDomain: DnsDomain.optional(),
-}).openapi("PatchNetwork");
+export const PatchNetworkBody = z
+  .strictObject({
+    name: NetworkName.optional(),
+    cidr: NetworkCidr.optional(),
+    dnsDomain: DnsDomain.optional(),
+  })
+  .openapi("PatchNetwork");
 
-export const PutNetworkBody = z.strictObject({
-  name: NetworkName,
-  cidr: NetworkCidr,
-  dnsDomain: DnsDomain,
-}).openapi("ReplaceNetwork");
+export const PutNetworkBody = z
+  .strictObject({
+    name: NetworkName,
+    cidr: NetworkCidr,
+    dnsDomain: DnsDomain,
+  })
+  .openapi("ReplaceNetwork");
 
 export const NetworkListQuery = z.object({
   groupId: z.string().max(64).optional().openapi({ description: "Only networks of this group" }),
@@ -63,19 +75,30 @@ export const NetworkListQuery = z.object({
 
 /** "Branch Office #2" → "branch-office-2.internal". */
 export function defaultDnsDomain(name: string): string {
-  const label = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 63).replace(/-+$/, "");
+  const label = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 63)
+    .replace(/-+$/, "");
   return `${label || "network"}.internal`;
 }
 
 const PlaneStatus = z.object({
   desiredRevision: z.number().int(),
-  appliedRevision: z.number().int().nullable().openapi({ description: "Oldest revision any reporter runs; null while one has not reported" }),
+  appliedRevision: z
+    .number()
+    .int()
+    .nullable()
+    .openapi({ description: "Oldest revision any reporter runs; null while one has not reported" }),
   inSync: z.boolean(),
   lagging: z.array(z.string()).openapi({ description: "Reporters behind the desired revision (nodes for routing, gateway nodes for DNS)" }),
 });
 
-export const RuntimeStatusSchema = z.object({
-  networkId: z.string(),
-  routing: PlaneStatus.extend({ unreported: z.array(z.string()).openapi({ description: "Nodes that never reported" }) }),
-  dns: PlaneStatus,
-}).openapi("RuntimeStatus");
+export const RuntimeStatusSchema = z
+  .object({
+    networkId: z.string(),
+    routing: PlaneStatus.extend({ unreported: z.array(z.string()).openapi({ description: "Nodes that never reported" }) }),
+    dns: PlaneStatus,
+  })
+  .openapi("RuntimeStatus");

@@ -14,7 +14,13 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 };
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const { channel, secret } = await channels.createChannel(c.var.db, getConfig(c.env), c.var.auth.userId, c.req.valid("json"), auditOf(c, 201));
+  const { channel, secret } = await channels.createChannel(
+    c.var.db,
+    getConfig(c.env),
+    c.var.auth.userId,
+    c.req.valid("json"),
+    auditOf(c, 201),
+  );
   return c.json({ ...presentChannel(channel), ...(secret ? { secret } : {}) }, 201);
 };
 
@@ -22,7 +28,14 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) =>
   c.json(presentChannel(await channels.ownChannel(c.var.db, c.var.auth.userId, c.req.valid("param").id)), 200);
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
-  const channel = await channels.updateChannel(c.var.db, getConfig(c.env), c.var.auth.userId, c.req.valid("param").id, c.req.valid("json"), auditOf(c, 200));
+  const channel = await channels.updateChannel(
+    c.var.db,
+    getConfig(c.env),
+    c.var.auth.userId,
+    c.req.valid("param").id,
+    c.req.valid("json"),
+    auditOf(c, 200),
+  );
   return c.json(presentChannel(channel), 200);
 };
 

@@ -6,20 +6,27 @@ import { DeliveryQuery, DeliverySchema } from "./deliveries.schemas";
 const tags = ["Notifications"];
 
 export const list = createRoute({
-  method: "get", path: "/notifications/deliveries", tags,
+  method: "get",
+  path: "/notifications/deliveries",
+  tags,
   summary: "Delivery state of your notifications: pending, delivered, failed, with attempts and errors",
   request: { query: DeliveryQuery },
   responses: { 200: jsonResponse(pageOf(DeliverySchema, "NotificationDeliveryPage"), "A page of deliveries"), ...errorResponses(401, 422) },
 });
 
 export const get = createRoute({
-  method: "get", path: "/notifications/deliveries/{id}", tags, summary: "One delivery",
+  method: "get",
+  path: "/notifications/deliveries/{id}",
+  tags,
+  summary: "One delivery",
   request: { params: IdParam("Delivery", "ndl") },
   responses: { 200: jsonResponse(DeliverySchema, "The delivery"), ...errorResponses(401, 404) },
 });
 
 export const retry = createRoute({
-  method: "post", path: "/notifications/deliveries/{id}/retry", tags,
+  method: "post",
+  path: "/notifications/deliveries/{id}/retry",
+  tags,
   summary: "Send a delivered or failed delivery again, with a fresh retry schedule",
   description: "Answers after the first new attempt. 409 while the delivery is still pending.",
   request: { params: IdParam("Delivery", "ndl") },

@@ -13,10 +13,17 @@ const CRON_INTERVAL_SECONDS = 60;
 export const getSettings: AppRouteHandler<typeof routes.getSettings> = async (c) => {
   const config = await configInForce(getConfig(c.env), c.var.db);
   const channels = await listChannels(c.var.db, c.var.auth.userId);
-  return c.json({
-    channels: channels.map(presentChannel),
-    eventTypes: EVENT_TYPES.map((type) => ({ type, description: EVENT_DESCRIPTIONS[type] })),
-    detection: { offlineAfterSeconds: config.OFFLINE_AFTER_SECONDS, driftAfterSeconds: config.DRIFT_AFTER_SECONDS, intervalSeconds: CRON_INTERVAL_SECONDS },
-    retries: { delaysSeconds: [...RETRY_DELAYS_SECONDS], maxAttempts: MAX_ATTEMPTS },
-  }, 200);
+  return c.json(
+    {
+      channels: channels.map(presentChannel),
+      eventTypes: EVENT_TYPES.map((type) => ({ type, description: EVENT_DESCRIPTIONS[type] })),
+      detection: {
+        offlineAfterSeconds: config.OFFLINE_AFTER_SECONDS,
+        driftAfterSeconds: config.DRIFT_AFTER_SECONDS,
+        intervalSeconds: CRON_INTERVAL_SECONDS,
+      },
+      retries: { delaysSeconds: [...RETRY_DELAYS_SECONDS], maxAttempts: MAX_ATTEMPTS },
+    },
+    200,
+  );
 };

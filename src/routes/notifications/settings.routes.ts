@@ -3,7 +3,9 @@ import { errorResponses, jsonResponse } from "../../lib/openapi";
 import { NotificationSettingsSchema } from "./settings.schemas";
 
 export const getSettings = createRoute({
-  method: "get", path: "/notifications/settings", tags: ["Notifications"],
+  method: "get",
+  path: "/notifications/settings",
+  tags: ["Notifications"],
   summary: "Your channels, the events they can subscribe to, and the platform's detection and retry settings",
   responses: { 200: jsonResponse(NotificationSettingsSchema, "The settings"), ...errorResponses(401) },
 });

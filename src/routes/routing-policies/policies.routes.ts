@@ -7,33 +7,51 @@ const tags = ["Routing policies"];
 const ruleErrors = errorResponses(400, 401, 403, 404, 409, 413, 415, 422);
 
 export const create = createRoute({
-  method: "post", path: "/networks/{id}/routing-policies", tags,
+  method: "post",
+  path: "/networks/{id}/routing-policies",
+  tags,
   summary: "Create a routing policy (owner, admin)",
-  description: "400 validation_error names the offending hop; 409 when the policy cannot coexist with the network's others (docs/routing.md).",
+  description:
+    "400 validation_error names the offending hop; 409 when the policy cannot coexist with the network's others (docs/routing.md).",
   request: { params: IdParam("Network", "net"), body: jsonBody(PolicyBody) },
   responses: { 201: jsonResponse(RoutingPolicySchema, "Created"), ...ruleErrors },
 });
 
 export const list = createRoute({
-  method: "get", path: "/networks/{id}/routing-policies", tags, summary: "Routing policies of a network",
+  method: "get",
+  path: "/networks/{id}/routing-policies",
+  tags,
+  summary: "Routing policies of a network",
   request: { params: IdParam("Network", "net"), query: PageQuery },
-  responses: { 200: jsonResponse(pageOf(RoutingPolicySchema, "RoutingPolicyPage"), "A page of policies"), ...errorResponses(401, 404, 422) },
+  responses: {
+    200: jsonResponse(pageOf(RoutingPolicySchema, "RoutingPolicyPage"), "A page of policies"),
+    ...errorResponses(401, 404, 422),
+  },
 });
 
 export const get = createRoute({
-  method: "get", path: "/routing-policies/{id}", tags, summary: "One routing policy",
+  method: "get",
+  path: "/routing-policies/{id}",
+  tags,
+  summary: "One routing policy",
   request: { params: IdParam("Routing policy", "rp") },
   responses: { 200: jsonResponse(RoutingPolicySchema, "The policy"), ...errorResponses(401, 404) },
 });
 
 export const replace = createRoute({
-  method: "put", path: "/routing-policies/{id}", tags, summary: "Replace a routing policy (owner, admin)",
+  method: "put",
+  path: "/routing-policies/{id}",
+  tags,
+  summary: "Replace a routing policy (owner, admin)",
   request: { params: IdParam("Routing policy", "rp"), body: jsonBody(PolicyBody) },
   responses: { 200: jsonResponse(RoutingPolicySchema, "Updated"), ...ruleErrors },
 });
 
 export const remove = createRoute({
-  method: "delete", path: "/routing-policies/{id}", tags, summary: "Delete a routing policy (owner, admin)",
+  method: "delete",
+  path: "/routing-policies/{id}",
+  tags,
+  summary: "Delete a routing policy (owner, admin)",
   request: { params: IdParam("Routing policy", "rp") },
   responses: { 204: noContent, ...errorResponses(401, 403, 404) },
 });

@@ -8,5 +8,8 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { networkId, nodeId, ...page } = c.req.valid("query");
   const rows = await listTunnels(c.var.db, c.var.auth, page, { networkId, nodeId });
   const now = Date.now();
-  return c.json(toPage(rows, page.limit, ({ createdAt: _created, ...tunnel }) => ({ ...tunnel, state: tunnelState(tunnel.lastHandshakeAt, now) })), 200);
+  return c.json(
+    toPage(rows, page.limit, ({ createdAt: _created, ...tunnel }) => ({ ...tunnel, state: tunnelState(tunnel.lastHandshakeAt, now) })),
+    200,
+  );
 };

@@ -2,21 +2,25 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, jsonResponse, Timestamp } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
 
-export const TunnelSchema = z.object({
-  id: z.string().openapi({ example: "tun_..." }),
-  networkId: z.string(),
-  fromNodeId: z.string().openapi({ description: "The node that reported this end" }),
-  toNodeId: z.string().nullable().openapi({ description: "The peer's node (null if no node of the network has that key any more)" }),
-  peerPublicKey: z.string(),
-  lastHandshakeAt: Timestamp.nullable(),
-  rxBytes: z.number().int(),
-  txBytes: z.number().int(),
-  state: z.enum(["up", "stale", "down"]).openapi({ description: "up: handshake ≤ 180 s old; stale: ≤ 600 s; down: older or never" }),
-  reportedAt: Timestamp,
-}).openapi("Tunnel");
+export const TunnelSchema = z
+  .object({
+    id: z.string().openapi({ example: "tun_..." }),
+    networkId: z.string(),
+    fromNodeId: z.string().openapi({ description: "The node that reported this end" }),
+    toNodeId: z.string().nullable().openapi({ description: "The peer's node (null if no node of the network has that key any more)" }),
+    peerPublicKey: z.string(),
+    lastHandshakeAt: Timestamp.nullable(),
+    rxBytes: z.number().int(),
+    txBytes: z.number().int(),
+    state: z.enum(["up", "stale", "down"]).openapi({ description: "up: handshake ≤ 180 s old; stale: ≤ 600 s; down: older or never" }),
+    reportedAt: Timestamp,
+  })
+  .openapi("Tunnel");
 
 export const list = createRoute({
-  method: "get", path: "/tunnels", tags: ["Tunnels"],
+  method: "get",
+  path: "/tunnels",
+  tags: ["Tunnels"],
   summary: "Observed tunnels (from heartbeats) in the networks the caller can see",
   request: {
     query: PageQuery.extend({

@@ -10,7 +10,10 @@ const strip = <T extends { id: string; createdAt: string }>({ id: _id, createdAt
 export const groupsOfUser: AppRouteHandler<typeof routes.groupsOfUser> = async (c) => {
   const user = await visibleUser(c.var.db, c.var.auth, c.req.valid("param").id);
   const { limit, cursor } = c.req.valid("query");
-  return c.json(toPage(await membershipsOf(c.var.db, user, limit, cursor), limit, ({ id: _cursor, ...row }) => row), 200);
+  return c.json(
+    toPage(await membershipsOf(c.var.db, user, limit, cursor), limit, ({ id: _cursor, ...row }) => row),
+    200,
+  );
 };
 
 export const accessOfUser: AppRouteHandler<typeof routes.accessOfUser> = async (c) => {

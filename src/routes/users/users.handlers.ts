@@ -7,7 +7,6 @@ import { deleteUser, updateUser } from "../../services/identity/user-lifecycle";
 import { createUser, listUsers, visibleUser } from "../../services/identity/users";
 import type * as routes from "./users.routes";
 
-
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   requirePlatformAdmin(c.var.auth);
   return c.json(presentUser(await createUser(c.var.db, c.req.valid("json"), auditOf(c, 201))), 201);

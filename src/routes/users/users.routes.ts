@@ -8,28 +8,36 @@ const tags = ["Users"];
 const params = IdParam("User (or `me`)", "usr");
 
 export const create = createRoute({
-  method: "post", path: "/users", tags,
+  method: "post",
+  path: "/users",
+  tags,
   summary: "Create a user (platform admins)",
   request: { body: jsonBody(CreateUserBody) },
   responses: { 201: jsonResponse(UserSchema, "Created"), ...errorResponses(401, 403, 409, 413, 415, 422) },
 });
 
 export const list = createRoute({
-  method: "get", path: "/users", tags,
+  method: "get",
+  path: "/users",
+  tags,
   summary: "All users (platform admins)",
   request: { query: PageQuery.extend(UserListQuery.shape) },
   responses: { 200: jsonResponse(pageOf(UserSchema, "UserPage"), "A page of users"), ...errorResponses(401, 403, 422) },
 });
 
 export const get = createRoute({
-  method: "get", path: "/users/{id}", tags,
+  method: "get",
+  path: "/users/{id}",
+  tags,
   summary: "One user (platform admins; anyone for themselves)",
   request: { params },
   responses: { 200: jsonResponse(UserSchema, "The user"), ...errorResponses(401, 404) },
 });
 
 export const update = createRoute({
-  method: "patch", path: "/users/{id}", tags,
+  method: "patch",
+  path: "/users/{id}",
+  tags,
   summary: "Rename, change the platform role, disable or enable a user (platform admins)",
   description: "Disabling ends every session of the user at once. Admins cannot change their own role or disable themselves.",
   request: { params, body: jsonBody(UpdateUserBody) },
@@ -37,7 +45,9 @@ export const update = createRoute({
 });
 
 export const remove = createRoute({
-  method: "delete", path: "/users/{id}", tags,
+  method: "delete",
+  path: "/users/{id}",
+  tags,
   summary: "Delete a user and their sessions, memberships and devices (platform admins)",
   description: "Refused (409) while the user is the only owner of a group, and for the caller's own account (400).",
   request: { params },

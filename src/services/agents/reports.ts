@@ -18,9 +18,20 @@ export interface NodeReport {
  * Telemetry: not audited (middleware/audit.ts NOT_AUDITED).
  */
 export async function applyReport(db: Db, gatewayId: string, reports: NodeReport[]) {
-  const known = await db.select({ id: nodes.id, networkId: nodes.networkId, routing: networks.routingRevision, dns: networks.dnsRevision })
-    .from(nodes).innerJoin(networks, eq(networks.id, nodes.networkId))
-    .where(and(inArray(nodes.id, reports.map((r) => r.nodeId)), eq(nodes.gatewayId, gatewayId))).all();
+  const known = await db
+    .select({ id: nodes.id, networkId: nodes.networkId, routing: networks.routingRevision, dns: networks.dnsRevision })
+    .from(nodes)
+    .innerJoin(networks, eq(networks.id, nodes.networkId))
+    .where(
+      and(
+        inArray(
+          nodes.id,
+          reports.map((r) => r.nodeId),
+        ),
+        eq(nodes.gatewayId, gatewayId),
+      ),
+    )
+    .all();
   const byId = new Map(known.map((n) => [n.id, n]));
   const now = nowIso();
   const statements = reports.flatMap((r) => {
@@ -30,15 +41,21 @@ export async function applyReport(db: Db, gatewayId: string, reports: NodeReport
       throw domainError(`Node ${r.nodeId} reports revisions ahead of the network's (${node.routing}/${node.dns})`);
     }
     return [
-      db.update(nodes).set({ appliedRoutingRevision: r.appliedRoutingRevision, appliedDnsRevision: r.appliedDnsRevision, lastSeenAt: now })
+      db
+        .update(nodes)
+        .set({ appliedRoutingRevision: r.appliedRoutingRevision, appliedDnsRevision: r.appliedDnsRevision, lastSeenAt: now })
         .where(eq(nodes.id, r.nodeId)),
       ...replaceObservations(db, node.networkId, r.nodeId, r.peers, now),
     ];
   });
-  await db.batch(statements as [typeof statements[number], ...typeof statements]);
+  await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   return reports.map((r) => {
     const node = byId.get(r.nodeId)!;
-    return { nodeId: r.nodeId, desiredRoutingRevision: node.routing, desiredDnsRevision: node.dns,
-      configChanged: r.appliedRoutingRevision !== node.routing || r.appliedDnsRevision !== node.dns };
+    return {
+      nodeId: r.nodeId,
+      desiredRoutingRevision: node.routing,
+      desiredDnsRevision: node.dns,
+      configChanged: r.appliedRoutingRevision !== node.routing || r.appliedDnsRevision !== node.dns,
+    };
   });
 }

@@ -40,9 +40,18 @@ export interface DomainEvent {
 /** The audit row of a change, for the change's own batch; `onlyIf`: written only when a conditional change happened. */
 export function auditStatement(db: Db, context: AuditContext, event: DomainEvent, at = nowIso(), onlyIf?: SQL): BatchItem<"sqlite"> {
   const row = {
-    id: newId("aud"), createdAt: at, actorType: context.actor.type, actorId: context.actor.id, method: context.method,
-    route: context.route, params: context.params, resourceId: event.resourceId ?? Object.values(context.params).at(-1) ?? null,
-    groupId: event.groupId, networkId: event.networkId, status: context.status, requestId: context.requestId,
+    id: newId("aud"),
+    createdAt: at,
+    actorType: context.actor.type,
+    actorId: context.actor.id,
+    method: context.method,
+    route: context.route,
+    params: context.params,
+    resourceId: event.resourceId ?? Object.values(context.params).at(-1) ?? null,
+    groupId: event.groupId,
+    networkId: event.networkId,
+    status: context.status,
+    requestId: context.requestId,
   };
   return onlyIf ? insertWhere(db, auditEvents, row, onlyIf) : db.insert(auditEvents).values(row);
 }

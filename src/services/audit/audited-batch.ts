@@ -13,7 +13,12 @@ export async function batchWithAudit(db: Db, statements: BatchItem<"sqlite">[], 
 }
 
 /** An event about something that belongs to no group or network (inventory, agents, settings, channels). */
-export const platformEvent = (action: string, resourceId: string | null): DomainEvent => ({ action, resourceId, groupId: null, networkId: null });
+export const platformEvent = (action: string, resourceId: string | null): DomainEvent => ({
+  action,
+  resourceId,
+  groupId: null,
+  networkId: null,
+});
 
 /** A request whose only write is its audit row (it changes nothing itself, e.g. a password-reset request). */
 export async function recordAlone(db: Db, audit: AuditContext, event: DomainEvent) {

@@ -31,8 +31,15 @@ async function visibility(db: Db, auth: UserAuth, query: { groupId?: string; net
     if (query.groupId) await groupAccess(db, auth, query.groupId, "manage");
     if (query.networkId) await networkAccess(db, auth, query.networkId, "manage");
     if (!query.groupId && !query.networkId) {
-      filters.push(inArray(auditEvents.groupId, db.select({ groupId: memberships.groupId }).from(memberships)
-        .where(and(eq(memberships.userId, auth.userId), inArray(memberships.role, ["owner", "admin"])))));
+      filters.push(
+        inArray(
+          auditEvents.groupId,
+          db
+            .select({ groupId: memberships.groupId })
+            .from(memberships)
+            .where(and(eq(memberships.userId, auth.userId), inArray(memberships.role, ["owner", "admin"]))),
+        ),
+      );
     }
   }
   return and(...filters);
@@ -41,9 +48,13 @@ async function visibility(db: Db, auth: UserAuth, query: { groupId?: string; net
 /** One page's rows plus one (for toPage) of the audit events the caller may read. */
 export async function readAuditLog(db: Db, auth: UserAuth, query: AuditQuery) {
   const scope = await visibility(db, auth, query);
-  return db.select().from(auditEvents).where(and(
-    scope,
-    query.actorId ? eq(auditEvents.actorId, query.actorId) : undefined,
-    pastCursor(auditEvents, query.cursor, query.order),
-  )).orderBy(...ordering(auditEvents, query.order)).limit(query.limit + 1).all();
+  return db
+    .select()
+    .from(auditEvents)
+    .where(
+      and(scope, query.actorId ? eq(auditEvents.actorId, query.actorId) : undefined, pastCursor(auditEvents, query.cursor, query.order)),
+    )
+    .orderBy(...ordering(auditEvents, query.order))
+    .limit(query.limit + 1)
+    .all();
 }

@@ -9,7 +9,10 @@ import { afterCursor } from "../../lib/pagination";
  * `order=desc` beside the API's default creation order; cursors are the ones lib/pagination issues.
  */
 export const OrderQuery = z.object({
-  order: z.enum(["asc", "desc"]).default("asc").openapi({ description: "asc: oldest first (default, like every list); desc: newest first" }),
+  order: z
+    .enum(["asc", "desc"])
+    .default("asc")
+    .openapi({ description: "asc: oldest first (default, like every list); desc: newest first" }),
 });
 
 type Columns = { createdAt: SQLiteColumn; id: SQLiteColumn };
@@ -33,4 +36,3 @@ export function pastCursor(columns: Columns, cursor: string | undefined, order: 
 
 export const ordering = (columns: Columns, order: "asc" | "desc") =>
   order === "asc" ? [asc(columns.createdAt), asc(columns.id)] : [desc(columns.createdAt), desc(columns.id)];
-

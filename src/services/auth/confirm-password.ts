@@ -9,7 +9,10 @@ import { verifyPassword } from "./password";
  * password, turning MFA on). Counted like sign-in attempts, so the token cannot become a guessing oracle.
  */
 export async function confirmPassword(
-  c: Context<AppEnv>, user: { email: string; passwordHash: string | null }, password: string, label: string,
+  c: Context<AppEnv>,
+  user: { email: string; passwordHash: string | null },
+  password: string,
+  label: string,
 ): Promise<void> {
   if (!user.passwordHash) throw domainError("The account has no password yet; set one with the password-reset flow");
   const attempt = await countAttempt(c, "login", { account: user.email });

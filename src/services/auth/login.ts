@@ -19,10 +19,18 @@ async function bootstrapAdmin(db: Db, config: Config, email: string, password: s
   if (!sameText(password, config.BOOTSTRAP_ADMIN_PASSWORD)) return undefined;
   if (await db.select({ id: users.id }).from(users).limit(1).get()) return undefined;
   const now = nowIso();
-  await db.insert(users).values({
-    id: newId("usr"), email, name: "Administrator", passwordHash: await hashPassword(password),
-    platformRole: "admin", createdAt: now, updatedAt: now,
-  }).onConflictDoNothing();
+  await db
+    .insert(users)
+    .values({
+      id: newId("usr"),
+      email,
+      name: "Administrator",
+      passwordHash: await hashPassword(password),
+      platformRole: "admin",
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing();
   return db.select().from(users).where(eq(users.email, email)).get();
 }
 
@@ -32,8 +40,7 @@ export async function passwordSignIn(c: Context<AppEnv>, email: string, password
   const db = c.var.db;
   // Counted before the password is checked (and refunded on success): a locked account is no oracle.
   const attempt = await countAttempt(c, "login", { account: email });
-  const user = (await db.select().from(users).where(eq(users.email, email)).get())
-    ?? (await bootstrapAdmin(db, config, email, password));
+  const user = (await db.select().from(users).where(eq(users.email, email)).get()) ?? (await bootstrapAdmin(db, config, email, password));
   if (!user?.passwordHash) {
     await burnPasswordCheck(password);
     throw unauthorized("Invalid email or password");

@@ -19,7 +19,10 @@ export async function createChallenge(db: Db, config: Config, userId: string, au
   const now = nowIso();
   await db.batch([
     db.insert(mfaChallenges).values({
-      id: newId("mfc"), userId, tokenHash: sha256(token), createdAt: now,
+      id: newId("mfc"),
+      userId,
+      tokenHash: sha256(token),
+      createdAt: now,
       expiresAt: secondsFromNow(config.MFA_CHALLENGE_TTL_SECONDS),
     }),
     auditStatement(db, audit, { action: "session.mfa_challenged", resourceId: null, groupId: null, networkId: null }, now),
@@ -39,19 +42,31 @@ export const invalidChallenge = () => unauthorized("The MFA token is not valid, 
  * is consumed for it either.
  */
 export async function findChallenge(db: Db, token: string) {
-  const found = await db.select({ challenge: mfaChallenges, disabledAt: users.disabledAt }).from(mfaChallenges)
+  const found = await db
+    .select({ challenge: mfaChallenges, disabledAt: users.disabledAt })
+    .from(mfaChallenges)
     .innerJoin(users, eq(users.id, mfaChallenges.userId))
-    .where(eq(mfaChallenges.tokenHash, sha256(token))).get();
+    .where(eq(mfaChallenges.tokenHash, sha256(token)))
+    .get();
   const row = found?.challenge;
-  if (!row || found.disabledAt || row.usedAt || row.expiresAt <= nowIso() || row.attempts >= MAX_CHALLENGE_ATTEMPTS) throw invalidChallenge();
+  if (!row || found.disabledAt || row.usedAt || row.expiresAt <= nowIso() || row.attempts >= MAX_CHALLENGE_ATTEMPTS)
+    throw invalidChallenge();
   return row;
 }
 
 /** Spends one try atomically: concurrent guesses cannot exceed the budget. */
 export async function spendAttempt(db: Db, challengeId: string) {
-  const spent = await db.update(mfaChallenges).set({ attempts: sql`${mfaChallenges.attempts} + 1` })
-    .where(and(eq(mfaChallenges.id, challengeId), isNull(mfaChallenges.usedAt),
-      lt(mfaChallenges.attempts, MAX_CHALLENGE_ATTEMPTS), gt(mfaChallenges.expiresAt, nowIso())))
+  const spent = await db
+    .update(mfaChallenges)
+    .set({ attempts: sql`${mfaChallenges.attempts} + 1` })
+    .where(
+      and(
+        eq(mfaChallenges.id, challengeId),
+        isNull(mfaChallenges.usedAt),
+        lt(mfaChallenges.attempts, MAX_CHALLENGE_ATTEMPTS),
+        gt(mfaChallenges.expiresAt, nowIso()),
+      ),
+    )
     .returning({ attempts: mfaChallenges.attempts });
   if (spent.length === 0) throw invalidChallenge();
   return MAX_CHALLENGE_ATTEMPTS - spent[0]!.attempts;
@@ -59,7 +74,9 @@ export async function spendAttempt(db: Db, challengeId: string) {
 
 /** Consumes the challenge; only one verify can win it. */
 export async function completeChallenge(db: Db, challengeId: string) {
-  const done = await db.update(mfaChallenges).set({ usedAt: nowIso() })
+  const done = await db
+    .update(mfaChallenges)
+    .set({ usedAt: nowIso() })
     .where(and(eq(mfaChallenges.id, challengeId), isNull(mfaChallenges.usedAt)))
     .returning({ id: mfaChallenges.id });
   if (done.length === 0) throw invalidChallenge();

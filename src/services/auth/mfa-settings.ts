@@ -12,8 +12,11 @@ import { forgetLiveSessions } from "./session-cache";
 
 /** The signed-in caller's account, as the MFA settings need it. */
 async function caller(c: Context<AppEnv>) {
-  const user = await c.var.db.select({ email: users.email, passwordHash: users.passwordHash }).from(users)
-    .where(eq(users.id, c.var.auth.userId)).get();
+  const user = await c.var.db
+    .select({ email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, c.var.auth.userId))
+    .get();
   if (!user) throw unauthorized();
   return user;
 }

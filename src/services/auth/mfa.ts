@@ -31,7 +31,9 @@ export async function enrol(db: Db, config: Config, userId: string, email: strin
   const row = { secretCiphertext: await seal(config, PURPOSE, secret, userId), activatedAt: null, lastUsedStep: null, updatedAt: now };
   await db.batch([
     auditStatement(db, audit, mfaEvent("mfa.enrolled"), now),
-    db.insert(mfaFactors).values({ userId, createdAt: now, ...row })
+    db
+      .insert(mfaFactors)
+      .values({ userId, createdAt: now, ...row })
       .onConflictDoUpdate({ target: mfaFactors.userId, set: row, setWhere: isNull(mfaFactors.activatedAt) }),
   ]);
   const encoded = base32Encode(secret);
@@ -51,7 +53,12 @@ const recoveryHash = (userId: string, code: string) => sha256(`${userId}:${code.
  * own session (`keepSessionId`) stays. The caller forgets the session cache once this returns.
  */
 export async function activate(
-  db: Db, config: Config, userId: string, code: string, keepSessionId: string, audit: AuditContext,
+  db: Db,
+  config: Config,
+  userId: string,
+  code: string,
+  keepSessionId: string,
+  audit: AuditContext,
 ): Promise<string[]> {
   const factor = await getFactor(db, userId);
   if (!factor) throw domainError("Enrol first: POST /auth/mfa/enroll");
@@ -63,17 +70,25 @@ export async function activate(
   const now = nowIso();
   const turnedOn = sql`exists (select 1 from mfa_factors f where f.user_id = ${userId} and f.activated_at = ${now})`;
   const [activated] = await db.batch([
-    db.update(mfaFactors).set({ activatedAt: now, lastUsedStep: step, updatedAt: now })
+    db
+      .update(mfaFactors)
+      .set({ activatedAt: now, lastUsedStep: step, updatedAt: now })
       .where(and(eq(mfaFactors.userId, userId), isNull(mfaFactors.activatedAt), eq(mfaFactors.secretCiphertext, factor.secretCiphertext)))
       .returning({ userId: mfaFactors.userId }),
     db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
-    db.insert(recoveryCodes).values(codes.map((value) => ({
-      id: newId("rc"), userId, codeHash: recoveryHash(userId, value), createdAt: now,
-    }))),
+    db.insert(recoveryCodes).values(
+      codes.map((value) => ({
+        id: newId("rc"),
+        userId,
+        codeHash: recoveryHash(userId, value),
+        createdAt: now,
+      })),
+    ),
     // Only when this activation is the one that turned MFA on (a lost race revokes nothing).
-    db.update(sessions).set({ revokedAt: now, revokedReason: "mfa_enabled" }).where(and(
-      eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keepSessionId), turnedOn,
-    )),
+    db
+      .update(sessions)
+      .set({ revokedAt: now, revokedReason: "mfa_enabled" })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keepSessionId), turnedOn)),
     auditStatement(db, audit, mfaEvent("mfa.activated"), now, turnedOn),
   ]);
   // Lost a race with another enrolment or activation: the codes just written belong to nobody's secret.
@@ -98,12 +113,16 @@ export async function verifySecondFactor(db: Db, config: Config, userId: string,
     if (!secret) return false;
     const step = await matchingStep(secret, trimmed, factor.lastUsedStep);
     if (step === null) return false;
-    const won = await db.update(mfaFactors).set({ lastUsedStep: step, updatedAt: nowIso() })
+    const won = await db
+      .update(mfaFactors)
+      .set({ lastUsedStep: step, updatedAt: nowIso() })
       .where(and(eq(mfaFactors.userId, userId), or(isNull(mfaFactors.lastUsedStep), lt(mfaFactors.lastUsedStep, step))))
       .returning({ userId: mfaFactors.userId });
     return won.length > 0;
   }
-  const used = await db.update(recoveryCodes).set({ usedAt: nowIso() })
+  const used = await db
+    .update(recoveryCodes)
+    .set({ usedAt: nowIso() })
     .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, recoveryHash(userId, trimmed)), isNull(recoveryCodes.usedAt)))
     .returning({ id: recoveryCodes.id });
   return used.length > 0;
@@ -111,8 +130,11 @@ export async function verifySecondFactor(db: Db, config: Config, userId: string,
 
 export async function status(db: Db, userId: string) {
   const factor = await getFactor(db, userId);
-  const remaining = await db.select({ count: sql<number>`count(*)` }).from(recoveryCodes)
-    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt))).get();
+  const remaining = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
+    .get();
   return {
     enabled: Boolean(factor?.activatedAt),
     pending: Boolean(factor && !factor.activatedAt),

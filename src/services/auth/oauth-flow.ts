@@ -24,7 +24,10 @@ export async function authorizationUrl(db: Db, config: Config, provider: Provide
   if (!server.authorization_endpoint) throw new Error("the provider has no authorization endpoint");
   const state = randomToken();
   await db.insert(oauthStates).values({
-    id: newId("oas"), stateHash: sha256(state), provider: provider.id, createdAt: nowIso(),
+    id: newId("oas"),
+    stateHash: sha256(state),
+    provider: provider.id,
+    createdAt: nowIso(),
     expiresAt: secondsFromNow(OAUTH_STATE_TTL_SECONDS),
   });
   const url = new URL(server.authorization_endpoint);
@@ -62,15 +65,29 @@ const providerDown = (cause: unknown) => new ApiError("bad_gateway", "The sign-i
  * the code is exchanged with the derived PKCE verifier; the identity resolves to an account.
  */
 export async function completeAuthorization(
-  db: Db, config: Config, provider: Provider, callbackUrl: URL, redirectUri: string, cookieState: string | undefined,
+  db: Db,
+  config: Config,
+  provider: Provider,
+  callbackUrl: URL,
+  redirectUri: string,
+  cookieState: string | undefined,
 ) {
   const state = callbackUrl.searchParams.get("state");
   if (!state || !cookieState || !sameText(state, cookieState)) {
     throw unauthorized("The sign-in state does not match the one this browser started with");
   }
   const now = nowIso();
-  const claimed = await db.update(oauthStates).set({ usedAt: now })
-    .where(and(eq(oauthStates.stateHash, sha256(state)), eq(oauthStates.provider, provider.id), isNull(oauthStates.usedAt), gt(oauthStates.expiresAt, now)))
+  const claimed = await db
+    .update(oauthStates)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(oauthStates.stateHash, sha256(state)),
+        eq(oauthStates.provider, provider.id),
+        isNull(oauthStates.usedAt),
+        gt(oauthStates.expiresAt, now),
+      ),
+    )
     .returning({ id: oauthStates.id });
   if (claimed.length === 0) throw unauthorized("The sign-in state is unknown, used or expired; start again");
 
@@ -78,7 +95,13 @@ export async function completeAuthorization(
     const server = await provider.server();
     const params = oauth.validateAuthResponse(server, provider.client, callbackUrl, state);
     const response = await oauth.authorizationCodeGrantRequest(
-      server, provider.client, provider.clientAuth, params, redirectUri, derive(config, "pkce", state), provider.httpOptions,
+      server,
+      provider.client,
+      provider.clientAuth,
+      params,
+      redirectUri,
+      derive(config, "pkce", state),
+      provider.httpOptions,
     );
     const tokens = await oauth.processAuthorizationCodeResponse(server, provider.client, response, {
       expectedNonce: provider.oidc ? derive(config, "nonce", state) : oauth.expectNoNonce,
@@ -92,8 +115,12 @@ export async function completeAuthorization(
 
 /** (provider, subject) first; otherwise link to the account of a verified email; never create accounts here. */
 async function resolveAccount(db: Db, provider: Provider, identity: Awaited<ReturnType<typeof fetchIdentity>>) {
-  const linked = await db.select({ user: users }).from(oauthIdentities).innerJoin(users, eq(users.id, oauthIdentities.userId))
-    .where(and(eq(oauthIdentities.provider, provider.id), eq(oauthIdentities.subject, identity.subject))).get();
+  const linked = await db
+    .select({ user: users })
+    .from(oauthIdentities)
+    .innerJoin(users, eq(users.id, oauthIdentities.userId))
+    .where(and(eq(oauthIdentities.provider, provider.id), eq(oauthIdentities.subject, identity.subject)))
+    .get();
   if (linked) return linked.user;
   if (!identity.email || !identity.emailVerified) {
     throw forbidden("The provider did not confirm this email address as verified, so it cannot be linked to an account");
@@ -101,7 +128,9 @@ async function resolveAccount(db: Db, provider: Provider, identity: Awaited<Retu
   const email = identity.email.trim().toLowerCase();
   const user = await db.select().from(users).where(eq(users.email, email)).get();
   if (!user) throw forbidden("No account uses this email; ask a group owner for an invite or an admin for an account");
-  await db.insert(oauthIdentities).values({ provider: provider.id, subject: identity.subject, userId: user.id, email, createdAt: nowIso() })
+  await db
+    .insert(oauthIdentities)
+    .values({ provider: provider.id, subject: identity.subject, userId: user.id, email, createdAt: nowIso() })
     .onConflictDoNothing();
   return user;
 }

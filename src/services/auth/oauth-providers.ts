@@ -41,7 +41,8 @@ function discover(issuerUrl: string): Promise<oauth.AuthorizationServer> {
   const cached = discovered.get(issuerUrl);
   if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.server;
   const issuer = new URL(issuerUrl);
-  const server = oauth.discoveryRequest(issuer, { algorithm: "oidc", ...httpOptionsFor(issuer) })
+  const server = oauth
+    .discoveryRequest(issuer, { algorithm: "oidc", ...httpOptionsFor(issuer) })
     .then((response) => oauth.processDiscoveryResponse(issuer, response));
   server.catch(() => discovered.delete(issuerUrl));
   discovered.set(issuerUrl, { at: Date.now(), server });
@@ -50,8 +51,11 @@ function discover(issuerUrl: string): Promise<oauth.AuthorizationServer> {
 
 function oidcProvider(id: ProviderId, issuer: string, clientId: string, clientSecret: string): Provider {
   return {
-    id, oidc: true, scope: "openid email profile",
-    client: { client_id: clientId }, clientAuth: oauth.ClientSecretBasic(clientSecret),
+    id,
+    oidc: true,
+    scope: "openid email profile",
+    client: { client_id: clientId },
+    clientAuth: oauth.ClientSecretBasic(clientSecret),
     httpOptions: httpOptionsFor(new URL(issuer)),
     server: () => discover(issuer),
   };
@@ -61,9 +65,13 @@ function oidcProvider(id: ProviderId, issuer: string, clientId: string, clientSe
 export function providerFor(config: Config, name: string): Provider {
   if (name === "github" && config.OAUTH_GITHUB_CLIENT_ID && config.OAUTH_GITHUB_CLIENT_SECRET) {
     return {
-      id: "github", oidc: false, scope: "read:user user:email",
-      client: { client_id: config.OAUTH_GITHUB_CLIENT_ID }, clientAuth: oauth.ClientSecretPost(config.OAUTH_GITHUB_CLIENT_SECRET),
-      httpOptions: {}, server: async () => GITHUB,
+      id: "github",
+      oidc: false,
+      scope: "read:user user:email",
+      client: { client_id: config.OAUTH_GITHUB_CLIENT_ID },
+      clientAuth: oauth.ClientSecretPost(config.OAUTH_GITHUB_CLIENT_SECRET),
+      httpOptions: {},
+      server: async () => GITHUB,
     };
   }
   if (name === "google" && config.OAUTH_GOOGLE_CLIENT_ID && config.OAUTH_GOOGLE_CLIENT_SECRET) {
@@ -77,18 +85,28 @@ export function providerFor(config: Config, name: string): Provider {
 
 /** GitHub is OAuth 2 without ID tokens: the account id from /user, the verified primary address from /user/emails. */
 async function githubIdentity(accessToken: string): Promise<ProviderIdentity> {
-  const headers = { Authorization: `Bearer ${accessToken}`, Accept: "application/vnd.github+json", "User-Agent": "wg-overlay-control-plane" };
-  const [user, emails] = await Promise.all([
-    fetch("https://api.github.com/user", { headers }).then((r) => (r.ok ? r.json() : Promise.reject(new Error(`github /user ${r.status}`)))),
+  const headers = {
+    Authorization: `Bearer ${accessToken}`,
+    Accept: "application/vnd.github+json",
+    "User-Agent": "wg-overlay-control-plane",
+  };
+  const [user, emails] = (await Promise.all([
+    fetch("https://api.github.com/user", { headers }).then((r) =>
+      r.ok ? r.json() : Promise.reject(new Error(`github /user ${r.status}`)),
+    ),
     fetch("https://api.github.com/user/emails", { headers }).then((r) => (r.ok ? r.json() : [])),
-  ]) as [{ id?: number }, { email: string; primary: boolean; verified: boolean }[]];
+  ])) as [{ id?: number }, { email: string; primary: boolean; verified: boolean }[]];
   if (typeof user.id !== "number") throw new Error("github /user has no id");
   const primary = emails.find((entry) => entry.primary) ?? null;
   return { subject: String(user.id), email: primary?.email ?? null, emailVerified: primary?.verified === true };
 }
 
 /** Subject and email from the validated ID token, or from userinfo when the token carries no email. */
-export async function fetchIdentity(provider: Provider, server: oauth.AuthorizationServer, tokens: oauth.TokenEndpointResponse): Promise<ProviderIdentity> {
+export async function fetchIdentity(
+  provider: Provider,
+  server: oauth.AuthorizationServer,
+  tokens: oauth.TokenEndpointResponse,
+): Promise<ProviderIdentity> {
   if (!provider.oidc) return githubIdentity(tokens.access_token);
   const claims = oauth.getValidatedIdTokenClaims(tokens);
   if (!claims) throw new Error("no ID token");

@@ -22,10 +22,15 @@ export async function requestPasswordReset(db: Db, config: Config, mailer: Maile
   const token = `prt_${randomToken()}`;
   const now = nowIso();
   await db.batch([
-    db.update(passwordResets).set({ usedAt: now })
+    db
+      .update(passwordResets)
+      .set({ usedAt: now })
       .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt))),
     db.insert(passwordResets).values({
-      id: newId("prt"), userId: user.id, tokenHash: sha256(token), createdAt: now,
+      id: newId("prt"),
+      userId: user.id,
+      tokenHash: sha256(token),
+      createdAt: now,
       expiresAt: secondsFromNow(config.PASSWORD_RESET_TTL_SECONDS),
     }),
   ]);
@@ -40,7 +45,9 @@ const invalidToken = () => domainError("The reset token is not valid, was alread
  */
 export async function confirmPasswordReset(db: Db, token: string, newPassword: string, audit: AuditContext): Promise<void> {
   const now = nowIso();
-  const claimed = await db.update(passwordResets).set({ usedAt: now })
+  const claimed = await db
+    .update(passwordResets)
+    .set({ usedAt: now })
     .where(and(eq(passwordResets.tokenHash, sha256(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
     .returning({ userId: passwordResets.userId });
   const userId = claimed[0]?.userId;
@@ -48,9 +55,15 @@ export async function confirmPasswordReset(db: Db, token: string, newPassword: s
   const user = await db.select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, userId)).get();
   if (!user || user.disabledAt) throw invalidToken();
   await db.batch([
-    db.update(users).set({ passwordHash: await hashPassword(newPassword), updatedAt: now }).where(eq(users.id, userId)),
+    db
+      .update(users)
+      .set({ passwordHash: await hashPassword(newPassword), updatedAt: now })
+      .where(eq(users.id, userId)),
     revokeAllSessions(db, userId, "password_reset"),
-    db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt))),
+    db
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt))),
     auditStatement(db, audit, { action: "user.password_reset", resourceId: null, groupId: null, networkId: null }, now),
   ]);
   forgetLiveSessions();

@@ -15,11 +15,17 @@ function keyFor(config: Config, purpose: string): Promise<CryptoKey> {
   const cacheKey = `${purpose}\u0000${config.TOKEN_SECRET}`;
   let key = keys.get(cacheKey);
   if (!key) {
-    key = crypto.subtle.importKey("raw", encoder.encode(config.TOKEN_SECRET), "HKDF", false, ["deriveKey"]).then((base) =>
-      crypto.subtle.deriveKey(
-        { name: "HKDF", hash: "SHA-256", salt: encoder.encode("wg-overlay secret-box"), info: encoder.encode(purpose) },
-        base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"],
-      ));
+    key = crypto.subtle
+      .importKey("raw", encoder.encode(config.TOKEN_SECRET), "HKDF", false, ["deriveKey"])
+      .then((base) =>
+        crypto.subtle.deriveKey(
+          { name: "HKDF", hash: "SHA-256", salt: encoder.encode("wg-overlay secret-box"), info: encoder.encode(purpose) },
+          base,
+          { name: "AES-GCM", length: 256 },
+          false,
+          ["encrypt", "decrypt"],
+        ),
+      );
     keys.set(cacheKey, key);
   }
   return key;
@@ -29,7 +35,9 @@ function keyFor(config: Config, purpose: string): Promise<CryptoKey> {
 export async function seal(config: Config, purpose: string, plaintext: Uint8Array, context: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = await crypto.subtle.encrypt(
-    { name: "AES-GCM", iv, additionalData: encoder.encode(context) }, await keyFor(config, purpose), plaintext,
+    { name: "AES-GCM", iv, additionalData: encoder.encode(context) },
+    await keyFor(config, purpose),
+    plaintext,
   );
   return `v1.${b64url(iv)}.${b64url(new Uint8Array(sealed))}`;
 }
@@ -38,7 +46,9 @@ export async function unseal(config: Config, purpose: string, sealed: string, co
   const [version, iv, data] = sealed.split(".");
   if (version !== "v1" || !iv || !data) throw new Error("unknown sealed format");
   const plain = await crypto.subtle.decrypt(
-    { name: "AES-GCM", iv: unb64url(iv), additionalData: encoder.encode(context) }, await keyFor(config, purpose), unb64url(data),
+    { name: "AES-GCM", iv: unb64url(iv), additionalData: encoder.encode(context) },
+    await keyFor(config, purpose),
+    unb64url(data),
   );
   return new Uint8Array(plain);
 }

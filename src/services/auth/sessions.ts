@@ -11,7 +11,12 @@ import { forgetLiveSessions } from "./session-cache";
 import { type AuditContext, auditStatement, type DomainEvent } from "../audit/audit-trail";
 import { signedInAs } from "./signed-in-actor";
 
-const sessionEvent = (action: string, userId: string | null): DomainEvent => ({ action, resourceId: userId, groupId: null, networkId: null });
+const sessionEvent = (action: string, userId: string | null): DomainEvent => ({
+  action,
+  resourceId: userId,
+  groupId: null,
+  networkId: null,
+});
 
 /** A retry with the just-rotated token inside this window gets the same successor (concurrent CLI calls). */
 export const REUSE_GRACE_MS = 10_000;
@@ -37,9 +42,15 @@ export async function startSession(db: Db, envConfig: Config, user: User, audit?
   const token = randomToken();
   const now = nowIso();
   await db.batch([
-    db.insert(sessions).values({ id: sessionId, userId: user.id, createdAt: now, expiresAt: secondsFromNow(config.SESSION_MAX_AGE_SECONDS) }),
+    db
+      .insert(sessions)
+      .values({ id: sessionId, userId: user.id, createdAt: now, expiresAt: secondsFromNow(config.SESSION_MAX_AGE_SECONDS) }),
     db.insert(refreshTokens).values({
-      id: newId("rt"), sessionId, tokenHash: sha256(token), createdAt: now, expiresAt: secondsFromNow(config.REFRESH_TOKEN_TTL_SECONDS),
+      id: newId("rt"),
+      sessionId,
+      tokenHash: sha256(token),
+      createdAt: now,
+      expiresAt: secondsFromNow(config.REFRESH_TOKEN_TTL_SECONDS),
     }),
     ...(audit ? [auditStatement(db, signedInAs(audit, user.id), sessionEvent("session.started", user.id), now)] : []),
   ]);
@@ -50,7 +61,10 @@ export async function startSession(db: Db, envConfig: Config, user: User, audit?
 export async function revokeSession(db: Db, sessionId: string, reason: string, audit?: AuditContext) {
   const now = nowIso();
   await db.batch([
-    db.update(sessions).set({ revokedAt: now, revokedReason: reason }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt))),
+    db
+      .update(sessions)
+      .set({ revokedAt: now, revokedReason: reason })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt))),
     ...(audit ? [auditStatement(db, audit, sessionEvent("session.ended", null), now)] : []),
   ]);
   forgetLiveSessions();
@@ -63,7 +77,8 @@ export async function revokeSession(db: Db, sessionId: string, reason: string, a
  */
 export async function rotateRefreshToken(db: Db, envConfig: Config, token: string, audit: AuditContext) {
   const config = await configInForce(envConfig, db);
-  const row = await db.select({ token: refreshTokens, session: sessions, user: users })
+  const row = await db
+    .select({ token: refreshTokens, session: sessions, user: users })
     .from(refreshTokens)
     .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -77,8 +92,11 @@ export async function rotateRefreshToken(db: Db, envConfig: Config, token: strin
   const successorHash = sha256(successor);
 
   if (row.token.usedAt !== null) {
-    const next = await db.select({ usedAt: refreshTokens.usedAt }).from(refreshTokens)
-      .where(eq(refreshTokens.tokenHash, successorHash)).get();
+    const next = await db
+      .select({ usedAt: refreshTokens.usedAt })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, successorHash))
+      .get();
     const withinGrace = Date.now() - row.token.usedAt <= REUSE_GRACE_MS;
     if (!withinGrace || !next || next.usedAt !== null) {
       await revokeSession(db, row.session.id, "refresh_token_reuse");
@@ -91,12 +109,21 @@ export async function rotateRefreshToken(db: Db, envConfig: Config, token: strin
 
   // One batch is one transaction: the old token is consumed exactly when its successor exists.
   await db.batch([
-    db.update(refreshTokens).set({ usedAt: sql`coalesce(${refreshTokens.usedAt}, ${Date.now()})` })
+    db
+      .update(refreshTokens)
+      .set({ usedAt: sql`coalesce(${refreshTokens.usedAt}, ${Date.now()})` })
       .where(eq(refreshTokens.id, row.token.id)),
-    db.insert(refreshTokens).values({
-      id: newId("rt"), sessionId: row.session.id, tokenHash: successorHash, parentId: row.token.id,
-      createdAt: now, expiresAt: secondsFromNow(config.REFRESH_TOKEN_TTL_SECONDS),
-    }).onConflictDoNothing(),
+    db
+      .insert(refreshTokens)
+      .values({
+        id: newId("rt"),
+        sessionId: row.session.id,
+        tokenHash: successorHash,
+        parentId: row.token.id,
+        createdAt: now,
+        expiresAt: secondsFromNow(config.REFRESH_TOKEN_TTL_SECONDS),
+      })
+      .onConflictDoNothing(),
     auditStatement(db, signedInAs(audit, row.user.id), sessionEvent("session.refreshed", row.user.id), now),
   ]);
   return tokenPair(config, row.user, row.session.id, successor);

@@ -34,6 +34,8 @@ export const isMfaChallenge = (outcome: SignInOutcome): outcome is MfaChallengeO
  */
 export function revokeAllSessions(db: Db, userId: string, reason: string, exceptSessionId?: string) {
   const live = and(eq(sessions.userId, userId), isNull(sessions.revokedAt));
-  return db.update(sessions).set({ revokedAt: nowIso(), revokedReason: reason })
+  return db
+    .update(sessions)
+    .set({ revokedAt: nowIso(), revokedReason: reason })
     .where(exceptSessionId ? and(live, ne(sessions.id, exceptSessionId)) : live);
 }

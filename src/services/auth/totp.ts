@@ -47,7 +47,12 @@ export const stepAt = (epochMs: number) => Math.floor(epochMs / 1000 / TOTP.peri
  * The step (within ±1 of now) whose code equals `code`, considering only steps after `lastUsedStep`;
  * null when none does. Every candidate is computed, so timing does not tell which step matched.
  */
-export async function matchingStep(secret: Uint8Array, code: string, lastUsedStep: number | null, now = Date.now()): Promise<number | null> {
+export async function matchingStep(
+  secret: Uint8Array,
+  code: string,
+  lastUsedStep: number | null,
+  now = Date.now(),
+): Promise<number | null> {
   const current = stepAt(now);
   let found: number | null = null;
   for (let step = current - TOTP.skewSteps; step <= current + TOTP.skewSteps; step++) {

@@ -40,7 +40,10 @@ export async function changeOwnPassword(c: Context<AppEnv>, currentPassword: str
   await confirmPassword(c, user, currentPassword, "current password");
   const now = nowIso();
   await db.batch([
-    db.update(users).set({ passwordHash: await hashPassword(newPassword), updatedAt: now }).where(eq(users.id, user.id)),
+    db
+      .update(users)
+      .set({ passwordHash: await hashPassword(newPassword), updatedAt: now })
+      .where(eq(users.id, user.id)),
     revokeAllSessions(db, user.id, "password_changed", auth.sessionId),
     auditStatement(db, audit, userEvent("user.password_changed", null), now),
   ]);

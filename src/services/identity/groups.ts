@@ -31,14 +31,23 @@ export async function listGroups(db: Db, auth: UserAuth, limit: number, cursor: 
   const after = afterCursor(groups, cursor);
   const order = [asc(groups.createdAt), asc(groups.id)];
   if (auth.platformRole === "admin") {
-    const rows = await db.select().from(groups).where(after).orderBy(...order).limit(limit + 1).all();
+    const rows = await db
+      .select()
+      .from(groups)
+      .where(after)
+      .orderBy(...order)
+      .limit(limit + 1)
+      .all();
     return rows.map((row) => ({ ...row, role: "owner" as const }));
   }
-  const rows = await db.select({ group: groups, role: memberships.role })
+  const rows = await db
+    .select({ group: groups, role: memberships.role })
     .from(memberships)
     .innerJoin(groups, eq(groups.id, memberships.groupId))
     .where(and(eq(memberships.userId, auth.userId), after))
-    .orderBy(...order).limit(limit + 1).all();
+    .orderBy(...order)
+    .limit(limit + 1)
+    .all();
   return rows.map((row) => ({ ...row.group, role: row.role }));
 }
 

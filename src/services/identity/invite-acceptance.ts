@@ -23,7 +23,11 @@ import { type Invite, inviteStatus } from "./invites";
 const unusable = () => domainError("The invite is not valid, was already used, was revoked or has expired");
 
 export async function findUsableInvite(db: Db, token: string): Promise<Invite> {
-  const invite = await db.select().from(invites).where(eq(invites.tokenHash, sha256(token))).get();
+  const invite = await db
+    .select()
+    .from(invites)
+    .where(eq(invites.tokenHash, sha256(token)))
+    .get();
   if (!invite || inviteStatus(invite) !== "pending") throw unusable();
   return invite;
 }
@@ -33,13 +37,26 @@ export async function findUsableInvite(db: Db, token: string): Promise<Invite> {
  * it is claimable only while the inviter may still grant its role (services/live-authority.ts).
  */
 const claimStatement = (db: Db, invite: Invite, userId: string | null, now: string) =>
-  db.update(invites).set({ acceptedAt: now, acceptedBy: userId })
-    .where(and(eq(invites.id, invite.id), isNull(invites.acceptedAt), isNull(invites.revokedAt), gt(invites.expiresAt, now),
-      inviterStillGrants(invite.id)))
+  db
+    .update(invites)
+    .set({ acceptedAt: now, acceptedBy: userId })
+    .where(
+      and(
+        eq(invites.id, invite.id),
+        isNull(invites.acceptedAt),
+        isNull(invites.revokedAt),
+        gt(invites.expiresAt, now),
+        inviterStillGrants(invite.id),
+      ),
+    )
     .returning({ id: invites.id });
 
-const acceptedEvent = (invite: Invite, userId: string) =>
-  ({ action: "invite.accepted", resourceId: userId, groupId: invite.groupId, networkId: null });
+const acceptedEvent = (invite: Invite, userId: string) => ({
+  action: "invite.accepted",
+  resourceId: userId,
+  groupId: invite.groupId,
+  networkId: null,
+});
 
 export interface AcceptProof {
   caller?: UserAuth;
@@ -66,8 +83,14 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof, a
     if (!proof.password) throw fieldError("password", "A password is required to create the invited account");
     if (proof.password.length < PASSWORD_RULES.min) throw fieldError("password", `At least ${PASSWORD_RULES.min} characters`);
     const user = {
-      id: newId("usr"), email: invite.email, name: proof.name ?? "", passwordHash: await hashPassword(proof.password),
-      platformRole: "user" as const, disabledAt: null, createdAt: now, updatedAt: now,
+      id: newId("usr"),
+      email: invite.email,
+      name: proof.name ?? "",
+      passwordHash: await hashPassword(proof.password),
+      platformRole: "user" as const,
+      disabledAt: null,
+      createdAt: now,
+      updatedAt: now,
     };
     // Claimed before the account exists (acceptedBy is a foreign key): it is filled in with the insert.
     if ((await claimStatement(db, invite, null, now)).length === 0) throw unusable();
@@ -79,8 +102,16 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof, a
     try {
       [joined] = await db.batch([
         insertWhere(db, users, user, inviterStillGrants(invite.id)).returning({ id: users.id }),
-        insertWhere(db, memberships, { groupId: invite.groupId, userId: user.id, role: invite.role, createdAt: now, updatedAt: now }, created),
-        db.update(invites).set({ acceptedBy: user.id }).where(and(eq(invites.id, invite.id), created)),
+        insertWhere(
+          db,
+          memberships,
+          { groupId: invite.groupId, userId: user.id, role: invite.role, createdAt: now, updatedAt: now },
+          created,
+        ),
+        db
+          .update(invites)
+          .set({ acceptedBy: user.id })
+          .where(and(eq(invites.id, invite.id), created)),
         joinedRow,
       ]);
     } catch (error) {
@@ -98,21 +129,30 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof, a
 
   if (existing.disabledAt) throw forbidden("The invited account is disabled");
   if (!proof.caller) {
-    if (!proof.password || !existing.passwordHash) throw unauthorized("An account exists for this email: sign in as it, or give its password");
-    if (await isMfaActive(db, existing.id)) throw unauthorized("The invited account uses MFA: sign in first and accept with its bearer token");
+    if (!proof.password || !existing.passwordHash)
+      throw unauthorized("An account exists for this email: sign in as it, or give its password");
+    if (await isMfaActive(db, existing.id))
+      throw unauthorized("The invited account uses MFA: sign in first and accept with its bearer token");
     if (!(await verifyPassword(proof.password, existing.passwordHash))) throw unauthorized("Invalid email or password");
   }
   // The claim (with the inviter's authority) and the join commit together, or neither does.
   const claimed = sql`exists (select 1 from invites where id = ${invite.id} and accepted_by = ${existing.id} and accepted_at = ${now})`;
   const [won] = await db.batch([
     claimStatement(db, invite, existing.id, now),
-    insertWhere(db, memberships, { groupId: invite.groupId, userId: existing.id, role: invite.role, createdAt: now, updatedAt: now }, claimed)
-      .onConflictDoNothing(),
+    insertWhere(
+      db,
+      memberships,
+      { groupId: invite.groupId, userId: existing.id, role: invite.role, createdAt: now, updatedAt: now },
+      claimed,
+    ).onConflictDoNothing(),
     auditStatement(db, signedInAs(audit, existing.id), acceptedEvent(invite, existing.id), now, claimed),
   ]);
   if (won.length === 0) throw unusable();
-  const membership = await db.select({ role: memberships.role }).from(memberships)
-    .where(and(eq(memberships.groupId, invite.groupId), eq(memberships.userId, existing.id))).get();
+  const membership = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.groupId, invite.groupId), eq(memberships.userId, existing.id)))
+    .get();
   if (!membership) throw notFound("Group");
   return { user: existing, role: membership.role, created: false };
 }

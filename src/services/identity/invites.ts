@@ -24,8 +24,12 @@ export function inviteStatus(invite: Invite, now = nowIso()) {
   return invite.expiresAt <= now ? ("expired" as const) : ("pending" as const);
 }
 
-const inviteEvent = (action: string, invite: { id: string; groupId: string }) =>
-  ({ action, resourceId: invite.id, groupId: invite.groupId, networkId: null });
+const inviteEvent = (action: string, invite: { id: string; groupId: string }) => ({
+  action,
+  resourceId: invite.id,
+  groupId: invite.groupId,
+  networkId: null,
+});
 
 /**
  * Invites an address into a group with a role (owner, admin; only owners invite owners). Every invite is
@@ -38,9 +42,19 @@ export async function inviteToGroup(c: Context<AppEnv>, groupId: string, body: {
   if (body.role === "owner" && actorRole !== "owner") throw forbidden("Only owners may invite owners");
   await countAttempt(c, "invite-send", { account: auth.userId });
   const config = getConfig(c.env);
-  return createInvite(db, config, createMailer(config, db), {
-    groupId: group.id, groupName: group.name, email: body.email, role: body.role, invitedBy: auth.userId,
-  }, audit);
+  return createInvite(
+    db,
+    config,
+    createMailer(config, db),
+    {
+      groupId: group.id,
+      groupName: group.name,
+      email: body.email,
+      role: body.role,
+      invitedBy: auth.userId,
+    },
+    audit,
+  );
 }
 
 /**
@@ -50,20 +64,33 @@ export async function inviteToGroup(c: Context<AppEnv>, groupId: string, body: {
  * revokes it and answers 502), so the row is written only once the invite stands.
  */
 export async function createInvite(
-  db: Db, config: Config, mailer: Mailer,
+  db: Db,
+  config: Config,
+  mailer: Mailer,
   input: { groupId: string; groupName: string; email: string; role: GroupRole; invitedBy: string },
   audit: AuditContext,
 ): Promise<Invite> {
-  const member = await db.select({ userId: memberships.userId }).from(memberships)
+  const member = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.groupId, input.groupId), eq(users.email, input.email))).get();
+    .where(and(eq(memberships.groupId, input.groupId), eq(users.email, input.email)))
+    .get();
   if (member) throw conflict("This address already belongs to a member of the group");
   const token = `inv_${randomToken()}`;
   const now = nowIso();
   const invite: Invite = {
-    id: newId("inv"), groupId: input.groupId, email: input.email, role: input.role, tokenHash: sha256(token),
-    invitedBy: input.invitedBy, createdAt: now, expiresAt: secondsFromNow(config.INVITE_TTL_SECONDS),
-    acceptedAt: null, acceptedBy: null, revokedAt: null,
+    id: newId("inv"),
+    groupId: input.groupId,
+    email: input.email,
+    role: input.role,
+    tokenHash: sha256(token),
+    invitedBy: input.invitedBy,
+    createdAt: now,
+    expiresAt: secondsFromNow(config.INVITE_TTL_SECONDS),
+    acceptedAt: null,
+    acceptedBy: null,
+    revokedAt: null,
   };
   await db.insert(invites).values(invite);
   try {
@@ -75,10 +102,18 @@ export async function createInvite(
   }
   // Only older invites: two re-invites racing must not revoke each other.
   await db.batch([
-    db.update(invites).set({ revokedAt: nowIso() }).where(and(
-      eq(invites.groupId, input.groupId), eq(invites.email, input.email), isNull(invites.acceptedAt), isNull(invites.revokedAt),
-      or(lt(invites.createdAt, invite.createdAt), and(eq(invites.createdAt, invite.createdAt), lt(invites.id, invite.id))),
-    )),
+    db
+      .update(invites)
+      .set({ revokedAt: nowIso() })
+      .where(
+        and(
+          eq(invites.groupId, input.groupId),
+          eq(invites.email, input.email),
+          isNull(invites.acceptedAt),
+          isNull(invites.revokedAt),
+          or(lt(invites.createdAt, invite.createdAt), and(eq(invites.createdAt, invite.createdAt), lt(invites.id, invite.id))),
+        ),
+      ),
     auditStatement(db, audit, inviteEvent("invite.created", invite)),
   ]);
   return invite;
@@ -87,22 +122,32 @@ export async function createInvite(
 /** Invites of a group, every status (owner, admin), a page past `cursor` (limit + 1 rows). */
 export async function listInvites(db: Db, auth: UserAuth, groupId: string, limit: number, cursor: string | undefined) {
   const { group } = await groupAccess(db, auth, groupId, "manage");
-  return db.select().from(invites)
+  return db
+    .select()
+    .from(invites)
     .where(and(eq(invites.groupId, group.id), afterCursor(invites, cursor)))
-    .orderBy(asc(invites.createdAt), asc(invites.id)).limit(limit + 1).all();
+    .orderBy(asc(invites.createdAt), asc(invites.id))
+    .limit(limit + 1)
+    .all();
 }
 
 /** Revokes a pending invite (owner, admin; only owners revoke owner invites). */
 export async function revokeInvite(db: Db, auth: UserAuth, groupId: string, inviteId: string, audit: AuditContext): Promise<void> {
   const { group, role: actorRole } = await groupAccess(db, auth, groupId, "manage");
-  const invite = await db.select().from(invites).where(and(eq(invites.id, inviteId), eq(invites.groupId, group.id))).get();
+  const invite = await db
+    .select()
+    .from(invites)
+    .where(and(eq(invites.id, inviteId), eq(invites.groupId, group.id)))
+    .get();
   if (!invite) throw notFound("Invite");
   if (invite.role === "owner" && actorRole !== "owner") throw forbidden("Only owners may revoke owner invites");
   // The audit row first, on the revocation's own condition (same transaction): a lost race leaves no row.
   const pending = sql`exists (select 1 from invites where id = ${invite.id} and accepted_at is null and revoked_at is null)`;
   const [, revoked] = await db.batch([
     auditStatement(db, audit, inviteEvent("invite.revoked", invite), nowIso(), pending),
-    db.update(invites).set({ revokedAt: nowIso() })
+    db
+      .update(invites)
+      .set({ revokedAt: nowIso() })
       .where(and(eq(invites.id, invite.id), isNull(invites.acceptedAt), isNull(invites.revokedAt)))
       .returning({ id: invites.id }),
   ]);

@@ -20,8 +20,13 @@ export interface Member {
 }
 
 const memberColumns = {
-  userId: memberships.userId, email: users.email, name: users.name, role: memberships.role,
-  createdAt: memberships.createdAt, updatedAt: memberships.updatedAt, id: memberships.userId,
+  userId: memberships.userId,
+  email: users.email,
+  name: users.name,
+  role: memberships.role,
+  createdAt: memberships.createdAt,
+  updatedAt: memberships.updatedAt,
+  id: memberships.userId,
 };
 const strip = ({ id: _cursorKey, ...member }: Member & { id: string }): Member => member;
 
@@ -42,7 +47,10 @@ const memberMayGo = (groupId: string, userId: string, newRole?: GroupRole) =>
  * so a group owner cannot probe or pull in arbitrary accounts by email. Platform admins add anyone.
  * Unknown and unshared users answer alike.
  */
-const addableBy = (auth: UserAuth) => auth.platformRole === "admin" ? undefined : sql`exists (
+const addableBy = (auth: UserAuth) =>
+  auth.platformRole === "admin"
+    ? undefined
+    : sql`exists (
   select 1 from ${memberships} theirs join ${memberships} mine on mine.group_id = theirs.group_id
   where theirs.user_id = ${users.id} and mine.user_id = ${auth.userId})`;
 
@@ -51,8 +59,12 @@ function assertMayTouch(actorRole: GroupRole, roles: (GroupRole | undefined)[]) 
 }
 
 async function findMember(db: Db, groupId: string, userId: string) {
-  const member = await db.select(memberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId))).get();
+  const member = await db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId)))
+    .get();
   if (!member) throw notFound("Member");
   return member;
 }
@@ -60,9 +72,14 @@ async function findMember(db: Db, groupId: string, userId: string) {
 /** Members of a group (any member reads), a page past `cursor` (limit + 1 rows; `id` is the cursor key). */
 export async function listMembers(db: Db, auth: UserAuth, groupId: string, limit: number, cursor: string | undefined) {
   const { group } = await groupAccess(db, auth, groupId, "read");
-  const rows = await db.select(memberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId))
+  const rows = await db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.groupId, group.id), afterCursor({ createdAt: memberships.createdAt, id: memberships.userId }, cursor)))
-    .orderBy(asc(memberships.createdAt), asc(memberships.userId)).limit(limit + 1).all();
+    .orderBy(asc(memberships.createdAt), asc(memberships.userId))
+    .limit(limit + 1)
+    .all();
   return rows;
 }
 
@@ -72,15 +89,21 @@ export type MemberToAdd = { userId?: string; email?: string; role: GroupRole };
 export async function addMember(db: Db, auth: UserAuth, groupId: string, body: MemberToAdd, audit: AuditContext): Promise<Member> {
   const { group, role: actorRole } = await groupAccess(db, auth, groupId, "manage");
   assertMayTouch(actorRole, [body.role]);
-  const user = await db.select().from(users)
-    .where(and(body.userId ? eq(users.id, body.userId) : eq(users.email, body.email!), addableBy(auth))).get();
+  const user = await db
+    .select()
+    .from(users)
+    .where(and(body.userId ? eq(users.id, body.userId) : eq(users.email, body.email!), addableBy(auth)))
+    .get();
   if (!user) throw new ApiError("not_found", "No such user among the people you share a group with; send an invite instead");
   const now = nowIso();
   const notYet = sql`not exists (select 1 from memberships where group_id = ${group.id} and user_id = ${user.id})`;
   const [, inserted] = await db.batch([
     auditStatement(db, audit, { action: "member.added", resourceId: null, groupId: group.id, networkId: null }, now, notYet),
-    db.insert(memberships).values({ groupId: group.id, userId: user.id, role: body.role, createdAt: now, updatedAt: now })
-      .onConflictDoNothing().returning({ userId: memberships.userId }),
+    db
+      .insert(memberships)
+      .values({ groupId: group.id, userId: user.id, role: body.role, createdAt: now, updatedAt: now })
+      .onConflictDoNothing()
+      .returning({ userId: memberships.userId }),
   ]);
   if (inserted.length === 0) throw conflict("The user is already a member; change the role instead");
   return { userId: user.id, email: user.email, name: user.name, role: body.role, createdAt: now, updatedAt: now };
@@ -88,7 +111,13 @@ export async function addMember(db: Db, auth: UserAuth, groupId: string, body: M
 
 /** Changes a member's role (owner, admin; only owners touch owners); the last owner stays. */
 export async function changeMemberRole(
-  env: Env, db: Db, auth: UserAuth, groupId: string, userId: string, role: GroupRole, audit: AuditContext,
+  env: Env,
+  db: Db,
+  auth: UserAuth,
+  groupId: string,
+  userId: string,
+  role: GroupRole,
+  audit: AuditContext,
 ): Promise<Member> {
   const { group, role: actorRole } = await groupAccess(db, auth, groupId, "manage");
   const member = await findMember(db, group.id, userId);
@@ -100,8 +129,16 @@ export async function changeMemberRole(
   const event = { action: "member.role_changed", resourceId: userId, groupId: group.id, networkId: null };
   const [, changed] = await db.batch([
     auditStatement(db, audit, event, now, memberMayGo(group.id, userId, role)),
-    db.update(memberships).set({ role, updatedAt: now })
-      .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId), role === "owner" ? undefined : anotherOwnerRemains(group.id, userId)))
+    db
+      .update(memberships)
+      .set({ role, updatedAt: now })
+      .where(
+        and(
+          eq(memberships.groupId, group.id),
+          eq(memberships.userId, userId),
+          role === "owner" ? undefined : anotherOwnerRemains(group.id, userId),
+        ),
+      )
       .returning({ userId: memberships.userId }),
   ]);
   if (changed.length === 0) throw conflict("A group keeps at least one owner");
@@ -120,7 +157,8 @@ export async function removeMember(env: Env, db: Db, auth: UserAuth, groupId: st
   const event = { action: "member.removed", resourceId: userId, groupId: group.id, networkId: null };
   const [, removed] = await db.batch([
     auditStatement(db, audit, event, nowIso(), memberMayGo(group.id, userId)),
-    db.delete(memberships)
+    db
+      .delete(memberships)
       .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId), anotherOwnerRemains(group.id, userId)))
       .returning({ userId: memberships.userId }),
   ]);

@@ -30,7 +30,10 @@ export async function updateUser(env: Env, db: Db, auth: UserAuth, user: User, b
   const now = nowIso();
   const disabledAt = body.disabled === undefined ? user.disabledAt : body.disabled ? (user.disabledAt ?? now) : null;
   const next = { ...user, name: body.name ?? user.name, platformRole: body.platformRole ?? user.platformRole, disabledAt, updatedAt: now };
-  const write = db.update(users).set({ name: next.name, platformRole: next.platformRole, disabledAt, updatedAt: now }).where(eq(users.id, user.id));
+  const write = db
+    .update(users)
+    .set({ name: next.name, platformRole: next.platformRole, disabledAt, updatedAt: now })
+    .where(eq(users.id, user.id));
   const audited = auditStatement(db, audit, userEvent("user.updated", user.id), now);
   // Disabling and ending the sessions commit together: no window where a disabled user keeps a live refresh token.
   if (disabledAt && !user.disabledAt) {
@@ -40,16 +43,14 @@ export async function updateUser(env: Env, db: Db, auth: UserAuth, user: User, b
     // Disabling cuts network access too: the devices leave their networks (re-enrol after re-enabling).
     // Listed after the disabling committed: enrolments committing later are refused by their own write.
     await removeDevicesOf(env, db, user.id);
-  }
-  else if (user.platformRole === "admin" && next.platformRole === "user") {
+  } else if (user.platformRole === "admin" && next.platformRole === "user") {
     // Demoted: devices the user held only as a platform admin (no device-holding membership there) go,
     // listed after the demotion committed, exactly as for a removal from their groups.
     await assertNoHopDevices(db, user.id, ONLY_AS_PLATFORM_ADMIN);
     await db.batch([write, audited]);
     forgetLiveSessions();
     await removeDevicesOf(env, db, user.id, ONLY_AS_PLATFORM_ADMIN);
-  }
-  else await db.batch([write, audited]);
+  } else await db.batch([write, audited]);
   // The role claim or the disabled flag may have changed: reads re-check their sessions in D1.
   forgetLiveSessions();
   return next;
@@ -65,14 +66,25 @@ export async function updateUser(env: Env, db: Db, auth: UserAuth, user: User, b
  */
 export async function deleteUser(env: Env, db: Db, auth: UserAuth, user: User, audit: AuditContext): Promise<void> {
   if (user.id === auth.userId) throw domainError("Admins cannot delete their own account");
-  const soleOwner = await db.select({ groupId: memberships.groupId }).from(memberships)
-    .where(and(eq(memberships.userId, user.id), eq(memberships.role, "owner"),
-      sql`not exists (select 1 from ${memberships} o where o.group_id = ${memberships.groupId} and o.role = 'owner' and o.user_id <> ${user.id})`))
-    .limit(1).get();
+  const soleOwner = await db
+    .select({ groupId: memberships.groupId })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.userId, user.id),
+        eq(memberships.role, "owner"),
+        sql`not exists (select 1 from ${memberships} o where o.group_id = ${memberships.groupId} and o.role = 'owner' and o.user_id <> ${user.id})`,
+      ),
+    )
+    .limit(1)
+    .get();
   if (soleOwner) throw conflict(`The user is the only owner of group ${soleOwner.groupId}; transfer ownership first`);
   await assertNoHopDevices(db, user.id);
   await db.batch([
-    db.update(users).set({ disabledAt: user.disabledAt ?? nowIso(), updatedAt: nowIso() }).where(eq(users.id, user.id)),
+    db
+      .update(users)
+      .set({ disabledAt: user.disabledAt ?? nowIso(), updatedAt: nowIso() })
+      .where(eq(users.id, user.id)),
     revokeAllSessions(db, user.id, "user_deleted"),
   ]);
   forgetLiveSessions();

@@ -35,8 +35,14 @@ export interface NewUser {
 export async function createUser(db: Db, input: NewUser, audit: AuditContext): Promise<User> {
   const now = nowIso();
   const row: User = {
-    id: newId("usr"), email: input.email, name: input.name, passwordHash: await hashPassword(input.password),
-    platformRole: input.platformRole, disabledAt: null, createdAt: now, updatedAt: now,
+    id: newId("usr"),
+    email: input.email,
+    name: input.name,
+    passwordHash: await hashPassword(input.password),
+    platformRole: input.platformRole,
+    disabledAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
   const [inserted] = await db.batch([
     db.insert(users).values(row).onConflictDoNothing().returning({ id: users.id }),
@@ -48,7 +54,11 @@ export async function createUser(db: Db, input: NewUser, audit: AuditContext): P
 
 /** Every user, a page past `cursor` (limit + 1 rows), optionally the one with an exact address. */
 export function listUsers(db: Db, limit: number, cursor: string | undefined, email: string | undefined) {
-  return db.select().from(users)
+  return db
+    .select()
+    .from(users)
     .where(and(email ? eq(users.email, email) : undefined, afterCursor(users, cursor)))
-    .orderBy(asc(users.createdAt), asc(users.id)).limit(limit + 1).all();
+    .orderBy(asc(users.createdAt), asc(users.id))
+    .limit(limit + 1)
+    .all();
 }

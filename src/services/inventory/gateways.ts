@@ -11,14 +11,29 @@ import { batchWithAudit, platformEvent } from "../audit/audited-batch";
 import { regionExists } from "./regions";
 
 export type Gateway = typeof gateways.$inferSelect;
-export interface GatewayInput { regionId: string; name: string; publicHost: string | null; status: GatewayStatus; capacity: number | null }
+export interface GatewayInput {
+  regionId: string;
+  name: string;
+  publicHost: string | null;
+  status: GatewayStatus;
+  capacity: number | null;
+}
 export type GatewayChanges = Partial<Omit<GatewayInput, "regionId">>;
 
 export async function listGateways(db: Db, query: { limit: number; cursor?: string; regionId?: string; status?: GatewayStatus }) {
-  const rows = await db.select().from(gateways)
-    .where(and(afterCursor(gateways, query.cursor), query.regionId ? eq(gateways.regionId, query.regionId) : undefined,
-      query.status ? eq(gateways.status, query.status) : undefined))
-    .orderBy(asc(gateways.createdAt), asc(gateways.id)).limit(query.limit + 1).all();
+  const rows = await db
+    .select()
+    .from(gateways)
+    .where(
+      and(
+        afterCursor(gateways, query.cursor),
+        query.regionId ? eq(gateways.regionId, query.regionId) : undefined,
+        query.status ? eq(gateways.status, query.status) : undefined,
+      ),
+    )
+    .orderBy(asc(gateways.createdAt), asc(gateways.id))
+    .limit(query.limit + 1)
+    .all();
   return toPage(rows, query.limit, (row) => row);
 }
 
@@ -31,12 +46,16 @@ export async function findGateway(db: Db, id: string): Promise<Gateway> {
 /** The served networks are filtered by the caller's memberships: the inventory must not reveal other tenants. */
 export async function gatewayDetail(db: Db, auth: UserAuth, id: string) {
   const gateway = await findGateway(db, id);
-  const served = db.select({ networkId: nodes.networkId, nodeId: nodes.id }).from(nodes)
+  const served = db
+    .select({ networkId: nodes.networkId, nodeId: nodes.id })
+    .from(nodes)
     .innerJoin(networks, eq(networks.id, nodes.networkId));
-  const visible = auth.platformRole === "admin"
-    ? served.where(eq(nodes.gatewayId, gateway.id))
-    : served.innerJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
-      .where(eq(nodes.gatewayId, gateway.id));
+  const visible =
+    auth.platformRole === "admin"
+      ? served.where(eq(nodes.gatewayId, gateway.id))
+      : served
+          .innerJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
+          .where(eq(nodes.gatewayId, gateway.id));
   return { ...gateway, networks: await visible.limit(1000).all() };
 }
 
@@ -51,7 +70,8 @@ export async function createGateway(db: Db, input: GatewayInput, audit: AuditCon
 export async function updateGateway(db: Db, id: string, changes: GatewayChanges, audit: AuditContext): Promise<Gateway> {
   const next = { ...(await findGateway(db, id)), ...changes, updatedAt: nowIso() };
   await uniquely("gateway", () =>
-    batchWithAudit(db, [db.update(gateways).set(next).where(eq(gateways.id, next.id))], audit, platformEvent("gateway.updated", next.id)));
+    batchWithAudit(db, [db.update(gateways).set(next).where(eq(gateways.id, next.id))], audit, platformEvent("gateway.updated", next.id)),
+  );
   return next;
 }
 
@@ -61,8 +81,10 @@ export async function deleteGateway(db: Db, id: string, audit: AuditContext) {
   const node = await db.select({ id: nodes.id }).from(nodes).where(eq(nodes.gatewayId, gateway.id)).limit(1).get();
   if (node) throw conflict(`Gateway node ${node.id} still runs on this gateway`);
   await uniquely("gateway", () =>
-    batchWithAudit(db, [db.delete(gateways).where(eq(gateways.id, gateway.id))], audit, platformEvent("gateway.deleted", gateway.id)));
+    batchWithAudit(db, [db.delete(gateways).where(eq(gateways.id, gateway.id))], audit, platformEvent("gateway.deleted", gateway.id)),
+  );
 }
 
 /** Whether a gateway exists (an agent token names it). */
-export const gatewayExists = async (db: Db, id: string) => !!(await db.select({ id: gateways.id }).from(gateways).where(eq(gateways.id, id)).get());
+export const gatewayExists = async (db: Db, id: string) =>
+  !!(await db.select({ id: gateways.id }).from(gateways).where(eq(gateways.id, id)).get());

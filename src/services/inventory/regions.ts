@@ -9,11 +9,19 @@ import type { AuditContext } from "../audit/audit-trail";
 import { batchWithAudit, platformEvent } from "../audit/audited-batch";
 
 export type Region = typeof regions.$inferSelect;
-export interface RegionInput { name: string; description: string }
+export interface RegionInput {
+  name: string;
+  description: string;
+}
 
 export async function listRegions(db: Db, limit: number, cursor: string | undefined) {
-  const rows = await db.select().from(regions).where(afterCursor(regions, cursor))
-    .orderBy(asc(regions.createdAt), asc(regions.id)).limit(limit + 1).all();
+  const rows = await db
+    .select()
+    .from(regions)
+    .where(afterCursor(regions, cursor))
+    .orderBy(asc(regions.createdAt), asc(regions.id))
+    .limit(limit + 1)
+    .all();
   return toPage(rows, limit, (row) => row);
 }
 
@@ -34,7 +42,8 @@ export async function createRegion(db: Db, input: RegionInput, audit: AuditConte
 export async function updateRegion(db: Db, id: string, changes: Partial<RegionInput>, audit: AuditContext): Promise<Region> {
   const next = { ...(await findRegion(db, id)), ...changes, updatedAt: nowIso() };
   await uniquely("region", () =>
-    batchWithAudit(db, [db.update(regions).set(next).where(eq(regions.id, next.id))], audit, platformEvent("region.updated", next.id)));
+    batchWithAudit(db, [db.update(regions).set(next).where(eq(regions.id, next.id))], audit, platformEvent("region.updated", next.id)),
+  );
   return next;
 }
 
@@ -44,8 +53,10 @@ export async function deleteRegion(db: Db, id: string, audit: AuditContext) {
   const gateway = await db.select({ id: gateways.id }).from(gateways).where(eq(gateways.regionId, region.id)).limit(1).get();
   if (gateway) throw conflict("The region still has gateways");
   await uniquely("region", () =>
-    batchWithAudit(db, [db.delete(regions).where(eq(regions.id, region.id))], audit, platformEvent("region.deleted", region.id)));
+    batchWithAudit(db, [db.delete(regions).where(eq(regions.id, region.id))], audit, platformEvent("region.deleted", region.id)),
+  );
 }
 
 /** Whether a region exists (a gateway or an agent token names it). */
-export const regionExists = async (db: Db, id: string) => !!(await db.select({ id: regions.id }).from(regions).where(eq(regions.id, id)).get());
+export const regionExists = async (db: Db, id: string) =>
+  !!(await db.select({ id: regions.id }).from(regions).where(eq(regions.id, id)).get());

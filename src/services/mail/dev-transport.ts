@@ -10,12 +10,21 @@ export class DevMailTransport implements Mailer {
 
   async send(message: MailMessage): Promise<void> {
     await this.db.insert(devMail).values({
-      id: newId("mail"), recipient: message.to.toLowerCase(), subject: message.subject, text: message.text, createdAt: nowIso(),
+      id: newId("mail"),
+      recipient: message.to.toLowerCase(),
+      subject: message.subject,
+      text: message.text,
+      createdAt: nowIso(),
     });
   }
 }
 
 /** Newest first; the dev flow reads the latest token for an address. */
 export const readDevMail = (db: Db, to: string, limit: number) =>
-  db.select().from(devMail).where(eq(devMail.recipient, to.toLowerCase()))
-    .orderBy(desc(devMail.createdAt), desc(devMail.id)).limit(limit).all();
+  db
+    .select()
+    .from(devMail)
+    .where(eq(devMail.recipient, to.toLowerCase()))
+    .orderBy(desc(devMail.createdAt), desc(devMail.id))
+    .limit(limit)
+    .all();

@@ -16,7 +16,10 @@ export function headerText(text: string, max = MAX_SUBJECT_LENGTH): string {
   const line = text.replace(NOT_HEADER_SAFE, " ").replace(/ {2,}/g, " ").trim();
   if (line.length <= max) return line;
   // Cut on a code point boundary, so the cut never leaves half a surrogate pair.
-  return `${Array.from(line).slice(0, max - 1).join("").trimEnd()}…`;
+  return `${Array.from(line)
+    .slice(0, max - 1)
+    .join("")
+    .trimEnd()}…`;
 }
 
 /** A recipient comes from a validated address; anything header-breaking in it is a bug, never sent. */

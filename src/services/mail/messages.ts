@@ -14,7 +14,7 @@ export function passwordResetMessage(config: Config, to: string, token: string):
       "Someone asked to reset the password of this account. If it was not you, ignore this message.",
       link(config, "/reset-password", token),
       `Reset token (valid ${minutes} minutes, once): ${token}`,
-      "POST /api/v1/auth/password-reset/confirm {\"token\": \"...\", \"newPassword\": \"...\"}",
+      'POST /api/v1/auth/password-reset/confirm {"token": "...", "newPassword": "..."}',
     ].join("\n"),
   };
 }
@@ -29,7 +29,7 @@ export function inviteMessage(config: Config, to: string, groupName: string, rol
       `You are invited to the group ${JSON.stringify(groupName)} as ${role}.`,
       link(config, "/accept-invite", token),
       `Invite token (valid ${days} days, once): ${token}`,
-      "POST /api/v1/auth/invites/accept {\"token\": \"...\", \"password\": \"...\"}",
+      'POST /api/v1/auth/invites/accept {"token": "...", "password": "..."}',
     ].join("\n"),
   };
 }

@@ -18,10 +18,16 @@ const ownerMembership = alias(memberships, "owner_membership");
  */
 export async function deviceAccess(db: Db, actor: { user?: UserAuth; device?: DeviceAuth }, deviceId: string) {
   const userId = actor.user?.userId ?? "";
-  const row = await db.select({
-    device: devices, node: nodes, network: networks, role: memberships.role,
-    ownerDisabledAt: owner.disabledAt, ownerRole: owner.platformRole, ownerMember: ownerMembership.role,
-  })
+  const row = await db
+    .select({
+      device: devices,
+      node: nodes,
+      network: networks,
+      role: memberships.role,
+      ownerDisabledAt: owner.disabledAt,
+      ownerRole: owner.platformRole,
+      ownerMember: ownerMembership.role,
+    })
     .from(devices)
     .innerJoin(nodes, eq(nodes.id, devices.nodeId))
     .innerJoin(networks, eq(networks.id, devices.networkId))
@@ -32,15 +38,18 @@ export async function deviceAccess(db: Db, actor: { user?: UserAuth; device?: De
     .get();
   if (!row) throw notFound("Device");
   // Viewers hold no devices: a demoted owner has lost them exactly as a removed one has.
-  const ownerHolds = row.ownerDisabledAt === null
-    && (row.ownerRole === "admin" || (row.ownerMember !== null && roleAllows(row.ownerMember, "enrol")));
+  const ownerHolds =
+    row.ownerDisabledAt === null && (row.ownerRole === "admin" || (row.ownerMember !== null && roleAllows(row.ownerMember, "enrol")));
   if (actor.device) {
     if (actor.device.deviceId !== row.device.id) throw notFound("Device");
     if (row.device.userId !== null && !ownerHolds) throw unauthorized("The device's owner no longer has access to this network");
     return { device: row.device, node: row.node, network: row.network };
   }
-  const allowed = !!actor.user && ((row.device.userId === actor.user.userId && ownerHolds) || actor.user.platformRole === "admin"
-    || (row.role !== null && roleAllows(row.role, "manage")));
+  const allowed =
+    !!actor.user &&
+    ((row.device.userId === actor.user.userId && ownerHolds) ||
+      actor.user.platformRole === "admin" ||
+      (row.role !== null && roleAllows(row.role, "manage")));
   if (!allowed) throw notFound("Device");
   return { device: row.device, node: row.node, network: row.network };
 }

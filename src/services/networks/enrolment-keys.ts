@@ -13,19 +13,34 @@ export type EnrolmentKeyRow = typeof enrolmentKeys.$inferSelect;
 
 /** A new key for headless enrolment into one network; the secret is returned once and only its hash is kept. */
 export async function issueEnrolmentKey(
-  db: Db, network: { id: string; groupId: string }, createdBy: string,
-  input: { name: string; expiresInSeconds: number; usageLimit: number }, audit: AuditContext,
+  db: Db,
+  network: { id: string; groupId: string },
+  createdBy: string,
+  input: { name: string; expiresInSeconds: number; usageLimit: number },
+  audit: AuditContext,
 ) {
   const networkId = network.id;
   const key = `${ENROLMENT_KEY_PREFIX}${randomToken()}`;
   const now = nowIso();
   const row: EnrolmentKeyRow = {
-    id: newId("ek"), networkId, name: input.name, keyHash: sha256(key), createdBy,
-    expiresAt: secondsFromNow(input.expiresInSeconds), usageLimit: input.usageLimit,
-    usedCount: 0, revokedAt: null, createdAt: now, updatedAt: now,
+    id: newId("ek"),
+    networkId,
+    name: input.name,
+    keyHash: sha256(key),
+    createdBy,
+    expiresAt: secondsFromNow(input.expiresInSeconds),
+    usageLimit: input.usageLimit,
+    usedCount: 0,
+    revokedAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
-  await batchWithAudit(db, [db.insert(enrolmentKeys).values(row)], audit,
-    { action: "enrolment-key.created", resourceId: row.id, networkId, groupId: network.groupId });
+  await batchWithAudit(db, [db.insert(enrolmentKeys).values(row)], audit, {
+    action: "enrolment-key.created",
+    resourceId: row.id,
+    networkId,
+    groupId: network.groupId,
+  });
   return { row, key };
 }
 
@@ -35,8 +50,13 @@ export async function revokeEnrolmentKey(db: Db, network: { id: string; groupId:
   const exists = sql`exists (select 1 from enrolment_keys where id = ${keyId} and network_id = ${networkId})`;
   const event = { action: "enrolment-key.revoked", resourceId: keyId, networkId, groupId: network.groupId };
   const [found] = await db.batch([
-    db.select({ id: enrolmentKeys.id }).from(enrolmentKeys).where(and(eq(enrolmentKeys.id, keyId), eq(enrolmentKeys.networkId, networkId))),
-    db.update(enrolmentKeys).set({ revokedAt: nowIso() })
+    db
+      .select({ id: enrolmentKeys.id })
+      .from(enrolmentKeys)
+      .where(and(eq(enrolmentKeys.id, keyId), eq(enrolmentKeys.networkId, networkId))),
+    db
+      .update(enrolmentKeys)
+      .set({ revokedAt: nowIso() })
       .where(and(eq(enrolmentKeys.id, keyId), eq(enrolmentKeys.networkId, networkId), isNull(enrolmentKeys.revokedAt))),
     // An unknown key is a 404 and leaves no row.
     auditStatement(db, audit, event, nowIso(), exists),
@@ -55,11 +75,17 @@ export const keyNotValid = () =>
  */
 export async function findEnrolmentKey(db: Db, key: string) {
   const now = nowIso();
-  const row = await db.select().from(enrolmentKeys)
-    .where(and(
-      eq(enrolmentKeys.keyHash, sha256(key)), isNull(enrolmentKeys.revokedAt),
-      gt(enrolmentKeys.expiresAt, now), lt(enrolmentKeys.usedCount, enrolmentKeys.usageLimit),
-    ))
+  const row = await db
+    .select()
+    .from(enrolmentKeys)
+    .where(
+      and(
+        eq(enrolmentKeys.keyHash, sha256(key)),
+        isNull(enrolmentKeys.revokedAt),
+        gt(enrolmentKeys.expiresAt, now),
+        lt(enrolmentKeys.usedCount, enrolmentKeys.usageLimit),
+      ),
+    )
     .get();
   if (!row) throw keyNotValid();
   return row;
@@ -67,5 +93,7 @@ export async function findEnrolmentKey(db: Db, key: string) {
 
 /** The statement that counts one use, for the enrolment's batch; `onlyIf` is "the node was written". */
 export const takeEnrolmentKeyUse = (db: Db, keyId: string, onlyIf: SQL) =>
-  db.update(enrolmentKeys).set({ usedCount: sql`${enrolmentKeys.usedCount} + 1`, updatedAt: nowIso() })
+  db
+    .update(enrolmentKeys)
+    .set({ usedCount: sql`${enrolmentKeys.usedCount} + 1`, updatedAt: nowIso() })
     .where(and(eq(enrolmentKeys.id, keyId), onlyIf));

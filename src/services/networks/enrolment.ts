@@ -51,7 +51,11 @@ export async function enrolDevice(env: Env, db: Db, body: EnrolmentRequest, user
   const target = await enrolmentTarget(db, body, user);
   const credential = `${DEVICE_CREDENTIAL_PREFIX}${randomToken()}`;
   const enrolled = await networkWriter(env, target.networkId, audit).enrolDevice({
-    ...target, name: body.name, publicKey: body.publicKey, platform: body.platform, clientVersion: body.clientVersion,
+    ...target,
+    name: body.name,
+    publicKey: body.publicKey,
+    platform: body.platform,
+    clientVersion: body.clientVersion,
     credentialHash: sha256(credential),
   });
   if (!enrolled) throw await refusal(db, target, user);
@@ -92,8 +96,13 @@ export async function recordDeviceHeartbeat(env: Env, db: Db, actor: DeviceActor
     throw domainError(`appliedRevision ${report.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
   }
   await networkWriter(env, network.id).recordHeartbeat({
-    networkId: network.id, nodeId: node.id, deviceId: device.id, appliedRevision: report.appliedRevision,
-    endpoint: report.endpoint ?? null, peers: report.peers, at: nowIso(),
+    networkId: network.id,
+    nodeId: node.id,
+    deviceId: device.id,
+    appliedRevision: report.appliedRevision,
+    endpoint: report.endpoint ?? null,
+    peers: report.peers,
+    at: nowIso(),
   });
   return { desiredRevision: network.routingRevision, configChanged: report.appliedRevision !== network.routingRevision };
 }

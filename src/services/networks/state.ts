@@ -29,12 +29,14 @@ export type RoutingState = Awaited<ReturnType<typeof loadRoutingState>>;
  * conditional (insert-where), and the revision moves only when it happened.
  */
 export const bumpRoutingRevision = (db: Db, networkId: string, onlyIf?: SQL) =>
-  db.update(networks)
+  db
+    .update(networks)
     .set({ routingRevision: sql`${networks.routingRevision} + 1`, updatedAt: nowIso() })
     .where(and(eq(networks.id, networkId), onlyIf));
 
 export const bumpDnsRevision = (db: Db, networkId: string, onlyIf?: SQL) =>
-  db.update(networks)
+  db
+    .update(networks)
     .set({ dnsRevision: sql`${networks.dnsRevision} + 1`, updatedAt: nowIso() })
     .where(and(eq(networks.id, networkId), onlyIf));
 
@@ -44,15 +46,23 @@ export function toRoutingNetwork(network: NetworkRow, dnsServers: string[] = [])
 }
 
 export function toRoutingNode(node: NodeRow): RoutingNode {
-  const routing: RoutingNode["routing"] = node.routingMode === "only"
-    ? { mode: "only", policyIds: node.routingPolicyIds }
-    : { mode: node.routingMode };
+  const routing: RoutingNode["routing"] =
+    node.routingMode === "only" ? { mode: "only", policyIds: node.routingPolicyIds } : { mode: node.routingMode };
   return {
-    id: node.id, name: node.name, address: node.address, publicKey: node.publicKey,
-    endpoint: node.endpoint, listenPort: node.listenPort, isGateway: node.isGateway, routing,
+    id: node.id,
+    name: node.name,
+    address: node.address,
+    publicKey: node.publicKey,
+    endpoint: node.endpoint,
+    listenPort: node.listenPort,
+    isGateway: node.isGateway,
+    routing,
   };
 }
 
 export const toRoutingPolicy = (policy: Pick<PolicyRow, "id" | "name" | "destinationCidr" | "gatewayPath">): RoutingPolicy => ({
-  id: policy.id, name: policy.name, destinationCidr: policy.destinationCidr, gatewayPath: policy.gatewayPath,
+  id: policy.id,
+  name: policy.name,
+  destinationCidr: policy.destinationCidr,
+  gatewayPath: policy.gatewayPath,
 });

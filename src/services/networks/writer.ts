@@ -27,8 +27,10 @@ type Args<K extends CommandName> = WriterCommands[K] extends (ctx: never, ...arg
 type Result<K extends CommandName> = Awaited<ReturnType<WriterCommands[K]>>;
 
 /** Sends one command; an API error thrown inside the writer comes back out as the same ApiError. */
-const sender = (rpc: WriterRpc, audit: AuditContext | undefined) =>
-  <K extends CommandName>(command: K, ...args: Args<K>) => unwrap(rpc.run(command, args, audit)) as Promise<Result<K>>;
+const sender =
+  (rpc: WriterRpc, audit: AuditContext | undefined) =>
+  <K extends CommandName>(command: K, ...args: Args<K>) =>
+    unwrap(rpc.run(command, args, audit)) as Promise<Result<K>>;
 
 /**
  * The group's writer: network creation, where names and CIDRs are checked against the group's others.

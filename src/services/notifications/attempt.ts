@@ -14,9 +14,16 @@ export interface AttemptInput {
 }
 
 /** `retry: false` ends the delivery at once: trying again cannot help (disabled channel, refused URL, no mail transport). */
-export type AttemptOutcome = { ok: true; statusCode: number | null } | { ok: false; statusCode: number | null; error: string; retry: boolean };
+export type AttemptOutcome =
+  | { ok: true; statusCode: number | null }
+  | { ok: false; statusCode: number | null; error: string; retry: boolean };
 
-const failed = (error: string, retry: boolean, statusCode: number | null = null): AttemptOutcome => ({ ok: false, statusCode, error, retry });
+const failed = (error: string, retry: boolean, statusCode: number | null = null): AttemptOutcome => ({
+  ok: false,
+  statusCode,
+  error,
+  retry,
+});
 
 async function postWebhook(config: Config, { delivery, event, channel }: AttemptInput): Promise<AttemptOutcome> {
   const verdict = checkWebhookUrl(channel.target, config.WEBHOOK_ALLOW_HTTP_LOOPBACK);
@@ -37,7 +44,11 @@ async function postWebhook(config: Config, { delivery, event, channel }: Attempt
   try {
     // Never follow redirects: a 3xx counts as a failure, so a public URL cannot bounce the request inward.
     response = await fetch(verdict.url, {
-      method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(config.WEBHOOK_TIMEOUT_MS),
+      method: "POST",
+      headers,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(config.WEBHOOK_TIMEOUT_MS),
     });
   } catch (error) {
     const name = (error as Error).name;
@@ -47,7 +58,8 @@ async function postWebhook(config: Config, { delivery, event, channel }: Attempt
   // The receiver's body is never stored (it is theirs, and may be large).
   await response.body?.cancel().catch(() => undefined);
   if (response.status >= 200 && response.status < 300) return { ok: true, statusCode: response.status };
-  if (response.status >= 300 && response.status < 400) return failed(`redirect (HTTP ${response.status}) not followed`, true, response.status);
+  if (response.status >= 300 && response.status < 400)
+    return failed(`redirect (HTTP ${response.status}) not followed`, true, response.status);
   return failed(`HTTP ${response.status}`, true, response.status);
 }
 

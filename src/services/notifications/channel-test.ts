@@ -21,15 +21,32 @@ export async function sendTestNotification(db: Db, config: Config, userId: strin
   const now = nowIso();
   const eventId = newId("nev");
   const deliveryId = newId("ndl");
-  await batchWithAudit(db, [
-    db.insert(notificationEvents).values({
-      id: eventId, type: TEST_EVENT, networkId: null, groupId: null, subjectId: channel.id,
-      data: { channel: { id: channel.id, type: channel.type }, message: "Test notification: this channel works." }, createdAt: now,
-    }),
-    db.insert(notificationDeliveries).values({
-      id: deliveryId, eventId, channelId: channel.id, userId: channel.userId, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now,
-    }),
-  ], audit, platformEvent("notification-channel.tested", deliveryId));
+  await batchWithAudit(
+    db,
+    [
+      db.insert(notificationEvents).values({
+        id: eventId,
+        type: TEST_EVENT,
+        networkId: null,
+        groupId: null,
+        subjectId: channel.id,
+        data: { channel: { id: channel.id, type: channel.type }, message: "Test notification: this channel works." },
+        createdAt: now,
+      }),
+      db.insert(notificationDeliveries).values({
+        id: deliveryId,
+        eventId,
+        channelId: channel.id,
+        userId: channel.userId,
+        status: "pending",
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    ],
+    audit,
+    platformEvent("notification-channel.tested", deliveryId),
+  );
   await processDeliveries({ db, config }, { deliveryIds: [deliveryId] });
   return findDelivery(db, userId, deliveryId);
 }
@@ -42,10 +59,25 @@ export async function retryDelivery(db: Db, config: Config, userId: string, deli
   const { delivery, event } = await findDelivery(db, userId, deliveryId);
   if (delivery.status === "pending") throw conflict("The delivery is still pending; it is retried on its schedule");
   const now = nowIso();
-  await batchWithAudit(db, [db.update(notificationDeliveries).set({
-    status: "pending", attempts: 0, nextAttemptAt: now, lastError: null, lastStatusCode: null, deliveredAt: null, updatedAt: now,
-  }).where(eq(notificationDeliveries.id, delivery.id))],
-  audit, { action: "notification-delivery.retried", resourceId: delivery.id, groupId: event.groupId, networkId: event.networkId });
+  await batchWithAudit(
+    db,
+    [
+      db
+        .update(notificationDeliveries)
+        .set({
+          status: "pending",
+          attempts: 0,
+          nextAttemptAt: now,
+          lastError: null,
+          lastStatusCode: null,
+          deliveredAt: null,
+          updatedAt: now,
+        })
+        .where(eq(notificationDeliveries.id, delivery.id)),
+    ],
+    audit,
+    { action: "notification-delivery.retried", resourceId: delivery.id, groupId: event.groupId, networkId: event.networkId },
+  );
   await processDeliveries({ db, config }, { deliveryIds: [delivery.id] });
   return findDelivery(db, userId, delivery.id);
 }

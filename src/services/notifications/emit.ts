@@ -17,17 +17,37 @@ const EVENTS_PER_BATCH = 40;
 const fanOut = (db: Db, eventId: string, input: EventInput, now: string) => {
   const c = notificationChannels;
   const subscribed = sql`exists (select 1 from json_each(${c.events}) where json_each.value = ${input.type})`;
-  const mayRead = or(eq(users.platformRole, "admin"), exists(db.select({ one: sql`1` }).from(memberships)
-    .where(and(eq(memberships.groupId, input.groupId), eq(memberships.userId, c.userId)))));
+  const mayRead = or(
+    eq(users.platformRole, "admin"),
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(memberships)
+        .where(and(eq(memberships.groupId, input.groupId), eq(memberships.userId, c.userId))),
+    ),
+  );
   const eventKept = exists(db.select({ one: sql`1` }).from(notificationEvents).where(eq(notificationEvents.id, eventId)));
-  return db.insert(notificationDeliveries).select(db.select({
-    id: sql<string>`'ndl_' || lower(hex(randomblob(16)))`.as("id"), eventId: sql<string>`${eventId}`.as("event_id"),
-    channelId: c.id, userId: c.userId, status: sql<"pending">`'pending'`.as("status"), attempts: sql<number>`0`.as("attempts"),
-    nextAttemptAt: sql<string>`${now}`.as("next_attempt_at"), lastAttemptAt: sql<null>`null`.as("last_attempt_at"),
-    lastStatusCode: sql<null>`null`.as("last_status_code"), lastError: sql<null>`null`.as("last_error"),
-    deliveredAt: sql<null>`null`.as("delivered_at"), createdAt: sql<string>`${now}`.as("created_at"), updatedAt: sql<string>`${now}`.as("updated_at"),
-  }).from(c).innerJoin(users, eq(users.id, c.userId))
-    .where(and(eq(c.enabled, true), isNull(users.disabledAt), subscribed, mayRead, eventKept)));
+  return db.insert(notificationDeliveries).select(
+    db
+      .select({
+        id: sql<string>`'ndl_' || lower(hex(randomblob(16)))`.as("id"),
+        eventId: sql<string>`${eventId}`.as("event_id"),
+        channelId: c.id,
+        userId: c.userId,
+        status: sql<"pending">`'pending'`.as("status"),
+        attempts: sql<number>`0`.as("attempts"),
+        nextAttemptAt: sql<string>`${now}`.as("next_attempt_at"),
+        lastAttemptAt: sql<null>`null`.as("last_attempt_at"),
+        lastStatusCode: sql<null>`null`.as("last_status_code"),
+        lastError: sql<null>`null`.as("last_error"),
+        deliveredAt: sql<null>`null`.as("delivered_at"),
+        createdAt: sql<string>`${now}`.as("created_at"),
+        updatedAt: sql<string>`${now}`.as("updated_at"),
+      })
+      .from(c)
+      .innerJoin(users, eq(users.id, c.userId))
+      .where(and(eq(c.enabled, true), isNull(users.disabledAt), subscribed, mayRead, eventKept)),
+  );
 };
 
 /**
@@ -37,15 +57,18 @@ const fanOut = (db: Db, eventId: string, input: EventInput, now: string) => {
 export function eventStatements(db: Db, input: EventInput, at: string, onlyIf?: SQL) {
   const id = newId("nev");
   const row = {
-    id, type: input.type, networkId: input.networkId, groupId: input.groupId, subjectId: input.subjectId,
-    data: input.data, dedupeKey: input.dedupeKey ?? null, createdAt: at,
+    id,
+    type: input.type,
+    networkId: input.networkId,
+    groupId: input.groupId,
+    subjectId: input.subjectId,
+    data: input.data,
+    dedupeKey: input.dedupeKey ?? null,
+    createdAt: at,
   };
   // Conditional: only when the change that raised it happened (fanOut then finds no event and queues nothing).
   const insert = onlyIf ? insertWhere(db, notificationEvents, row, onlyIf) : db.insert(notificationEvents).values(row);
-  const statements = [
-    insert.onConflictDoNothing().returning({ id: notificationEvents.id }),
-    fanOut(db, id, input, at),
-  ] as const;
+  const statements = [insert.onConflictDoNothing().returning({ id: notificationEvents.id }), fanOut(db, id, input, at)] as const;
   return { id, statements };
 }
 

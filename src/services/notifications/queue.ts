@@ -5,7 +5,10 @@ import type { Config } from "../../lib/env";
 import { attemptDelivery, type AttemptOutcome } from "./attempt";
 import { nextAttemptAfter } from "./backoff";
 
-export interface QueueDeps { db: Db; config: Config }
+export interface QueueDeps {
+  db: Db;
+  config: Config;
+}
 
 export interface ProcessOptions {
   /** Only deliveries of these events (the immediate first attempt after an emission). */
@@ -28,23 +31,37 @@ async function claim(deps: QueueDeps, options: ProcessOptions, now: Date) {
   const { db, config } = deps;
   const at = now.toISOString();
   const lease = new Date(now.getTime() + config.WEBHOOK_TIMEOUT_MS + 60_000).toISOString();
-  const due = db.select({ id: notificationDeliveries.id }).from(notificationDeliveries)
-    .where(and(
-      eq(notificationDeliveries.status, "pending"), lte(notificationDeliveries.nextAttemptAt, at),
-      options.eventIds ? inArray(notificationDeliveries.eventId, options.eventIds) : undefined,
-      options.deliveryIds ? inArray(notificationDeliveries.id, options.deliveryIds) : undefined,
-    ))
-    .orderBy(asc(notificationDeliveries.nextAttemptAt), asc(notificationDeliveries.id)).limit(CLAIM_SIZE);
-  const claimed = await db.update(notificationDeliveries)
+  const due = db
+    .select({ id: notificationDeliveries.id })
+    .from(notificationDeliveries)
+    .where(
+      and(
+        eq(notificationDeliveries.status, "pending"),
+        lte(notificationDeliveries.nextAttemptAt, at),
+        options.eventIds ? inArray(notificationDeliveries.eventId, options.eventIds) : undefined,
+        options.deliveryIds ? inArray(notificationDeliveries.id, options.deliveryIds) : undefined,
+      ),
+    )
+    .orderBy(asc(notificationDeliveries.nextAttemptAt), asc(notificationDeliveries.id))
+    .limit(CLAIM_SIZE);
+  const claimed = await db
+    .update(notificationDeliveries)
     .set({ attempts: sql`${notificationDeliveries.attempts} + 1`, lastAttemptAt: at, nextAttemptAt: lease, updatedAt: at })
     .where(and(inArray(notificationDeliveries.id, due), eq(notificationDeliveries.status, "pending")))
     .returning({ id: notificationDeliveries.id });
   if (claimed.length === 0) return [];
-  return db.select({ delivery: notificationDeliveries, event: notificationEvents, channel: notificationChannels })
+  return db
+    .select({ delivery: notificationDeliveries, event: notificationEvents, channel: notificationChannels })
     .from(notificationDeliveries)
     .innerJoin(notificationEvents, eq(notificationEvents.id, notificationDeliveries.eventId))
     .innerJoin(notificationChannels, eq(notificationChannels.id, notificationDeliveries.channelId))
-    .where(inArray(notificationDeliveries.id, claimed.map((row) => row.id))).all();
+    .where(
+      inArray(
+        notificationDeliveries.id,
+        claimed.map((row) => row.id),
+      ),
+    )
+    .all();
 }
 
 /** The attempts guard keeps a processor whose lease ran out from overwriting a newer attempt's result. */
@@ -52,10 +69,17 @@ function record(db: Db, delivery: { id: string; attempts: number }, outcome: Att
   const at = now.toISOString();
   const retryAt = !outcome.ok && outcome.retry ? nextAttemptAfter(delivery.attempts, now) : null;
   const status = outcome.ok ? "delivered" : retryAt ? "pending" : "failed";
-  return db.update(notificationDeliveries).set({
-    status, nextAttemptAt: retryAt, lastStatusCode: outcome.statusCode, lastError: outcome.ok ? null : outcome.error,
-    deliveredAt: outcome.ok ? at : null, updatedAt: at,
-  }).where(and(eq(notificationDeliveries.id, delivery.id), eq(notificationDeliveries.attempts, delivery.attempts)));
+  return db
+    .update(notificationDeliveries)
+    .set({
+      status,
+      nextAttemptAt: retryAt,
+      lastStatusCode: outcome.statusCode,
+      lastError: outcome.ok ? null : outcome.error,
+      deliveredAt: outcome.ok ? at : null,
+      updatedAt: at,
+    })
+    .where(and(eq(notificationDeliveries.id, delivery.id), eq(notificationDeliveries.attempts, delivery.attempts)));
 }
 
 /** Attempts due deliveries, CLAIM_SIZE at a time in parallel; returns how many were attempted. */

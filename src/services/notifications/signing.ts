@@ -7,8 +7,7 @@ const SEAL_PURPOSE = "webhook-signing-secret";
 export const SECRET_PREFIX = "whsec_";
 
 /** 32 random bytes; the whole string (prefix included) is the HMAC key receivers use. */
-export const newWebhookSecret = () =>
-  `${SECRET_PREFIX}${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`;
+export const newWebhookSecret = () => `${SECRET_PREFIX}${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`;
 
 /** Sealed to the channel id, so a sealed secret copied onto another channel row does not open. */
 export const sealSecret = (config: Config, channelId: string, secret: string) =>

@@ -10,8 +10,21 @@ export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
  * service names (.svc, .cluster.local) and cloud metadata names (metadata.google.internal).
  */
 const INTERNAL_SUFFIXES = [
-  ".internal", ".local", ".localdomain", ".lan", ".home", ".corp", ".intranet", ".private", ".arpa",
-  ".svc", ".test", ".invalid", ".example", ".onion", ".alt",
+  ".internal",
+  ".local",
+  ".localdomain",
+  ".lan",
+  ".home",
+  ".corp",
+  ".intranet",
+  ".private",
+  ".arpa",
+  ".svc",
+  ".test",
+  ".invalid",
+  ".example",
+  ".onion",
+  ".alt",
 ];
 
 const isLoopbackName = (host: string) => host === "localhost" || host.endsWith(".localhost");
@@ -44,7 +57,10 @@ export function checkWebhookUrl(text: string, allowHttpLoopback: boolean): UrlVe
   }
   if (url.username || url.password) return { ok: false, reason: "credentials in the URL are not allowed" };
   // "localhost." and "localhost" are one host to a resolver: drop the root label's dots before the name rules.
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.+$/, "");
+  const host = url.hostname
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase()
+    .replace(/\.+$/, "");
   if (host === "" || host.startsWith(".") || host.includes("..")) return { ok: false, reason: `${url.hostname} is not a valid host name` };
   const loopbackName = isLoopbackName(host);
   const literal = ipaddr.isValid(host);

@@ -10,8 +10,16 @@ import { effectiveSettings, readSettings, type Settings, writeSettingsStatement 
 
 /** Lowering the hop limit never rewrites or disables a policy: the ones now too long are listed instead. */
 const overLimit = (db: Db, maxHops: number) =>
-  db.select({ policyId: routingPolicies.id, networkId: routingPolicies.networkId, hops: sql<number>`json_array_length(${routingPolicies.gatewayPath})` })
-    .from(routingPolicies).where(sql`json_array_length(${routingPolicies.gatewayPath}) > ${maxHops}`).limit(200).all();
+  db
+    .select({
+      policyId: routingPolicies.id,
+      networkId: routingPolicies.networkId,
+      hops: sql<number>`json_array_length(${routingPolicies.gatewayPath})`,
+    })
+    .from(routingPolicies)
+    .where(sql`json_array_length(${routingPolicies.gatewayPath}) > ${maxHops}`)
+    .limit(200)
+    .all();
 
 /** What the admins' settings page shows: the stored values, those in force, and the policies over the hop limit. */
 export async function settingsView(env: Env, db: Db) {

@@ -8,26 +8,48 @@ import { getConfig, type Config, type Env } from "../../lib/env";
  * Platform settings stored in D1. Each field is optional: unset means "use the wrangler [vars] value"
  * (ROUTING_POLICY_MAX_HOPS, ACCESS_TOKEN_TTL_SECONDS, …), so a fresh deploy behaves as configured.
  */
-export const SettingsSchema = z.strictObject({
-  routingPolicyMaxHops: z.number().int().min(1).max(16).nullable().default(null)
-    .openapi({ description: "Overrides ROUTING_POLICY_MAX_HOPS; lowering it leaves longer existing policies working (reported)" }),
-  gatewayEligibility: z.strictObject({
-    statuses: z.array(z.enum(GATEWAY_STATUSES)).min(1).default(["active"]),
-    regionIds: z.array(z.string().min(1).max(64)).max(100).nullable().default(null)
-      .openapi({ description: "Only gateways of these regions may be policy hops; null: any region" }),
-  }).default({ statuses: ["active"], regionIds: null }),
-  tokenLifetimes: z.strictObject({
-    accessTokenSeconds: z.number().int().min(60).max(3600).nullable().default(null),
-    refreshTokenSeconds: z.number().int().min(3600).max(31_536_000).nullable().default(null),
-  }).default({ accessTokenSeconds: null, refreshTokenSeconds: null }),
-  heartbeat: z.strictObject({
-    offlineAfterSeconds: z.number().int().min(30).max(86_400).nullable().default(null),
-  }).default({ offlineAfterSeconds: null }),
-  signUp: z.strictObject({
-    mode: z.enum(["admins_only", "invites"]).default("invites")
-      .openapi({ description: "admins_only: only platform admins create accounts; invites: accepted invites may create them too" }),
-  }).default({ mode: "invites" }),
-}).openapi("AdminSettings");
+export const SettingsSchema = z
+  .strictObject({
+    routingPolicyMaxHops: z
+      .number()
+      .int()
+      .min(1)
+      .max(16)
+      .nullable()
+      .default(null)
+      .openapi({ description: "Overrides ROUTING_POLICY_MAX_HOPS; lowering it leaves longer existing policies working (reported)" }),
+    gatewayEligibility: z
+      .strictObject({
+        statuses: z.array(z.enum(GATEWAY_STATUSES)).min(1).default(["active"]),
+        regionIds: z
+          .array(z.string().min(1).max(64))
+          .max(100)
+          .nullable()
+          .default(null)
+          .openapi({ description: "Only gateways of these regions may be policy hops; null: any region" }),
+      })
+      .default({ statuses: ["active"], regionIds: null }),
+    tokenLifetimes: z
+      .strictObject({
+        accessTokenSeconds: z.number().int().min(60).max(3600).nullable().default(null),
+        refreshTokenSeconds: z.number().int().min(3600).max(31_536_000).nullable().default(null),
+      })
+      .default({ accessTokenSeconds: null, refreshTokenSeconds: null }),
+    heartbeat: z
+      .strictObject({
+        offlineAfterSeconds: z.number().int().min(30).max(86_400).nullable().default(null),
+      })
+      .default({ offlineAfterSeconds: null }),
+    signUp: z
+      .strictObject({
+        mode: z
+          .enum(["admins_only", "invites"])
+          .default("invites")
+          .openapi({ description: "admins_only: only platform admins create accounts; invites: accepted invites may create them too" }),
+      })
+      .default({ mode: "invites" }),
+  })
+  .openapi("AdminSettings");
 
 export type Settings = z.infer<typeof SettingsSchema>;
 const SETTINGS_ID = "platform";
@@ -36,12 +58,18 @@ export async function readSettings(db: Db): Promise<{ settings: Settings; update
   const row = await db.select().from(adminSettings).where(eq(adminSettings.id, SETTINGS_ID)).get();
   // Stored values were validated on write; parsing again fills defaults added since.
   const parsed = SettingsSchema.safeParse(row?.value ?? {});
-  return { settings: parsed.success ? parsed.data : SettingsSchema.parse({}), updatedAt: row?.updatedAt ?? null, updatedBy: row?.updatedBy ?? null };
+  return {
+    settings: parsed.success ? parsed.data : SettingsSchema.parse({}),
+    updatedAt: row?.updatedAt ?? null,
+    updatedBy: row?.updatedBy ?? null,
+  };
 }
 
 /** The upsert that stores the settings, for the caller's batch (with its audit row). */
 export const writeSettingsStatement = (db: Db, settings: Settings, userId: string, now: string) =>
-  db.insert(adminSettings).values({ id: SETTINGS_ID, value: settings, updatedBy: userId, updatedAt: now })
+  db
+    .insert(adminSettings)
+    .values({ id: SETTINGS_ID, value: settings, updatedBy: userId, updatedAt: now })
     .onConflictDoUpdate({ target: adminSettings.id, set: { value: settings, updatedBy: userId, updatedAt: now } });
 
 /** What is in force: the stored override, else the environment's value. */

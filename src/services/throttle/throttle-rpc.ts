@@ -5,9 +5,7 @@ export interface ThrottleRule {
   windowSeconds: number;
 }
 
-export type ThrottleDecision =
-  | { allowed: true; stamp: number }
-  | { allowed: false; retryAfterSeconds: number };
+export type ThrottleDecision = { allowed: true; stamp: number } | { allowed: false; retryAfterSeconds: number };
 
 /**
  * The attempt counter for one key, as callers see it across RPC (the Durable Object in

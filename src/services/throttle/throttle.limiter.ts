@@ -66,10 +66,12 @@ export async function countAttempt(
   }
   const clearedOnSuccess: Scope = rules.pair ? "pair" : "account";
 
-  const results = await Promise.all(scopes.map(async ({ scope, value, rule }) => {
-    const stub = throttleStub(c.env, `${action}:${scope}:${sha256(value)}`);
-    return { scope, stub, decision: await stub.take(rule) };
-  }));
+  const results = await Promise.all(
+    scopes.map(async ({ scope, value, rule }) => {
+      const stub = throttleStub(c.env, `${action}:${scope}:${sha256(value)}`);
+      return { scope, stub, decision: await stub.take(rule) };
+    }),
+  );
   const denied = results.filter((result) => !result.decision.allowed);
   if (denied.length > 0) {
     // A refused attempt does not use up the budget of the bucket that still had room.
@@ -80,8 +82,7 @@ export async function countAttempt(
   const counted = results.map((r) => ({ scope: r.scope, stub: r.stub, stamp: r.decision.allowed ? r.decision.stamp : 0 }));
   return {
     async succeeded() {
-      await Promise.all(counted.map((entry) =>
-        entry.scope === clearedOnSuccess ? entry.stub.clear() : entry.stub.release(entry.stamp)));
+      await Promise.all(counted.map((entry) => (entry.scope === clearedOnSuccess ? entry.stub.clear() : entry.stub.release(entry.stamp))));
     },
   };
 }

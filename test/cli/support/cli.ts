@@ -38,7 +38,12 @@ export interface RunOptions {
 
 function sink() {
   let text = "";
-  const stream = new Writable({ write(chunk, _encoding, done) { text += chunk; done(); } });
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += chunk;
+      done();
+    },
+  });
   return { stream, text: () => text };
 }
 
@@ -48,10 +53,19 @@ export async function runWgo(args: string[], options: RunOptions = {}): Promise<
   const stderr = sink();
   const stdin = Readable.from(options.stdin === undefined ? [] : [options.stdin]);
   const code = await cli.main.main(args, {
-    stdout: stdout.stream, stderr: stderr.stream, stdin, env: options.env ?? {},
-    now: options.now, signals: options.signals ?? new EventEmitter(), createSystem: options.createSystem,
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin,
+    env: options.env ?? {},
+    now: options.now,
+    signals: options.signals ?? new EventEmitter(),
+    createSystem: options.createSystem,
   });
-  const json = stdout.text().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+  const json = stdout
+    .text()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line));
   return { code, stdout: stdout.text(), stderr: stderr.text(), json };
 }
 

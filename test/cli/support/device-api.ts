@@ -15,19 +15,40 @@ export interface NetworkState {
 export function wgQuickText(state: NetworkState): string {
   return [
     `# wg-overlay: network net_1, node node_1, routing revision ${state.revision}`,
-    "[Interface]", "PrivateKey = REPLACE_WITH_PRIVATE_KEY", "Address = 10.77.0.1/24", "DNS = 10.77.0.53",
-    "", "[Peer]", "# gw (node_2)", `PublicKey = ${PEER_KEY}`, "Endpoint = 192.0.2.1:51820",
-    `AllowedIPs = ${["10.77.0.2/32", ...state.extraAllowedIps].join(", ")}`, "PersistentKeepalive = 25", "",
+    "[Interface]",
+    "PrivateKey = REPLACE_WITH_PRIVATE_KEY",
+    "Address = 10.77.0.1/24",
+    "DNS = 10.77.0.53",
+    "",
+    "[Peer]",
+    "# gw (node_2)",
+    `PublicKey = ${PEER_KEY}`,
+    "Endpoint = 192.0.2.1:51820",
+    `AllowedIPs = ${["10.77.0.2/32", ...state.extraAllowedIps].join(", ")}`,
+    "PersistentKeepalive = 25",
+    "",
   ].join("\n");
 }
 
 function nodeConfig(state: NetworkState) {
   return {
-    nodeId: "node_1", networkId: "net_1", routingRevision: state.revision,
+    nodeId: "node_1",
+    networkId: "net_1",
+    routingRevision: state.revision,
     interface: { address: "10.77.0.1/24", listenPort: null, dns: ["10.77.0.53"] },
-    peers: [{ nodeId: "node_2", name: "gw", publicKey: PEER_KEY, endpoint: "192.0.2.1:51820",
-      allowedIps: ["10.77.0.2/32", ...state.extraAllowedIps], persistentKeepalive: 25 }],
-    routingIntent: [], forwarding: false, wgQuick: wgQuickText(state),
+    peers: [
+      {
+        nodeId: "node_2",
+        name: "gw",
+        publicKey: PEER_KEY,
+        endpoint: "192.0.2.1:51820",
+        allowedIps: ["10.77.0.2/32", ...state.extraAllowedIps],
+        persistentKeepalive: 25,
+      },
+    ],
+    routingIntent: [],
+    forwarding: false,
+    wgQuick: wgQuickText(state),
   };
 }
 
@@ -37,21 +58,26 @@ export function enrolled(state: NetworkState, name: string) {
     status: 201,
     body: {
       device: { id: "dev_1", networkId: "net_1", nodeId: "node_1", name },
-      node: { id: "node_1" }, config: nodeConfig(state), deviceToken: DEVICE_TOKEN,
+      node: { id: "node_1" },
+      config: nodeConfig(state),
+      deviceToken: DEVICE_TOKEN,
     },
   };
 }
 
 /** Device routes need the device credential: anything else is the server's 401. */
-const asDevice = (route: FakeRoute): FakeRoute => (request) =>
-  request.token === DEVICE_TOKEN ? route(request) : { status: 401, body: envelope("unauthorized", "The device credential is not valid") };
+const asDevice =
+  (route: FakeRoute): FakeRoute =>
+  (request) =>
+    request.token === DEVICE_TOKEN ? route(request) : { status: 401, body: envelope("unauthorized", "The device credential is not valid") };
 
 export function newNetworkState(): NetworkState {
   return { revision: 3, extraAllowedIps: [], heartbeats: [] };
 }
 
 export async function startDeviceApi(
-  extra: Record<string, FakeRoute> = {}, state: NetworkState = newNetworkState(),
+  extra: Record<string, FakeRoute> = {},
+  state: NetworkState = newNetworkState(),
 ): Promise<FakeApi & { state: NetworkState }> {
   const api = await startFakeApi({
     "POST /client/devices": (request) => enrolled(state, request.body.name),

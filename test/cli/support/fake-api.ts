@@ -36,7 +36,10 @@ export async function startFakeApi(routes: Record<string, FakeRoute>): Promise<F
     const path = (request.url ?? "").replace(/^\/api\/v1/, "");
     const authorization = request.headers.authorization ?? null;
     const recorded = {
-      method: request.method ?? "", path, token: authorization?.replace(/^Bearer /, "") ?? null, body: await readBody(request),
+      method: request.method ?? "",
+      path,
+      token: authorization?.replace(/^Bearer /, "") ?? null,
+      body: await readBody(request),
     };
     requests.push(recorded);
     const route = routes[`${recorded.method} ${path}`];
@@ -57,5 +60,6 @@ export async function startFakeApi(routes: Record<string, FakeRoute>): Promise<F
 }
 
 /** The error envelope every API route answers with. */
-export const envelope = (code: string, message: string, fields?: Array<{ path: string; message: string }>) =>
-  ({ error: { code, message, ...(fields ? { fields } : {}) } });
+export const envelope = (code: string, message: string, fields?: Array<{ path: string; message: string }>) => ({
+  error: { code, message, ...(fields ? { fields } : {}) },
+});

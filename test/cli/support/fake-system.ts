@@ -5,8 +5,20 @@
 import { readFileSync } from "node:fs";
 import { cli } from "./cli.ts";
 
-interface Link { up: boolean; mtu: number | null; addresses: string[]; conf: string; fwmark: number | null; dump: string }
-interface Route { dst: string; dev: string; proto: "kernel" | "boot"; table: string }
+interface Link {
+  up: boolean;
+  mtu: number | null;
+  addresses: string[];
+  conf: string;
+  fwmark: number | null;
+  dump: string;
+}
+interface Route {
+  dst: string;
+  dev: string;
+  proto: "kernel" | "boot";
+  table: string;
+}
 
 export interface FakeHost {
   links: Map<string, Link>;
@@ -28,14 +40,20 @@ const ipSpelling = (prefix: string) => (prefix.endsWith("/0") ? "default" : pref
 
 export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boolean } = {}): FakeHost {
   const host: FakeHost = {
-    links: new Map(), routes: [], rules: [], sysctls: [], calls: [], wgVerbs: [],
+    links: new Map(),
+    routes: [],
+    rules: [],
+    sysctls: [],
+    calls: [],
+    wgVerbs: [],
     createSystem: (opts = {}) => {
       const run = async (argv: string[]) => {
         host.calls.push(opts.netns ? ["ip", "netns", "exec", opts.netns, ...argv] : argv);
         return handle(argv);
       };
       return {
-        netns: opts.netns, run,
+        netns: opts.netns,
+        run,
         check: async (argv: string[]) => {
           const result = await run(argv);
           if (result.code !== 0) throw new cli.errors.OperationError(`${argv.join(" ")} failed: ${result.stderr}`);
@@ -44,7 +62,10 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
       };
     },
     routesOf: (ifname, table = "main") =>
-      host.routes.filter((r) => r.dev === ifname && r.table === table && r.proto === "boot").map((r) => r.dst).sort(),
+      host.routes
+        .filter((r) => r.dev === ifname && r.table === table && r.proto === "boot")
+        .map((r) => r.dst)
+        .sort(),
   };
 
   function link(name: string): Link {
@@ -56,7 +77,8 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
   function handle(argv: string[]): { code: number; stdout: string; stderr: string } {
     const command = argv.join(" ");
     let m: RegExpMatchArray | null;
-    if ((m = /^ip link show dev (\S+)$/.exec(command))) return host.links.has(m[1]!) ? ok(`${m[1]}: <POINTOPOINT>`) : fail("does not exist");
+    if ((m = /^ip link show dev (\S+)$/.exec(command)))
+      return host.links.has(m[1]!) ? ok(`${m[1]}: <POINTOPOINT>`) : fail("does not exist");
     if ((m = /^ip link add (\S+) type wireguard$/.exec(command))) return options.kernelModule ? ok() : fail("Unknown device type");
     if (command === "sh -c command -v wg-quick") return options.kernelModule ? ok("/usr/bin/wg-quick") : fail("");
     if ((m = /^wireguard-go (\S+)$/.exec(command))) {
@@ -91,8 +113,9 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
       return ok();
     }
     if ((m = /^ip -j (-4|-6) route show dev (\S+)( proto kernel)?( table (\S+))?$/.exec(command))) {
-      const listed = host.routes.filter((r) => r.dev === m![2] && family(r.dst) === m![1] && r.table === (m![5] ?? "main")
-        && (!m![3] || r.proto === "kernel"));
+      const listed = host.routes.filter(
+        (r) => r.dev === m![2] && family(r.dst) === m![1] && r.table === (m![5] ?? "main") && (!m![3] || r.proto === "kernel"),
+      );
       return ok(JSON.stringify(listed.map((r) => ({ dst: ipSpelling(r.dst), dev: r.dev, protocol: r.proto }))));
     }
     if ((m = /^ip (-4|-6) route (add|del) (\S+) dev (\S+)(?: table (\S+))?$/.exec(command))) {
@@ -109,7 +132,12 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
       return ok(found ? `default dev ${m[2]} scope link` : "");
     }
     if ((m = /^ip (-4|-6) route show table (\S+)$/.exec(command))) {
-      return ok(host.routes.filter((r) => r.table === m![2] && family(r.dst) === m![1]).map((r) => r.dst).join("\n"));
+      return ok(
+        host.routes
+          .filter((r) => r.table === m![2] && family(r.dst) === m![1])
+          .map((r) => r.dst)
+          .join("\n"),
+      );
     }
     if ((m = /^wg show (\S+) fwmark$/.exec(command))) {
       const mark = link(m[1]!).fwmark;
@@ -137,7 +165,15 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
       return ok();
     }
     if ((m = /^wg-quick (up|down) (\S+)\/([^/]+)\.conf$/.exec(command))) {
-      if (m[1] === "up") host.links.set(m[3]!, { up: true, mtu: null, addresses: [], conf: readFileSync(`${m[2]}/${m[3]}.conf`, "utf8"), fwmark: null, dump: "" });
+      if (m[1] === "up")
+        host.links.set(m[3]!, {
+          up: true,
+          mtu: null,
+          addresses: [],
+          conf: readFileSync(`${m[2]}/${m[3]}.conf`, "utf8"),
+          fwmark: null,
+          dump: "",
+        });
       else host.links.delete(m[3]!);
       host.wgVerbs.push(`wg-quick ${m[1]}`);
       return ok();

@@ -19,15 +19,39 @@ export async function seedNetwork(baseUrl: string, adminCredentials: AdminCreden
   const password = randomBytes(18).toString("base64url");
   const user = expectAnswer(await admin.POST("/api/v1/users", { body: { email, password, name: "CLI member" } }), 201, "create user");
   const group = expectAnswer(await admin.POST("/api/v1/groups", { body: { name: "cli-e2e" } }), 201, "create group");
-  expectAnswer(await admin.POST("/api/v1/groups/{id}/members", { ...byId(group.id), body: { userId: user.id, role: "member" } }), 201, "add member");
-  const network = expectAnswer(await admin.POST("/api/v1/networks", { body: { groupId: group.id, name: "cli-e2e", cidr } }), 201, "create network");
-  const key = expectAnswer(await admin.POST("/api/v1/networks/{id}/enrolment-keys", { ...byId(network.id), body: { name: "headless" } }), 201, "create enrolment key");
+  expectAnswer(
+    await admin.POST("/api/v1/groups/{id}/members", { ...byId(group.id), body: { userId: user.id, role: "member" } }),
+    201,
+    "add member",
+  );
+  const network = expectAnswer(
+    await admin.POST("/api/v1/networks", { body: { groupId: group.id, name: "cli-e2e", cidr } }),
+    201,
+    "create network",
+  );
+  const key = expectAnswer(
+    await admin.POST("/api/v1/networks/{id}/enrolment-keys", { ...byId(network.id), body: { name: "headless" } }),
+    201,
+    "create enrolment key",
+  );
   return { admin, user: { id: user.id, email, password }, networkId: network.id, enrolmentKey: key.key };
 }
 
 /** Turns a device's node into a gateway hop: an inventory region and gateway, then the node's role. */
 export async function makeGateway(admin: TypedApiClient, nodeId: string): Promise<void> {
-  const region = expectAnswer(await admin.POST("/api/v1/regions", { body: { name: `cli-${randomBytes(2).toString("hex")}` } }), 201, "create region");
-  const gateway = expectAnswer(await admin.POST("/api/v1/gateways", { body: { regionId: region.id, name: "cli-gw" } }), 201, "create gateway");
-  expectAnswer(await admin.PATCH("/api/v1/nodes/{id}", { ...byId(nodeId), body: { roles: ["gateway"], gatewayId: gateway.id } }), 200, "make gateway");
+  const region = expectAnswer(
+    await admin.POST("/api/v1/regions", { body: { name: `cli-${randomBytes(2).toString("hex")}` } }),
+    201,
+    "create region",
+  );
+  const gateway = expectAnswer(
+    await admin.POST("/api/v1/gateways", { body: { regionId: region.id, name: "cli-gw" } }),
+    201,
+    "create gateway",
+  );
+  expectAnswer(
+    await admin.PATCH("/api/v1/nodes/{id}", { ...byId(nodeId), body: { roles: ["gateway"], gatewayId: gateway.id } }),
+    200,
+    "make gateway",
+  );
 }

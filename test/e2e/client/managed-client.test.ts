@@ -64,7 +64,10 @@ describe.skipIf(!dataPlane.ok)("wgo against a real Worker and wireguard-go", () 
     enrolled.b = deviceB;
     expect(deviceB.networkId).toBe(seeded.networkId);
 
-    for (const [home, name, device] of [[homes.a, "dev-a", deviceA], [homes.b, "dev-b", deviceB]] as const) {
+    for (const [home, name, device] of [
+      [homes.a, "dev-a", deviceA],
+      [homes.b, "dev-b", deviceB],
+    ] as const) {
       const keyFile = join(home, "devices", `${name}.key`);
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
       // The server holds exactly the public half of the key that stayed on the machine.
@@ -73,13 +76,27 @@ describe.skipIf(!dataPlane.ok)("wgo against a real Worker and wireguard-go", () 
       expect(node.publicKey).toBe(publicKey);
       expect(node.deviceId).toBe(device.deviceId);
     }
-    const owners = expectAnswer(await seeded.admin.GET("/api/v1/devices", { params: { query: { networkId: seeded.networkId } } }), 200, "list devices");
-    expect(owners.items.map((d: any) => [d.name, d.userId])).toEqual([["dev-a", seeded.user.id], ["dev-b", null]]);
+    const owners = expectAnswer(
+      await seeded.admin.GET("/api/v1/devices", { params: { query: { networkId: seeded.networkId } } }),
+      200,
+      "list devices",
+    );
+    expect(owners.items.map((d: any) => [d.name, d.userId])).toEqual([
+      ["dev-a", seeded.user.id],
+      ["dev-b", null],
+    ]);
   });
 
   it("brings both tunnels up inside the namespaces and pings across the overlay", async () => {
     // B is reachable on its underlay address; A finds it through the Endpoint in its config.
-    expectAnswer(await seeded.admin.PATCH("/api/v1/nodes/{id}", { ...byId(enrolled.b.nodeId), body: { endpoint: `${underlayB}:51820`, listenPort: 51820 } }), 200, "set endpoint");
+    expectAnswer(
+      await seeded.admin.PATCH("/api/v1/nodes/{id}", {
+        ...byId(enrolled.b.nodeId),
+        body: { endpoint: `${underlayB}:51820`, listenPort: 51820 },
+      }),
+      200,
+      "set endpoint",
+    );
     const [configA] = (await wgoA(["config", "--name", "dev-a"])).json;
     await wgoB(["config", "--name", "dev-b"]);
     // B first: A's first handshake then finds B listening instead of waiting out a 5 s retry.
@@ -105,23 +122,39 @@ describe.skipIf(!dataPlane.ok)("wgo against a real Worker and wireguard-go", () 
     expect(beatA).toMatchObject({ configChanged: false, peers: 1 });
     expect(beatB).toMatchObject({ configChanged: false, peers: 1 });
 
-    const tunnels = expectAnswer(await seeded.admin.GET("/api/v1/tunnels", { params: { query: { networkId: seeded.networkId } } }), 200, "tunnels").items;
-    for (const [from, to] of [[enrolled.a, enrolled.b], [enrolled.b, enrolled.a]] as const) {
+    const tunnels = expectAnswer(
+      await seeded.admin.GET("/api/v1/tunnels", { params: { query: { networkId: seeded.networkId } } }),
+      200,
+      "tunnels",
+    ).items;
+    for (const [from, to] of [
+      [enrolled.a, enrolled.b],
+      [enrolled.b, enrolled.a],
+    ] as const) {
       const tunnel = tunnels.find((t: any) => t.fromNodeId === from.nodeId && t.toNodeId === to.nodeId);
       expect(tunnel, JSON.stringify(tunnels)).toMatchObject({ state: "up", peerPublicKey: to.publicKey });
       expect(tunnel!.rxBytes).toBeGreaterThan(0);
       expect(tunnel!.txBytes).toBeGreaterThan(0);
     }
-    const runtime = expectAnswer(await seeded.admin.GET("/api/v1/networks/{id}/runtime-status", byId(seeded.networkId)), 200, "runtime status");
+    const runtime = expectAnswer(
+      await seeded.admin.GET("/api/v1/networks/{id}/runtime-status", byId(seeded.networkId)),
+      200,
+      "runtime status",
+    );
     expect(runtime.routing).toMatchObject({ inSync: true, lagging: [], unreported: [], desiredRevision: beatA.desiredRevision });
   });
 
   it("follows a routing change with `heartbeat --once --apply` and reports itself in sync again", async () => {
     await makeGateway(seeded.admin, enrolled.b.nodeId);
     await b.addStandInDestination(`${DESTINATION}/24`);
-    expectAnswer(await seeded.admin.POST("/api/v1/networks/{id}/routing-policies", {
-      ...byId(seeded.networkId), body: { name: "lab", type: "via_gateway", destinationCidr: "192.168.77.0/24", gatewayPath: [enrolled.b.nodeId] },
-    }), 201, "create policy");
+    expectAnswer(
+      await seeded.admin.POST("/api/v1/networks/{id}/routing-policies", {
+        ...byId(seeded.networkId),
+        body: { name: "lab", type: "via_gateway", destinationCidr: "192.168.77.0/24", gatewayPath: [enrolled.b.nodeId] },
+      }),
+      201,
+      "create policy",
+    );
     expect(await a.ping(DESTINATION, 1), "no route before the change is applied").toBe(false);
 
     const applyA = await wgoA(["heartbeat", "--name", "dev-a", "--once", "--apply"]);
@@ -144,7 +177,11 @@ describe.skipIf(!dataPlane.ok)("wgo against a real Worker and wireguard-go", () 
     const [againA] = (await wgoA(["heartbeat", "--name", "dev-a", "--once"])).json;
     await wgoB(["heartbeat", "--name", "dev-b", "--once"]);
     expect(againA).toMatchObject({ appliedRevision: desired, desiredRevision: desired, configChanged: false });
-    const runtime = expectAnswer(await seeded.admin.GET("/api/v1/networks/{id}/runtime-status", byId(seeded.networkId)), 200, "runtime status");
+    const runtime = expectAnswer(
+      await seeded.admin.GET("/api/v1/networks/{id}/runtime-status", byId(seeded.networkId)),
+      200,
+      "runtime status",
+    );
     expect(runtime.routing).toMatchObject({ desiredRevision: desired, appliedRevision: desired, inSync: true, lagging: [] });
     const [status] = (await wgoA(["status", "--name", "dev-a"])).json;
     expect(status).toMatchObject({ inSync: true, desiredRevision: desired, interface: { name: IF_A, up: true } });

@@ -25,6 +25,12 @@ export function wgoMachine(baseUrl: string, home: string): Wgo {
     if (result.code !== 0) {
       throw new Error(`${describeCommand(argv.slice(1))} exited ${result.code}:\n${result.stderr}${result.stdout}`);
     }
-    return { ...result, json: result.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line)) };
+    return {
+      ...result,
+      json: result.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    };
   };
 }

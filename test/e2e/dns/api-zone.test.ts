@@ -31,15 +31,27 @@ describe.skipIf(missing.length > 0)("the served zone file on a real DNS server",
     server = await startWorker();
     client = typedApi(server.baseUrl, await login(server.baseUrl, server.admin));
     const group = expectAnswer(await client.POST("/api/v1/groups", { body: { name: "dns" } }), 201, "create group");
-    networkId = expectAnswer(await client.POST("/api/v1/networks", {
-      body: { groupId: group.id, name: "office", cidr: "10.70.0.0/24", dnsDomain: DOMAIN },
-    }), 201, "create network").id;
+    networkId = expectAnswer(
+      await client.POST("/api/v1/networks", {
+        body: { groupId: group.id, name: "office", cidr: "10.70.0.0/24", dnsDomain: DOMAIN },
+      }),
+      201,
+      "create network",
+    ).id;
     for (const record of RECORDS) {
-      expectAnswer(await client.POST("/api/v1/networks/{id}/dns/records", { ...byId(networkId), body: record }), 201, `create ${record.name}`);
+      expectAnswer(
+        await client.POST("/api/v1/networks/{id}/dns/records", { ...byId(networkId), body: record }),
+        201,
+        `create ${record.name}`,
+      );
     }
-    expectAnswer(await client.POST("/api/v1/nodes", {
-      body: { networkId, name: "laptop", publicKey: "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=" },
-    }), 201, "create node");
+    expectAnswer(
+      await client.POST("/api/v1/nodes", {
+        body: { networkId, name: "laptop", publicKey: "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=" },
+      }),
+      201,
+      "create node",
+    );
   });
   afterAll(async () => {
     await knot?.stop();
@@ -51,7 +63,8 @@ describe.skipIf(missing.length > 0)("the served zone file on a real DNS server",
     const check = await checkZone(DOMAIN, zone);
     expect(check.ok, check.output).toBe(true);
     knot = await startKnot(zone, DOMAIN);
-    const stored = expectAnswer(await client.GET("/api/v1/networks/{id}/dns/records", byId(networkId)), 200, "records").items as DnsRecord[];
+    const stored = expectAnswer(await client.GET("/api/v1/networks/{id}/dns/records", byId(networkId)), 200, "records")
+      .items as DnsRecord[];
     const expected: DnsRecord[] = [...stored, { name: "laptop", type: "A", value: "10.70.0.1", ttl: 300 }];
     expect(await findServingMismatches(knot, DOMAIN, expected)).toEqual([]);
     expect(await knot.query("laptop", "A")).toEqual(["10.70.0.1"]);
@@ -61,9 +74,13 @@ describe.skipIf(missing.length > 0)("the served zone file on a real DNS server",
   it("names at the limits (a 242-character domain, 253-character names) still pass named-checkzone; one more character is refused", async () => {
     const longest = ["a".repeat(63), "b".repeat(63), "c".repeat(63), "d".repeat(50)].join(".");
     const group = expectAnswer(await client.POST("/api/v1/groups", { body: { name: "dns-limits" } }), 201, "create group");
-    const id = expectAnswer(await client.POST("/api/v1/networks", {
-      body: { groupId: group.id, name: "limits", cidr: "10.71.0.0/24", dnsDomain: longest },
-    }), 201, "create network").id;
+    const id = expectAnswer(
+      await client.POST("/api/v1/networks", {
+        body: { groupId: group.id, name: "limits", cidr: "10.71.0.0/24", dnsDomain: longest },
+      }),
+      201,
+      "create network",
+    ).id;
     const node = (name: string, publicKey: string) => client.POST("/api/v1/nodes", { body: { networkId: id, name, publicKey } });
     expectAnswer(await node("n".repeat(10), "yTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg="), 201, "node at the limit");
     const tooLong = await node("n".repeat(11), "zTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=");
@@ -80,7 +97,11 @@ describe.skipIf(missing.length > 0)("the served zone file on a real DNS server",
   });
 
   it("the Corefile names the zone, the file plugin with that zone file, errors and log", async () => {
-    const corefile = expectAnswer(await client.GET("/api/v1/networks/{id}/dns/corefile", { ...byId(networkId), ...asText }), 200, "Corefile");
+    const corefile = expectAnswer(
+      await client.GET("/api/v1/networks/{id}/dns/corefile", { ...byId(networkId), ...asText }),
+      200,
+      "Corefile",
+    );
     expect(corefile).toMatch(new RegExp(`^${DOMAIN.replace(".", "\\.")}:53 \\{$`, "m"));
     expect(corefile).toContain(`    file /etc/coredns/zones/${DOMAIN}.zone ${DOMAIN} {`);
     expect(corefile).toMatch(/^ {4}errors$/m);

@@ -20,11 +20,12 @@ describe("HTTP mail transport", () => {
   let refuse = false;
   const token = `relay-${crypto.randomUUID()}`;
 
-  const read = (request: IncomingMessage) => new Promise<string>((resolve) => {
-    let data = "";
-    request.on("data", (chunk) => (data += chunk));
-    request.on("end", () => resolve(data));
-  });
+  const read = (request: IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let data = "";
+      request.on("data", (chunk) => (data += chunk));
+      request.on("end", () => resolve(data));
+    });
 
   // The reset mail leaves after the answer (waitUntil), so it may reach the relay a moment later.
   const mailTo = async (email: string) => {
@@ -45,7 +46,9 @@ describe("HTTP mail transport", () => {
     await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
     server = await startWorker({
       vars: {
-        MAIL_TRANSPORT: "http", MAIL_HTTP_TOKEN: token, MAIL_FROM: "Overlay <no-reply@example.com>",
+        MAIL_TRANSPORT: "http",
+        MAIL_HTTP_TOKEN: token,
+        MAIL_FROM: "Overlay <no-reply@example.com>",
         MAIL_HTTP_URL: `http://127.0.0.1:${(relay.address() as AddressInfo).port}/emails`,
       },
     });
@@ -74,7 +77,10 @@ describe("HTTP mail transport", () => {
       const answer = await typedApi(server.baseUrl).POST("/api/v1/auth/password-reset/request", { body: { email: server.admin.email } });
       expect(answer.response.status).toBe(202);
       const group = expectAnswer(await admin.POST("/api/v1/groups", { body: { name: "relay" } }), 201, "create group");
-      const invite = await admin.POST("/api/v1/groups/{id}/invites", { ...byId(group.id), body: { email: "someone@example.com", role: "viewer" } });
+      const invite = await admin.POST("/api/v1/groups/{id}/invites", {
+        ...byId(group.id),
+        body: { email: "someone@example.com", role: "viewer" },
+      });
       expect(invite.response.status).toBe(502);
       expect(invite.error?.error.code).toBe("bad_gateway");
       const invites = expectAnswer(await admin.GET("/api/v1/groups/{id}/invites", byId(group.id)), 200, "invites");

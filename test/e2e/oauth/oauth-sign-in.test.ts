@@ -31,7 +31,11 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
 
   async function createAccount(label: string) {
     const email = `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const created = expectAnswer(await admin.POST("/api/v1/users", { body: { email, password: PASSWORD, name: label } }), 201, "create user");
+    const created = expectAnswer(
+      await admin.POST("/api/v1/users", { body: { email, password: PASSWORD, name: label } }),
+      201,
+      "create user",
+    );
     return { email, id: created.id };
   }
 
@@ -48,7 +52,7 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
 
   async function callback(browser: Browser, url: string) {
     const response = await browser.request(url);
-    return { status: response.status, body: await response.json() as any };
+    return { status: response.status, body: (await response.json()) as any };
   }
 
   async function signInAs(accountLogin: string) {
@@ -64,7 +68,11 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toMatchObject({ tokenType: "Bearer", user: { id: account.id, email: account.email } });
     expect(expectAnswer(await typedApi(server.baseUrl, first.body.accessToken).GET("/api/v1/users/me"), 200, "me").id).toBe(account.id);
-    expectAnswer(await typedApi(server.baseUrl).POST("/api/v1/auth/refresh", { body: { refreshToken: first.body.refreshToken } }), 200, "refresh");
+    expectAnswer(
+      await typedApi(server.baseUrl).POST("/api/v1/auth/refresh", { body: { refreshToken: first.body.refreshToken } }),
+      200,
+      "refresh",
+    );
 
     // The provider's address changes: the (provider, subject) link still signs in the same account.
     provider.accounts.set("alice-sub", { email: "changed@example.net", emailVerified: false });
@@ -130,14 +138,22 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     provider.accounts.set("erin-sub", { email: account.email, emailVerified: true });
     const session = typedApi(server.baseUrl, await login(server.baseUrl, { email: account.email, password: PASSWORD }));
     const { secret } = expectAnswer(await session.POST("/api/v1/auth/mfa/enroll"), 200, "enrol MFA");
-    expectAnswer(await session.POST("/api/v1/auth/mfa/activate", { body: { code: totp(secret), password: PASSWORD } }), 200, "activate MFA");
+    expectAnswer(
+      await session.POST("/api/v1/auth/mfa/activate", { body: { code: totp(secret), password: PASSWORD } }),
+      200,
+      "activate MFA",
+    );
 
     const result = await signInAs("erin-sub");
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ mfaRequired: true, mfaToken: expect.stringMatching(/^mfa_/), expiresIn: 300 });
-    const verified = expectAnswer(await typedApi(server.baseUrl).POST("/api/v1/auth/mfa/verify", {
-      body: { mfaToken: result.body.mfaToken, code: totp(secret, 1) },
-    }), 200, "verify MFA");
+    const verified = expectAnswer(
+      await typedApi(server.baseUrl).POST("/api/v1/auth/mfa/verify", {
+        body: { mfaToken: result.body.mfaToken, code: totp(secret, 1) },
+      }),
+      200,
+      "verify MFA",
+    );
     expect(verified.user.id).toBe(account.id);
   });
 

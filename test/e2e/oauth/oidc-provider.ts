@@ -35,13 +35,22 @@ export async function startProvider(): Promise<LocalProvider> {
   const clientSecret = `secret-${crypto.randomUUID()}`;
 
   return {
-    issuer, clientId, clientSecret, accounts,
+    issuer,
+    clientId,
+    clientSecret,
+    accounts,
     configure(redirectUri) {
       const provider = new Provider(issuer, {
-        clients: [{
-          client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri],
-          grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic",
-        }],
+        clients: [
+          {
+            client_id: clientId,
+            client_secret: clientSecret,
+            redirect_uris: [redirectUri],
+            grant_types: ["authorization_code"],
+            response_types: ["code"],
+            token_endpoint_auth_method: "client_secret_basic",
+          },
+        ],
         claims: { openid: ["sub"], email: ["email", "email_verified"] },
         cookies: { keys: [crypto.randomUUID()] },
         features: { devInteractions: { enabled: true } },
@@ -54,10 +63,11 @@ export async function startProvider(): Promise<LocalProvider> {
       server.removeAllListeners("request");
       server.on("request", provider.callback());
     },
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -99,7 +109,12 @@ export class Browser {
  * From the provider's authorization URL to the redirect back to `callbackPrefix`: signs in as `login` on
  * the dev login page, grants consent, and returns the callback URL (code + state) without calling it.
  */
-export async function authorizeAtProvider(browser: Browser, authorizationUrl: string, login: string, callbackPrefix: string): Promise<string> {
+export async function authorizeAtProvider(
+  browser: Browser,
+  authorizationUrl: string,
+  login: string,
+  callbackPrefix: string,
+): Promise<string> {
   let url = authorizationUrl;
   for (let hop = 0; hop < 12; hop++) {
     if (url.startsWith(callbackPrefix)) return url;
@@ -113,8 +128,12 @@ export async function authorizeAtProvider(browser: Browser, authorizationUrl: st
     // A dev interaction page: submit the login form, or the consent form.
     const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1];
     if (prompt !== "login" && prompt !== "consent") throw new Error(`unexpected provider page at ${url}: ${page.slice(0, 500)}`);
-    const submitted = await browser.request(url, { method: "POST", form: prompt === "login" ? { prompt, login, password: "any" } : { prompt } });
-    if (!submitted.headers.get("location")) throw new Error(`provider answered ${submitted.status} to ${prompt}: ${(await submitted.text()).slice(0, 500)}`);
+    const submitted = await browser.request(url, {
+      method: "POST",
+      form: prompt === "login" ? { prompt, login, password: "any" } : { prompt },
+    });
+    if (!submitted.headers.get("location"))
+      throw new Error(`provider answered ${submitted.status} to ${prompt}: ${(await submitted.text()).slice(0, 500)}`);
     url = new URL(submitted.headers.get("location")!, url).toString();
   }
   throw new Error("too many redirects at the provider");

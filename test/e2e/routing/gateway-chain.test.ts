@@ -33,7 +33,11 @@ describe.skipIf(!dataPlane.ok)("via_gateway routing through real WireGuard", () 
     server = await startWorker();
     client = typedApi(server.baseUrl, await login(server.baseUrl, server.admin));
     const group = expectAnswer(await client.POST("/api/v1/groups", { body: { name: "e2e" } }), 201, "create group");
-    const network = expectAnswer(await client.POST("/api/v1/networks", { body: { groupId: group.id, name: "chain", cidr: "10.60.0.0/24" } }), 201, "create network");
+    const network = expectAnswer(
+      await client.POST("/api/v1/networks", { body: { groupId: group.id, name: "chain", cidr: "10.60.0.0/24" } }),
+      201,
+      "create network",
+    );
     const region = expectAnswer(await client.POST("/api/v1/regions", { body: { name: "lab" } }), 201, "create region");
     lab = createLab("chain");
     const hosts = { s: await lab.addHost("s"), g1: await lab.addHost("g1"), g2: await lab.addHost("g2"), g3: await lab.addHost("g3") };
@@ -41,22 +45,44 @@ describe.skipIf(!dataPlane.ok)("via_gateway routing through real WireGuard", () 
     members = {} as typeof members;
     for (const [index, name] of (["s", "g1", "g2", "g3"] as const).entries()) {
       const keys = await wgKeyPair();
-      const gateway = name === "s"
-        ? undefined
-        : expectAnswer(await client.POST("/api/v1/gateways", { body: { regionId: region.id, name: `gw-${name}` } }), 201, "create gateway");
-      const node = expectAnswer(await client.POST("/api/v1/nodes", {
-        body: {
-          networkId: network.id, name, publicKey: keys.publicKey, endpoint: `${underlay[index]}:51820`, listenPort: 51820,
-          ...(gateway ? { roles: ["gateway" as const], gatewayId: gateway.id } : {}),
-        },
-      }), 201, `create node ${name}`);
+      const gateway =
+        name === "s"
+          ? undefined
+          : expectAnswer(
+              await client.POST("/api/v1/gateways", { body: { regionId: region.id, name: `gw-${name}` } }),
+              201,
+              "create gateway",
+            );
+      const node = expectAnswer(
+        await client.POST("/api/v1/nodes", {
+          body: {
+            networkId: network.id,
+            name,
+            publicKey: keys.publicKey,
+            endpoint: `${underlay[index]}:51820`,
+            listenPort: 51820,
+            ...(gateway ? { roles: ["gateway" as const], gatewayId: gateway.id } : {}),
+          },
+        }),
+        201,
+        `create node ${name}`,
+      );
       members[name] = { host: hosts[name], nodeId: node.id, ...keys };
     }
     await hosts.g3.addStandInDestination(`${DESTINATION}/24`);
-    const policy = expectAnswer(await client.POST("/api/v1/networks/{id}/routing-policies", {
-      ...byId(network.id),
-      body: { name: "lab", type: "via_gateway", destinationCidr: "192.168.99.0/24", gatewayPath: [members.g1.nodeId, members.g2.nodeId, members.g3.nodeId] },
-    }), 201, "create policy");
+    const policy = expectAnswer(
+      await client.POST("/api/v1/networks/{id}/routing-policies", {
+        ...byId(network.id),
+        body: {
+          name: "lab",
+          type: "via_gateway",
+          destinationCidr: "192.168.99.0/24",
+          gatewayPath: [members.g1.nodeId, members.g2.nodeId, members.g3.nodeId],
+        },
+      }),
+      201,
+      "create policy",
+    );
     policyId = policy.id;
     for (const member of Object.values(members)) await apply(member, true);
   });
@@ -84,9 +110,14 @@ describe.skipIf(!dataPlane.ok)("via_gateway routing through real WireGuard", () 
 
   it("changing the path through the API and re-applying the configs changes the path", async () => {
     const { s, g1, g2, g3 } = members;
-    expectAnswer(await client.PUT("/api/v1/routing-policies/{id}", {
-      ...byId(policyId), body: { name: "lab", type: "via_gateway", destinationCidr: "192.168.99.0/24", gatewayPath: [g1.nodeId, g3.nodeId] },
-    }), 200, "replace policy");
+    expectAnswer(
+      await client.PUT("/api/v1/routing-policies/{id}", {
+        ...byId(policyId),
+        body: { name: "lab", type: "via_gateway", destinationCidr: "192.168.99.0/24", gatewayPath: [g1.nodeId, g3.nodeId] },
+      }),
+      200,
+      "replace policy",
+    );
     for (const member of Object.values(members)) await apply(member, false);
     expect(await s.host.pingUntilReply(DESTINATION)).toBe(true);
     const g2Before = (await g2.host.wgDump("wg0")).reduce((sum, peer) => sum + peer.rxBytes + peer.txBytes, 0);

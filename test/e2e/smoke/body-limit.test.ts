@@ -71,7 +71,11 @@ describe("the body limit over real HTTP", () => {
   const tooLarge = (label: string, path: string, body: Buffer, options: { chunked: boolean; token?: string }) =>
     expectAnswer(label, { status: 413, code: "payload_too_large" }, send(server.baseUrl, path, body, options));
   const createGroup = (label: string) =>
-    expectAnswer(label, { status: 201 }, send(server.baseUrl, "/groups", Buffer.from(JSON.stringify({ name: label })), { chunked: false, token }));
+    expectAnswer(
+      label,
+      { status: 201 },
+      send(server.baseUrl, "/groups", Buffer.from(JSON.stringify({ name: label })), { chunked: false, token }),
+    );
 
   it("oversized chunked and declared bodies are 413, and every ordinary request after them succeeds", async () => {
     failures.length = 0;

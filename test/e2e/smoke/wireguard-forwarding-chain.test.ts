@@ -25,7 +25,9 @@ describe.skipIf(!dataPlane.ok)("wireguard-go chain A - B - C with B forwarding",
     const [keysA, keysB, keysC] = [await wgKeyPair(), await wgKeyPair(), await wgKeyPair()];
 
     // /32 interface addresses: every AllowedIPs prefix needs its own route, as on real nodes.
-    await a.startWireGuard("wg0", `
+    await a.startWireGuard(
+      "wg0",
+      `
 [Interface]
 PrivateKey = REPLACE_WITH_PRIVATE_KEY
 Address = 10.99.0.1/32
@@ -35,7 +37,9 @@ ListenPort = 51820
 PublicKey = ${keysB.publicKey}
 Endpoint = ${underlayBLeft}:51820
 AllowedIPs = 10.99.0.2/32, 192.168.77.0/24
-`, keysA.privateKey);
+`,
+      keysA.privateKey,
+    );
     const configB = (postUp: string) => `
 [Interface]
 PrivateKey = REPLACE_WITH_PRIVATE_KEY
@@ -55,7 +59,9 @@ AllowedIPs = 10.99.0.3/32, 192.168.77.0/24
 `;
     await b.startWireGuard("wg0", configB(""), keysB.privateKey);
     // C accepts A's address from B (cryptokey routing checks the inner source) and forwards to the stand-in.
-    await c.startWireGuard("wg0", `
+    await c.startWireGuard(
+      "wg0",
+      `
 [Interface]
 PrivateKey = REPLACE_WITH_PRIVATE_KEY
 Address = 10.99.0.3/32
@@ -66,7 +72,9 @@ ${FORWARDING}
 PublicKey = ${keysB.publicKey}
 Endpoint = ${underlayBRight}:51820
 AllowedIPs = 10.99.0.2/32, 10.99.0.1/32
-`, keysC.privateKey);
+`,
+      keysC.privateKey,
+    );
 
     expect(await a.exec(["ip", "route", "show", "dev", "wg0"])).toContain("192.168.77.0/24");
     expect(await a.ping(underlayC!, 1), "A must have no underlay path to C").toBe(false);

@@ -22,7 +22,9 @@ describe.skipIf(!dataPlane.ok)("wireguard-go between two namespaces", () => {
     const keysB = await wgKeyPair();
 
     // A /24 on the interface: its connected route already covers the peer, so no extra route.
-    await a.startWireGuard("wg0", `
+    await a.startWireGuard(
+      "wg0",
+      `
 [Interface]
 PrivateKey = REPLACE_WITH_PRIVATE_KEY
 Address = 10.99.0.1/24
@@ -32,8 +34,12 @@ ListenPort = 51820
 PublicKey = ${keysB.publicKey}
 Endpoint = ${underlayB}:51820
 AllowedIPs = 10.99.0.2/32
-`, keysA.privateKey);
-    await b.startWireGuard("wg0", `
+`,
+      keysA.privateKey,
+    );
+    await b.startWireGuard(
+      "wg0",
+      `
 [Interface]
 PrivateKey = REPLACE_WITH_PRIVATE_KEY
 Address = 10.99.0.2/24
@@ -43,7 +49,9 @@ ListenPort = 51820
 PublicKey = ${keysA.publicKey}
 Endpoint = ${underlayA}:51820
 AllowedIPs = 10.99.0.1/32
-`, keysB.privateKey);
+`,
+      keysB.privateKey,
+    );
 
     // First contact waits for the handshake; once the session is up a short ping must do.
     expect(await a.pingUntilReply("10.99.0.2")).toBe(true);

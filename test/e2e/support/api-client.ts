@@ -18,7 +18,11 @@ export function expectAnswer<T>(result: { data?: T; error?: unknown; response: R
 
 /** Logs in and returns the access token; anything but 200 throws with the answer, for test output. */
 export async function login(baseUrl: string, credentials: { email: string; password: string }): Promise<string> {
-  const signedIn = expectAnswer(await typedApi(baseUrl).POST("/api/v1/auth/login", { body: credentials }), 200, `login as ${credentials.email}`);
+  const signedIn = expectAnswer(
+    await typedApi(baseUrl).POST("/api/v1/auth/login", { body: credentials }),
+    200,
+    `login as ${credentials.email}`,
+  );
   if (!("accessToken" in signedIn)) throw new Error(`login as ${credentials.email} asked for MFA`);
   return signedIn.accessToken;
 }
@@ -45,7 +49,11 @@ export interface ApiClient {
 export function api(baseUrl: string, token?: string): ApiClient {
   // openapi-fetch's generic `request` with the path and method unchecked: the caller builds the path.
   const client = typedApi(baseUrl, token) as unknown as {
-    request(method: string, url: string, init: { body?: unknown; parseAs: "text" }): Promise<{ data?: string; error?: unknown; response: Response }>;
+    request(
+      method: string,
+      url: string,
+      init: { body?: unknown; parseAs: "text" },
+    ): Promise<{ data?: string; error?: unknown; response: Response }>;
   };
   async function call<T>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>> {
     const { data, error, response } = await client.request(method, `/api/v1${path}`, { body, parseAs: "text" });

@@ -70,7 +70,10 @@ export function canRunDataPlane(): { ok: boolean; reason: string } {
 
 export async function listNamespaces(): Promise<string[]> {
   const listed = await check(["ip", "netns", "list"]);
-  return listed.split("\n").map((line) => line.split(" ")[0]!).filter(Boolean);
+  return listed
+    .split("\n")
+    .map((line) => line.split(" ")[0]!)
+    .filter(Boolean);
 }
 
 /** `prefix` keeps names readable; a random suffix keeps runs (and crashed leftovers) from colliding. */
@@ -126,14 +129,27 @@ export function createLab(prefix: string): Lab {
         await launchWireGuardGo(shell, ifname, (child) => state.processes.push(child));
         return applyWgQuick(shell, ifname, text, privateKey, state.scratchDir, "setconf");
       },
-      reapplyWireGuard: (ifname, text, privateKey) =>
-        applyWgQuick(shell, ifname, text, privateKey, state.scratchDir, "syncconf"),
+      reapplyWireGuard: (ifname, text, privateKey) => applyWgQuick(shell, ifname, text, privateKey, state.scratchDir, "syncconf"),
       wgDump: (ifname) => wgDump(shell, ifname),
       addStandInDestination: async (cidrAddress) => {
         const index = standIns++;
         const destination = await addHost(`${hostName}-dst${index}`);
         const hostSide = `sd${index}`;
-        await check(["ip", "link", "add", hostSide, "netns", namespace, "type", "veth", "peer", "name", "eth0", "netns", destination.namespace]);
+        await check([
+          "ip",
+          "link",
+          "add",
+          hostSide,
+          "netns",
+          namespace,
+          "type",
+          "veth",
+          "peer",
+          "name",
+          "eth0",
+          "netns",
+          destination.namespace,
+        ]);
         // The host side holds a link-local gateway address so the stand-in can send everything
         // (replies included) back to this host with one onlink default route.
         const v4 = ipaddr.parseCIDR(cidrAddress)[0].kind() === "ipv4";
@@ -153,7 +169,9 @@ export function createLab(prefix: string): Lab {
 
   async function connect(hosts: Host[], subnet: string): Promise<string[]> {
     const [, length] = ipaddr.IPv4.parseCIDR(subnet); // the underlay is IPv4 only: it is scaffolding
-    const first = ipaddr.IPv4.networkAddressFromCIDR(subnet).toByteArray().reduce((n, byte) => n * 256 + byte, 0);
+    const first = ipaddr.IPv4.networkAddressFromCIDR(subnet)
+      .toByteArray()
+      .reduce((n, byte) => n * 256 + byte, 0);
     if (hosts.length > 2 ** (32 - length) - 2) throw new Error(`${subnet} is too small for ${hosts.length} hosts`);
     if (!switchNamespace) {
       await addNamespace(`${name}-switch`);
@@ -169,7 +187,21 @@ export function createLab(prefix: string): Lab {
       const address = [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join(".");
       const hostSide = `ul${link}`; // underlay link number `link`: a host may sit on several switches
       const switchSide = `s${link}h${index}`;
-      await check(["ip", "link", "add", hostSide, "netns", host.namespace, "type", "veth", "peer", "name", switchSide, "netns", switchNamespace]);
+      await check([
+        "ip",
+        "link",
+        "add",
+        hostSide,
+        "netns",
+        host.namespace,
+        "type",
+        "veth",
+        "peer",
+        "name",
+        switchSide,
+        "netns",
+        switchNamespace,
+      ]);
       await check(["ip", "-n", switchNamespace, "link", "set", switchSide, "master", bridge, "up"]);
       await check(["ip", "-n", host.namespace, "address", "add", `${address}/${length}`, "dev", hostSide]);
       await check(["ip", "-n", host.namespace, "link", "set", hostSide, "up"]);

@@ -66,11 +66,17 @@ export function planWgQuick(text: string, privateKey: string): WgQuickPlan {
 }
 
 function splitList(value: string): string[] {
-  return value.split(",").map((part) => part.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 function collectSysctls(command: string, plan: WgQuickPlan): void {
-  for (const step of command.split(/;|&&|\|\|/).map((part) => part.trim()).filter(Boolean)) {
+  for (const step of command
+    .split(/;|&&|\|\|/)
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const match = /^sysctl\s+(?:-[a-z]+\s+)*([\w./-]+)\s*=\s*(\S+)$/.exec(step);
     // Only `net.*` keys: they are per network namespace, so applying them cannot touch the machine.
     if (match && match[1]!.startsWith("net.")) plan.sysctls.push(`${match[1]}=${match[2]}`);

@@ -40,7 +40,9 @@ export async function wgKeyPair(): Promise<{ privateKey: string; publicKey: stri
  * socket. `track` sees the process at once, so a lab can still kill it if startup then fails.
  */
 export async function launchWireGuardGo(
-  shell: NamespaceShell, ifname: string, track: (child: ChildProcess) => void,
+  shell: NamespaceShell,
+  ifname: string,
+  track: (child: ChildProcess) => void,
 ): Promise<ChildProcess> {
   const [file, ...args] = shell.argv(["wireguard-go", "-f", ifname]);
   const child = spawn(file!, args, {
@@ -54,12 +56,16 @@ export async function launchWireGuardGo(
   child.on("error", (error) => output.append(`spawn error: ${error.message}\n`));
   // Ready means the UAPI socket exists: before that, `wg setconf` fails with "No such file".
   const socket = join(shell.runDir, `${ifname}.sock`);
-  await waitFor(`wireguard-go ${ifname} in ${shell.namespace}`, () => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`wireguard-go ${ifname} in ${shell.namespace} exited early:\n${output}`);
-    }
-    return existsSync(socket);
-  }, { timeoutMs: 10_000, intervalMs: 50, details: () => String(output) });
+  await waitFor(
+    `wireguard-go ${ifname} in ${shell.namespace}`,
+    () => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`wireguard-go ${ifname} in ${shell.namespace} exited early:\n${output}`);
+      }
+      return existsSync(socket);
+    },
+    { timeoutMs: 10_000, intervalMs: 50, details: () => String(output) },
+  );
   return child;
 }
 
@@ -71,7 +77,11 @@ export async function launchWireGuardGo(
  * into the void until its rekey timeout (~15 s) gives up on it.
  */
 export async function applyWgQuick(
-  shell: NamespaceShell, ifname: string, text: string, privateKey: string, scratchDir: string,
+  shell: NamespaceShell,
+  ifname: string,
+  text: string,
+  privateKey: string,
+  scratchDir: string,
   mode: "setconf" | "syncconf",
 ): Promise<WgQuickPlan> {
   const plan = planWgQuick(text, privateKey);
@@ -89,17 +99,20 @@ export async function applyWgQuick(
 export async function wgDump(shell: NamespaceShell, ifname: string): Promise<WgPeerState[]> {
   const lines = (await shell.exec(["wg", "show", ifname, "dump"])).trim().split("\n");
   // Line 1 is the interface; each further line is: key psk endpoint allowed-ips handshake rx tx keepalive.
-  return lines.slice(1).filter(Boolean).map((line) => {
-    const [publicKey, , endpoint, allowedIps, handshake, rx, tx] = line.split("\t");
-    return {
-      publicKey: publicKey!,
-      endpoint: endpoint === "(none)" ? null : endpoint!,
-      allowedIps: allowedIps === "(none)" ? [] : allowedIps!.split(","),
-      latestHandshake: Number(handshake),
-      rxBytes: Number(rx),
-      txBytes: Number(tx),
-    };
-  });
+  return lines
+    .slice(1)
+    .filter(Boolean)
+    .map((line) => {
+      const [publicKey, , endpoint, allowedIps, handshake, rx, tx] = line.split("\t");
+      return {
+        publicKey: publicKey!,
+        endpoint: endpoint === "(none)" ? null : endpoint!,
+        allowedIps: allowedIps === "(none)" ? [] : allowedIps!.split(","),
+        latestHandshake: Number(handshake),
+        rxBytes: Number(rx),
+        txBytes: Number(tx),
+      };
+    });
 }
 
 async function syncAddresses(shell: NamespaceShell, ifname: string, desired: string[]): Promise<void> {
@@ -125,9 +138,7 @@ async function syncAddresses(shell: NamespaceShell, ifname: string, desired: str
  */
 async function syncRoutes(shell: NamespaceShell, ifname: string, allowedIps: string[]): Promise<void> {
   const connected = await deviceRoutes(shell, ifname, "kernel");
-  const desired = [...new Set(allowedIps.map(canonicalPrefix))].filter(
-    (prefix) => !connected.some((route) => covers(route, prefix)),
-  );
+  const desired = [...new Set(allowedIps.map(canonicalPrefix))].filter((prefix) => !connected.some((route) => covers(route, prefix)));
   const current = await deviceRoutes(shell, ifname, "boot");
   for (const stale of current.filter((route) => !desired.includes(route))) {
     await shell.exec(["ip", "route", "del", stale, "dev", ifname]);
@@ -140,7 +151,9 @@ async function syncRoutes(shell: NamespaceShell, ifname: string, allowedIps: str
 async function deviceRoutes(shell: NamespaceShell, ifname: string, proto: "kernel" | "boot"): Promise<string[]> {
   const routes: string[] = [];
   for (const family of ["-4", "-6"] as const) {
-    const listed = JSON.parse(await shell.exec(["ip", "-j", family, "route", "show", "dev", ifname, "proto", proto])) as Array<{ dst: string }>;
+    const listed = JSON.parse(await shell.exec(["ip", "-j", family, "route", "show", "dev", ifname, "proto", proto])) as Array<{
+      dst: string;
+    }>;
     for (const { dst } of listed) {
       if (dst === "default") routes.push(family === "-4" ? "0.0.0.0/0" : "::/0");
       else routes.push(canonicalPrefix(dst.includes("/") ? dst : `${dst}/${family === "-4" ? 32 : 128}`));
@@ -159,9 +172,8 @@ function canonicalInterfaceAddress(cidr: string): string {
 export function canonicalPrefix(cidr: string): string {
   const withLength = cidr.includes("/") ? cidr : `${cidr}/${ipaddr.parse(cidr).kind() === "ipv4" ? 32 : 128}`;
   const [address, length] = ipaddr.parseCIDR(withLength);
-  const network = address.kind() === "ipv4"
-    ? ipaddr.IPv4.networkAddressFromCIDR(withLength)
-    : ipaddr.IPv6.networkAddressFromCIDR(withLength);
+  const network =
+    address.kind() === "ipv4" ? ipaddr.IPv4.networkAddressFromCIDR(withLength) : ipaddr.IPv6.networkAddressFromCIDR(withLength);
   return `${network.toString()}/${length}`;
 }
 

@@ -65,9 +65,23 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
     const port = await freePort();
     const args = [
       // -c: with a script argument wrangler would look for a config beside the script, in /tmp.
-      WRANGLER, "dev", join(dir, "bundle", "index.js"), "--no-bundle", "-c", join(REPO_ROOT, "wrangler.toml"),
-      "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()),
-      "--persist-to", join(dir, "state"), "--env-file", envFile, "--show-interactive-dev-session=false",
+      WRANGLER,
+      "dev",
+      join(dir, "bundle", "index.js"),
+      "--no-bundle",
+      "-c",
+      join(REPO_ROOT, "wrangler.toml"),
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(await freePort()),
+      "--persist-to",
+      join(dir, "state"),
+      "--env-file",
+      envFile,
+      "--show-interactive-dev-session=false",
     ];
     // detached: its own process group, so stop() reaches workerd and esbuild too.
     const started = spawn(process.execPath, args, { cwd: REPO_ROOT, env: WRANGLER_ENV, detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -79,18 +93,22 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
     started.once("exit", unregister);
 
     const baseUrl = `http://127.0.0.1:${port}`;
-    await waitFor(`GET ${baseUrl}/api/v1/openapi.json to answer 200`, async () => {
-      if (started.exitCode !== null || started.signalCode !== null) {
-        throw new Error(`wrangler dev exited (${started.exitCode ?? started.signalCode}) before it was ready:\n${output}`);
-      }
-      try {
-        const response = await fetch(`${baseUrl}/api/v1/openapi.json`);
-        await response.arrayBuffer(); // drain, so the connection is released
-        return response.status === 200;
-      } catch {
-        return false; // not listening yet
-      }
-    }, { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200, details: () => `wrangler output:\n${output}` });
+    await waitFor(
+      `GET ${baseUrl}/api/v1/openapi.json to answer 200`,
+      async () => {
+        if (started.exitCode !== null || started.signalCode !== null) {
+          throw new Error(`wrangler dev exited (${started.exitCode ?? started.signalCode}) before it was ready:\n${output}`);
+        }
+        try {
+          const response = await fetch(`${baseUrl}/api/v1/openapi.json`);
+          await response.arrayBuffer(); // drain, so the connection is released
+          return response.status === 200;
+        } catch {
+          return false; // not listening yet
+        }
+      },
+      { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200, details: () => `wrangler output:\n${output}` },
+    );
 
     return { baseUrl, admin, logs: () => String(output), stop };
   } catch (error) {
@@ -121,11 +139,13 @@ function freshSecrets(admin: AdminCredentials): Record<string, string> {
 }
 
 function dotenv(values: Record<string, string>): string {
-  return Object.entries(values).map(([key, value]) => {
-    // Single quotes are literal in dotenv, which JSON needs; they cannot hold ' or a newline.
-    if (/['\n]/.test(value)) throw new Error(`${key}: value cannot go into a .env file`);
-    return `${key}='${value}'\n`;
-  }).join("");
+  return Object.entries(values)
+    .map(([key, value]) => {
+      // Single quotes are literal in dotenv, which JSON needs; they cannot hold ' or a newline.
+      if (/['\n]/.test(value)) throw new Error(`${key}: value cannot go into a .env file`);
+      return `${key}='${value}'\n`;
+    })
+    .join("");
 }
 
 /** A port the OS just handed out; wrangler binds it moments later (a small race, fine in tests). */

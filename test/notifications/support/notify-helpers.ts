@@ -28,7 +28,8 @@ const iso = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000).toI
 /** Time-dependent state is written straight into D1 (a heartbeat an hour ago, a clock started long ago). */
 export async function setNodeSeen(nodeId: string, secondsAgo: number | null, appliedRevision?: number) {
   await env.DB.prepare("UPDATE nodes SET last_seen_at = ?, applied_routing_revision = coalesce(?, applied_routing_revision) WHERE id = ?")
-    .bind(secondsAgo === null ? null : iso(secondsAgo), appliedRevision ?? null, nodeId).run();
+    .bind(secondsAgo === null ? null : iso(secondsAgo), appliedRevision ?? null, nodeId)
+    .run();
 }
 
 export async function startDriftClock(nodeId: string, secondsAgo: number) {
@@ -38,5 +39,11 @@ export async function startDriftClock(nodeId: string, secondsAgo: number) {
 export async function deliveriesOf(session: Session, query = "") {
   const response = await get(`/notifications/deliveries?limit=200${query}`, session.token);
   expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body.items as { id: string; status: string; attempts: number; lastError: string | null; event: { type: string; subjectId: string; data: any } }[];
+  return response.body.items as {
+    id: string;
+    status: string;
+    attempts: number;
+    lastError: string | null;
+    event: { type: string; subjectId: string; data: any };
+  }[];
 }

@@ -34,11 +34,14 @@ export async function received(id: string): Promise<Received[]> {
 
 /** Waits for background work (waitUntil) to reach the receiver. */
 export const receivedAtLeast = (id: string, count: number) =>
-  vi.waitFor(async () => {
-    const list = await received(id);
-    expect(list.length).toBeGreaterThanOrEqual(count);
-    return list;
-  }, { timeout: 10_000, interval: 100 });
+  vi.waitFor(
+    async () => {
+      const list = await received(id);
+      expect(list.length).toBeGreaterThanOrEqual(count);
+      return list;
+    },
+    { timeout: 10_000, interval: 100 },
+  );
 
 /** One run of the Worker's Cron Trigger: the entry point's own scheduled handler, awaited with its waitUntil work. */
 export async function runCron() {

@@ -6,8 +6,18 @@ import type { TestProject } from "vitest/node";
 
 const TOLERANCE_SECONDS = 300;
 
-interface Hook { secret?: string; responses: (number | "hang")[]; received: Received[] }
-interface Received { headers: Record<string, string>; body: string; verified: boolean; reason?: string; status: number }
+interface Hook {
+  secret?: string;
+  responses: (number | "hang")[];
+  received: Received[];
+}
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+  verified: boolean;
+  reason?: string;
+  status: number;
+}
 
 /** The documented check: t and v1 from the header, t within 5 minutes, v1 = HMAC-SHA256(secret, "<t>.<body>"). */
 export function verifySignature(secret: string | undefined, header: string | undefined, body: string, now = Date.now()) {
@@ -22,12 +32,13 @@ export function verifySignature(secret: string | undefined, header: string | und
   return verified ? { verified } : { verified, reason: "signature mismatch" };
 }
 
-const readBody = (request: IncomingMessage) => new Promise<string>((resolve, reject) => {
-  const chunks: Buffer[] = [];
-  request.on("data", (chunk: Buffer) => chunks.push(chunk));
-  request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-  request.on("error", reject);
-});
+const readBody = (request: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
 
 const json = (response: ServerResponse, status: number, value: unknown) => {
   response.writeHead(status, { "Content-Type": "application/json" });
@@ -64,16 +75,18 @@ export default async function setup(project: TestProject) {
       }
       return json(response, status, { ok: status < 300 });
     }
-    if (area === "redirected" && id) hook(id).received.push({ headers: {}, body, verified: false, reason: "followed a redirect", status: 200 });
+    if (area === "redirected" && id)
+      hook(id).received.push({ headers: {}, body, verified: false, reason: "followed a redirect", status: 200 });
     return json(response, 404, { error: "unknown receiver path" });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   project.provide("webhookReceiverUrl", `http://127.0.0.1:${port}`);
-  return () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  return () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
 }
 
 declare module "vitest" {

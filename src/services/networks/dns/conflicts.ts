@@ -7,7 +7,6 @@ import type { DnsRecord } from "./records";
  * has to choose which of two clashing records to drop.
  */
 
-
 const describe = (record: DnsRecord) => `${record.type} record at "${record.name}"`;
 
 /**
@@ -24,9 +23,7 @@ export function findRecordConflict(existing: DnsRecord[], candidate: DnsRecord, 
     // RFC 2181 §10.3: the target of an NS record must not be an alias.
     return `"${NAME_SERVER_HOST}" is the zone's name server host and must have address records, not a CNAME`;
   }
-  const sameName = existing.filter(
-    (other) => other.name === candidate.name && (ignoreId === undefined || other.id !== ignoreId),
-  );
+  const sameName = existing.filter((other) => other.name === candidate.name && (ignoreId === undefined || other.id !== ignoreId));
   const duplicate = sameName.find((other) => other.type === candidate.type && other.value === candidate.value);
   if (duplicate) return `An identical ${describe(candidate)} with value "${candidate.value}" already exists`;
   // RFC 1034 §3.6.2 / RFC 2181 §10.1: a name with a CNAME holds no other data, nor a second CNAME.

@@ -4,7 +4,15 @@ export type { Checked, DnsRecord, Invalid, RecordField, RecordInput, RecordType 
 export { findRecordConflict } from "./conflicts";
 export { NAME_SERVER_HOST } from "./names";
 export { APEX, absoluteName } from "./names";
-export { MAX_DOMAIN_LENGTH, SOA_CONTACT_HOST, ZONE_OWN_NAMES, domainLengthProblem, fullNameProblem, nodeNameProblem, zoneOwnNameProblem } from "./reserved";
+export {
+  MAX_DOMAIN_LENGTH,
+  SOA_CONTACT_HOST,
+  ZONE_OWN_NAMES,
+  domainLengthProblem,
+  fullNameProblem,
+  nodeNameProblem,
+  zoneOwnNameProblem,
+} from "./reserved";
 export { TXT_MAX_BYTES } from "./txt";
 export { renderZone, serialFor, zoneEtag } from "./zonefile";
 export type { ZoneOptions } from "./zonefile";

@@ -22,8 +22,11 @@ const SERVICE_LABEL = /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/;
  * Renderers check it again because it is written into configuration files verbatim.
  */
 export function isDomainName(domain: string): boolean {
-  return domain.length > 0 && domain.length <= MAX_NAME_LENGTH
-    && domain.split(".").every((label) => label.length <= MAX_LABEL_LENGTH && HOST_LABEL.test(label));
+  return (
+    domain.length > 0 &&
+    domain.length <= MAX_NAME_LENGTH &&
+    domain.split(".").every((label) => label.length <= MAX_LABEL_LENGTH && HOST_LABEL.test(label))
+  );
 }
 
 export type NameCheck = { ok: true; value: string } | { ok: false; message: string };

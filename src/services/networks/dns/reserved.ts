@@ -19,8 +19,10 @@ export const MAX_DOMAIN_LENGTH = MAX_NAME_LENGTH - SOA_CONTACT_HOST.length - 1;
 
 /** Why a relative owner name is the zone's own (`ns`, `hostmaster`), or null. Checked for records and nodes. */
 export function zoneOwnNameProblem(name: string): string | null {
-  if (name === NAME_SERVER_HOST) return `"${NAME_SERVER_HOST}" is reserved: the zone's name server host (NS ${NAME_SERVER_HOST}.<dnsDomain>)`;
-  if (name === SOA_CONTACT_HOST) return `"${SOA_CONTACT_HOST}" is reserved: the zone's contact mailbox (SOA ${SOA_CONTACT_HOST}.<dnsDomain>)`;
+  if (name === NAME_SERVER_HOST)
+    return `"${NAME_SERVER_HOST}" is reserved: the zone's name server host (NS ${NAME_SERVER_HOST}.<dnsDomain>)`;
+  if (name === SOA_CONTACT_HOST)
+    return `"${SOA_CONTACT_HOST}" is reserved: the zone's contact mailbox (SOA ${SOA_CONTACT_HOST}.<dnsDomain>)`;
   return null;
 }
 

@@ -25,16 +25,19 @@ const TYPE_CODES: Record<RecordType, number> = { A: 1, CNAME: 5, TXT: 16, AAAA: 
 /** Addresses sort by their bytes, so 10.0.0.9 comes before 10.0.0.10; other values by text. */
 function valueKey(record: DnsRecord): string {
   if ((record.type === "A" || record.type === "AAAA") && ipaddr.isValid(record.value)) {
-    return ipaddr.parse(record.value).toByteArray().map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    return ipaddr
+      .parse(record.value)
+      .toByteArray()
+      .map((byte) => byte.toString(16).padStart(2, "0"))
+      .join("");
   }
   return record.value;
 }
 
 function compareRecords(a: DnsRecord, b: DnsRecord): number {
-  return compareOwnerNames(a.name, b.name)
-    || TYPE_CODES[a.type] - TYPE_CODES[b.type]
-    || compareText(valueKey(a), valueKey(b))
-    || a.ttl - b.ttl;
+  return (
+    compareOwnerNames(a.name, b.name) || TYPE_CODES[a.type] - TYPE_CODES[b.type] || compareText(valueKey(a), valueKey(b)) || a.ttl - b.ttl
+  );
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -26,7 +26,8 @@ export function parseCidr(input: string): CidrParse {
   const prefix = Number(input.slice(slash + 1));
   let address: ipaddr.IPv4 | ipaddr.IPv6;
   if (ipaddr.IPv4.isValidFourPartDecimal(addressText)) address = ipaddr.IPv4.parse(addressText);
-  else if (addressText.includes(":") && ipaddr.IPv6.isValid(addressText) && !addressText.includes("%")) address = ipaddr.IPv6.parse(addressText);
+  else if (addressText.includes(":") && ipaddr.IPv6.isValid(addressText) && !addressText.includes("%"))
+    address = ipaddr.IPv6.parse(addressText);
   else return { ok: false, reason: "Not an IPv4 or IPv6 address" };
   const family: Family = address.kind() === "ipv4" ? "ipv4" : "ipv6";
   if (prefix > bitsOf(family)) return { ok: false, reason: `Prefix must be at most ${bitsOf(family)}` };
@@ -65,7 +66,7 @@ export function mustParseCidr(text: string): Cidr {
  * would hand out loopback, link-local, multicast or broadcast addresses, or route everything (/0).
  */
 const NOT_OVERLAY: [string, string][] = [
-  ["0.0.0.0/8", "\"this network\" (unspecified, and 0.0.0.0/0 is the default route)"],
+  ["0.0.0.0/8", '"this network" (unspecified, and 0.0.0.0/0 is the default route)'],
   ["127.0.0.0/8", "loopback"],
   ["169.254.0.0/16", "link-local"],
   ["224.0.0.0/4", "multicast"],

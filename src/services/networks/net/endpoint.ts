@@ -15,7 +15,8 @@ const isIpv6 = (text: string) => text.includes(":") && !text.includes("%") && ip
 /** Why `host` is not an IPv4 address, an IPv6 address or a host name, or null. */
 export function hostProblem(host: string): string | null {
   if (host.includes(":")) return isIpv6(host) ? null : `${host} is not an IPv6 address`;
-  if (/^[\d.]+$/.test(host)) return ipaddr.IPv4.isValidFourPartDecimal(host) ? null : `${host} is not an IPv4 address (four decimal parts, each 0-255)`;
+  if (/^[\d.]+$/.test(host))
+    return ipaddr.IPv4.isValidFourPartDecimal(host) ? null : `${host} is not an IPv4 address (four decimal parts, each 0-255)`;
   if (host.length > 253) return "A host name is at most 253 characters";
   if (!host.split(".").every((label) => HOST_LABEL.test(label))) {
     return `${host} is not a host name: labels of 1-63 letters, digits and inner hyphens, separated by single dots`;

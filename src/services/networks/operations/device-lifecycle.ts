@@ -30,19 +30,22 @@ function inScope(scope: DeviceScope) {
  * before is listed here and one committing after is refused (services/live-authority.ts).
  */
 export async function removeDevicesOf(env: Env, db: Db, userId: string, scope?: DeviceScope): Promise<number> {
-  const owned = await db.select({ id: devices.id, networkId: devices.networkId }).from(devices)
+  const owned = await db
+    .select({ id: devices.id, networkId: devices.networkId })
+    .from(devices)
     .innerJoin(networks, eq(networks.id, devices.networkId))
     .where(and(eq(devices.userId, userId), inScope(scope)))
     .all();
   for (const device of owned) {
-    await networkWriter(env, device.networkId).removeDevice(device.id).catch((error: unknown) => {
-      // Removed meanwhile by someone else: the outcome is the same.
-      if (!(error instanceof ApiError && error.code === "not_found")) throw error;
-    });
+    await networkWriter(env, device.networkId)
+      .removeDevice(device.id)
+      .catch((error: unknown) => {
+        // Removed meanwhile by someone else: the outcome is the same.
+        if (!(error instanceof ApiError && error.code === "not_found")) throw error;
+      });
   }
   return owned.length;
 }
-
 
 /**
  * A user's device whose node is a gateway hop of a policy keeps other members' routes alive, and its
@@ -51,11 +54,18 @@ export async function removeDevicesOf(env: Env, db: Db, userId: string, scope?: 
  * with 409 naming the policies, before anything is written; admins reroute first. Same for a demotion.
  */
 export async function assertNoHopDevices(db: Db, userId: string, scope?: DeviceScope): Promise<void> {
-  const hops = await db.select({ deviceId: devices.id, policyId: sql<string>`p.id` }).from(devices)
+  const hops = await db
+    .select({ deviceId: devices.id, policyId: sql<string>`p.id` })
+    .from(devices)
     .innerJoin(networks, eq(networks.id, devices.networkId))
     .innerJoin(sql`routing_policies p`, sql`p.network_id = ${devices.networkId}`)
-    .where(and(eq(devices.userId, userId), inScope(scope),
-      sql`exists (select 1 from json_each(p.gateway_path) hop where hop.value = ${devices.nodeId})`))
+    .where(
+      and(
+        eq(devices.userId, userId),
+        inScope(scope),
+        sql`exists (select 1 from json_each(p.gateway_path) hop where hop.value = ${devices.nodeId})`,
+      ),
+    )
     .all();
   if (hops.length === 0) return;
   const policies = [...new Set(hops.map((hop) => hop.policyId))].join(", ");

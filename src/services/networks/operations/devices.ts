@@ -29,36 +29,59 @@ export interface DeviceEnrolment {
  * Refused: nothing changed, null.
  */
 export async function enrolDevice(
-  ctx: WriterContext, networkId: string, input: DeviceEnrolment,
+  ctx: WriterContext,
+  networkId: string,
+  input: DeviceEnrolment,
 ): Promise<{ device: DeviceRow; node: NodeRow } | null> {
   const { db } = ctx;
   const deviceId = newId("dev");
   const { row: node, groupId } = await planNode(ctx, networkId, { name: input.name, publicKey: input.publicKey, deviceId });
   const now = nowIso();
   const device: DeviceRow = {
-    id: deviceId, networkId, nodeId: node.id, userId: input.userId, enrolmentKeyId: input.enrolmentKeyId,
-    platform: input.platform, clientVersion: input.clientVersion, credentialHash: input.credentialHash,
-    reportedEndpoint: null, createdAt: now, updatedAt: now,
+    id: deviceId,
+    networkId,
+    nodeId: node.id,
+    userId: input.userId,
+    enrolmentKeyId: input.enrolmentKeyId,
+    platform: input.platform,
+    clientVersion: input.clientVersion,
+    credentialHash: input.credentialHash,
+    reportedEndpoint: null,
+    createdAt: now,
+    updatedAt: now,
   };
   const announced = {
-    id: device.id, name: node.name, platform: device.platform, clientVersion: device.clientVersion,
-    userId: device.userId, nodeId: node.id, address: node.address,
+    id: device.id,
+    name: node.name,
+    platform: device.platform,
+    clientVersion: device.clientVersion,
+    userId: device.userId,
+    nodeId: node.id,
+    address: node.address,
   };
   const authorised = input.enrolmentKeyId
     ? enrolmentKeyUsable(input.enrolmentKeyId, networkId, now)
     : holdsDevicesIn(input.userId ?? "", networkId);
   const written = sql`exists (select 1 from nodes where id = ${node.id})`;
   const nodeWritten = (results: unknown[]) => (results[0] as unknown[]).length > 0;
-  const results = await commit(ctx, [
-    insertWhere(db, nodes, node, authorised).returning({ id: nodes.id }),
-    insertWhere(db, devices, device, written),
-    ...(input.enrolmentKeyId ? [takeEnrolmentKeyUse(db, input.enrolmentKeyId, written)] : []),
-    bumpRoutingRevision(db, networkId, written),
-    bumpDnsRevision(db, networkId, written),
-  ], {
-    action: "device.enrolled", resourceId: device.id, networkId, groupId,
-    notify: { type: "device.enrolled", networkId, groupId, subjectId: device.id, data: { device: announced, actor: actorOf(ctx) } },
-  }, { onlyIf: written, happened: nodeWritten });
+  const results = await commit(
+    ctx,
+    [
+      insertWhere(db, nodes, node, authorised).returning({ id: nodes.id }),
+      insertWhere(db, devices, device, written),
+      ...(input.enrolmentKeyId ? [takeEnrolmentKeyUse(db, input.enrolmentKeyId, written)] : []),
+      bumpRoutingRevision(db, networkId, written),
+      bumpDnsRevision(db, networkId, written),
+    ],
+    {
+      action: "device.enrolled",
+      resourceId: device.id,
+      networkId,
+      groupId,
+      notify: { type: "device.enrolled", networkId, groupId, subjectId: device.id, data: { device: announced, actor: actorOf(ctx) } },
+    },
+    { onlyIf: written, happened: nodeWritten },
+  );
   return nodeWritten(results) ? { device, node } : null;
 }
 
@@ -67,21 +90,32 @@ export async function enrolDevice(
  * node does all of it, and refuses (409) while a policy names the node as a hop (a CLI-enrolled server).
  */
 export async function removeDevice(ctx: WriterContext, networkId: string, deviceId: string): Promise<void> {
-  const device = await ctx.db.select().from(devices).where(and(eq(devices.id, deviceId), eq(devices.networkId, networkId))).get();
+  const device = await ctx.db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.id, deviceId), eq(devices.networkId, networkId)))
+    .get();
   if (!device) throw notFound("Device");
   await deleteNode(ctx, networkId, device.nodeId, "device.removed");
 }
 
 /** Which policies route this device's traffic: all, none, or only the listed ones (which must exist here). */
 export async function setRoutingPreference(
-  ctx: WriterContext, networkId: string, nodeId: string, mode: NodeRow["routingMode"], policyIds: string[],
+  ctx: WriterContext,
+  networkId: string,
+  nodeId: string,
+  mode: NodeRow["routingMode"],
+  policyIds: string[],
 ): Promise<NodeRow> {
   const { db } = ctx;
   const wanted = [...new Set(policyIds)].sort();
   if (mode !== "only" && wanted.length > 0) throw domainError(`policyIds apply only to mode "only"`);
   if (wanted.length > 0) {
-    const known = new Set((await db.select({ id: routingPolicies.id }).from(routingPolicies)
-      .where(eq(routingPolicies.networkId, networkId)).all()).map((policy) => policy.id));
+    const known = new Set(
+      (await db.select({ id: routingPolicies.id }).from(routingPolicies).where(eq(routingPolicies.networkId, networkId)).all()).map(
+        (policy) => policy.id,
+      ),
+    );
     const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length > 0) throw domainError(`policyIds ${unknown.join(", ")} are not routing policies of this network`);
   }

@@ -12,7 +12,10 @@ export type DnsRecordRow = typeof dnsRecords.$inferSelect;
 
 async function loadRecords(db: Db, networkId: string) {
   const [networkRows, rows] = await db.batch([
-    db.select({ dnsRevision: networks.dnsRevision, dnsDomain: networks.dnsDomain, groupId: networks.groupId }).from(networks).where(eq(networks.id, networkId)),
+    db
+      .select({ dnsRevision: networks.dnsRevision, dnsDomain: networks.dnsDomain, groupId: networks.groupId })
+      .from(networks)
+      .where(eq(networks.id, networkId)),
     db.select().from(dnsRecords).where(eq(dnsRecords.networkId, networkId)),
   ]);
   if (!networkRows[0]) throw notFound("Network");
@@ -36,8 +39,12 @@ function assertNoConflict(records: DnsRecordRow[], candidate: DnsRecord, selfId?
 }
 
 /** The record arrives validated and normalised (names, values, ttl); the writer checks it against the set. */
-const recordEvent = (action: string, recordId: string, networkId: string, groupId: string) =>
-  ({ action: `dns-record.${action}`, resourceId: recordId, networkId, groupId });
+const recordEvent = (action: string, recordId: string, networkId: string, groupId: string) => ({
+  action: `dns-record.${action}`,
+  resourceId: recordId,
+  networkId,
+  groupId,
+});
 
 export async function createRecord(ctx: WriterContext, networkId: string, record: DnsRecord): Promise<DnsRecordRow> {
   const { db } = ctx;
@@ -47,7 +54,11 @@ export async function createRecord(ctx: WriterContext, networkId: string, record
   assertNoConflict(records, record);
   const now = nowIso();
   const row: DnsRecordRow = { id: newId("dns"), networkId, ...record, revision: revision + 1, createdAt: now, updatedAt: now };
-  await commit(ctx, [db.insert(dnsRecords).values(row), bumpDnsRevision(db, networkId)], recordEvent("created", row.id, networkId, groupId));
+  await commit(
+    ctx,
+    [db.insert(dnsRecords).values(row), bumpDnsRevision(db, networkId)],
+    recordEvent("created", row.id, networkId, groupId),
+  );
   return row;
 }
 
@@ -59,8 +70,11 @@ export async function replaceRecord(ctx: WriterContext, networkId: string, recor
   assertFitsDomain(record, domain);
   assertNoConflict(records, record, recordId);
   const next: DnsRecordRow = { ...current, ...record, revision: revision + 1, updatedAt: nowIso() };
-  await commit(ctx, [db.update(dnsRecords).set(next).where(eq(dnsRecords.id, recordId)), bumpDnsRevision(db, networkId)],
-    recordEvent("replaced", recordId, networkId, groupId));
+  await commit(
+    ctx,
+    [db.update(dnsRecords).set(next).where(eq(dnsRecords.id, recordId)), bumpDnsRevision(db, networkId)],
+    recordEvent("replaced", recordId, networkId, groupId),
+  );
   return next;
 }
 
@@ -68,6 +82,9 @@ export async function deleteRecord(ctx: WriterContext, networkId: string, record
   const { db } = ctx;
   const { groupId, records } = await loadRecords(db, networkId);
   if (!records.some((row) => row.id === recordId)) throw notFound("DNS record");
-  await commit(ctx, [db.delete(dnsRecords).where(eq(dnsRecords.id, recordId)), bumpDnsRevision(db, networkId)],
-    recordEvent("deleted", recordId, networkId, groupId));
+  await commit(
+    ctx,
+    [db.delete(dnsRecords).where(eq(dnsRecords.id, recordId)), bumpDnsRevision(db, networkId)],
+    recordEvent("deleted", recordId, networkId, groupId),
+  );
 }

@@ -35,5 +35,7 @@ export async function writeHeartbeats(db: Db, heartbeats: HeartbeatWrite[]): Pro
 
 /** Two heartbeats of one node in the same flush: the newer wins, but what it left out keeps the older's. */
 export const mergeHeartbeats = (older: HeartbeatWrite, newer: HeartbeatWrite): HeartbeatWrite => ({
-  ...newer, peers: newer.peers ?? older.peers, endpoint: newer.endpoint ?? older.endpoint,
+  ...newer,
+  peers: newer.peers ?? older.peers,
+  endpoint: newer.endpoint ?? older.endpoint,
 });

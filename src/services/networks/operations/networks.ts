@@ -8,12 +8,22 @@ import { fullNameProblem } from "../dns";
 import { mustParseCidr, overlaps } from "../net/cidr";
 
 export type NetworkRow = typeof networks.$inferSelect;
-export interface NewNetwork { groupId: string; name: string; cidr: string; dnsDomain: string }
-export interface NetworkChanges { name?: string; cidr?: string; dnsDomain?: string }
+export interface NewNetwork {
+  groupId: string;
+  name: string;
+  cidr: string;
+  dnsDomain: string;
+}
+export interface NetworkChanges {
+  name?: string;
+  cidr?: string;
+  dnsDomain?: string;
+}
 
 /** Runs inside the group's writer: no two networks of one group may overlap or share a name. */
 async function assertFitsInGroup(db: Db, groupId: string, candidate: { name?: string; cidr?: string }, exceptId?: string) {
-  const siblings = await db.select({ id: networks.id, name: networks.name, cidr: networks.cidr })
+  const siblings = await db
+    .select({ id: networks.id, name: networks.name, cidr: networks.cidr })
     .from(networks)
     .where(exceptId ? and(eq(networks.groupId, groupId), ne(networks.id, exceptId)) : eq(networks.groupId, groupId))
     .all();
@@ -28,8 +38,12 @@ async function assertFitsInGroup(db: Db, groupId: string, candidate: { name?: st
   }
 }
 
-const networkEvent = (action: string, network: { id: string; groupId: string }) =>
-  ({ action: `network.${action}`, resourceId: network.id, networkId: network.id, groupId: network.groupId });
+const networkEvent = (action: string, network: { id: string; groupId: string }) => ({
+  action: `network.${action}`,
+  resourceId: network.id,
+  networkId: network.id,
+  groupId: network.groupId,
+});
 
 export async function createNetwork(ctx: WriterContext, input: NewNetwork): Promise<NetworkRow> {
   await assertFitsInGroup(ctx.db, input.groupId, input);
@@ -47,7 +61,12 @@ export async function updateNetwork(ctx: WriterContext, networkId: string, chang
   const renamed = changes.name !== undefined && changes.name !== current.name;
   const moved = changes.cidr !== undefined && changes.cidr !== current.cidr;
   if (renamed || moved) {
-    await assertFitsInGroup(db, current.groupId, { name: renamed ? changes.name : undefined, cidr: moved ? changes.cidr : undefined }, networkId);
+    await assertFitsInGroup(
+      db,
+      current.groupId,
+      { name: renamed ? changes.name : undefined, cidr: moved ? changes.cidr : undefined },
+      networkId,
+    );
   }
   const domainChanged = changes.dnsDomain !== undefined && changes.dnsDomain !== current.dnsDomain;
   const next: NetworkRow = {
@@ -84,8 +103,10 @@ export async function assertNamesFitDomain(db: Db, networkId: string, changes: N
   if (domain === undefined) return;
   const [nodeRows, recordRows] = await db.batch([
     db.select({ id: nodes.id, name: nodes.name }).from(nodes).where(eq(nodes.networkId, networkId)),
-    db.select({ id: dnsRecords.id, name: dnsRecords.name, type: dnsRecords.type, value: dnsRecords.value })
-      .from(dnsRecords).where(eq(dnsRecords.networkId, networkId)),
+    db
+      .select({ id: dnsRecords.id, name: dnsRecords.name, type: dnsRecords.type, value: dnsRecords.value })
+      .from(dnsRecords)
+      .where(eq(dnsRecords.networkId, networkId)),
   ]);
   for (const node of nodeRows) {
     const problem = fullNameProblem(node.name, domain);

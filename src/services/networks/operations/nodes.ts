@@ -70,32 +70,57 @@ export async function planNode({ db }: WriterContext, networkId: string, input: 
   assertNameFitsZone(state, input.name);
   assertUniqueIdentity(state, input);
   const isGateway = input.isGateway ?? false;
-  const gatewayId = isGateway ? input.gatewayId ?? null : null;
+  const gatewayId = isGateway ? (input.gatewayId ?? null) : null;
   await assertGatewayRole(db, isGateway, gatewayId);
   const now = nowIso();
   const row: NodeRow = {
-    id: newId("node"), networkId, name: input.name, publicKey: input.publicKey, address: pickAddress(state, input.address),
-    endpoint: input.endpoint ?? null, listenPort: input.listenPort ?? null, isGateway, gatewayId, deviceId: input.deviceId ?? null,
-    routingMode: input.routingMode ?? "all", routingPolicyIds: input.routingPolicyIds ?? [],
-    revision: state.network.routingRevision + 1, appliedRoutingRevision: null, appliedDnsRevision: null, lastSeenAt: null, createdAt: now, updatedAt: now,
+    id: newId("node"),
+    networkId,
+    name: input.name,
+    publicKey: input.publicKey,
+    address: pickAddress(state, input.address),
+    endpoint: input.endpoint ?? null,
+    listenPort: input.listenPort ?? null,
+    isGateway,
+    gatewayId,
+    deviceId: input.deviceId ?? null,
+    routingMode: input.routingMode ?? "all",
+    routingPolicyIds: input.routingPolicyIds ?? [],
+    revision: state.network.routingRevision + 1,
+    appliedRoutingRevision: null,
+    appliedDnsRevision: null,
+    lastSeenAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
   return { row, groupId: state.network.groupId };
 }
 
 /** A device's node changes as the device: its events name the device (device.renamed, device.removed...). */
-const nodeEvent = (action: string, node: { id: string; networkId: string; deviceId: string | null }, groupId: string) =>
-  ({ action, resourceId: action.startsWith("device.") && node.deviceId ? node.deviceId : node.id, networkId: node.networkId, groupId });
+const nodeEvent = (action: string, node: { id: string; networkId: string; deviceId: string | null }, groupId: string) => ({
+  action,
+  resourceId: action.startsWith("device.") && node.deviceId ? node.deviceId : node.id,
+  networkId: node.networkId,
+  groupId,
+});
 
 export async function createNode(ctx: WriterContext, networkId: string, input: NodeInput): Promise<NodeRow> {
   const { db } = ctx;
   const { row, groupId } = await planNode(ctx, networkId, input);
-  await commit(ctx, [db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)],
-    nodeEvent("node.added", row, groupId));
+  await commit(
+    ctx,
+    [db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)],
+    nodeEvent("node.added", row, groupId),
+  );
   return row;
 }
 
 export async function updateNode(
-  ctx: WriterContext, networkId: string, nodeId: string, changes: NodeChanges, action = "node.updated",
+  ctx: WriterContext,
+  networkId: string,
+  nodeId: string,
+  changes: NodeChanges,
+  action = "node.updated",
 ): Promise<NodeRow> {
   const { db } = ctx;
   const state = await loadRoutingState(db, networkId);
@@ -108,7 +133,8 @@ export async function updateNode(
   const next: NodeRow = {
     ...current,
     ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
-    isGateway, gatewayId,
+    isGateway,
+    gatewayId,
     address: changes.address !== undefined ? pickAddress(state, changes.address, nodeId) : current.address,
     revision: state.network.routingRevision + 1,
     updatedAt: nowIso(),
@@ -120,11 +146,15 @@ export async function updateNode(
   const renamed = next.name !== current.name || next.address !== current.address || next.isGateway !== current.isGateway;
   // Heartbeat columns are left alone: heartbeats write them outside the writer.
   const { appliedRoutingRevision: _applied, appliedDnsRevision: _dns, lastSeenAt: _seen, ...managed } = next;
-  await commit(ctx, [
-    db.update(nodes).set(managed).where(eq(nodes.id, nodeId)),
-    bumpRoutingRevision(db, networkId),
-    ...(renamed ? [bumpDnsRevision(db, networkId)] : []),
-  ], nodeEvent(action, next, state.network.groupId));
+  await commit(
+    ctx,
+    [
+      db.update(nodes).set(managed).where(eq(nodes.id, nodeId)),
+      bumpRoutingRevision(db, networkId),
+      ...(renamed ? [bumpDnsRevision(db, networkId)] : []),
+    ],
+    nodeEvent(action, next, state.network.groupId),
+  );
   return next;
 }
 
@@ -136,12 +166,16 @@ export async function deleteNode(ctx: WriterContext, networkId: string, nodeId: 
   if (!node) throw notFound("Node");
   const usedBy = policiesUsing(state, nodeId);
   if (usedBy.length > 0) throw conflict(`The node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
-  await commit(ctx, [
-    db.delete(nodes).where(eq(nodes.id, nodeId)),
-    // A device's node going means the device goes too: its credential must stop working.
-    db.delete(devices).where(eq(devices.nodeId, nodeId)),
-    db.delete(tunnelObservations).where(eq(tunnelObservations.fromNodeId, nodeId)),
-    bumpRoutingRevision(db, networkId),
-    bumpDnsRevision(db, networkId),
-  ], nodeEvent(action, node, state.network.groupId));
+  await commit(
+    ctx,
+    [
+      db.delete(nodes).where(eq(nodes.id, nodeId)),
+      // A device's node going means the device goes too: its credential must stop working.
+      db.delete(devices).where(eq(devices.nodeId, nodeId)),
+      db.delete(tunnelObservations).where(eq(tunnelObservations.fromNodeId, nodeId)),
+      bumpRoutingRevision(db, networkId),
+      bumpDnsRevision(db, networkId),
+    ],
+    nodeEvent(action, node, state.network.groupId),
+  );
 }

@@ -4,7 +4,12 @@ import { insertWhere } from "../../../db/insert-where";
 import { tunnelObservations } from "../../../db/schema";
 import { newId } from "../../../lib/ids";
 
-export interface PeerReport { publicKey: string; lastHandshakeAt: string | null; rxBytes: number; txBytes: number }
+export interface PeerReport {
+  publicKey: string;
+  lastHandshakeAt: string | null;
+  rxBytes: number;
+  txBytes: number;
+}
 
 /** D1 binds at most 100 parameters per statement; a row here binds 9 and the guard 1, so 11 rows a statement. */
 const ROWS_PER_STATEMENT = Math.floor((100 - 1) / 9);
@@ -26,8 +31,15 @@ export function replaceObservations(db: Db, networkId: string, fromNodeId: strin
 
 function upsertStatements(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[], now: string) {
   const rows = peers.map((peer) => ({
-    id: newId("tun"), networkId, fromNodeId, peerPublicKey: peer.publicKey, lastHandshakeAt: peer.lastHandshakeAt,
-    rxBytes: peer.rxBytes, txBytes: peer.txBytes, reportedAt: now, createdAt: now,
+    id: newId("tun"),
+    networkId,
+    fromNodeId,
+    peerPublicKey: peer.publicKey,
+    lastHandshakeAt: peer.lastHandshakeAt,
+    rxBytes: peer.rxBytes,
+    txBytes: peer.txBytes,
+    reportedAt: now,
+    createdAt: now,
   }));
   const chunks = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) chunks.push(rows.slice(start, start + ROWS_PER_STATEMENT));
@@ -39,8 +51,10 @@ function upsert(db: Db, rows: (typeof tunnelObservations.$inferInsert)[], onlyIf
   return insertWhere(db, tunnelObservations, rows, onlyIf).onConflictDoUpdate({
     target: [tunnelObservations.fromNodeId, tunnelObservations.peerPublicKey],
     set: {
-      lastHandshakeAt: sql`excluded.last_handshake_at`, rxBytes: sql`excluded.rx_bytes`,
-      txBytes: sql`excluded.tx_bytes`, reportedAt: sql`excluded.reported_at`,
+      lastHandshakeAt: sql`excluded.last_handshake_at`,
+      rxBytes: sql`excluded.rx_bytes`,
+      txBytes: sql`excluded.tx_bytes`,
+      reportedAt: sql`excluded.reported_at`,
     },
   });
 }

@@ -14,11 +14,7 @@ import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "./types";
  * bad shapes do not crash here, they simply show up as whatever conflict they cause.
  * `network` is taken so callers hand over the whole picture; today only paths and destinations matter.
  */
-export function findRoutingConflicts(
-  network: RoutingNetwork,
-  nodes: readonly RoutingNode[],
-  policies: readonly RoutingPolicy[],
-): string[] {
+export function findRoutingConflicts(network: RoutingNetwork, nodes: readonly RoutingNode[], policies: readonly RoutingPolicy[]): string[] {
   void network;
   const names = new Map(nodes.map((node) => [node.id, node.name]));
   const gateway = (id: string) => (names.has(id) ? `gateway "${names.get(id)}" (${id})` : `gateway ${id}`);

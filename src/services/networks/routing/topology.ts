@@ -118,7 +118,6 @@ function indexNodes(cidr: Cidr, nodes: readonly RoutingNode[]): { nodes: Map<str
   return { nodes: byId, ignored };
 }
 
-
 function append<T>(lists: Map<string, T[]>, key: string, value: T): void {
   const list = lists.get(key);
   if (list) list.push(value);

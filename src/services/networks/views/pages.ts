@@ -10,54 +10,100 @@ import type { UserAuth } from "../../../lib/types";
  * see everything; others see the groups they are members of). Each returns limit + 1 rows in (createdAt,
  * id) order for `toPage`. Reads go straight to D1: only writes pass through the network's writer.
  */
-export interface PageRequest { limit: number; cursor?: string }
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+}
 
 const memberOf = (auth: UserAuth) => and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId));
 
 export async function listNetworks(db: Db, auth: UserAuth, page: PageRequest, groupId?: string) {
   const filter = and(groupId ? eq(networks.groupId, groupId) : undefined, afterCursor(networks, page.cursor));
   const order = [asc(networks.createdAt), asc(networks.id)];
-  if (auth.platformRole === "admin") return db.select().from(networks).where(filter).orderBy(...order).limit(page.limit + 1).all();
-  const rows = await db.select({ network: networks }).from(networks).innerJoin(memberships, memberOf(auth))
-    .where(filter).orderBy(...order).limit(page.limit + 1).all();
+  if (auth.platformRole === "admin")
+    return db
+      .select()
+      .from(networks)
+      .where(filter)
+      .orderBy(...order)
+      .limit(page.limit + 1)
+      .all();
+  const rows = await db
+    .select({ network: networks })
+    .from(networks)
+    .innerJoin(memberships, memberOf(auth))
+    .where(filter)
+    .orderBy(...order)
+    .limit(page.limit + 1)
+    .all();
   return rows.map((row) => row.network);
 }
 
 export async function listNodes(db: Db, auth: UserAuth, page: PageRequest, networkId?: string) {
   const filter = and(networkId ? eq(nodes.networkId, networkId) : undefined, afterCursor(nodes, page.cursor));
   const order = [asc(nodes.createdAt), asc(nodes.id)];
-  if (auth.platformRole === "admin") return db.select().from(nodes).where(filter).orderBy(...order).limit(page.limit + 1).all();
-  const rows = await db.select({ node: nodes }).from(nodes)
-    .innerJoin(networks, eq(networks.id, nodes.networkId)).innerJoin(memberships, memberOf(auth))
-    .where(filter).orderBy(...order).limit(page.limit + 1).all();
+  if (auth.platformRole === "admin")
+    return db
+      .select()
+      .from(nodes)
+      .where(filter)
+      .orderBy(...order)
+      .limit(page.limit + 1)
+      .all();
+  const rows = await db
+    .select({ node: nodes })
+    .from(nodes)
+    .innerJoin(networks, eq(networks.id, nodes.networkId))
+    .innerJoin(memberships, memberOf(auth))
+    .where(filter)
+    .orderBy(...order)
+    .limit(page.limit + 1)
+    .all();
   return rows.map((row) => row.node);
 }
 
 /** The caller's access to the network is checked before: these list one network's own rows. */
 export const listPolicies = (db: Db, networkId: string, page: PageRequest) =>
-  db.select().from(routingPolicies)
+  db
+    .select()
+    .from(routingPolicies)
     .where(and(eq(routingPolicies.networkId, networkId), afterCursor(routingPolicies, page.cursor)))
-    .orderBy(asc(routingPolicies.createdAt), asc(routingPolicies.id)).limit(page.limit + 1).all();
+    .orderBy(asc(routingPolicies.createdAt), asc(routingPolicies.id))
+    .limit(page.limit + 1)
+    .all();
 
 export const listDnsRecords = (db: Db, networkId: string, page: PageRequest) =>
-  db.select().from(dnsRecords)
+  db
+    .select()
+    .from(dnsRecords)
     .where(and(eq(dnsRecords.networkId, networkId), afterCursor(dnsRecords, page.cursor)))
-    .orderBy(asc(dnsRecords.createdAt), asc(dnsRecords.id)).limit(page.limit + 1).all();
+    .orderBy(asc(dnsRecords.createdAt), asc(dnsRecords.id))
+    .limit(page.limit + 1)
+    .all();
 
 export const listEnrolmentKeys = (db: Db, networkId: string, page: PageRequest) =>
-  db.select().from(enrolmentKeys)
+  db
+    .select()
+    .from(enrolmentKeys)
     .where(and(eq(enrolmentKeys.networkId, networkId), afterCursor(enrolmentKeys, page.cursor)))
-    .orderBy(asc(enrolmentKeys.createdAt), asc(enrolmentKeys.id)).limit(page.limit + 1).all();
+    .orderBy(asc(enrolmentKeys.createdAt), asc(enrolmentKeys.id))
+    .limit(page.limit + 1)
+    .all();
 
 /** A device is personal: its owner sees it, and so do admins and owners of its network's group. */
 export async function listDevices(db: Db, auth: UserAuth, page: PageRequest, networkId?: string) {
-  const visible = auth.platformRole === "admin" ? undefined : or(eq(devices.userId, auth.userId), inArray(memberships.role, ["admin", "owner"]));
-  const rows = await db.select({ device: devices, node: nodes }).from(devices)
+  const visible =
+    auth.platformRole === "admin" ? undefined : or(eq(devices.userId, auth.userId), inArray(memberships.role, ["admin", "owner"]));
+  const rows = await db
+    .select({ device: devices, node: nodes })
+    .from(devices)
     .innerJoin(nodes, eq(nodes.id, devices.nodeId))
     .innerJoin(networks, eq(networks.id, devices.networkId))
     .leftJoin(memberships, memberOf(auth))
     .where(and(visible, networkId ? eq(devices.networkId, networkId) : undefined, afterCursor(devices, page.cursor)))
-    .orderBy(asc(devices.createdAt), asc(devices.id)).limit(page.limit + 1).all();
+    .orderBy(asc(devices.createdAt), asc(devices.id))
+    .limit(page.limit + 1)
+    .all();
   return rows.map((row) => ({ ...row, createdAt: row.device.createdAt, id: row.device.id }));
 }
 
@@ -66,16 +112,22 @@ const peer = alias(nodes, "peer");
 /** The peer's node is resolved here (by network and public key), so heartbeats never pay for it. */
 export async function listTunnels(db: Db, auth: UserAuth, page: PageRequest, filter: { networkId?: string; nodeId?: string }) {
   const t = tunnelObservations;
-  const query = db.select({ tunnel: t, toNodeId: peer.id }).from(t)
+  const query = db
+    .select({ tunnel: t, toNodeId: peer.id })
+    .from(t)
     .innerJoin(networks, eq(networks.id, t.networkId))
     .leftJoin(peer, and(eq(peer.networkId, t.networkId), eq(peer.publicKey, t.peerPublicKey)));
   const scoped = auth.platformRole === "admin" ? query : query.innerJoin(memberships, memberOf(auth));
   const rows = await scoped
-    .where(and(
-      filter.networkId ? eq(t.networkId, filter.networkId) : undefined,
-      filter.nodeId ? or(eq(t.fromNodeId, filter.nodeId), eq(peer.id, filter.nodeId)) : undefined,
-      afterCursor(t, page.cursor),
-    ))
-    .orderBy(asc(t.createdAt), asc(t.id)).limit(page.limit + 1).all();
+    .where(
+      and(
+        filter.networkId ? eq(t.networkId, filter.networkId) : undefined,
+        filter.nodeId ? or(eq(t.fromNodeId, filter.nodeId), eq(peer.id, filter.nodeId)) : undefined,
+        afterCursor(t, page.cursor),
+      ),
+    )
+    .orderBy(asc(t.createdAt), asc(t.id))
+    .limit(page.limit + 1)
+    .all();
   return rows.map((row) => ({ ...row.tunnel, toNodeId: row.toNodeId }));
 }

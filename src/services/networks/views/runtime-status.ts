@@ -32,14 +32,23 @@ export function dnsStatus(network: Pick<NetworkRow, "dnsRevision">, nodes: DnsRe
   const desiredRevision = network.dnsRevision;
   const reported = servers.map((node) => node.appliedDnsRevision);
   const appliedRevision = servers.length === 0 || reported.includes(null) ? null : Math.min(...(reported as number[]));
-  const lagging = servers.filter((node) => node.appliedDnsRevision !== null && node.appliedDnsRevision < desiredRevision).map((node) => node.id);
+  const lagging = servers
+    .filter((node) => node.appliedDnsRevision !== null && node.appliedDnsRevision < desiredRevision)
+    .map((node) => node.id);
   return { desiredRevision, appliedRevision, inSync: appliedRevision === desiredRevision, lagging };
 }
 
 /** One read of what the network's nodes report, against the network the caller's access check read. */
 export async function loadRuntimeStatus(db: Db, network: Pick<NetworkRow, "id" | "routingRevision" | "dnsRevision">) {
-  const reported = await db.select({
-    id: nodes.id, isGateway: nodes.isGateway, appliedRoutingRevision: nodes.appliedRoutingRevision, appliedDnsRevision: nodes.appliedDnsRevision,
-  }).from(nodes).where(eq(nodes.networkId, network.id)).all();
+  const reported = await db
+    .select({
+      id: nodes.id,
+      isGateway: nodes.isGateway,
+      appliedRoutingRevision: nodes.appliedRoutingRevision,
+      appliedDnsRevision: nodes.appliedDnsRevision,
+    })
+    .from(nodes)
+    .where(eq(nodes.networkId, network.id))
+    .all();
   return { networkId: network.id, routing: routingStatus(network, reported), dns: dnsStatus(network, reported) };
 }

@@ -2,7 +2,11 @@ import { nodeNameProblem, type DnsRecord } from "../dns";
 import { mustParseCidr } from "../net/cidr";
 import { allocateAddress, parseAddress } from "../net/ipam";
 
-interface NodeLike { name: string; address: string; isGateway: boolean }
+interface NodeLike {
+  name: string;
+  address: string;
+  isGateway: boolean;
+}
 
 const isV6 = (address: string) => address.includes(":");
 
@@ -27,7 +31,9 @@ export function servedRecords(manual: DnsRecord[], nodes: NodeLike[], domain: st
  */
 export function nameServerAddress(cidr: string, nodes: NodeLike[]): string {
   const numeric = (address: string) => parseAddress(address)?.value ?? 0n;
-  const gateways = nodes.filter((node) => node.isGateway).map((node) => node.address)
+  const gateways = nodes
+    .filter((node) => node.isGateway)
+    .map((node) => node.address)
     .sort((a, b) => (numeric(a) < numeric(b) ? -1 : numeric(a) > numeric(b) ? 1 : 0));
   const network = mustParseCidr(cidr);
   return gateways[0] ?? allocateAddress(network, []) ?? network.text.split("/")[0]!;
