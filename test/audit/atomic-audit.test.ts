@@ -6,7 +6,7 @@ import type { AuditContext } from "../../src/services/audit/audit-trail";
 import { writerCommands } from "../../src/services/networks/commands";
 import { commit } from "../../src/services/networks/commit";
 import { writerStub } from "../../src/services/networks/writer";
-import { get, post } from "../helpers/api";
+import { call, get, post } from "../helpers/api";
 import { createGroup, createNetwork, fakePublicKey, signInAdmin, unique } from "../helpers/factories";
 
 const auditRows = (requestId: string) =>
@@ -86,5 +86,45 @@ describe("an audit row commits in the same batch as its change", () => {
     expect(second.body.error.code).toBe("conflict");
     expect(await auditRows(first.headers.get("x-request-id")!)).toBe(1);
     expect(await auditRows(second.headers.get("x-request-id")!)).toBe(0);
+  });
+});
+
+describe("enrolment keys and password-reset requests record in their own write", () => {
+  const rowOf = (requestId: string) =>
+    env.DB.prepare("SELECT route, resource_id AS resourceId, network_id AS networkId, status FROM audit_events WHERE request_id = ?")
+      .bind(requestId)
+      .first<{ route: string; resourceId: string | null; networkId: string | null; status: number }>();
+
+  it("issuing and revoking a key leave their rows by the time they answer; revoking an unknown key leaves none", async () => {
+    const admin = await signInAdmin();
+    const network = await createNetwork(admin, (await createGroup(admin)).id);
+    const issued = await post(`/networks/${network.id}/enrolment-keys`, { name: unique("ci") }, admin.token);
+    expect(issued.status).toBe(201);
+    expect(await rowOf(issued.headers.get("x-request-id")!)).toEqual({
+      route: "/networks/:id/enrolment-keys",
+      resourceId: issued.body.id,
+      networkId: network.id,
+      status: 201,
+    });
+    const revoked = await call("DELETE", `/networks/${network.id}/enrolment-keys/${issued.body.id}`, { token: admin.token });
+    expect(revoked.status).toBe(204);
+    expect(await rowOf(revoked.headers.get("x-request-id")!)).toMatchObject({ resourceId: issued.body.id, status: 204 });
+    const unknown = await call("DELETE", `/networks/${network.id}/enrolment-keys/ek_unknown`, { token: admin.token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe("not_found");
+    expect(await auditRows(unknown.headers.get("x-request-id")!)).toBe(0);
+  });
+
+  it("a password-reset request leaves one row whether or not the address has an account", async () => {
+    for (const email of [`${unique("nobody")}@example.com`, "admin@example.com"]) {
+      const asked = await call("POST", "/auth/password-reset/request", { body: { email }, headers: { "cf-connecting-ip": unique("ip") } });
+      expect(asked.status).toBe(202);
+      expect(await rowOf(asked.headers.get("x-request-id")!)).toEqual({
+        route: "/auth/password-reset/request",
+        resourceId: null,
+        networkId: null,
+        status: 202,
+      });
+    }
   });
 });
