@@ -96,10 +96,14 @@ export async function planNode({ db }: WriterContext, networkId: string, input: 
   return { row, groupId: state.network.groupId };
 }
 
-/** A device's node changes as the device: its events name the device (device.renamed, device.removed...). */
-const nodeEvent = (action: string, node: { id: string; networkId: string; deviceId: string | null }, groupId: string) => ({
+/** What a change to a node is, in the domain's words: a plain node's, or (through its node) a device's. */
+export type NodeAction = "node.added" | "node.updated" | "node.removed" | "device.renamed" | "device.routing-changed" | "device.removed";
+const DEVICE_ACTIONS: ReadonlySet<NodeAction> = new Set(["device.renamed", "device.routing-changed", "device.removed"]);
+
+/** A device's node changes as the device: its events name the device. */
+const nodeEvent = (action: NodeAction, node: { id: string; networkId: string; deviceId: string | null }, groupId: string) => ({
   action,
-  resourceId: action.startsWith("device.") && node.deviceId ? node.deviceId : node.id,
+  resourceId: DEVICE_ACTIONS.has(action) && node.deviceId ? node.deviceId : node.id,
   networkId: node.networkId,
   groupId,
 });
@@ -120,7 +124,7 @@ export async function updateNode(
   networkId: string,
   nodeId: string,
   changes: NodeChanges,
-  action = "node.updated",
+  action: NodeAction = "node.updated",
 ): Promise<NodeRow> {
   const { db } = ctx;
   const state = await loadRoutingState(db, networkId);
@@ -159,7 +163,12 @@ export async function updateNode(
 }
 
 /** Deleting frees the address for reuse; a hop of a policy cannot go while the policy names it. */
-export async function deleteNode(ctx: WriterContext, networkId: string, nodeId: string, action = "node.removed"): Promise<void> {
+export async function deleteNode(
+  ctx: WriterContext,
+  networkId: string,
+  nodeId: string,
+  action: NodeAction = "node.removed",
+): Promise<void> {
   const { db } = ctx;
   const state = await loadRoutingState(db, networkId);
   const node = state.nodes.find((candidate) => candidate.id === nodeId);
