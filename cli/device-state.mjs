@@ -1,10 +1,10 @@
 // One enrolled device on this machine: <home>/devices/<name>.json (ids, its dvc_ credential, where and
-// how it is applied, which revisions it holds), <name>.key (the private key) and <name>.conf (the
-// wg-quick file with the key filled in). Device calls use the device's own credential, never the user's.
+// how it is applied, which revisions it holds), <name>.key (the private key), <name>.conf (the
+// wg-quick file with the key filled in) and <name>.nodeconfig (the server's NodeConfig it came from). Device calls use the device's own credential, never the user's.
 import { readdirSync } from "node:fs";
-import { OperationError } from "./errors.mjs";
+import { ApiError, OperationError } from "./errors.mjs";
 import { paths, readJson, readText, writeSecretFile, writeSecretJson } from "./files.mjs";
-import { apiRequest } from "./http.mjs";
+import { apiExchange, apiRequest } from "./http.mjs";
 import { fillPrivateKey } from "./wg-quick-text.mjs";
 
 /**
@@ -56,17 +56,44 @@ export async function fetchConfig(ctx, device) {
 }
 
 /**
- * Writes the managed wg-quick file (and `out`, if given) with the private key filled in, and remembers
- * the revision it holds. @returns {string} the filled text
+ * POST …/config with `{ sinceRevision }` when given: the server answers `{ delta }` (what changed since
+ * that revision) or `{ config }` (the full config, also when it cannot make a delta from there).
+ * @returns {Promise<{ config?: any, delta?: any, bytes: number }>}
+ */
+export async function fetchConfigOrDelta(ctx, device, sinceRevision) {
+  const { body, bytes } = await apiExchange({
+    api: ctx.api ?? device.api,
+    token: device.deviceToken,
+    path: `/client/devices/${encodeURIComponent(device.deviceId)}/config`,
+    body: sinceRevision === undefined ? undefined : { sinceRevision },
+  });
+  if (!body?.config && !body?.delta)
+    throw new ApiError(200, { code: "bad_response", message: "the config answer has neither config nor delta" });
+  return { config: body.config, delta: body.delta, bytes };
+}
+
+/**
+ * Writes the managed wg-quick file (and `out`, if given) with the private key filled in, keeps the
+ * NodeConfig for the next delta, and remembers the revision it holds. @returns {string} the filled text
  */
 export function storeConfig(home, device, config, out) {
   const text = fillPrivateKey(config.wgQuick, readPrivateKey(home, device.name));
   writeSecretFile(paths.config(home, device.name), text);
   if (out) writeSecretFile(out, text);
+  writeSecretFile(paths.heldConfig(home, device.name), JSON.stringify(config)); // compact: a big network makes megabytes
   device.configRevision = config.routingRevision;
   device.address = config.interface.address;
   saveDevice(home, device);
   return text;
+}
+
+/** The NodeConfig stored with the managed file; null when there is none (or it cannot be read). */
+export function heldConfig(home, name) {
+  try {
+    return readJson(paths.heldConfig(home, name));
+  } catch {
+    return null; // only an optimisation: without it the full config is fetched
+  }
 }
 
 /** The managed file's text, for `up`; null when `wgo config` has not written one yet. */

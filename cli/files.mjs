@@ -18,6 +18,8 @@ export const paths = {
   key: (home, name) => join(home, "devices", `${name}.key`),
   device: (home, name) => join(home, "devices", `${name}.json`),
   config: (home, name) => join(home, "devices", `${name}.conf`),
+  /** The NodeConfig JSON the .conf was made from, the base of delta sync (not *.json: that is a device). */
+  heldConfig: (home, name) => join(home, "devices", `${name}.nodeconfig`),
   /** wg-quick names the interface after the file, so its copy lives under the interface's name. */
   wgQuick: (home, ifname) => join(home, "run", `${ifname}.conf`),
 };

@@ -20,7 +20,16 @@ export function normalizeApi(value) {
  * @param {{ api: string, method?: string, path: string, token?: string, body?: unknown }} request
  * @returns {Promise<any>} the parsed JSON body (null for 204)
  */
-export async function apiRequest({ api, method = "POST", path, token, body }) {
+export async function apiRequest(request) {
+  return (await apiExchange(request)).body;
+}
+
+/**
+ * apiRequest, plus the size of the answer's body in bytes (as received, after any content decoding):
+ * what delta sync is meant to keep small.
+ * @returns {Promise<{ body: any, bytes: number }>}
+ */
+export async function apiExchange({ api, method = "POST", path, token, body }) {
   const headers = { accept: "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers["content-type"] = "application/json";
@@ -49,7 +58,7 @@ export async function apiRequest({ api, method = "POST", path, token, body }) {
   if (response.status !== 204 && parsed === undefined) {
     throw new ApiError(response.status, { code: "bad_response", message: `expected JSON from ${method} ${path}` });
   }
-  return parsed ?? null;
+  return { body: parsed ?? null, bytes: Buffer.byteLength(text) };
 }
 
 function parseJson(text) {
