@@ -18,6 +18,7 @@ export const cli = {
   system: await load("system.mjs"),
   iface: await load("interface.mjs"),
   http: await load("http.mjs"),
+  configDelta: await load("config-delta.mjs"),
 };
 
 export interface RunResult {
