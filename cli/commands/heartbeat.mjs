@@ -1,11 +1,12 @@
 // `wgo heartbeat`: report the applied revision and per-peer counters from `wg show <if> dump`; with
-// --apply, follow a configChanged answer by fetching and re-applying (wg syncconf) the new config.
+// --apply, follow a configChanged answer by fetching what changed and applying it (follow-config.mjs).
 import { deviceName, positiveInteger } from "../args.mjs";
-import { deviceRequest, fetchConfig, loadDevice, saveDevice, storeConfig } from "../device-state.mjs";
+import { deviceRequest, loadDevice, saveDevice } from "../device-state.mjs";
 import { ApiError } from "../errors.mjs";
 import { interfaceExists } from "../interface.mjs";
 import { heartbeatPeers, parseWgDump } from "../system.mjs";
-import { applyAndRecord, placeDevice } from "./link.mjs";
+import { followConfigChange } from "./follow-config.mjs";
+import { placeDevice } from "./link.mjs";
 
 const USAGE = "wgo heartbeat --name NAME [--interface wg0] [--netns NS] [--interval 30] [--once] [--apply]";
 
@@ -26,15 +27,8 @@ async function beat(ctx, place, apply) {
   saveDevice(ctx.home, device);
 
   let applied = null;
-  if (ack.configChanged && apply) {
-    const text = storeConfig(ctx.home, device, await fetchConfig(ctx, device));
-    if (up) {
-      const result = await applyAndRecord(ctx, place, text, device.method ?? "auto");
-      applied = { revision: device.appliedRevision, action: result.action, routes: result.routes };
-    } else {
-      ctx.note(`fetched revision ${device.configRevision}, but ${place.ifname} is not up: run \`wgo up --name ${device.name}\``);
-    }
-  }
+  let fetched = [];
+  if (ack.configChanged && apply) ({ applied, fetched } = await followConfigChange(ctx, place, up));
   const report = {
     name: device.name,
     interface: place.ifname,
@@ -43,11 +37,12 @@ async function beat(ctx, place, apply) {
     configChanged: ack.configChanged,
     peers: peers.length,
     applied,
+    ...(fetched.length ? { fetched } : {}),
   };
   const change = !ack.configChanged
     ? "in sync"
     : applied
-      ? `config changed: applied revision ${applied.revision} (${applied.action})`
+      ? `config changed: applied revision ${applied.revision} (${describeApplied(applied, fetched)})`
       : apply
         ? "config changed: nothing applied"
         : "config changed: run with --apply, or `wgo config` + `wgo up`";
@@ -56,6 +51,12 @@ async function beat(ctx, place, apply) {
     report,
   );
   return report;
+}
+
+function describeApplied(applied, fetched) {
+  const bytes = fetched.map((answer) => `${answer.answer} ${answer.bytes} B`).join(", then ");
+  const peers = applied.action === "delta" ? `, ${applied.peersUpserted} peers set, ${applied.peersRemoved} removed` : "";
+  return `${applied.action}${peers}; received ${bytes}`;
 }
 
 /** A device that was deleted or lost its rights will not come back by retrying. */

@@ -52,7 +52,7 @@ describe("wgo heartbeat --once", () => {
     });
   });
 
-  it("with --apply follows configChanged: fetch, syncconf, routes; the next beat reports the new revision", async () => {
+  it("with --apply follows configChanged: fetch what changed, apply it, routes; the next beat reports the new revision", async () => {
     const { api, home, host, wgo } = await setup();
     api.state.revision = 4;
     api.state.extraAllowedIps = ["192.168.77.0/24"];
@@ -61,9 +61,9 @@ describe("wgo heartbeat --once", () => {
       appliedRevision: 3,
       desiredRevision: 4,
       configChanged: true,
-      applied: { revision: 4, action: "synced", routes: ["192.168.77.0/24"] },
+      applied: { revision: 4, action: "delta", routes: ["192.168.77.0/24"] },
     });
-    expect(host.wgVerbs).toEqual(["setconf", "syncconf"]);
+    expect(host.wgVerbs).toEqual(["setconf"]); // wg set, not syncconf: heartbeat-delta.test.ts
     expect(host.routesOf("wg7")).toEqual(["192.168.77.0/24"]);
     expect(readFileSync(join(home, "devices", "laptop.conf"), "utf8")).toContain("routing revision 4");
 

@@ -1,5 +1,7 @@
 // The managed-client routes of the fake API: enrolment, config and heartbeat for one network whose
-// routing revision (and the AllowedIPs it hands out) the test moves, like an admin would.
+// routing revision (and the peers and AllowedIPs it hands out) the test moves, like an admin would.
+// Configs are remembered by revision, so …/config answers a delta to a known sinceRevision.
+import { diffConfigs, type NodeConfig, nodeConfig, type PeerConfig } from "./config-diff.ts";
 import { envelope, startFakeApi, type FakeApi, type FakeRoute } from "./fake-api.ts";
 
 export const DEVICE_TOKEN = "dvc_unit-test-credential";
@@ -7,49 +9,53 @@ export const PEER_KEY = "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=";
 
 export interface NetworkState {
   revision: number;
-  /** AllowedIPs of the one peer, beyond its own address. */
+  /** AllowedIPs of the gateway peer, beyond its own address. */
   extraAllowedIps: string[];
+  /** Peers beyond the gateway. */
+  peers: PeerConfig[];
+  forwarding: boolean;
+  dns: string[];
   heartbeats: any[];
+  /** Every config served, by revision: what a delta is computed from, like the server's history. */
+  served: Map<number, NodeConfig>;
+  /** What each POST …/config answered. */
+  configAnswers: Array<"config" | "delta">;
+  /** false: /config ignores sinceRevision, like a server that cannot make a delta from there. */
+  deltas: boolean;
 }
 
-export function wgQuickText(state: NetworkState): string {
-  return [
-    `# wg-overlay: network net_1, node node_1, routing revision ${state.revision}`,
-    "[Interface]",
-    "PrivateKey = REPLACE_WITH_PRIVATE_KEY",
-    "Address = 10.77.0.1/24",
-    "DNS = 10.77.0.53",
-    "",
-    "[Peer]",
-    "# gw (node_2)",
-    `PublicKey = ${PEER_KEY}`,
-    "Endpoint = 192.0.2.1:51820",
-    `AllowedIPs = ${["10.77.0.2/32", ...state.extraAllowedIps].join(", ")}`,
-    "PersistentKeepalive = 25",
-    "",
-  ].join("\n");
-}
+export const GATEWAY: PeerConfig = {
+  nodeId: "node_2",
+  name: "gw",
+  address: "10.77.0.2",
+  publicKey: PEER_KEY,
+  endpoint: "192.0.2.1:51820",
+  allowedIps: ["10.77.0.2/32"],
+  persistentKeepalive: 25,
+};
 
-function nodeConfig(state: NetworkState) {
-  return {
+/** The config the network serves now (rendered by the Worker's renderer), remembered by revision. */
+export function currentConfig(state: NetworkState): NodeConfig {
+  const config = nodeConfig({
     nodeId: "node_1",
     networkId: "net_1",
     routingRevision: state.revision,
-    interface: { address: "10.77.0.1/24", listenPort: null, dns: ["10.77.0.53"] },
-    peers: [
-      {
-        nodeId: "node_2",
-        name: "gw",
-        publicKey: PEER_KEY,
-        endpoint: "192.0.2.1:51820",
-        allowedIps: ["10.77.0.2/32", ...state.extraAllowedIps],
-        persistentKeepalive: 25,
-      },
-    ],
+    interface: { address: "10.77.0.1/24", listenPort: null, dns: state.dns },
+    peers: [{ ...GATEWAY, allowedIps: [...GATEWAY.allowedIps, ...state.extraAllowedIps] }, ...state.peers],
     routingIntent: [],
-    forwarding: false,
-    wgQuick: wgQuickText(state),
-  };
+    forwarding: state.forwarding,
+  });
+  state.served.set(state.revision, config);
+  return config;
+}
+
+/** POST …/config: a delta when sinceRevision names a config served before, else the full config. */
+function configAnswer(state: NetworkState, body: any) {
+  const since = body?.sinceRevision;
+  const base = state.deltas && typeof since === "number" ? state.served.get(since) : undefined;
+  const current = currentConfig(state);
+  state.configAnswers.push(base ? "delta" : "config");
+  return { status: 200, body: base ? { deviceId: "dev_1", delta: diffConfigs(base, current) } : { deviceId: "dev_1", config: current } };
 }
 
 /** The 201 answer of POST /client/devices. */
@@ -59,7 +65,7 @@ export function enrolled(state: NetworkState, name: string) {
     body: {
       device: { id: "dev_1", networkId: "net_1", nodeId: "node_1", name },
       node: { id: "node_1" },
-      config: nodeConfig(state),
+      config: currentConfig(state),
       deviceToken: DEVICE_TOKEN,
     },
   };
@@ -72,7 +78,17 @@ const asDevice =
     request.token === DEVICE_TOKEN ? route(request) : { status: 401, body: envelope("unauthorized", "The device credential is not valid") };
 
 export function newNetworkState(): NetworkState {
-  return { revision: 3, extraAllowedIps: [], heartbeats: [] };
+  return {
+    revision: 3,
+    extraAllowedIps: [],
+    peers: [],
+    forwarding: false,
+    dns: ["10.77.0.53"],
+    heartbeats: [],
+    served: new Map(),
+    configAnswers: [],
+    deltas: true,
+  };
 }
 
 export async function startDeviceApi(
@@ -81,7 +97,7 @@ export async function startDeviceApi(
 ): Promise<FakeApi & { state: NetworkState }> {
   const api = await startFakeApi({
     "POST /client/devices": (request) => enrolled(state, request.body.name),
-    "POST /client/devices/dev_1/config": asDevice(() => ({ status: 200, body: { deviceId: "dev_1", config: nodeConfig(state) } })),
+    "POST /client/devices/dev_1/config": asDevice((request) => configAnswer(state, request.body)),
     "POST /client/devices/dev_1/heartbeat": asDevice((request) => {
       state.heartbeats.push(request.body);
       return { status: 200, body: { desiredRevision: state.revision, configChanged: request.body.appliedRevision !== state.revision } };

@@ -5,11 +5,18 @@
 import { readFileSync } from "node:fs";
 import { cli } from "./cli.ts";
 
+export interface WgPeer {
+  allowedIps: string[];
+  endpoint: string | null;
+  keepalive: number | null;
+}
 interface Link {
   up: boolean;
   mtu: number | null;
   addresses: string[];
   conf: string;
+  /** WireGuard's peers by public key, as setconf/syncconf/wg-quick and `wg set … peer` leave them. */
+  peers: Map<string, WgPeer>;
   fwmark: number | null;
   dump: string;
 }
@@ -30,6 +37,45 @@ export interface FakeHost {
   wgVerbs: string[];
   createSystem: (options?: { netns?: string }) => any;
   routesOf(ifname: string, table?: string): string[];
+}
+
+/** The [Peer] sections of a config file, as WireGuard holds them. */
+export function peersOf(conf: string): Map<string, WgPeer> {
+  const peers = new Map<string, WgPeer>();
+  let current: WgPeer | null = null;
+  for (const line of conf.split("\n").map((l) => l.replace(/#.*$/, "").trim())) {
+    if (line === "[Peer]") current = { allowedIps: [], endpoint: null, keepalive: null };
+    const [key, value = ""] = line.split(/\s*=\s*(.*)/);
+    if (!current || !key) continue;
+    if (key === "PublicKey") peers.set(value, current);
+    else if (key === "AllowedIPs") current.allowedIps = value.split(/,\s*/).filter(Boolean);
+    else if (key === "Endpoint") current.endpoint = value;
+    else if (key === "PersistentKeepalive") current.keepalive = Number(value);
+  }
+  return peers;
+}
+
+/** `wg set IF peer KEY (remove | allowed-ips L [endpoint E] [persistent-keepalive N|off])`, as WireGuard does it. */
+function setPeer(link: Link, args: string[]): void {
+  const [key, ...rest] = args;
+  if (rest[0] === "remove") {
+    link.peers.delete(key!);
+    return;
+  }
+  const peer = link.peers.get(key!) ?? { allowedIps: [], endpoint: null, keepalive: null };
+  for (let i = 0; i < rest.length; i += 2) {
+    const value = rest[i + 1]!;
+    if (rest[i] === "allowed-ips") {
+      peer.allowedIps = value.split(",").filter(Boolean);
+      // An allowed IP belongs to one peer: giving it to this one takes it from any other.
+      for (const [other, held] of link.peers) {
+        if (other !== key) held.allowedIps = held.allowedIps.filter((ip) => !peer.allowedIps.includes(ip));
+      }
+    } else if (rest[i] === "endpoint") peer.endpoint = value;
+    else if (rest[i] === "persistent-keepalive") peer.keepalive = value === "off" ? null : Number(value);
+    else throw new Error(`fake wg set: unexpected ${rest[i]}`);
+  }
+  link.peers.set(key!, peer);
 }
 
 const ok = (stdout = "") => ({ code: 0, stdout, stderr: "" });
@@ -82,12 +128,13 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
     if ((m = /^ip link add (\S+) type wireguard$/.exec(command))) return options.kernelModule ? ok() : fail("Unknown device type");
     if (command === "sh -c command -v wg-quick") return options.kernelModule ? ok("/usr/bin/wg-quick") : fail("");
     if ((m = /^wireguard-go (\S+)$/.exec(command))) {
-      host.links.set(m[1]!, { up: false, mtu: null, addresses: [], conf: "", fwmark: null, dump: "" });
+      host.links.set(m[1]!, { up: false, mtu: null, addresses: [], conf: "", peers: new Map(), fwmark: null, dump: "" });
       return ok();
     }
     if ((m = /^wg (setconf|syncconf) (\S+) (\S+)$/.exec(command))) {
       if (options.refuseWgConfig) return fail("Line unrecognized: `Bogus=1'");
       link(m[2]!).conf = readFileSync(m[3]!, "utf8");
+      link(m[2]!).peers = peersOf(link(m[2]!).conf);
       host.wgVerbs.push(m[1]!);
       return ok();
     }
@@ -143,6 +190,10 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
       const mark = link(m[1]!).fwmark;
       return ok(mark === null ? "off\n" : `0x${mark.toString(16)}\n`);
     }
+    if (argv[0] === "wg" && argv[1] === "set" && argv[3] === "peer") {
+      setPeer(link(argv[2]!), argv.slice(4));
+      return ok();
+    }
     if ((m = /^wg set (\S+) fwmark (\d+)$/.exec(command))) {
       link(m[1]!).fwmark = Number(m[2]);
       return ok();
@@ -165,16 +216,10 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
       return ok();
     }
     if ((m = /^wg-quick (up|down) (\S+)\/([^/]+)\.conf$/.exec(command))) {
-      if (m[1] === "up")
-        host.links.set(m[3]!, {
-          up: true,
-          mtu: null,
-          addresses: [],
-          conf: readFileSync(`${m[2]}/${m[3]}.conf`, "utf8"),
-          fwmark: null,
-          dump: "",
-        });
-      else host.links.delete(m[3]!);
+      if (m[1] === "up") {
+        const conf = readFileSync(`${m[2]}/${m[3]}.conf`, "utf8");
+        host.links.set(m[3]!, { up: true, mtu: null, addresses: [], conf, peers: peersOf(conf), fwmark: null, dump: "" });
+      } else host.links.delete(m[3]!);
       host.wgVerbs.push(`wg-quick ${m[1]}`);
       return ok();
     }
