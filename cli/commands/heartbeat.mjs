@@ -73,7 +73,7 @@ export const heartbeat = {
     netns: { type: "string", value: "NS", help: "the interface's network namespace (default: where `wgo up` put it)" },
     interval: { type: "string", value: "SECONDS", help: "seconds between beats (default 30)" },
     once: { type: "boolean", help: "send one heartbeat and exit" },
-    apply: { type: "boolean", help: "when the answer says configChanged, fetch the config and re-apply it" },
+    apply: { type: "boolean", help: "when the answer says configChanged, fetch what changed (a delta) and apply it" },
   },
   required: ["name"],
   async run(ctx, values) {
