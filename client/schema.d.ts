@@ -2814,6 +2814,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/networks/{id}/writer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Platform admins: the network writer's memory and its D1 cost since it started (rows as D1 reports them) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Network id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The writer's figures */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NetworkWriterStats"];
+                    };
+                };
+                /** @description Missing or invalid credentials (code unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Visible but not allowed (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found or not visible to the caller (code not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/nodes": {
         parameters: {
             query?: never;
@@ -4937,7 +5003,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The device's current configuration (with routingIntent and the routing revision) */
+        /** The device's current configuration (with routingIntent and the routing revision), or a delta from the one it holds */
         post: {
             parameters: {
                 query?: never;
@@ -4948,7 +5014,11 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["DeviceConfigRequest"];
+                };
+            };
             responses: {
                 /** @description The configuration */
                 200: {
@@ -4988,6 +5058,24 @@ export interface paths {
                 };
                 /** @description Not found or not visible to the caller (code not_found) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body over 64 KiB (code payload_too_large) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body is not application/json (code unsupported_media_type) */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6705,7 +6793,10 @@ export interface paths {
         /** Config, routingIntent, Corefile and zone for every gateway node this daemon runs (ETag; If-None-Match → 304) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description What the daemon holds, as nodeId:routingRevision:dnsRevision entries separated by commas. A node it holds gets a delta instead of its whole config where the server can compute one, and no Corefile or zone when its DNS revision is current. */
+                    held?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -6727,6 +6818,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Domain rule violated (code validation_error) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
                 };
                 /** @description Missing or invalid credentials (code unauthorized) */
                 401: {
@@ -8382,6 +8482,19 @@ export interface components {
                 lagging: string[];
             };
         };
+        NetworkWriterStats: {
+            /** @description D1 statements the writer ran since it started */
+            statements: number;
+            /** @description Sum of D1's meta.rows_read over them (what D1 bills reads by) */
+            rowsRead: number;
+            rowsWritten: number;
+            /** @description Full loads of the network from D1: one after a start, more only when a change went around the writer */
+            loads: number;
+            /** @description Nodes held in memory */
+            heldNodes: number;
+            /** @description Routing revisions whose topology is kept, for config reads and deltas */
+            topologiesKept: number;
+        };
         Node: {
             /** @example node_... */
             id: string;
@@ -8478,6 +8591,11 @@ export interface components {
         WireGuardPeer: {
             nodeId: string;
             name: string;
+            /**
+             * @description The peer's overlay address; peers are listed in its numeric order, then by nodeId
+             * @example 10.20.0.7
+             */
+            address: string;
             publicKey: string;
             endpoint: string | null;
             allowedIps: string[];
@@ -8736,9 +8854,41 @@ export interface components {
             /** @description Headless enrolment instead of a user token */
             enrolmentKey?: string;
         };
+        /** @description The whole config; or, when the request named the revision the device holds and the server still knows it, only what changed */
         DeviceConfig: {
             deviceId: string;
             config: components["schemas"]["NodeConfig"];
+        } | {
+            deviceId: string;
+            delta: components["schemas"]["NodeConfigDelta"];
+        };
+        /** @description What changed in a node's config since fromRevision. Apply: drop peers named in peersRemoved or peersUpserted, add peersUpserted, order by address then nodeId, replace the parts present; the result equals the whole config at routingRevision. */
+        NodeConfigDelta: {
+            nodeId: string;
+            networkId: string;
+            /** @description The revision the client said it holds */
+            fromRevision: number;
+            /** @description The revision the client holds once it applied this */
+            routingRevision: number;
+            /** @description Present only when it changed */
+            interface?: {
+                /** @example 10.20.0.5/24 */
+                address: string;
+                listenPort: number | null;
+                dns: string[];
+            };
+            /** @description Peers that are new or changed, each whole (a changed key: remove the old one) */
+            peersUpserted: components["schemas"]["WireGuardPeer"][];
+            /** @description Node ids of the peers that are gone */
+            peersRemoved: string[];
+            /** @description Present only when it changed; the whole new list */
+            routingIntent?: components["schemas"]["RoutingIntent"][];
+            /** @description Present only when it changed */
+            forwarding?: boolean;
+        };
+        DeviceConfigRequest: {
+            /** @description The routingRevision of the config the device holds: the answer is then a delta when the server can compute one */
+            sinceRevision?: number;
         };
         HeartbeatAck: {
             desiredRevision: number;
@@ -8993,12 +9143,15 @@ export interface components {
             nodes: {
                 networkId: string;
                 nodeId: string;
-                config: components["schemas"]["NodeConfig"];
+                config?: components["schemas"]["NodeConfig"] & unknown;
+                delta?: components["schemas"]["NodeConfigDelta"] & unknown;
                 dns: {
                     domain: string;
                     revision: number;
-                    corefile: string;
-                    zonefile: string;
+                    /** @description Absent when the daemon holds this DNS revision */
+                    corefile?: string;
+                    /** @description Absent when the daemon holds this DNS revision */
+                    zonefile?: string;
                 };
             }[];
         };

@@ -1,13 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
+import { meteredD1, newMeter } from "../db/metered-d1";
 import { getConfig, type Env } from "../lib/env";
 import { describeForLog } from "../lib/log";
 import { capture, unwrap } from "../lib/write-result";
 import type { AuditContext } from "../services/audit/audit-trail";
 import { isCommandName, writerCommands } from "../services/networks/commands";
 import type { WriterContext } from "../services/networks/commit";
+import { type ConfigWanted, readConfigs } from "../services/networks/memory/config-reads";
+import { NetworkMemory } from "../services/networks/memory/network-memory";
 import { mergeHeartbeats, writeHeartbeats, type HeartbeatWrite } from "../services/networks/operations/heartbeats";
-import { groupWriterName, type WriterRpc, writerStub } from "../services/networks/writer";
+import { groupWriterName, type WriterRpc, type WriterStats, writerStub } from "../services/networks/writer";
 import { processDeliveries } from "../services/notifications/queue";
 import { GroupCommit } from "./group-commit";
 import { SerialQueue } from "./serial-queue";
@@ -16,11 +19,15 @@ import { SerialQueue } from "./serial-queue";
  * The single writer of one network (or, named "group:<id>", of a group's network names and CIDRs).
  * It keeps only what a single writer is for: the queue that runs one command at a time to its commit,
  * error capture across the RPC boundary, and delegation to the network domain (services/networks).
- * Reads never come here.
+ * It holds the network in memory (services/networks/memory), so config reads come here too.
  */
 export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
   private readonly queue = new SerialQueue();
-  private readonly db = createDb(this.env.DB);
+  /** What this writer's commands and reads cost in D1, as D1 reports it (stats()). */
+  private readonly meter = newMeter();
+  private readonly db = createDb(meteredD1(this.env.DB, this.meter));
+  /** The network's rows, held between writes (a write reads only what it changes) and serving config reads. */
+  private readonly memory = new NetworkMemory((task) => this.queue.run(task));
   /** Heartbeats bypass the serial queue (they touch no routing state) and share D1 batches under load. */
   private readonly heartbeats = new GroupCommit<HeartbeatWrite>((items) => writeHeartbeats(this.db, items), mergeHeartbeats);
 
@@ -31,6 +38,7 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
     const context: WriterContext = {
       env: this.env,
       db: this.db,
+      memory: this.memory,
       audit,
       events: [],
       notificationIds: [],
@@ -45,6 +53,15 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
 
   recordHeartbeat(heartbeat: HeartbeatWrite) {
     return capture(() => this.heartbeats.submit(heartbeat.nodeId, heartbeat));
+  }
+
+  readConfigs(networkId: string, wanted: ConfigWanted[]) {
+    return capture(() => readConfigs(this.memory, this.db, networkId, wanted));
+  }
+
+  /** Since this writer started: D1 statements and rows, full loads of the network, what it holds. */
+  async stats(): Promise<WriterStats> {
+    return { ...this.meter, ...this.memory.stats() };
   }
 
   /** The first delivery attempt of notifications a write queued; the minute cron retries what fails. */

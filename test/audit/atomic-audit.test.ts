@@ -6,6 +6,7 @@ import type { AuditContext } from "../../src/services/audit/audit-trail";
 import { writerCommands } from "../../src/services/networks/commands";
 import { commit } from "../../src/services/networks/commit";
 import { writerStub } from "../../src/services/networks/writer";
+import { NetworkMemory } from "../../src/services/networks/memory/network-memory";
 import { call, get, post } from "../helpers/api";
 import { createGroup, createNetwork, fakePublicKey, signInAdmin, unique } from "../helpers/factories";
 
@@ -48,7 +49,15 @@ describe("an audit row commits in the same batch as its change", () => {
     const name = unique("doomed");
     // request_id is NOT NULL: the audit insert fails inside the batch that carries the node. (Run in
     // process: the same command the writer delegates to, without an error crossing the RPC boundary.)
-    const ctx = { env, db: createDb(env.DB), audit: context(null), events: [], notificationIds: [], inGroup: async () => undefined };
+    const ctx = {
+      env,
+      db: createDb(env.DB),
+      audit: context(null),
+      events: [],
+      notificationIds: [],
+      inGroup: async () => undefined,
+      memory: new NetworkMemory((task) => task()),
+    };
     await expect(writerCommands.createNode(ctx, network.id, { name, publicKey: fakePublicKey() })).rejects.toThrow(/NOT NULL/);
     const nodes = await get(`/nodes?networkId=${network.id}`, admin.token);
     expect(nodes.body.items.map((node: { name: string }) => node.name)).not.toContain(name);
@@ -62,7 +71,15 @@ describe("an audit row commits in the same batch as its change", () => {
     const network = await createNetwork(admin, (await createGroup(admin)).id);
     const db = createDb(env.DB);
     const requestId = unique("req");
-    const ctx = { env, db, audit: context(requestId), events: [], notificationIds: [], inGroup: async () => undefined };
+    const ctx = {
+      env,
+      db,
+      audit: context(requestId),
+      events: [],
+      notificationIds: [],
+      inGroup: async () => undefined,
+      memory: new NetworkMemory((task) => task()),
+    };
     // A second network under an id that exists: the primary key refuses it, and the batch with it.
     const now = new Date().toISOString();
     const duplicate = db

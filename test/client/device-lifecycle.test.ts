@@ -109,7 +109,7 @@ describe("devices follow their owner's access", () => {
     for (const route of ["config", "heartbeat"]) {
       const refused = await call("POST", `/client/devices/${device.deviceId}/${route}`, {
         token: device.deviceToken,
-        body: { appliedRevision: null },
+        body: route === "heartbeat" ? { appliedRevision: null } : { sinceRevision: 0 },
       });
       expect(refused.status).toBe(401);
       expect(refused.body.error.code).toBe("unauthorized");

@@ -68,7 +68,8 @@ describe("API1 BOLA: another tenant's objects", () => {
 
   it("a device credential reaches only its own device", async () => {
     for (const path of [`/client/devices/${t.a.device}/config`, `/client/devices/${t.a.device}/heartbeat`]) {
-      const response = await call("POST", path, { token: t.secrets.bobDeviceToken, body: { appliedRevision: 0 } });
+      const body = path.endsWith("/config") ? { sinceRevision: 0 } : { appliedRevision: 0 };
+      const response = await call("POST", path, { token: t.secrets.bobDeviceToken, body });
       expectError(response, 404, "not_found");
     }
     expect((await call("POST", `/client/devices/${t.b.device}/config`, { token: t.secrets.bobDeviceToken })).status).toBe(200);

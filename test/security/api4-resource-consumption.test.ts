@@ -111,7 +111,7 @@ describe("API4 every list is paged: limit 1-200", () => {
   });
 });
 
-/** Fills a network's collection up to `count` rows with one recursive INSERT: the cap, without 5,000 API calls. */
+/** Fills a network's collection up to `count` rows with one recursive INSERT: the cap, without 10,000 API calls. */
 async function fill(sql: string, count: number, networkId: string) {
   await env.DB.prepare(`with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1) ${sql}`).bind(count, networkId).run();
 }
@@ -150,7 +150,7 @@ describe('API4 per-network caps (src/lib/limits.ts, README "Limits") answer 409 
   it.each(CAPS)(
     "%s: at the cap (%i) a create is 409 and bumps no revision",
     async (_kind, cap, sql, request) => {
-      const network = await createNetwork(admin, (await createGroup(admin)).id, "10.80.0.0/19");
+      const network = await createNetwork(admin, (await createGroup(admin)).id, "10.80.0.0/18");
       await fill(sql, cap, network.id);
       const [path, body] = request(network.id);
       const before = (await get(`/networks/${network.id}`, admin.token)).body;
@@ -165,7 +165,7 @@ describe('API4 per-network caps (src/lib/limits.ts, README "Limits") answer 409 
 
   it("the cap is exact: one below it a node and a record are still created", async () => {
     for (const [, cap, sql, request] of [CAPS[0]!, CAPS[2]!]) {
-      const network = await createNetwork(admin, (await createGroup(admin)).id, "10.80.0.0/19");
+      const network = await createNetwork(admin, (await createGroup(admin)).id, "10.80.0.0/18");
       await fill(sql, cap - 1, network.id);
       const [path, body] = request(network.id);
       expect((await post(path, body, admin.token)).status, path).toBe(201);

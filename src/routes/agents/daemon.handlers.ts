@@ -3,6 +3,7 @@ import { desiredStateEtag, renderDesiredState, servedNodes } from "../../service
 import { applyReport } from "../../services/agents/reports";
 import { matchesEtag } from "../../services/networks/views/dns-artifacts";
 import type * as routes from "./daemon.routes";
+import { parseHeld } from "./daemon.schemas";
 
 /** A daemon agent's token names its gateway (agentOfKind guarantees one). */
 const gatewayOf = (c: { var: { agent: { gatewayId: string | null } } }) => c.var.agent.gatewayId!;
@@ -13,7 +14,8 @@ export const desired: AppRouteHandler<typeof routes.desired> = async (c) => {
   const etag = desiredStateEtag(served);
   c.header("ETag", etag);
   if (matchesEtag(c.req.header("if-none-match"), etag)) return c.body(null, 304);
-  return c.json(await renderDesiredState(c.var.db, gatewayOf(c), served), 200);
+  const held = parseHeld(c.req.valid("query").held);
+  return c.json(await renderDesiredState(c.env, c.var.db, gatewayOf(c), served, held), 200);
 };
 
 /** Telemetry: not audited (middleware/audit.ts NOT_AUDITED). */

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
-import { DesiredState, ReportAck, ReportBody } from "./daemon.schemas";
+import { DesiredState, DesiredStateQuery, ReportAck, ReportBody } from "./daemon.schemas";
 import { asDaemon } from "./guards";
 
 const tags = ["Agents"];
@@ -11,7 +11,8 @@ export const desired = createRoute({
   tags,
   ...asDaemon,
   summary: "Config, routingIntent, Corefile and zone for every gateway node this daemon runs (ETag; If-None-Match → 304)",
-  responses: { 200: jsonResponse(DesiredState, "Desired state"), 304: { description: "Unchanged" }, ...errorResponses(401, 403) },
+  request: { query: DesiredStateQuery },
+  responses: { 200: jsonResponse(DesiredState, "Desired state"), 304: { description: "Unchanged" }, ...errorResponses(400, 401, 403) },
 });
 export const report = createRoute({
   method: "post",

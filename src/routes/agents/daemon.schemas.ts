@@ -1,6 +1,30 @@
 import { z } from "@hono/zod-openapi";
 import { HeartbeatBody } from "../../schemas/heartbeat";
-import { NodeConfigSchema } from "../../schemas/node-config";
+import { ConfigDeltaSchema, NodeConfigSchema } from "../../schemas/node-config";
+
+const HELD_ENTRY = "[A-Za-z0-9_-]{1,64}:\\d{1,9}:\\d{1,9}";
+
+export const DesiredStateQuery = z.object({
+  held: z
+    .string()
+    .max(16_000)
+    .regex(new RegExp(`^${HELD_ENTRY}(,${HELD_ENTRY})*$`), "a comma-separated list of nodeId:routingRevision:dnsRevision")
+    .optional()
+    .openapi({
+      description:
+        "What the daemon holds, as nodeId:routingRevision:dnsRevision entries separated by commas. A node it holds gets a delta instead of its whole config where the server can compute one, and no Corefile or zone when its DNS revision is current.",
+      example: "node_01J9Z6:41:7",
+    }),
+});
+
+/** The held list as a map; a node named twice keeps its last entry. */
+export const parseHeld = (text: string | undefined) =>
+  new Map(
+    (text ? text.split(",") : []).map((entry) => {
+      const [nodeId, routing, dns] = entry.split(":");
+      return [nodeId!, { routing: Number(routing), dns: Number(dns) }] as const;
+    }),
+  );
 
 export const DesiredState = z
   .object({
@@ -9,8 +33,14 @@ export const DesiredState = z
       z.object({
         networkId: z.string(),
         nodeId: z.string(),
-        config: NodeConfigSchema,
-        dns: z.object({ domain: z.string(), revision: z.number().int(), corefile: z.string(), zonefile: z.string() }),
+        config: NodeConfigSchema.optional().openapi({ description: "The whole config; absent when a delta is sent instead" }),
+        delta: ConfigDeltaSchema.optional().openapi({ description: "What changed since the routing revision the daemon holds" }),
+        dns: z.object({
+          domain: z.string(),
+          revision: z.number().int(),
+          corefile: z.string().optional().openapi({ description: "Absent when the daemon holds this DNS revision" }),
+          zonefile: z.string().optional().openapi({ description: "Absent when the daemon holds this DNS revision" }),
+        }),
       }),
     ),
   })

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { errorResponses, IdParam, jsonBody, jsonResponse } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonBody, jsonResponse, optionalJsonBody } from "../../lib/openapi";
 import type { AppEnv } from "../../lib/types";
 import { optionalUser, requireUserOrDevice } from "../../middleware/client-auth";
 import { HeartbeatBody } from "../../schemas/heartbeat";
-import { DeviceConfigSchema, EnrolBody, EnrolmentSchema, HeartbeatAckSchema } from "./client.schemas";
+import { ConfigRequestBody, DeviceConfigSchema, EnrolBody, EnrolmentSchema, HeartbeatAckSchema } from "./client.schemas";
 
 const tags = ["Managed client"];
 const deviceOrUser = {
@@ -30,9 +30,9 @@ export const config = createRoute({
   path: "/client/devices/{id}/config",
   tags,
   ...deviceOrUser,
-  summary: "The device's current configuration (with routingIntent and the routing revision)",
-  request: { params },
-  responses: { 200: jsonResponse(DeviceConfigSchema, "The configuration"), ...errorResponses(400, 401, 403, 404, 422) },
+  summary: "The device's current configuration (with routingIntent and the routing revision), or a delta from the one it holds",
+  request: { params, body: optionalJsonBody(ConfigRequestBody) },
+  responses: { 200: jsonResponse(DeviceConfigSchema, "The configuration"), ...errorResponses(400, 401, 403, 404, 413, 415, 422) },
 });
 
 export const heartbeat = createRoute({

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import { NodeConfigSchema } from "../../schemas/node-config";
+import { ConfigDeltaSchema, NodeConfigSchema } from "../../schemas/node-config";
 import { DeviceSchema } from "../../schemas/devices";
 import { NodeName, NodeSchema, PublicKey } from "../../schemas/nodes";
 
@@ -24,12 +24,20 @@ export const EnrolmentSchema = z
   })
   .openapi("DeviceEnrolment");
 
-export const DeviceConfigSchema = z
-  .object({
-    deviceId: z.string(),
-    config: NodeConfigSchema,
+export const ConfigRequestBody = z
+  .strictObject({
+    sinceRevision: z.number().int().min(0).optional().openapi({
+      description: "The routingRevision of the config the device holds: the answer is then a delta when the server can compute one",
+    }),
   })
-  .openapi("DeviceConfig");
+  .openapi("DeviceConfigRequest");
+
+export const DeviceConfigSchema = z
+  .union([z.object({ deviceId: z.string(), config: NodeConfigSchema }), z.object({ deviceId: z.string(), delta: ConfigDeltaSchema })])
+  .openapi("DeviceConfig", {
+    description:
+      "The whole config; or, when the request named the revision the device holds and the server still knows it, only what changed",
+  });
 
 export const HeartbeatAckSchema = z
   .object({

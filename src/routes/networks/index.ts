@@ -9,4 +9,5 @@ export const networksRouter = signedInRouter()
   .openapi(routes.patch, handlers.patch)
   .openapi(routes.put, handlers.put)
   .openapi(routes.remove, handlers.remove)
-  .openapi(routes.runtimeStatus, handlers.runtimeStatus);
+  .openapi(routes.runtimeStatus, handlers.runtimeStatus)
+  .openapi(routes.writerStats, handlers.writerStats);

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { toPage } from "../../lib/pagination";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
+import { requirePlatformAdmin } from "../../middleware/auth";
 import { groupAccess, networkAccess } from "../../services/access";
 import type { NetworkChanges } from "../../services/networks/operations/networks";
 import type { NetworkRow } from "../../services/networks/state";
@@ -56,4 +57,11 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
 export const runtimeStatus: AppRouteHandler<typeof routes.runtimeStatus> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
   return c.json(await loadRuntimeStatus(c.var.db, network), 200);
+};
+
+/** Diagnostics of the network's writer, for platform admins (it is infrastructure, not a tenant's data). */
+export const writerStats: AppRouteHandler<typeof routes.writerStats> = async (c) => {
+  requirePlatformAdmin(c.var.auth);
+  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  return c.json(await networkWriter(c.env, network.id).stats(), 200);
 };

@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { WriterStatsSchema } from "./writer-stats.schemas";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import {
@@ -77,4 +78,13 @@ export const runtimeStatus = createRoute({
   summary: "Routing and DNS: desired revision versus what is applied",
   request: { params },
   responses: { 200: jsonResponse(RuntimeStatusSchema, "The status"), ...errorResponses(401, 404) },
+});
+
+export const writerStats = createRoute({
+  method: "get",
+  path: "/networks/{id}/writer",
+  tags,
+  summary: "Platform admins: the network writer's memory and its D1 cost since it started (rows as D1 reports them)",
+  request: { params },
+  responses: { 200: jsonResponse(WriterStatsSchema, "The writer's figures"), ...errorResponses(401, 403, 404) },
 });

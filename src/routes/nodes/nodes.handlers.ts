@@ -43,10 +43,10 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
 
 const wantsText = (accept: string | undefined) => !!accept && accept.includes("text/plain") && !accept.includes("application/json");
 
-/** Two round trips whatever the network's size: the access check, then one batch of three reads. */
+/** The access check, then the network's writer renders it from memory (one row read whatever the network's size). */
 export const config: AppRouteHandler<typeof routes.config> = async (c) => {
   const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
-  const rendered = await loadNodeConfig(c.var.db, node.networkId, node.id);
+  const rendered = await loadNodeConfig(c.env, node.networkId, node.id);
   if (wantsText(c.req.header("accept"))) return c.text(rendered.wgQuick, 200);
   return c.json(rendered, 200);
 };

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { Env } from "../../lib/env";
 import { networks, nodes } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { sha256 } from "../auth/tokens";
@@ -36,19 +37,26 @@ export const desiredStateEtag = (served: ServedNode[]) =>
       .join(","),
   )}"`;
 
-/** Config, Corefile and zone of every served node: one state read and one zone render per network, networks read concurrently. */
-export async function renderDesiredState(db: Db, gatewayId: string, served: ServedNode[]) {
+/** The revisions a daemon says it holds, per node it serves (absent: it holds nothing of that node). */
+export type HeldRevisions = ReadonlyMap<string, { routing: number; dns: number }>;
+
+/**
+ * Config, Corefile and zone of every served node: networks read concurrently, configs from each network's
+ * writer. A node whose daemon holds a routing revision gets a delta where one can be computed; one that
+ * holds the current DNS revision gets no Corefile or zone, and a network none of whose nodes needs its
+ * zone is not rendered at all (the zone is the part that reads the whole network).
+ */
+export async function renderDesiredState(env: Env, db: Db, gatewayId: string, served: ServedNode[], held: HeldRevisions = new Map()) {
   const byNetwork = new Map<string, ServedNode[]>();
   for (const node of served) byNetwork.set(node.networkId, [...(byNetwork.get(node.networkId) ?? []), node]);
   const perNetwork = await Promise.all(
     [...byNetwork].map(async ([networkId, members]) => {
+      const needsZone = members.some((node) => held.get(node.nodeId)?.dns !== node.dnsRevision);
+      const wanted = members.map((node) => ({ nodeId: node.nodeId, sinceRevision: held.get(node.nodeId)?.routing }));
+      const network = { id: networkId, cidr: members[0]!.cidr, dnsDomain: members[0]!.dnsDomain };
       const read = await Promise.all([
-        loadNodeConfigs(
-          db,
-          networkId,
-          members.map((node) => node.nodeId),
-        ),
-        renderDnsArtifact(db, { id: networkId, cidr: members[0]!.cidr, dnsDomain: members[0]!.dnsDomain }, "zonefile"),
+        loadNodeConfigs(env, networkId, wanted),
+        needsZone ? renderDnsArtifact(db, network, "zonefile") : null,
       ]).catch((error: unknown) => {
         // The network was deleted since the first read: leave it out, keep the others.
         if (error instanceof ApiError && error.code === "not_found") return null;
@@ -60,12 +68,14 @@ export async function renderDesiredState(db: Db, gatewayId: string, served: Serv
         const config = configs.get(node.nodeId);
         // Removed between the two reads: the next poll's ETag no longer names it.
         if (!config) return [];
+        const holdsDns = held.get(node.nodeId)?.dns === node.dnsRevision;
+        const dns = { domain: node.dnsDomain, revision: node.dnsRevision };
         return [
           {
             networkId,
             nodeId: node.nodeId,
-            config,
-            dns: { domain: node.dnsDomain, revision: node.dnsRevision, corefile: corefileFor(node.dnsDomain), zonefile: zone.text },
+            ...(config.delta ? { delta: config.delta } : { config: config.config }),
+            dns: holdsDns || !zone ? dns : { ...dns, corefile: corefileFor(node.dnsDomain), zonefile: zone.text },
           },
         ];
       });

@@ -28,9 +28,12 @@ export const writerCommands = {
 
   /** The network's writer first (no node may arrive while its CIDR changes), then the group's (overlaps). */
   updateNetwork: async (ctx: WriterContext, networkId: string, groupId: string, changes: networks.NetworkChanges) => {
-    await networks.assertCidrMayChange(ctx.db, networkId, changes);
-    await networks.assertNamesFitDomain(ctx.db, networkId, changes);
-    return ctx.inGroup(groupId, "applyNetworkChanges", [networkId, changes]) as Promise<NetworkRow>;
+    await networks.assertCidrMayChange(ctx, networkId, changes);
+    await networks.assertNamesFitDomain(ctx, networkId, changes);
+    const row = (await ctx.inGroup(groupId, "applyNetworkChanges", [networkId, changes])) as NetworkRow;
+    // The group's writer wrote the row (and any revision bump): hold it, so the next write needs no reload.
+    ctx.memory.adopt(row);
+    return row;
   },
   deleteNetwork: (ctx: WriterContext, networkId: string) => networks.deleteNetwork(ctx, networkId),
 

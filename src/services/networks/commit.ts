@@ -5,6 +5,7 @@ import type { Env } from "../../lib/env";
 import { nowIso } from "../../lib/ids";
 import { type AuditContext, auditStatement, type DomainEvent } from "../audit/audit-trail";
 import { eventStatements } from "../notifications/emit";
+import type { NetworkMemory } from "./memory/network-memory";
 
 /**
  * What one command runs with: the writer's bindings and database, the request it serves (absent for
@@ -13,6 +14,8 @@ import { eventStatements } from "../notifications/emit";
 export interface WriterContext {
   env: Env;
   db: Db;
+  /** The network as this writer holds it; operations read it instead of D1 and apply what they commit. */
+  memory: NetworkMemory;
   audit?: AuditContext;
   events: DomainEvent[];
   /** Ids of the notification events committed, for delivery after the answer. */

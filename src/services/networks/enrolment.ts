@@ -8,7 +8,7 @@ import type { AuditContext } from "../audit/audit-trail";
 import { randomToken, sha256 } from "../auth/tokens";
 import { deviceAccess } from "./device-access";
 import { findEnrolmentKey, keyNotValid } from "./enrolment-keys";
-import { loadNodeConfig } from "./views/node-configs";
+import { loadNodeConfig, loadNodeConfigRead } from "./views/node-configs";
 import { networkWriter } from "./writer";
 
 /** Device credentials are opaque; the prefix tells them from user, agent and enrolment tokens. */
@@ -59,7 +59,7 @@ export async function enrolDevice(env: Env, db: Db, body: EnrolmentRequest, user
     credentialHash: sha256(credential),
   });
   if (!enrolled) throw await refusal(db, target, user);
-  const config = await loadNodeConfig(db, target.networkId, enrolled.node.id);
+  const config = await loadNodeConfig(env, target.networkId, enrolled.node.id);
   // Read after the config: if the owner's access ended meanwhile, that removal is taking this device out too.
   await deviceAccess(db, { device: { kind: "device", deviceId: enrolled.device.id } }, enrolled.device.id);
   return { ...enrolled, config, credential };
@@ -70,12 +70,14 @@ export type DeviceActor = { user?: UserAuth; device?: DeviceAuth };
 /**
  * The access check is repeated after the config is read: a removal (or the owner's loss of access) that
  * committed before the read fails the second check, so no config leaves after its revocation committed.
+ * With `sinceRevision` (the revision the device holds) the answer is a delta when the writer still
+ * keeps that revision's topology, else the whole config (docs/scale.md).
  */
-export async function deviceConfig(db: Db, actor: DeviceActor, deviceId: string) {
+export async function deviceConfig(env: Env, db: Db, actor: DeviceActor, deviceId: string, sinceRevision?: number) {
   const { device, node } = await deviceAccess(db, actor, deviceId);
-  const config = await loadNodeConfig(db, device.networkId, node.id);
+  const read = await loadNodeConfigRead(env, device.networkId, node.id, sinceRevision);
   await deviceAccess(db, actor, device.id);
-  return { deviceId: device.id, config };
+  return read.delta ? { deviceId: device.id, delta: read.delta } : { deviceId: device.id, config: read.config };
 }
 
 export interface HeartbeatReport {

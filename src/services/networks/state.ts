@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { networks, nodes, routingPolicies } from "../../db/schema";
+import { dnsRecords, networks, nodes, routingPolicies } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "./routing";
@@ -8,6 +8,7 @@ import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "./routing";
 export type NetworkRow = typeof networks.$inferSelect;
 export type NodeRow = typeof nodes.$inferSelect;
 export type PolicyRow = typeof routingPolicies.$inferSelect;
+export type DnsRecordRow = typeof dnsRecords.$inferSelect;
 
 /** Everything routing depends on, read in one round trip (a fixed number of queries at any size). */
 export async function loadRoutingState(db: Db, networkId: string) {
@@ -22,6 +23,17 @@ export async function loadRoutingState(db: Db, networkId: string) {
 }
 
 export type RoutingState = Awaited<ReturnType<typeof loadRoutingState>>;
+
+/** Everything the network's writer holds in memory: the routing state and the DNS records, one round trip. */
+export async function loadNetworkState(db: Db, networkId: string) {
+  const [routing, records] = await Promise.all([
+    loadRoutingState(db, networkId),
+    db.select().from(dnsRecords).where(eq(dnsRecords.networkId, networkId)).all(),
+  ]);
+  return { ...routing, records };
+}
+
+export type NetworkState = Awaited<ReturnType<typeof loadNetworkState>>;
 
 /**
  * The revision bump that rides in the same batch as the write it describes. Only the network's writer

@@ -2,6 +2,7 @@ import type { Env } from "../../lib/env";
 import { unwrap, type WriteResult } from "../../lib/write-result";
 import type { AuditContext } from "../audit/audit-trail";
 import type { CommandName, WriterCommands } from "./commands";
+import type { ConfigRead, ConfigWanted } from "./memory/config-reads";
 import type { HeartbeatWrite } from "./operations/heartbeats";
 
 /**
@@ -13,6 +14,20 @@ import type { HeartbeatWrite } from "./operations/heartbeats";
 export interface WriterRpc {
   run(command: string, args: unknown[], audit?: AuditContext): Promise<WriteResult<unknown>>;
   recordHeartbeat(heartbeat: HeartbeatWrite): Promise<WriteResult<void>>;
+  /** Config reads, served from the writer's memory (memory/config-reads.ts). */
+  readConfigs(networkId: string, wanted: ConfigWanted[]): Promise<WriteResult<ConfigRead[]>>;
+  stats(): Promise<WriterStats>;
+}
+
+/** A writer's running totals (D1 as it reports them) and what it holds: for tests, the benchmark and operators. */
+export interface WriterStats {
+  statements: number;
+  rowsRead: number;
+  rowsWritten: number;
+  /** Full loads of the network from D1 (a restart, or a change that went around the writer). */
+  loads: number;
+  heldNodes: number;
+  topologiesKept: number;
 }
 
 /** Instances are named by a network id, or "group:<id>" for the checks that span a group's networks. */
@@ -65,5 +80,7 @@ export const networkWriter = (env: Env, networkId: string, audit?: AuditContext)
     replaceDnsRecord: (recordId: string, record: Args<"replaceDnsRecord">[2]) => send("replaceDnsRecord", networkId, recordId, record),
     deleteDnsRecord: (recordId: string) => send("deleteDnsRecord", networkId, recordId),
     recordHeartbeat: (heartbeat: HeartbeatWrite) => unwrap(rpc.recordHeartbeat(heartbeat)),
+    readConfigs: (wanted: ConfigWanted[]) => unwrap(rpc.readConfigs(networkId, wanted)),
+    stats: () => rpc.stats(),
   };
 };

@@ -161,7 +161,9 @@ describe.skipIf(!dataPlane.ok)("wgo against a real Worker and wireguard-go", () 
     const applyB = await wgoB(["heartbeat", "--name", "dev-b", "--once", "--apply"]);
     const [beatA] = applyA.json;
     const desired = beatA.desiredRevision;
-    expect(beatA).toMatchObject({ configChanged: true, applied: { revision: desired, action: "synced" } });
+    // The change travels as a delta and is applied with `wg set` (issue 14), not a whole config and syncconf.
+    expect(beatA).toMatchObject({ configChanged: true, applied: { revision: desired, action: "delta" } });
+    expect(beatA.fetched).toMatchObject([{ answer: "delta" }]);
     expect(beatA.appliedRevision).toBeLessThan(desired);
     expect(applyB.json[0]).toMatchObject({ configChanged: true, applied: { revision: desired } });
 

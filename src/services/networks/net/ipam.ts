@@ -97,8 +97,13 @@ export function allocateAddress(cidr: Cidr, used: Iterable<string>): string | nu
   return null;
 }
 
+/** Addresses in use, asked one at a time (the writer's AddressPool) instead of listed. */
+export interface TakenAddresses {
+  isTaken(value: bigint): boolean;
+}
+
 /** Validates an address a client asked for and returns it in canonical form. */
-export function checkRequestedAddress(cidr: Cidr, address: string, used: Iterable<string>): AddressCheck {
+export function checkRequestedAddress(cidr: Cidr, address: string, used: Iterable<string> | TakenAddresses): AddressCheck {
   const parsed = parseAddress(address);
   const familyName = cidr.family === "ipv4" ? "IPv4" : "IPv6";
   if (!parsed || parsed.family !== cidr.family) return { ok: false, reason: `${address} is not an ${familyName} address` };
@@ -113,6 +118,7 @@ export function checkRequestedAddress(cidr: Cidr, address: string, used: Iterabl
     return { ok: false, reason: `${canonical} is the ${role} of ${cidr.text}` };
   }
   if (parsed.value > usable.last) return { ok: false, reason: `${canonical} is the broadcast address of ${cidr.text}` };
-  if (usedKeys(cidr.family, used).has(parsed.value)) return { ok: false, reason: `${canonical} is already in use` };
+  const taken = "isTaken" in used ? used.isTaken(parsed.value) : usedKeys(cidr.family, used).has(parsed.value);
+  if (taken) return { ok: false, reason: `${canonical} is already in use` };
   return { ok: true, address: canonical };
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { insertWhere } from "../../../db/insert-where";
-import { devices, nodes, routingPolicies } from "../../../db/schema";
+import { devices, nodes } from "../../../db/schema";
 import { domainError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { enrolmentKeyUsable, holdsDevicesIn } from "../../live-authority";
@@ -35,7 +35,7 @@ export async function enrolDevice(
 ): Promise<{ device: DeviceRow; node: NodeRow } | null> {
   const { db } = ctx;
   const deviceId = newId("dev");
-  const { row: node, groupId } = await planNode(ctx, networkId, { name: input.name, publicKey: input.publicKey, deviceId });
+  const { row: node, groupId, held } = await planNode(ctx, networkId, { name: input.name, publicKey: input.publicKey, deviceId });
   const now = nowIso();
   const device: DeviceRow = {
     id: deviceId,
@@ -82,7 +82,10 @@ export async function enrolDevice(
     },
     { onlyIf: written, happened: nodeWritten },
   );
-  return nodeWritten(results) ? { device, node } : null;
+  if (!nodeWritten(results)) return null;
+  held.putNode(node);
+  held.bumped({ routing: true, dns: true });
+  return { device, node };
 }
 
 /**
@@ -107,16 +110,11 @@ export async function setRoutingPreference(
   mode: NodeRow["routingMode"],
   policyIds: string[],
 ): Promise<NodeRow> {
-  const { db } = ctx;
   const wanted = [...new Set(policyIds)].sort();
   if (mode !== "only" && wanted.length > 0) throw domainError(`policyIds apply only to mode "only"`);
   if (wanted.length > 0) {
-    const known = new Set(
-      (await db.select({ id: routingPolicies.id }).from(routingPolicies).where(eq(routingPolicies.networkId, networkId)).all()).map(
-        (policy) => policy.id,
-      ),
-    );
-    const unknown = wanted.filter((id) => !known.has(id));
+    const held = await ctx.memory.forWrite(ctx.db, networkId);
+    const unknown = wanted.filter((id) => !held.policies.has(id));
     if (unknown.length > 0) throw domainError(`policyIds ${unknown.join(", ")} are not routing policies of this network`);
   }
   return updateNode(ctx, networkId, nodeId, { routingMode: mode, routingPolicyIds: wanted }, "device.routing-changed");

@@ -1,26 +1,19 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../../db/client";
-import { dnsRecords, networks } from "../../../db/schema";
+import { dnsRecords } from "../../../db/schema";
 import { conflict, fieldError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
 import { findRecordConflict, validateRecord, type DnsRecord } from "../dns";
 import { commit, type WriterContext } from "../commit";
-import { bumpDnsRevision } from "../state";
+import { bumpDnsRevision, type DnsRecordRow } from "../state";
 
-export type DnsRecordRow = typeof dnsRecords.$inferSelect;
+export type { DnsRecordRow } from "../state";
 
-async function loadRecords(db: Db, networkId: string) {
-  const [networkRows, rows] = await db.batch([
-    db
-      .select({ dnsRevision: networks.dnsRevision, dnsDomain: networks.dnsDomain, groupId: networks.groupId })
-      .from(networks)
-      .where(eq(networks.id, networkId)),
-    db.select().from(dnsRecords).where(eq(dnsRecords.networkId, networkId)),
-  ]);
-  if (!networkRows[0]) throw notFound("Network");
-  const { dnsRevision: revision, dnsDomain: domain, groupId } = networkRows[0];
-  return { revision, domain, groupId, records: rows };
+/** The records as the writer holds them, with what the checks need from the network row. */
+async function loadRecords(ctx: WriterContext, networkId: string) {
+  const held = await ctx.memory.forWrite(ctx.db, networkId);
+  const { dnsRevision: revision, dnsDomain: domain, groupId } = held.network;
+  return { held, revision, domain, groupId, records: [...held.records.values()] };
 }
 
 /**
@@ -48,7 +41,7 @@ const recordEvent = (action: string, recordId: string, networkId: string, groupI
 
 export async function createRecord(ctx: WriterContext, networkId: string, record: DnsRecord): Promise<DnsRecordRow> {
   const { db } = ctx;
-  const { revision, domain, groupId, records } = await loadRecords(db, networkId);
+  const { held, revision, domain, groupId, records } = await loadRecords(ctx, networkId);
   assertFitsDomain(record, domain);
   if (records.length >= LIMITS.dnsRecordsPerNetwork) throw conflict(`A network holds at most ${LIMITS.dnsRecordsPerNetwork} DNS records`);
   assertNoConflict(records, record);
@@ -59,12 +52,14 @@ export async function createRecord(ctx: WriterContext, networkId: string, record
     [db.insert(dnsRecords).values(row), bumpDnsRevision(db, networkId)],
     recordEvent("created", row.id, networkId, groupId),
   );
+  held.records.set(row.id, row);
+  held.bumped({ dns: true });
   return row;
 }
 
 export async function replaceRecord(ctx: WriterContext, networkId: string, recordId: string, record: DnsRecord): Promise<DnsRecordRow> {
   const { db } = ctx;
-  const { revision, domain, groupId, records } = await loadRecords(db, networkId);
+  const { held, revision, domain, groupId, records } = await loadRecords(ctx, networkId);
   const current = records.find((row) => row.id === recordId);
   if (!current) throw notFound("DNS record");
   assertFitsDomain(record, domain);
@@ -75,16 +70,20 @@ export async function replaceRecord(ctx: WriterContext, networkId: string, recor
     [db.update(dnsRecords).set(next).where(eq(dnsRecords.id, recordId)), bumpDnsRevision(db, networkId)],
     recordEvent("replaced", recordId, networkId, groupId),
   );
+  held.records.set(recordId, next);
+  held.bumped({ dns: true });
   return next;
 }
 
 export async function deleteRecord(ctx: WriterContext, networkId: string, recordId: string): Promise<void> {
   const { db } = ctx;
-  const { groupId, records } = await loadRecords(db, networkId);
-  if (!records.some((row) => row.id === recordId)) throw notFound("DNS record");
+  const { held, groupId } = await loadRecords(ctx, networkId);
+  if (!held.records.has(recordId)) throw notFound("DNS record");
   await commit(
     ctx,
     [db.delete(dnsRecords).where(eq(dnsRecords.id, recordId)), bumpDnsRevision(db, networkId)],
     recordEvent("deleted", recordId, networkId, groupId),
   );
+  held.records.delete(recordId);
+  held.bumped({ dns: true });
 }

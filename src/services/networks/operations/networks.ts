@@ -1,10 +1,11 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { dnsRecords, networks, nodes } from "../../../db/schema";
+import { networks } from "../../../db/schema";
 import { conflict, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { commit, type WriterContext } from "../commit";
 import { fullNameProblem } from "../dns";
+import type { HeldNetwork } from "../memory/held-network";
 import { mustParseCidr, overlaps } from "../net/cidr";
 
 export type NetworkRow = typeof networks.$inferSelect;
@@ -81,16 +82,15 @@ export async function updateNetwork(ctx: WriterContext, networkId: string, chang
   return next;
 }
 
-async function assertNoNodes(db: Db, networkId: string, action: string) {
-  const node = await db.select({ id: nodes.id }).from(nodes).where(eq(nodes.networkId, networkId)).limit(1).get();
-  if (node) throw conflict(`The network still holds nodes; remove them before you ${action}`);
+function assertNoNodes(held: HeldNetwork, action: string) {
+  if (held.nodes.size > 0) throw conflict(`The network still holds nodes; remove them before you ${action}`);
 }
 
 /** Runs in the network's writer (no node can arrive meanwhile); the group's writer then checks overlaps. */
-export async function assertCidrMayChange(db: Db, networkId: string, changes: NetworkChanges) {
+export async function assertCidrMayChange(ctx: WriterContext, networkId: string, changes: NetworkChanges) {
   if (changes.cidr === undefined) return;
-  const current = await db.select({ cidr: networks.cidr }).from(networks).where(eq(networks.id, networkId)).get();
-  if (current && current.cidr !== changes.cidr) await assertNoNodes(db, networkId, "change its CIDR");
+  const held = await ctx.memory.forWrite(ctx.db, networkId);
+  if (held.network.cidr !== changes.cidr) assertNoNodes(held, "change its CIDR");
 }
 
 /**
@@ -98,21 +98,15 @@ export async function assertCidrMayChange(db: Db, networkId: string, changes: Ne
  * name and relative CNAME target must still fit in 253 characters (else the zone would not load).
  * Runs in the network's writer, so no node or record can arrive between this check and the change.
  */
-export async function assertNamesFitDomain(db: Db, networkId: string, changes: NetworkChanges) {
+export async function assertNamesFitDomain(ctx: WriterContext, networkId: string, changes: NetworkChanges) {
   const domain = changes.dnsDomain;
   if (domain === undefined) return;
-  const [nodeRows, recordRows] = await db.batch([
-    db.select({ id: nodes.id, name: nodes.name }).from(nodes).where(eq(nodes.networkId, networkId)),
-    db
-      .select({ id: dnsRecords.id, name: dnsRecords.name, type: dnsRecords.type, value: dnsRecords.value })
-      .from(dnsRecords)
-      .where(eq(dnsRecords.networkId, networkId)),
-  ]);
-  for (const node of nodeRows) {
+  const held = await ctx.memory.forWrite(ctx.db, networkId);
+  for (const node of held.nodes.values()) {
     const problem = fullNameProblem(node.name, domain);
     if (problem) throw conflict(`Node ${node.id} ("${node.name}"): ${problem}; rename it or pick a shorter domain`);
   }
-  for (const record of recordRows) {
+  for (const record of held.records.values()) {
     const problem = fullNameProblem(record.name, domain) ?? (record.type === "CNAME" ? fullNameProblem(record.value, domain) : null);
     if (problem) throw conflict(`DNS record ${record.id} ("${record.name}"): ${problem}; change it or pick a shorter domain`);
   }
@@ -121,8 +115,8 @@ export async function assertNamesFitDomain(db: Db, networkId: string, changes: N
 /** Runs inside the network's own writer, so no node can be added while the network is deleted. */
 export async function deleteNetwork(ctx: WriterContext, networkId: string): Promise<void> {
   const { db } = ctx;
-  const current = await db.select({ id: networks.id, groupId: networks.groupId }).from(networks).where(eq(networks.id, networkId)).get();
-  if (!current) throw notFound("Network");
-  await assertNoNodes(db, networkId, "delete it");
-  await commit(ctx, [db.delete(networks).where(eq(networks.id, networkId))], networkEvent("deleted", current));
+  const held = await ctx.memory.forWrite(db, networkId);
+  assertNoNodes(held, "delete it");
+  await commit(ctx, [db.delete(networks).where(eq(networks.id, networkId))], networkEvent("deleted", held.network));
+  ctx.memory.forget();
 }

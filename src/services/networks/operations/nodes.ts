@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { devices, gateways, nodes, tunnelObservations } from "../../../db/schema";
 import { conflict, domainError, fieldError, notFound } from "../../../lib/errors";
@@ -7,8 +7,9 @@ import { LIMITS } from "../../../lib/limits";
 import { commit, type WriterContext } from "../commit";
 import { nodeNameProblem } from "../dns";
 import { mustParseCidr } from "../net/cidr";
-import { allocateAddress, checkRequestedAddress } from "../net/ipam";
-import { bumpDnsRevision, bumpRoutingRevision, loadRoutingState, type NodeRow, type RoutingState } from "../state";
+import type { HeldNetwork } from "../memory/held-network";
+import { checkRequestedAddress, parseAddress } from "../net/ipam";
+import { bumpDnsRevision, bumpRoutingRevision, type NodeRow } from "../state";
 
 export interface NodeInput {
   name: string;
@@ -25,17 +26,16 @@ export interface NodeInput {
 export type NodeChanges = Partial<Omit<NodeInput, "deviceId">>;
 
 /** Checked in the writer, against the domain the network has now: `<name>.<dnsDomain>` must be a name the zone can hold. */
-function assertNameFitsZone(state: RoutingState, name: string) {
-  const problem = nodeNameProblem(name, state.network.dnsDomain);
+function assertNameFitsZone(held: HeldNetwork, name: string) {
+  const problem = nodeNameProblem(name, held.network.dnsDomain);
   if (problem) throw fieldError("name", problem);
 }
 
-function assertUniqueIdentity(state: RoutingState, candidate: { name: string; publicKey: string }, selfId?: string) {
-  for (const other of state.nodes) {
-    if (other.id === selfId) continue;
-    if (other.name === candidate.name) throw conflict(`Node ${other.id} already uses the name "${candidate.name}" in this network`);
-    if (other.publicKey === candidate.publicKey) throw conflict(`Node ${other.id} already uses this public key in this network`);
-  }
+function assertUniqueIdentity(held: HeldNetwork, candidate: { name: string; publicKey: string }, selfId?: string) {
+  const named = held.nodeNamed(candidate.name);
+  if (named && named.id !== selfId) throw conflict(`Node ${named.id} already uses the name "${candidate.name}" in this network`);
+  const keyed = held.nodeWithKey(candidate.publicKey);
+  if (keyed && keyed.id !== selfId) throw conflict(`Node ${keyed.id} already uses this public key in this network`);
 }
 
 async function assertGatewayRole(db: Db, isGateway: boolean, gatewayId: string | null) {
@@ -46,29 +46,33 @@ async function assertGatewayRole(db: Db, isGateway: boolean, gatewayId: string |
 }
 
 /** A requested address must be free and usable; otherwise the lowest free one (409 when the range is full). */
-function pickAddress(state: RoutingState, requested: string | undefined, selfId?: string): string {
-  const cidr = mustParseCidr(state.network.cidr);
-  const used = state.nodes.filter((node) => node.id !== selfId).map((node) => node.address);
+function pickAddress(held: HeldNetwork, requested: string | undefined, self?: NodeRow): string {
+  const cidr = mustParseCidr(held.network.cidr);
   if (requested !== undefined) {
-    const checked = checkRequestedAddress(cidr, requested, used);
+    // The node's own address is free for itself.
+    const own = self ? parseAddress(self.address)?.value : undefined;
+    const checked = checkRequestedAddress(cidr, requested, { isTaken: (value) => value !== own && held.addresses.isTaken(value) });
     if (checked.ok) return checked.address;
     if (/in use|used/i.test(checked.reason)) throw conflict(`${requested}: ${checked.reason}`);
     throw domainError(`address ${requested}: ${checked.reason}`);
   }
-  const address = allocateAddress(cidr, used);
-  if (!address) throw conflict(`The network's address range ${state.network.cidr} is exhausted`);
+  const address = held.addresses.lowestFree();
+  if (!address) throw conflict(`The network's address range ${held.network.cidr} is exhausted`);
   return address;
 }
 
-const policiesUsing = (state: RoutingState, nodeId: string) =>
-  state.policies.filter((policy) => policy.gatewayPath.includes(nodeId)).map((policy) => policy.id);
+const policiesUsing = (held: HeldNetwork, nodeId: string) =>
+  [...held.policies.values()].filter((policy) => policy.gatewayPath.includes(nodeId)).map((policy) => policy.id);
 
-/** Validates and allocates a new node without writing it, so callers can write it in their own batch. */
-export async function planNode({ db }: WriterContext, networkId: string, input: NodeInput) {
-  const state = await loadRoutingState(db, networkId);
-  if (state.nodes.length >= LIMITS.nodesPerNetwork) throw conflict(`A network holds at most ${LIMITS.nodesPerNetwork} nodes`);
-  assertNameFitsZone(state, input.name);
-  assertUniqueIdentity(state, input);
+/**
+ * Validates and allocates a new node without writing it, so callers can write it in their own batch.
+ * The caller puts the row into `held` once its batch committed.
+ */
+export async function planNode({ db, memory }: WriterContext, networkId: string, input: NodeInput) {
+  const held = await memory.forWrite(db, networkId);
+  if (held.nodes.size >= LIMITS.nodesPerNetwork) throw conflict(`A network holds at most ${LIMITS.nodesPerNetwork} nodes`);
+  assertNameFitsZone(held, input.name);
+  assertUniqueIdentity(held, input);
   const isGateway = input.isGateway ?? false;
   const gatewayId = isGateway ? (input.gatewayId ?? null) : null;
   await assertGatewayRole(db, isGateway, gatewayId);
@@ -78,7 +82,7 @@ export async function planNode({ db }: WriterContext, networkId: string, input: 
     networkId,
     name: input.name,
     publicKey: input.publicKey,
-    address: pickAddress(state, input.address),
+    address: pickAddress(held, input.address),
     endpoint: input.endpoint ?? null,
     listenPort: input.listenPort ?? null,
     isGateway,
@@ -86,14 +90,14 @@ export async function planNode({ db }: WriterContext, networkId: string, input: 
     deviceId: input.deviceId ?? null,
     routingMode: input.routingMode ?? "all",
     routingPolicyIds: input.routingPolicyIds ?? [],
-    revision: state.network.routingRevision + 1,
+    revision: held.network.routingRevision + 1,
     appliedRoutingRevision: null,
     appliedDnsRevision: null,
     lastSeenAt: null,
     createdAt: now,
     updatedAt: now,
   };
-  return { row, groupId: state.network.groupId };
+  return { row, groupId: held.network.groupId, held };
 }
 
 /** What a change to a node is, in the domain's words: a plain node's, or (through its node) a device's. */
@@ -110,12 +114,14 @@ const nodeEvent = (action: NodeAction, node: { id: string; networkId: string; de
 
 export async function createNode(ctx: WriterContext, networkId: string, input: NodeInput): Promise<NodeRow> {
   const { db } = ctx;
-  const { row, groupId } = await planNode(ctx, networkId, input);
+  const { row, groupId, held } = await planNode(ctx, networkId, input);
   await commit(
     ctx,
     [db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)],
     nodeEvent("node.added", row, groupId),
   );
+  held.putNode(row);
+  held.bumped({ routing: true, dns: true });
   return row;
 }
 
@@ -127,11 +133,16 @@ export async function updateNode(
   action: NodeAction = "node.updated",
 ): Promise<NodeRow> {
   const { db } = ctx;
-  const state = await loadRoutingState(db, networkId);
-  const current = state.nodes.find((node) => node.id === nodeId);
+  const held = await ctx.memory.forWrite(db, networkId);
+  // Read fresh, not from memory: the answer carries the heartbeat columns, which are written outside the writer.
+  const current = await db
+    .select()
+    .from(nodes)
+    .where(and(eq(nodes.id, nodeId), eq(nodes.networkId, networkId)))
+    .get();
   if (!current) throw notFound("Node");
   const isGateway = changes.isGateway ?? current.isGateway;
-  const usedBy = policiesUsing(state, nodeId);
+  const usedBy = policiesUsing(held, nodeId);
   if (!isGateway && usedBy.length > 0) throw conflict(`The node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
   const gatewayId = isGateway ? (changes.gatewayId !== undefined ? changes.gatewayId : current.gatewayId) : null;
   const next: NodeRow = {
@@ -139,12 +150,12 @@ export async function updateNode(
     ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
     isGateway,
     gatewayId,
-    address: changes.address !== undefined ? pickAddress(state, changes.address, nodeId) : current.address,
-    revision: state.network.routingRevision + 1,
+    address: changes.address !== undefined ? pickAddress(held, changes.address, current) : current.address,
+    revision: held.network.routingRevision + 1,
     updatedAt: nowIso(),
   };
-  if (next.name !== current.name) assertNameFitsZone(state, next.name);
-  assertUniqueIdentity(state, next, nodeId);
+  if (next.name !== current.name) assertNameFitsZone(held, next.name);
+  assertUniqueIdentity(held, next, nodeId);
   if (gatewayId !== current.gatewayId || isGateway !== current.isGateway) await assertGatewayRole(db, isGateway, gatewayId);
   // Names, addresses and gateways (the zone's name server is a gateway's address) all shape the zone file.
   const renamed = next.name !== current.name || next.address !== current.address || next.isGateway !== current.isGateway;
@@ -157,8 +168,10 @@ export async function updateNode(
       bumpRoutingRevision(db, networkId),
       ...(renamed ? [bumpDnsRevision(db, networkId)] : []),
     ],
-    nodeEvent(action, next, state.network.groupId),
+    nodeEvent(action, next, held.network.groupId),
   );
+  held.putNode(next);
+  held.bumped({ routing: true, dns: renamed });
   return next;
 }
 
@@ -170,10 +183,10 @@ export async function deleteNode(
   action: NodeAction = "node.removed",
 ): Promise<void> {
   const { db } = ctx;
-  const state = await loadRoutingState(db, networkId);
-  const node = state.nodes.find((candidate) => candidate.id === nodeId);
+  const held = await ctx.memory.forWrite(db, networkId);
+  const node = held.nodes.get(nodeId);
   if (!node) throw notFound("Node");
-  const usedBy = policiesUsing(state, nodeId);
+  const usedBy = policiesUsing(held, nodeId);
   if (usedBy.length > 0) throw conflict(`The node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
   await commit(
     ctx,
@@ -185,6 +198,8 @@ export async function deleteNode(
       bumpRoutingRevision(db, networkId),
       bumpDnsRevision(db, networkId),
     ],
-    nodeEvent(action, node, state.network.groupId),
+    nodeEvent(action, node, held.network.groupId),
   );
+  held.removeNode(nodeId);
+  held.bumped({ routing: true, dns: true });
 }

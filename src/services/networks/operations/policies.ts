@@ -7,15 +7,8 @@ import { LIMITS } from "../../../lib/limits";
 import { checkGatewayPath, type GatewayEligibility } from "../gateway-path";
 import { checkDestination, findRoutingConflicts } from "../routing";
 import { actorOf, commit, type WriterContext } from "../commit";
-import {
-  bumpRoutingRevision,
-  loadRoutingState,
-  type PolicyRow,
-  type RoutingState,
-  toRoutingNetwork,
-  toRoutingNode,
-  toRoutingPolicy,
-} from "../state";
+import type { HeldNetwork } from "../memory/held-network";
+import { bumpRoutingRevision, type PolicyRow, toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../state";
 
 export interface PolicyInput {
   name: string;
@@ -30,8 +23,8 @@ export interface PolicyRules {
   eligibility: GatewayEligibility;
 }
 
-async function assertPolicyFits(db: Db, state: RoutingState, input: PolicyInput, rules: PolicyRules, selfId?: string) {
-  const nodesById = new Map(state.nodes.map((node) => [node.id, node]));
+async function assertPolicyFits(db: Db, held: HeldNetwork, input: PolicyInput, rules: PolicyRules, selfId?: string) {
+  const nodesById = held.nodes;
   const gatewayIds = [...new Set(input.gatewayPath.map((id) => nodesById.get(id)?.gatewayId).filter((id): id is string => !!id))];
   const inventory =
     gatewayIds.length === 0
@@ -48,22 +41,21 @@ async function assertPolicyFits(db: Db, state: RoutingState, input: PolicyInput,
     gatewaysById: new Map(inventory.map((gateway) => [gateway.id, gateway])),
   });
   if (pathProblem) throw domainError(pathProblem);
-  const destinationProblem = checkDestination(state.network.cidr, input.destinationCidr);
+  const destinationProblem = checkDestination(held.network.cidr, input.destinationCidr);
   if (destinationProblem) throw domainError(`destinationCidr ${input.destinationCidr}: ${destinationProblem}`);
-  const others = state.policies.filter((policy) => policy.id !== selfId);
+  const others = [...held.policies.values()].filter((policy) => policy.id !== selfId);
   const nameTaken = others.find((policy) => policy.name === input.name);
   if (nameTaken) throw conflict(`Routing policy ${nameTaken.id} already uses the name "${input.name}"`);
   const candidate = toRoutingPolicy({ id: selfId ?? "(new policy)", ...input });
-  const conflicts = findRoutingConflicts(toRoutingNetwork(state.network), state.nodes.map(toRoutingNode), [
-    ...others.map(toRoutingPolicy),
-    candidate,
-  ]);
+  // Only gateways can be hops: their names are what the sentences need.
+  const gatewayNodes = [...held.nodes.values()].filter((node) => node.isGateway).map(toRoutingNode);
+  const conflicts = findRoutingConflicts(toRoutingNetwork(held.network), gatewayNodes, [...others.map(toRoutingPolicy), candidate]);
   if (conflicts.length > 0) throw conflict(conflicts.join("; "));
 }
 
 /** policy.changed names the policy as it now is (for a deletion: its id and name) and who changed it. */
-function policyEvent(ctx: WriterContext, state: RoutingState, action: "created" | "updated" | "deleted", policy: PolicyRow) {
-  const { networkId, groupId } = { networkId: state.network.id, groupId: state.network.groupId };
+function policyEvent(ctx: WriterContext, held: HeldNetwork, action: "created" | "updated" | "deleted", policy: PolicyRow) {
+  const { networkId, groupId } = { networkId: held.network.id, groupId: held.network.groupId };
   const shown =
     action === "deleted"
       ? { id: policy.id, name: policy.name }
@@ -92,20 +84,22 @@ function policyEvent(ctx: WriterContext, state: RoutingState, action: "created" 
 
 export async function createPolicy(ctx: WriterContext, networkId: string, input: PolicyInput, rules: PolicyRules): Promise<PolicyRow> {
   const { db } = ctx;
-  const state = await loadRoutingState(db, networkId);
-  if (state.policies.length >= LIMITS.policiesPerNetwork)
+  const held = await ctx.memory.forWrite(db, networkId);
+  if (held.policies.size >= LIMITS.policiesPerNetwork)
     throw conflict(`A network holds at most ${LIMITS.policiesPerNetwork} routing policies`);
-  await assertPolicyFits(db, state, input, rules);
+  await assertPolicyFits(db, held, input, rules);
   const now = nowIso();
   const row: PolicyRow = {
     id: newId("rp"),
     networkId,
     ...input,
-    revision: state.network.routingRevision + 1,
+    revision: held.network.routingRevision + 1,
     createdAt: now,
     updatedAt: now,
   };
-  await commit(ctx, [db.insert(routingPolicies).values(row), bumpRoutingRevision(db, networkId)], policyEvent(ctx, state, "created", row));
+  await commit(ctx, [db.insert(routingPolicies).values(row), bumpRoutingRevision(db, networkId)], policyEvent(ctx, held, "created", row));
+  held.policies.set(row.id, row);
+  held.bumped({ routing: true });
   return row;
 }
 
@@ -117,26 +111,28 @@ export async function replacePolicy(
   rules: PolicyRules,
 ): Promise<PolicyRow> {
   const { db } = ctx;
-  const state = await loadRoutingState(db, networkId);
-  const current = state.policies.find((policy) => policy.id === policyId);
+  const held = await ctx.memory.forWrite(db, networkId);
+  const current = held.policies.get(policyId);
   if (!current) throw notFound("Routing policy");
-  await assertPolicyFits(db, state, input, rules, policyId);
-  const next: PolicyRow = { ...current, ...input, revision: state.network.routingRevision + 1, updatedAt: nowIso() };
+  await assertPolicyFits(db, held, input, rules, policyId);
+  const next: PolicyRow = { ...current, ...input, revision: held.network.routingRevision + 1, updatedAt: nowIso() };
   await commit(
     ctx,
     [db.update(routingPolicies).set(next).where(eq(routingPolicies.id, policyId)), bumpRoutingRevision(db, networkId)],
-    policyEvent(ctx, state, "updated", next),
+    policyEvent(ctx, held, "updated", next),
   );
+  held.policies.set(policyId, next);
+  held.bumped({ routing: true });
   return next;
 }
 
 /** Devices that chose it ("only" preferences) forget it in the same batch: no stale ids to trip over later. */
 export async function deletePolicy(ctx: WriterContext, networkId: string, policyId: string): Promise<void> {
   const { db } = ctx;
-  const state = await loadRoutingState(db, networkId);
-  const policy = state.policies.find((candidate) => candidate.id === policyId);
+  const held = await ctx.memory.forWrite(db, networkId);
+  const policy = held.policies.get(policyId);
   if (!policy) throw notFound("Routing policy");
-  const choosers = state.nodes.filter((node) => node.routingPolicyIds.includes(policyId));
+  const choosers = [...held.nodes.values()].filter((node) => node.routingPolicyIds.includes(policyId));
   await commit(
     ctx,
     [
@@ -149,6 +145,9 @@ export async function deletePolicy(ctx: WriterContext, networkId: string, policy
       ),
       bumpRoutingRevision(db, networkId),
     ],
-    policyEvent(ctx, state, "deleted", policy),
+    policyEvent(ctx, held, "deleted", policy),
   );
+  held.policies.delete(policyId);
+  for (const node of choosers) held.putNode({ ...node, routingPolicyIds: node.routingPolicyIds.filter((id) => id !== policyId) });
+  held.bumped({ routing: true });
 }

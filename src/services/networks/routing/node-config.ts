@@ -1,7 +1,7 @@
 import { routingIntentFor } from "./intent";
 import { peerRoutes } from "./peer-routes";
 import { buildTopology, type Topology } from "./topology";
-import type { NodeConfig, PeerConfig, RoutingNetwork, RoutingNode, RoutingPolicy } from "./types";
+import type { NodeConfig, NodeConfigCore, PeerConfig, RoutingNetwork, RoutingNode, RoutingPolicy } from "./types";
 import { renderWgQuick } from "./wg-quick";
 
 /**
@@ -16,6 +16,12 @@ const KEEPALIVE_SECONDS = 25;
  * and throws rather than serving a config that cannot work.
  */
 export function configFor(topology: Topology, nodeId: string): NodeConfig {
+  const config = configCoreFor(topology, nodeId);
+  return { ...config, wgQuick: renderWgQuick(config, topology.cidr.family) };
+}
+
+/** The config without its wg-quick text: what a delta compares, at half the cost. */
+export function configCoreFor(topology: Topology, nodeId: string): NodeConfigCore {
   const node = topology.nodes.get(nodeId);
   if (!node) {
     const why = topology.ignoredNodes.includes(nodeId) ? "its address is unusable in this network" : "it is not a node of this network";
@@ -24,12 +30,13 @@ export function configFor(topology: Topology, nodeId: string): NodeConfig {
   const peers: PeerConfig[] = peerRoutes(topology, node).map(({ peer, allowedIps }) => ({
     nodeId: peer.id,
     name: peer.name,
+    address: peer.address,
     publicKey: peer.publicKey,
     endpoint: peer.endpoint,
     allowedIps,
     persistentKeepalive: node.endpoint === null && peer.endpoint !== null ? KEEPALIVE_SECONDS : null,
   }));
-  const config: Omit<NodeConfig, "wgQuick"> = {
+  return {
     nodeId: node.id,
     networkId: topology.network.id,
     routingRevision: topology.network.routingRevision,
@@ -39,7 +46,6 @@ export function configFor(topology: Topology, nodeId: string): NodeConfig {
     routingIntent: routingIntentFor(topology, node),
     forwarding: topology.forwarders.has(node.id),
   };
-  return { ...config, wgQuick: renderWgQuick(config, topology.cidr.family) };
 }
 
 /** One config without keeping the topology: convenient for a single request. */

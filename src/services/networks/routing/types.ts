@@ -52,6 +52,8 @@ export interface RoutingIntentEntry {
 export interface PeerConfig {
   nodeId: string;
   name: string;
+  /** The peer's overlay address: peers are listed in its numeric order (then by id), which a delta's receiver re-creates. */
+  address: string;
   publicKey: string;
   endpoint: string | null;
   allowedIps: string[];
@@ -68,4 +70,24 @@ export interface NodeConfig {
   /** True for gateways on any path: they forward packets between peers and must have IP forwarding on. */
   forwarding: boolean;
   wgQuick: string;
+}
+
+/** A config before its wg-quick text is rendered: what deltas are computed between. */
+export type NodeConfigCore = Omit<NodeConfig, "wgQuick">;
+
+/**
+ * What changed in one node's config between the revision a client holds and the current one. Peers are
+ * named by node id; a peer whose key changed comes as an upsert (the client removes the old key).
+ * The optional parts are present only when they changed, and then whole.
+ */
+export interface ConfigDelta {
+  nodeId: string;
+  networkId: string;
+  fromRevision: number;
+  routingRevision: number;
+  interface?: NodeConfig["interface"];
+  peersUpserted: PeerConfig[];
+  peersRemoved: string[];
+  routingIntent?: RoutingIntentEntry[];
+  forwarding?: boolean;
 }

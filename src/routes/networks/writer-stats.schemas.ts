@@ -1,0 +1,15 @@
+import { z } from "@hono/zod-openapi";
+
+export const WriterStatsSchema = z
+  .object({
+    statements: z.number().int().openapi({ description: "D1 statements the writer ran since it started" }),
+    rowsRead: z.number().int().openapi({ description: "Sum of D1's meta.rows_read over them (what D1 bills reads by)" }),
+    rowsWritten: z.number().int(),
+    loads: z
+      .number()
+      .int()
+      .openapi({ description: "Full loads of the network from D1: one after a start, more only when a change went around the writer" }),
+    heldNodes: z.number().int().openapi({ description: "Nodes held in memory" }),
+    topologiesKept: z.number().int().openapi({ description: "Routing revisions whose topology is kept, for config reads and deltas" }),
+  })
+  .openapi("NetworkWriterStats");

@@ -1,0 +1,33 @@
+import type { Db } from "../../../db/client";
+import { type ConfigDelta, configCoreFor, configFor, diffConfigs, type NodeConfig } from "../routing";
+import type { NetworkMemory } from "./network-memory";
+
+/** One node's answer: its whole config, or only what changed since the revision the client holds. */
+export type ConfigRead =
+  | { nodeId: string; config: NodeConfig; delta?: undefined }
+  | { nodeId: string; delta: ConfigDelta; config?: undefined };
+
+/** A node whose config is wanted, and the revision of the one its client holds (if any). */
+export interface ConfigWanted {
+  nodeId: string;
+  sinceRevision?: number;
+}
+
+/**
+ * Config reads served from the writer's memory: no row of the network is read (one row, its revisions,
+ * is checked), and the topology of a revision is built once for every read of it. With `sinceRevision`
+ * a node gets a delta when the topology of that revision is still kept, else its whole config.
+ * Nodes not in the network are left out.
+ */
+export async function readConfigs(memory: NetworkMemory, db: Db, networkId: string, wanted: ConfigWanted[]) {
+  const held = await memory.forRead(db, networkId);
+  const current = memory.topologies.current(held);
+  const topologyAt = (revision: number) => (revision === held.network.routingRevision ? current : memory.topologies.at(revision));
+  return wanted
+    .filter(({ nodeId }) => held.nodes.has(nodeId))
+    .map(({ nodeId, sinceRevision }): ConfigRead => {
+      const older = sinceRevision === undefined ? undefined : topologyAt(sinceRevision);
+      if (older?.nodes.has(nodeId)) return { nodeId, delta: diffConfigs(configCoreFor(older, nodeId), configCoreFor(current, nodeId)) };
+      return { nodeId, config: configFor(current, nodeId) };
+    });
+}

@@ -1,0 +1,85 @@
+import { mustParseCidr } from "../net/cidr";
+import { AddressPool } from "../net/address-pool";
+import type { DnsRecordRow, NetworkRow, NetworkState, NodeRow, PolicyRow } from "../state";
+
+/**
+ * One network as its writer holds it in memory: the rows routing and DNS depend on, with the indexes
+ * the writes check against (names, public keys, addresses), so a write reads no row it does not change.
+ * Rows are replaced, never mutated in place: a topology built from them stays as it was.
+ *
+ * Heartbeat columns of the node rows (lastSeenAt, applied revisions) are written outside the writer and
+ * are stale here by design; nothing served comes from them (updateNode reads its row fresh).
+ */
+export class HeldNetwork {
+  network: NetworkRow;
+  readonly nodes = new Map<string, NodeRow>();
+  readonly policies = new Map<string, PolicyRow>();
+  readonly records = new Map<string, DnsRecordRow>();
+  addresses: AddressPool;
+  private readonly byName = new Map<string, string>();
+  private readonly byKey = new Map<string, string>();
+
+  constructor(state: NetworkState) {
+    this.network = state.network;
+    this.addresses = new AddressPool(mustParseCidr(state.network.cidr));
+    for (const node of state.nodes) this.putNode(node);
+    for (const policy of state.policies) this.policies.set(policy.id, policy);
+    for (const record of state.records) this.records.set(record.id, record);
+  }
+
+  nodeNamed(name: string): NodeRow | undefined {
+    const id = this.byName.get(name);
+    return id === undefined ? undefined : this.nodes.get(id);
+  }
+
+  nodeWithKey(publicKey: string): NodeRow | undefined {
+    const id = this.byKey.get(publicKey);
+    return id === undefined ? undefined : this.nodes.get(id);
+  }
+
+  putNode(row: NodeRow): void {
+    this.removeNode(row.id);
+    this.nodes.set(row.id, row);
+    this.byName.set(row.name, row.id);
+    this.byKey.set(row.publicKey, row.id);
+    this.addresses.take(row.address);
+  }
+
+  removeNode(id: string): void {
+    const old = this.nodes.get(id);
+    if (!old) return;
+    this.nodes.delete(id);
+    if (this.byName.get(old.name) === id) this.byName.delete(old.name);
+    if (this.byKey.get(old.publicKey) === id) this.byKey.delete(old.publicKey);
+    this.addresses.release(old.address);
+  }
+
+  /** A network row read or written since: the address pool follows a CIDR change (only ever on an empty network). */
+  setNetwork(row: NetworkRow): void {
+    if (row.cidr !== this.network.cidr) {
+      this.addresses = new AddressPool(mustParseCidr(row.cidr));
+      for (const node of this.nodes.values()) this.addresses.take(node.address);
+    }
+    this.network = row;
+  }
+
+  /** Mirrors the revision bumps a commit carried (`current + 1` in SQL; only this writer runs them). */
+  bumped(which: { routing?: boolean; dns?: boolean }): void {
+    this.network = {
+      ...this.network,
+      routingRevision: this.network.routingRevision + (which.routing ? 1 : 0),
+      dnsRevision: this.network.dnsRevision + (which.dns ? 1 : 0),
+    };
+  }
+
+  /** Rows in id order, the form a fresh load is compared with (tests) and topologies are built from. */
+  state(): NetworkState {
+    const byId = <T extends { id: string }>(rows: Iterable<T>) => [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return {
+      network: this.network,
+      nodes: byId(this.nodes.values()),
+      policies: byId(this.policies.values()),
+      records: byId(this.records.values()),
+    };
+  }
+}

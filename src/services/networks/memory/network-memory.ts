@@ -1,0 +1,94 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { networks } from "../../../db/schema";
+import { notFound } from "../../../lib/errors";
+import { loadNetworkState, type NetworkRow } from "../state";
+import { HeldNetwork } from "./held-network";
+import { TopologyCache } from "./topology-cache";
+
+/** Runs a task after every write queued before it, and before any queued after (the writer's queue). */
+export type Serialize = <T>(task: () => Promise<T>) => Promise<T>;
+
+const revisionsOf = (db: Db, networkId: string) =>
+  db
+    .select({ routingRevision: networks.routingRevision, dnsRevision: networks.dnsRevision })
+    .from(networks)
+    .where(eq(networks.id, networkId))
+    .get();
+
+/**
+ * The network a writer holds in memory. The writer is the network's only writer of routing and DNS
+ * rows, so it can apply each committed write to its copy instead of reloading: a write reads the
+ * network's row (its revisions) and nothing that grows with the network. It reloads everything only
+ * when D1's revisions disagree with its own (after a restart, or a change made outside the writer).
+ *
+ * Reloads run in the writer's queue, never beside a write: a write applies its change to the copy
+ * after its commit, and a copy loaded in between would count that change twice.
+ */
+export class NetworkMemory {
+  private held: HeldNetwork | null = null;
+  readonly topologies = new TopologyCache();
+  /** Full loads since the writer started: the figure tests and the benchmark read. */
+  loads = 0;
+
+  constructor(private readonly serialize: Serialize) {}
+
+  /** For a write, already in the queue: one row read, and the copy (reloaded when it disagrees with D1). */
+  async forWrite(db: Db, networkId: string): Promise<HeldNetwork> {
+    const row = await db.select().from(networks).where(eq(networks.id, networkId)).get();
+    if (!row) {
+      this.forget();
+      throw notFound("Network");
+    }
+    const held = this.held;
+    if (held && held.network.id === networkId && sameRevisions(held.network, row)) {
+      held.setNetwork(row);
+      return held;
+    }
+    return this.load(db, networkId);
+  }
+
+  /**
+   * For a read: one row read. When D1 is ahead of the copy a write is between its commit and its apply,
+   * or something changed outside the writer: the check is repeated in the queue, after that write.
+   */
+  async forRead(db: Db, networkId: string): Promise<HeldNetwork> {
+    const revisions = await revisionsOf(db, networkId);
+    if (!revisions) throw notFound("Network");
+    const held = this.held;
+    if (held && held.network.id === networkId && sameRevisions(held.network, revisions)) return held;
+    return this.serialize(async () => {
+      const again = await revisionsOf(db, networkId);
+      if (!again) throw notFound("Network");
+      const settled = this.held;
+      if (settled && settled.network.id === networkId && sameRevisions(settled.network, again)) return settled;
+      return this.load(db, networkId);
+    });
+  }
+
+  stats() {
+    return { loads: this.loads, heldNodes: this.held?.nodes.size ?? 0, topologiesKept: this.topologies.size };
+  }
+
+  /** A network row written for this network by another writer (its group's): held as is. */
+  adopt(row: NetworkRow): void {
+    if (this.held && this.held.network.id === row.id) this.held.setNetwork(row);
+  }
+
+  /** The copy is dropped (the network was deleted, or a change went around it); the next use reloads. */
+  forget(): void {
+    this.held = null;
+    this.topologies.clear();
+  }
+
+  private async load(db: Db, networkId: string): Promise<HeldNetwork> {
+    this.forget();
+    const held = new HeldNetwork(await loadNetworkState(db, networkId));
+    this.loads++;
+    this.held = held;
+    return held;
+  }
+}
+
+const sameRevisions = (a: { routingRevision: number; dnsRevision: number }, b: { routingRevision: number; dnsRevision: number }) =>
+  a.routingRevision === b.routingRevision && a.dnsRevision === b.dnsRevision;
