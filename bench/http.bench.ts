@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, it } from "vitest";
 import { startWorker, type WorkerServer } from "../test/e2e/support/worker-server.ts";
+import { growthLines, measureGrowth } from "./growth.ts";
 import { measureRenderScaling } from "./render-scaling.ts";
 import { FLEET_SIZE, seed, seedNetwork } from "./seed.ts";
 import { runWrk, WRK, type WrkResult, type WrkTarget } from "./wrk.ts";
@@ -117,6 +118,9 @@ async function benchmark(server: WorkerServer) {
     "| renderer | size | CPU ms | output KiB |",
     "| --- | --- | ---: | ---: |",
     ...measureRenderScaling().map((r) => `| ${r.what} | ${r.size} | ${fmt(r.cpuMs, 2)} | ${r.outputKiB} |`),
+    "",
+    // Last: it grows one network to the cap, which the figures above should not carry.
+    ...growthLines(await measureGrowth(server, s.admin, s.token)),
   ];
   console.log(`\n${lines.join("\n")}\n`);
   await mkdir("bench/results", { recursive: true });

@@ -16,7 +16,7 @@ export interface Seeded {
 
 const publicKey = () => execFileSync("sh", ["-c", "wg genkey | wg pubkey"]).toString().trim();
 
-async function inParallel<T>(count: number, width: number, make: (i: number) => Promise<T>): Promise<T[]> {
+export async function inParallel<T>(count: number, width: number, make: (i: number) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
   for (let start = 0; start < count; start += width) {
     results.push(...(await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, k) => make(start + k)))));
@@ -30,7 +30,7 @@ type Answer = { status: number; body: any; text: string };
  * wrangler dev's proxy sometimes closes a keep-alive socket under a request ("other side closed").
  * Seeding retries then; a 409 on a retry means the first attempt did land (names are unique).
  */
-async function expectCreated(what: string, send: () => Promise<Answer>) {
+export async function expectCreated(what: string, send: () => Promise<Answer>) {
   for (let attempt = 0; ; attempt++) {
     try {
       const response = await send();

@@ -33,6 +33,10 @@ export interface WorkerServer {
   admin: AdminCredentials;
   /** wrangler's output so far (for failure messages). */
   logs(): string;
+  /** The wrangler process, leader of the process group that holds workerd too (bench/server-memory.ts sums it). */
+  pid: number;
+  /** wrangler's DevTools proxy to the Worker's isolate (bench/inspector.ts reads the JS heap through it). */
+  inspectorPort: number;
   /** Kills the wrangler process group and removes the state directory. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -63,6 +67,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
     await writeFile(envFile, dotenv({ ...freshSecrets(admin), ...options.vars }), { mode: 0o600 });
 
     const port = await freePort();
+    const inspectorPort = await freePort();
     const args = [
       // -c: with a script argument wrangler would look for a config beside the script, in /tmp.
       WRANGLER,
@@ -76,7 +81,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
       "--port",
       String(port),
       "--inspector-port",
-      String(await freePort()),
+      String(inspectorPort),
       "--persist-to",
       join(dir, "state"),
       "--env-file",
@@ -110,7 +115,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
       { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200, details: () => `wrangler output:\n${output}` },
     );
 
-    return { baseUrl, admin, logs: () => String(output), stop };
+    return { baseUrl, admin, logs: () => String(output), pid: started.pid!, inspectorPort, stop };
   } catch (error) {
     await stop();
     throw error;
