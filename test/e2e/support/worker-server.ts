@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeCommand, onAbruptExit, OutputTail, run, waitFor } from "./command.ts";
+import { muteNetworkEvents } from "./devtools.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const WRANGLER = join(REPO_ROOT, "node_modules/wrangler/bin/wrangler.js");
@@ -33,6 +34,10 @@ export interface WorkerServer {
   admin: AdminCredentials;
   /** wrangler's output so far (for failure messages). */
   logs(): string;
+  /** The wrangler process, leader of the process group that holds workerd too (bench/server-memory.ts sums it). */
+  pid: number;
+  /** wrangler's DevTools proxy to the Worker's isolate (bench/inspector.ts reads the JS heap through it). */
+  inspectorPort: number;
   /** Kills the wrangler process group and removes the state directory. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -63,6 +68,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
     await writeFile(envFile, dotenv({ ...freshSecrets(admin), ...options.vars }), { mode: 0o600 });
 
     const port = await freePort();
+    const inspectorPort = await freePort();
     const args = [
       // -c: with a script argument wrangler would look for a config beside the script, in /tmp.
       WRANGLER,
@@ -76,7 +82,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
       "--port",
       String(port),
       "--inspector-port",
-      String(await freePort()),
+      String(inspectorPort),
       "--persist-to",
       join(dir, "state"),
       "--env-file",
@@ -110,7 +116,11 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
       { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200, details: () => `wrangler output:\n${output}` },
     );
 
-    return { baseUrl, admin, logs: () => String(output), stop };
+    // Without this, wrangler's inspector proxy keeps four events per D1 query for a DevTools window that
+    // never comes: hundreds of MiB over a benchmark (docs/memory.md).
+    await muteNetworkEvents(inspectorPort);
+
+    return { baseUrl, admin, logs: () => String(output), pid: started.pid!, inspectorPort, stop };
   } catch (error) {
     await stop();
     throw error;
