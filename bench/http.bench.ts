@@ -8,6 +8,7 @@ import { afterAll, it } from "vitest";
 import { startWorker, type WorkerServer } from "../test/e2e/support/worker-server.ts";
 import { measureRenderScaling } from "./render-scaling.ts";
 import { FLEET_SIZE, seed, seedNetwork } from "./seed.ts";
+import { runSoak } from "./soak.ts";
 import { runWrk, WRK, type WrkResult, type WrkTarget } from "./wrk.ts";
 
 let server: WorkerServer | undefined;
@@ -118,6 +119,8 @@ async function benchmark(server: WorkerServer) {
     "| --- | --- | ---: | ---: |",
     ...measureRenderScaling().map((r) => `| ${r.what} | ${r.size} | ${fmt(r.cpuMs, 2)} | ${r.outputKiB} |`),
   ];
+  // Last: its 60,000 requests must not change what the figures above measured.
+  lines.push(...(await runSoak(server, { nodeId: s.sourceNodeId })));
   console.log(`\n${lines.join("\n")}\n`);
   await mkdir("bench/results", { recursive: true });
   await writeFile("bench/results/latest.md", `${lines.join("\n")}\n`);
