@@ -9,6 +9,7 @@ import { startWorker, type WorkerServer } from "../test/e2e/support/worker-serve
 import { growthLines, measureGrowth } from "./growth.ts";
 import { measureRenderScaling } from "./render-scaling.ts";
 import { FLEET_SIZE, seed, seedNetwork } from "./seed.ts";
+import { runSoak } from "./soak.ts";
 import { runWrk, WRK, type WrkResult, type WrkTarget } from "./wrk.ts";
 
 let server: WorkerServer | undefined;
@@ -122,6 +123,8 @@ async function benchmark(server: WorkerServer) {
     // Last: it grows one network to the cap, which the figures above should not carry.
     ...growthLines(await measureGrowth(server, s.admin, s.token)),
   ];
+  // Last: its 60,000 requests must not change what the figures above measured.
+  lines.push(...(await runSoak(server, { nodeId: s.sourceNodeId })));
   console.log(`\n${lines.join("\n")}\n`);
   await mkdir("bench/results", { recursive: true });
   await writeFile("bench/results/latest.md", `${lines.join("\n")}\n`);

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError } from "../../helpers/expect-error.ts";
 import { login, typedApi } from "../support/api-client.ts";
+import { heldEvents } from "../support/devtools.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 
 describe("worker server harness", () => {
@@ -31,6 +32,14 @@ describe("worker server harness", () => {
     expect(token.split(".")).toHaveLength(3); // a JWT
     // The same credentials work twice: the first login created the admin, the second finds it.
     expect(await login(server.baseUrl, server.admin)).toBeTruthy();
+  });
+
+  it("leaves no network events held in wrangler's inspector proxy after requests that query D1", async () => {
+    // Each login reads and writes D1: without muteNetworkEvents, four Network.* events per query wait in
+    // the proxy's memory for a DevTools window (docs/memory.md).
+    for (let i = 0; i < 3; i++) await login(server.baseUrl, server.admin);
+    const held = await heldEvents(server.inspectorPort);
+    expect(held.filter((method) => method.startsWith("Network."))).toEqual([]);
   });
 
   it("stops cleanly and can be stopped twice", async () => {

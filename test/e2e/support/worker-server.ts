@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeCommand, onAbruptExit, OutputTail, run, waitFor } from "./command.ts";
+import { muteNetworkEvents } from "./devtools.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const WRANGLER = join(REPO_ROOT, "node_modules/wrangler/bin/wrangler.js");
@@ -114,6 +115,10 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
       },
       { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200, details: () => `wrangler output:\n${output}` },
     );
+
+    // Without this, wrangler's inspector proxy keeps four events per D1 query for a DevTools window that
+    // never comes: hundreds of MiB over a benchmark (docs/memory.md).
+    await muteNetworkEvents(inspectorPort);
 
     return { baseUrl, admin, logs: () => String(output), pid: started.pid!, inspectorPort, stop };
   } catch (error) {
