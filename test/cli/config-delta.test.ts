@@ -134,9 +134,18 @@ const interfaceArb = (v6: boolean) =>
     listenPort: fc.option(fc.constantFrom(51820, 51821)),
     dns: fc.uniqueArray(fc.constantFrom("10.0.0.53", "1.1.1.1", "fd00::53"), { maxLength: 2 }),
   });
-const intentArb = fc.array(fc.record({ policyId: fc.constantFrom("rp_1", "rp_2"), role: fc.constantFrom("source", "egress") }), {
-  maxLength: 2,
-});
+const intentArb = fc.array(
+  fc.record({
+    policyId: fc.constantFrom("rp_1", "rp_2"),
+    name: fc.constant("lab"),
+    destinationCidr: fc.constant("192.168.77.0/24"),
+    path: fc.constant<string[]>(["node_gw"]),
+    role: fc.constantFrom("source" as const, "egress" as const),
+    previousHop: fc.constant(null),
+    nextHop: fc.constant(null),
+  }),
+  { maxLength: 2 },
+);
 
 const configPair = fc.boolean().chain((v6) =>
   fc

@@ -1,5 +1,6 @@
 import { mustParseCidr } from "../net/cidr";
 import { AddressPool } from "../net/address-pool";
+import { compareIds } from "../routing/ordering";
 import type { DnsRecordRow, NetworkRow, NetworkState, NodeRow, PolicyRow } from "../state";
 
 /**
@@ -74,7 +75,7 @@ export class HeldNetwork {
 
   /** Rows in id order, the form a fresh load is compared with (tests) and topologies are built from. */
   state(): NetworkState {
-    const byId = <T extends { id: string }>(rows: Iterable<T>) => [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const byId = <T extends { id: string }>(rows: Iterable<T>) => [...rows].sort(compareIds);
     return {
       network: this.network,
       nodes: byId(this.nodes.values()),

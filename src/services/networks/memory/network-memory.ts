@@ -40,12 +40,10 @@ export class NetworkMemory {
       this.forget();
       throw notFound("Network");
     }
-    const held = this.held;
-    if (held && held.network.id === networkId && sameRevisions(held.network, row)) {
-      held.setNetwork(row);
-      return held;
-    }
-    return this.load(db, networkId);
+    const held = this.heldAt(networkId, row);
+    if (!held) return this.load(db, networkId);
+    held.setNetwork(row);
+    return held;
   }
 
   /**
@@ -53,17 +51,18 @@ export class NetworkMemory {
    * or something changed outside the writer: the check is repeated in the queue, after that write.
    */
   async forRead(db: Db, networkId: string): Promise<HeldNetwork> {
-    const revisions = await revisionsOf(db, networkId);
-    if (!revisions) throw notFound("Network");
+    const check = async () => {
+      const revisions = await revisionsOf(db, networkId);
+      if (!revisions) throw notFound("Network");
+      return this.heldAt(networkId, revisions);
+    };
+    return (await check()) ?? this.serialize(async () => (await check()) ?? this.load(db, networkId));
+  }
+
+  /** The copy, if it is of this network at these revisions. */
+  private heldAt(networkId: string, revisions: { routingRevision: number; dnsRevision: number }): HeldNetwork | null {
     const held = this.held;
-    if (held && held.network.id === networkId && sameRevisions(held.network, revisions)) return held;
-    return this.serialize(async () => {
-      const again = await revisionsOf(db, networkId);
-      if (!again) throw notFound("Network");
-      const settled = this.held;
-      if (settled && settled.network.id === networkId && sameRevisions(settled.network, again)) return settled;
-      return this.load(db, networkId);
-    });
+    return held && held.network.id === networkId && sameRevisions(held.network, revisions) ? held : null;
   }
 
   stats() {
