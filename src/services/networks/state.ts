@@ -22,9 +22,7 @@ export async function loadRoutingState(db: Db, networkId: string) {
   return { network, nodes: nodeRows, policies: policyRows };
 }
 
-export type RoutingState = Awaited<ReturnType<typeof loadRoutingState>>;
-
-/** Everything the network's writer holds in memory: the routing state and the DNS records, one round trip. */
+/** Everything the network's writer holds in memory: the routing state and the DNS records, read concurrently. */
 export async function loadNetworkState(db: Db, networkId: string) {
   const [routing, records] = await Promise.all([
     loadRoutingState(db, networkId),
