@@ -35,14 +35,23 @@ export function parseCommandLine(argv, commands) {
     if (globals.help || globals.version) return { values: globals, topic: "general" };
     throw new UsageError("no command given", GLOBAL_USAGE);
   }
-  const name = argv[split];
-  const rest = argv.slice(split + 1);
+  let name = argv[split];
+  let rest = argv.slice(split + 1);
+  // Two-word commands (`gateway run`): the second word is part of the name.
+  if (rest[0] && !rest[0].startsWith("-") && commands[`${name} ${rest[0]}`]) {
+    name = `${name} ${rest[0]}`;
+    rest = rest.slice(1);
+  }
   if (name === "help") {
+    if (rest[1] && commands[`${rest[0]} ${rest[1]}`]) return { values: globals, topic: commands[`${rest[0]} ${rest[1]}`] };
     const topic = rest[0] ? commands[rest[0]] : undefined;
     if (rest[0] && !topic) throw new UsageError(`unknown command "${rest[0]}"`, GLOBAL_USAGE);
     return { values: globals, topic: topic ?? "general" };
   }
   const command = commands[name];
+  const family = Object.keys(commands).filter((key) => key.startsWith(`${name} `));
+  if (!command && family.length > 0)
+    throw new UsageError(`"${name}" needs one of: ${family.map((key) => key.split(" ")[1]).join(", ")}`, GLOBAL_USAGE);
   if (!command) throw new UsageError(`unknown command "${name}"`, GLOBAL_USAGE);
   const usage = `usage: ${command.usage}`;
   const values = { ...globals, ...parseOrThrow(rest, { ...GLOBAL_OPTIONS, ...command.options }, usage) };

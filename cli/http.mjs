@@ -26,15 +26,19 @@ export async function apiRequest(request) {
 
 /**
  * apiRequest, plus the size of the answer's body in bytes (as received, after any content decoding):
- * what delta sync is meant to keep small.
- * @returns {Promise<{ body: any, bytes: number }>}
+ * what delta sync is meant to keep small, and the status and ETag (a 304 is an answer, body null).
+ * `timeoutMs` is longer for a long poll; `signal` lets a stopping daemon abandon one.
+ * @param {{ api: string, method?: string, path: string, token?: string, body?: unknown,
+ *   headers?: Record<string, string>, timeoutMs?: number, signal?: AbortSignal }} request
+ * @returns {Promise<{ body: any, bytes: number, status: number, etag: string | null }>}
  */
-export async function apiExchange({ api, method = "POST", path, token, body }) {
-  const headers = { accept: "application/json" };
+export async function apiExchange({ api, method = "POST", path, token, body, headers: extra = {}, timeoutMs = TIMEOUT_MS, signal }) {
+  const headers = { accept: "application/json", ...extra };
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  signal?.addEventListener("abort", () => controller.abort(), { once: true });
   let response;
   let text;
   try {
@@ -46,10 +50,17 @@ export async function apiExchange({ api, method = "POST", path, token, body }) {
     });
     text = await response.text();
   } catch (error) {
-    throw new NetworkError(api, controller.signal.aborted ? `no answer within ${TIMEOUT_MS / 1000} s` : networkReason(error));
+    const reason = signal?.aborted
+      ? "stopped"
+      : controller.signal.aborted
+        ? `no answer within ${timeoutMs / 1000} s`
+        : networkReason(error);
+    throw new NetworkError(api, reason);
   } finally {
     clearTimeout(timer);
   }
+  const etag = response.headers.get("etag");
+  if (response.status === 304) return { body: null, bytes: 0, status: 304, etag };
   const parsed = parseJson(text);
   if (!response.ok) {
     const envelope = parsed && typeof parsed === "object" && parsed.error && typeof parsed.error === "object" ? parsed.error : null;
@@ -58,7 +69,7 @@ export async function apiExchange({ api, method = "POST", path, token, body }) {
   if (response.status !== 204 && parsed === undefined) {
     throw new ApiError(response.status, { code: "bad_response", message: `expected JSON from ${method} ${path}` });
   }
-  return { body: parsed ?? null, bytes: Buffer.byteLength(text) };
+  return { body: parsed ?? null, bytes: Buffer.byteLength(text), status: response.status, etag };
 }
 
 function parseJson(text) {

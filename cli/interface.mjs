@@ -1,6 +1,6 @@
 // Bringing a WireGuard interface up, re-applying a changed config to it, and taking it down, with
 // either method: `wg-quick` (the standard tool, needs the kernel module for speed and resolvconf for
-// DNS) or `setconf` (wireguard-go + wg + ip, what wg-quick does minus DNS and arbitrary hooks).
+// DNS) or `setconf` (the kernel's link or wireguard-go, + wg + ip: what wg-quick does minus DNS and hooks).
 import { randomBytes } from "node:crypto";
 import { OperationError } from "./errors.mjs";
 import { removeFile, writeSecretFile } from "./files.mjs";
@@ -39,7 +39,7 @@ export async function applyConfig({ sys, ifname, text, method, wgQuickPath, env 
     await sys.check(["wg-quick", "up", wgQuickPath]);
     return { action: "created", method, plan, routes: [] };
   }
-  if (!exists) await startUserspace(sys, ifname, env);
+  if (!exists) await createLink(sys, ifname, env);
   try {
     return await configure(sys, ifname, plan, exists, method, text, wgQuickPath);
   } catch (error) {
@@ -68,8 +68,12 @@ async function configure(sys, ifname, plan, exists, method, text, wgQuickPath) {
   return { action: exists ? "synced" : "created", method, plan, routes };
 }
 
-/** wireguard-go forks into the background once its TUN device and UAPI socket exist. */
-async function startUserspace(sys, ifname, env) {
+/**
+ * The kernel's WireGuard when this kernel has it (as wg-quick prefers), else wireguard-go, which forks
+ * into the background once its TUN device and UAPI socket exist.
+ */
+async function createLink(sys, ifname, env) {
+  if ((await sys.run(["ip", "link", "add", ifname, "type", "wireguard"])).code === 0) return;
   const binary = env.WG_QUICK_USERSPACE_IMPLEMENTATION || "wireguard-go";
   const result = await sys.run([binary, ifname], { daemon: true });
   if (result.code !== 0 || !(await interfaceExists(sys, ifname))) {

@@ -3,6 +3,7 @@
 import { GLOBAL_USAGE, helpText, parseCommandLine } from "./args.mjs";
 import { config } from "./commands/config.mjs";
 import { enrol } from "./commands/enrol.mjs";
+import { gatewayEnrol, gatewayRun, gatewayStatus } from "./commands/gateway.mjs";
 import { heartbeat } from "./commands/heartbeat.mjs";
 import { down, up } from "./commands/link.mjs";
 import { login, logout } from "./commands/login.mjs";
@@ -15,7 +16,9 @@ import { VERSION } from "./version.mjs";
 
 export const DEFAULT_API = "http://127.0.0.1:8787";
 
-export const COMMANDS = Object.fromEntries([login, logout, enrol, config, up, down, status, heartbeat].map((c) => [c.name, c]));
+export const COMMANDS = Object.fromEntries(
+  [login, logout, enrol, config, up, down, status, heartbeat, gatewayEnrol, gatewayRun, gatewayStatus].map((c) => [c.name, c]),
+);
 
 /**
  * @param {string[]} argv the arguments after `wgo`

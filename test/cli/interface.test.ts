@@ -1,4 +1,4 @@
-// Applying configs to a simulated host: first apply starts wireguard-go and uses setconf; a re-apply
+// Applying configs to a simulated host: first apply makes the link (kernel, else wireguard-go) and uses setconf; a re-apply
 // uses syncconf and resyncs addresses and routes; /0 goes through wg-quick's fwmark table; down removes it.
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,13 +41,22 @@ function setup(options = {}) {
 }
 
 describe("applying a config with the setconf method", () => {
-  it("starts wireguard-go, setconf, addresses, link up, and routes only what the connected route does not cover", async () => {
+  it("uses the kernel's WireGuard link when this kernel has one, and starts no wireguard-go", async () => {
+    const { host, apply } = setup({ kernelModule: true });
+    expect((await apply(text("10.77.0.1/24", ["10.77.0.2/32"]))).action).toBe("created");
+    expect(host.calls.some((call) => call.includes("wireguard-go"))).toBe(false);
+    expect(host.links.get("wg0")).toMatchObject({ up: true, addresses: ["10.77.0.1/24"] });
+    expect(host.wgVerbs).toEqual(["setconf"]);
+  });
+
+  it("tries the kernel's WireGuard, falls back to wireguard-go, setconf, addresses, link up, and routes only what the connected route does not cover", async () => {
     const { host, dir, apply } = setup();
     const result = await apply(
       text("10.77.0.1/24", ["10.77.0.2/32", "192.168.77.0/24"], "MTU = 1380\nPostUp = sysctl -q -w net.ipv4.ip_forward=1"),
     );
     expect(result.action).toBe("created");
-    expect(host.calls[1]).toEqual(["ip", "netns", "exec", "ns1", "wireguard-go", "wg0"]);
+    expect(host.calls[1]).toEqual(["ip", "netns", "exec", "ns1", "ip", "link", "add", "wg0", "type", "wireguard"]);
+    expect(host.calls[2]).toEqual(["ip", "netns", "exec", "ns1", "wireguard-go", "wg0"]);
     expect(host.wgVerbs).toEqual(["setconf"]);
     const wg0 = host.links.get("wg0")!;
     expect(wg0).toMatchObject({ up: true, mtu: 1380, addresses: ["10.77.0.1/24"] });

@@ -5,7 +5,11 @@ import type { AddressInfo } from "node:net";
 
 export interface FakeRequest {
   method: string;
+  /** Without the query string, which is in `query`. */
   path: string;
+  query: URLSearchParams;
+  /** Request headers, lowercased names (If-None-Match and the like). */
+  headers: Record<string, string | string[] | undefined>;
   token: string | null;
   body: any;
 }
@@ -33,11 +37,14 @@ async function readBody(request: IncomingMessage): Promise<any> {
 export async function startFakeApi(routes: Record<string, FakeRoute>): Promise<FakeApi> {
   const requests: FakeRequest[] = [];
   const server = createServer(async (request, response) => {
-    const path = (request.url ?? "").replace(/^\/api\/v1/, "");
+    const url = new URL(request.url ?? "/", "http://fake");
+    const path = url.pathname.replace(/^\/api\/v1/, "");
     const authorization = request.headers.authorization ?? null;
     const recorded = {
       method: request.method ?? "",
       path,
+      query: url.searchParams,
+      headers: request.headers,
       token: authorization?.replace(/^Bearer /, "") ?? null,
       body: await readBody(request),
     };

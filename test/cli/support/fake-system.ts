@@ -114,6 +114,8 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
         .sort(),
   };
 
+  const newLink = (): Link => ({ up: false, mtu: null, addresses: [], conf: "", peers: new Map(), fwmark: null, dump: "" });
+
   function link(name: string): Link {
     const found = host.links.get(name);
     if (!found) throw new Error(`fake: no link ${name}`);
@@ -125,10 +127,16 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
     let m: RegExpMatchArray | null;
     if ((m = /^ip link show dev (\S+)$/.exec(command)))
       return host.links.has(m[1]!) ? ok(`${m[1]}: <POINTOPOINT>`) : fail("does not exist");
-    if ((m = /^ip link add (\S+) type wireguard$/.exec(command))) return options.kernelModule ? ok() : fail("Unknown device type");
+    if ((m = /^ip link add (\S+) type wireguard$/.exec(command))) {
+      if (!options.kernelModule) return fail("Unknown device type");
+      host.links.set(m[1]!, newLink());
+      return ok();
+    }
     if (command === "sh -c command -v wg-quick") return options.kernelModule ? ok("/usr/bin/wg-quick") : fail("");
+    // Any other tool looked up (a DNS server for the gateway agent): this host has none.
+    if (/^sh -c .*command -v \S+$/.test(command)) return fail("");
     if ((m = /^wireguard-go (\S+)$/.exec(command))) {
-      host.links.set(m[1]!, { up: false, mtu: null, addresses: [], conf: "", peers: new Map(), fwmark: null, dump: "" });
+      host.links.set(m[1]!, newLink());
       return ok();
     }
     if ((m = /^wg (setconf|syncconf) (\S+) (\S+)$/.exec(command))) {
@@ -137,6 +145,13 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
       link(m[2]!).peers = peersOf(link(m[2]!).conf);
       host.wgVerbs.push(m[1]!);
       return ok();
+    }
+    if (command === "ip -j address show") {
+      const all = [...host.links].map(([ifname, l]) => ({
+        ifname,
+        addr_info: l.addresses.map((a) => ({ local: a.split("/")[0], prefixlen: Number(a.split("/")[1]), scope: "global" })),
+      }));
+      return ok(JSON.stringify(all));
     }
     if ((m = /^ip -j address show dev (\S+)$/.exec(command))) {
       const infos = link(m[1]!).addresses.map((a) => ({ local: a.split("/")[0], prefixlen: Number(a.split("/")[1]), scope: "global" }));

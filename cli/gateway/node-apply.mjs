@@ -1,0 +1,121 @@
+// One gateway node on this machine, made to match its desired state: its key pair (made here; only the
+// public key goes to the server), its WireGuard interface (kernel or wireguard-go, `wg syncconf`, addresses,
+// routes for its AllowedIPs and routingIntent, forwarding), and its DNS server for the network's zone.
+// What cannot be applied is checked before anything is touched and comes back as the node's error.
+import { createHash } from "node:crypto";
+import { applyConfigDelta } from "../config-delta.mjs";
+import { OperationError } from "../errors.mjs";
+import { readText } from "../files.mjs";
+import { applyConfig, interfaceExists, takeDown } from "../interface.mjs";
+import { heartbeatPeers, parseWgDump } from "../system.mjs";
+import { fillPrivateKey } from "../wg-quick-text.mjs";
+import { claimNode } from "./agent-api.mjs";
+import { serveZone, stopZone } from "./dns-server.mjs";
+import { forgetNode, loadNode, nodeKeyPair, saveNode, statePaths } from "./state.mjs";
+
+/** A stable interface name per node (Linux allows 15 bytes): wireguard-go's sockets are shared across namespaces. */
+export const interfaceFor = (nodeId) => `wgo${createHash("sha256").update(nodeId).digest("hex").slice(0, 8)}`;
+
+/**
+ * @typedef {{ dir: string, agent: import("./state.mjs").AgentRecord, sys: import("../system.mjs").System,
+ *   systemFor: (netns: string | null) => import("../system.mjs").System, netns: string | null,
+ *   env: NodeJS.ProcessEnv, dnsKind: "knot" | "coredns" | null }} NodeContext
+ */
+
+/** The revisions this gateway holds for a node, as the desired-state poll's `held` entry (null: hold nothing). */
+export function heldEntry(dir, nodeId) {
+  const record = loadNode(dir, nodeId);
+  if (!record?.config) return null;
+  return { nodeId, routing: record.config.routingRevision, dns: record.dns ? record.dns.revision : 0 };
+}
+
+/**
+ * Applies one entry of the desired state. Returns the node's record (with `error` set when it could not
+ * be applied; the previous state then keeps running) and whether the server had to be told the key.
+ * @param {NodeContext} ctx
+ */
+export async function applyNode(ctx, entry) {
+  const record = loadNode(ctx.dir, entry.nodeId) ?? {
+    nodeId: entry.nodeId,
+    networkId: entry.networkId,
+    ifname: interfaceFor(entry.nodeId),
+    netns: ctx.netns,
+    config: null,
+    appliedRouting: 0,
+    appliedDns: null,
+    dns: null,
+    error: null,
+  };
+  const keys = nodeKeyPair(ctx.dir, entry.nodeId);
+  const servesDns = ctx.dnsKind !== null;
+  let claimed = false;
+  if (entry.publicKey !== keys.publicKey || entry.servesDns !== servesDns) {
+    await claimNode(ctx.agent, entry.nodeId, keys.publicKey, servesDns);
+    claimed = true;
+  }
+  try {
+    const config = entry.config ?? applyConfigDelta(record.config, entry.delta);
+    await assertAddressFree(ctx.sys, record.ifname, config.interface.address);
+    const text = fillPrivateKey(config.wgQuick, keys.privateKey);
+    await applyConfig({
+      sys: ctx.sys,
+      ifname: record.ifname,
+      text,
+      method: "setconf",
+      wgQuickPath: statePaths.wgQuick(ctx.dir, entry.nodeId),
+      env: ctx.env,
+    });
+    Object.assign(record, { config, appliedRouting: config.routingRevision, netns: ctx.netns, error: null });
+    if (servesDns) await serveNodeZone(ctx, record, entry.dns, config.interface.address.split("/")[0]);
+  } catch (error) {
+    record.error = error instanceof Error ? error.message : String(error);
+    // Hold no base for the next delta: the next poll brings the whole config.
+    if (entry.delta) record.config = null;
+  }
+  saveNode(ctx.dir, record);
+  return { record, claimed };
+}
+
+/** Serves the zone the entry carries, or the copy kept here when the server knew this revision was held. */
+async function serveNodeZone(ctx, record, dns, address) {
+  const dir = statePaths.dns(ctx.dir, record.nodeId);
+  const zonefile = dns.zonefile ?? (record.dns?.revision === dns.revision ? readZone(dir) : null);
+  if (zonefile === null) throw new OperationError(`no zone for DNS revision ${dns.revision}: the next poll fetches it`);
+  const server = await serveZone(ctx.sys, { dir, kind: ctx.dnsKind, address, domain: dns.domain, zonefile, corefile: dns.corefile });
+  record.dns = { domain: dns.domain, revision: dns.revision, server };
+  record.appliedDns = dns.revision;
+}
+
+const readZone = (dir) => readText(`${dir}/zone`);
+
+/**
+ * `ip address add` of an address another interface holds would take it from a working service (or fail
+ * half-way): refuse before touching anything.
+ */
+async function assertAddressFree(sys, ifname, cidr) {
+  const wanted = cidr.split("/")[0];
+  const links = JSON.parse(await sys.check(["ip", "-j", "address", "show"]));
+  for (const link of links) {
+    if (link.ifname === ifname) continue;
+    if ((link.addr_info ?? []).some((info) => info.local === wanted)) {
+      throw new OperationError(`address ${wanted} is already on interface ${link.ifname}; not applied`);
+    }
+  }
+}
+
+/** Per-peer counters of a node's interface, for the report (none when it is not up). */
+export async function peerCounters(sys, ifname) {
+  if (!(await interfaceExists(sys, ifname))) return [];
+  return heartbeatPeers(parseWgDump(await sys.check(["wg", "show", ifname, "dump"])));
+}
+
+/** Takes down what this gateway set up for a node the server no longer gives it, and forgets it. */
+export async function removeNode(ctx, nodeId) {
+  const record = loadNode(ctx.dir, nodeId);
+  if (record) {
+    const sys = ctx.systemFor(record.netns);
+    await takeDown({ sys, ifname: record.ifname, method: "setconf", wgQuickPath: statePaths.wgQuick(ctx.dir, nodeId) });
+  }
+  await stopZone(statePaths.dns(ctx.dir, nodeId));
+  forgetNode(ctx.dir, nodeId);
+}

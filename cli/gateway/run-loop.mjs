@@ -1,0 +1,127 @@
+// `wgo gateway run`'s loop: poll the desired state (ETag + long poll, so a change arrives within a second
+// or so), apply every served node, take down nodes that left, report what runs, repeat. The API being
+// down changes nothing that runs: the loop retries with backoff and the interfaces keep their last state.
+// A revoked or rotated credential (401) ends the loop: nothing but a new enrolment can fix that.
+import { ApiError, NetworkError, OperationError } from "../errors.mjs";
+import { fetchDesiredState, LONG_POLL_SECONDS, sendReports } from "./agent-api.mjs";
+import { availableDnsServer } from "./dns-server.mjs";
+import { applyNode, heldEntry, peerCounters, removeNode } from "./node-apply.mjs";
+import { heldNodeIds, loadNode, loadStatus, saveStatus } from "./state.mjs";
+
+const BACKOFF_MS = { first: 1_000, max: 30_000 };
+
+/**
+ * @param {{ dir: string, agent: import("./state.mjs").AgentRecord, netns: string | null, env: NodeJS.ProcessEnv,
+ *   createSystem: Function, once: boolean, log: (line: string) => void, signal: AbortSignal, now: () => number }} options
+ * @returns {Promise<{ polls: number, applied: number }>}
+ */
+export async function runGateway(options) {
+  const { dir, agent, netns, log, signal } = options;
+  const systemFor = (ns) => options.createSystem({ netns: ns ?? undefined, env: options.env });
+  const sys = systemFor(netns);
+  const dnsKind = await availableDnsServer(sys);
+  if (!dnsKind) log("no DNS server found (coredns, or knotd from Debian's knot): this gateway serves no zone");
+  const ctx = { dir, agent, sys, systemFor, netns, env: options.env, dnsKind };
+  let etag = null;
+  let backoff = BACKOFF_MS.first;
+  let polls = 0;
+  let applied = 0;
+  while (!signal.aborted) {
+    try {
+      const held = heldNodeIds(dir)
+        .map((id) => heldEntry(dir, id))
+        .filter(Boolean);
+      const answer = await fetchDesiredState(agent, { etag, held, wait: options.once || etag === null ? 0 : LONG_POLL_SECONDS, signal });
+      polls += 1;
+      const outcome =
+        answer.status === 304 ? { applied: 0, failed: false, claimed: false } : await applyDesiredState(ctx, answer.body, log);
+      applied += outcome.applied;
+      await report(ctx, dir);
+      const desired = answer.body ? desiredRevisions(answer.body) : (loadStatus(dir)?.desired ?? {});
+      saveStatus(dir, { at: new Date(options.now()).toISOString(), error: null, desired });
+      // A node that failed, or a key the server has just learnt, is fetched again rather than waited for:
+      // a new key at once (its revision is ready), a failure after a growing pause.
+      etag = outcome.failed || outcome.claimed ? null : answer.etag;
+      if (options.once) break;
+      if (outcome.failed) {
+        await pause(backoff, signal);
+        backoff = Math.min(backoff * 2, BACKOFF_MS.max);
+      } else backoff = BACKOFF_MS.first;
+    } catch (error) {
+      if (signal.aborted) break;
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        throw new OperationError(
+          `the API refused the agent credential (${error.status} ${error.code}: ${error.message}): it was revoked or rotated; enrol again with \`wgo gateway enrol\``,
+        );
+      }
+      if (!(error instanceof NetworkError || (error instanceof ApiError && error.status >= 500)) || options.once) throw error;
+      log(`the API is unreachable (${error.message}); keeping what runs, retrying in ${backoff / 1000} s`);
+      saveStatus(dir, { ...loadStatus(dir), error: error.message });
+      await pause(backoff, signal);
+      backoff = Math.min(backoff * 2, BACKOFF_MS.max);
+      etag = null;
+    }
+  }
+  return { polls, applied };
+}
+
+/** Applies every node the server gives this gateway and removes the ones it no longer does. */
+async function applyDesiredState(ctx, desired, log) {
+  let applied = 0;
+  let failed = false;
+  let claimed = false;
+  const wanted = new Set(desired.nodes.map((node) => node.nodeId));
+  for (const nodeId of heldNodeIds(ctx.dir).filter((id) => !wanted.has(id))) {
+    await removeNode(ctx, nodeId);
+    log(`node ${nodeId} left this gateway: its interface and DNS server are removed`);
+  }
+  for (const entry of desired.nodes) {
+    const outcome = await applyNode(ctx, entry);
+    const record = outcome.record;
+    claimed ||= outcome.claimed;
+    if (record.error) log(`node ${entry.nodeId}: ${record.error}`);
+    else {
+      applied += 1;
+      log(`node ${entry.nodeId}: routing revision ${record.appliedRouting}, DNS revision ${record.appliedDns ?? "-"} on ${record.ifname}`);
+    }
+    failed ||= Boolean(record.error);
+  }
+  return { applied, failed, claimed };
+}
+
+/** Applied revisions, errors and per-peer counters of every node held (the server also sees the agent alive). */
+async function report(ctx, dir) {
+  const nodes = [];
+  for (const nodeId of heldNodeIds(dir)) {
+    const record = loadNode(dir, nodeId);
+    if (!record) continue;
+    nodes.push({
+      nodeId,
+      appliedRoutingRevision: record.appliedRouting,
+      appliedDnsRevision: record.appliedDns,
+      peers: await peerCounters(ctx.systemFor(record.netns), record.ifname),
+      error: record.error ? record.error.slice(0, 500) : null,
+    });
+  }
+  if (nodes.length > 0) await sendReports(ctx.agent, nodes);
+}
+
+/** What the server wants of each node, for `wgo gateway status`. */
+function desiredRevisions(body) {
+  return Object.fromEntries(body.nodes.map((n) => [n.nodeId, { routing: (n.config ?? n.delta).routingRevision, dns: n.dns.revision }]));
+}
+
+/** Sleeps, or returns early when the daemon is told to stop. */
+function pause(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      },
+      { once: true },
+    );
+  });
+}

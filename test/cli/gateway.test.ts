@@ -1,0 +1,266 @@
+// `wgo gateway`: enrol, then run against a fake agent API on a simulated host. What the server is told
+// (the node's public key, reports) and what the host ends up with (interface, addresses, routes,
+// forwarding) are asserted; the DNS server itself runs for real in test/e2e/gateway.
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { EventEmitter } from "node:events";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cli, runWgo } from "./support/cli.ts";
+import { diffConfigs, nodeConfig, type NodeConfig } from "./support/config-diff.ts";
+import { envelope, startFakeApi, type FakeApi, type FakeRequest, type FakeRoute } from "./support/fake-api.ts";
+import { fakeHost } from "./support/fake-system.ts";
+
+const NODE = "node_gw1";
+const NETWORK = "net_1";
+const PEER_KEY = "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=";
+const AGENT = { id: "agt_1", kind: "gateway-daemon", gatewayId: "gw_1", name: "edge", regionId: null };
+
+const config = (revision: number, peers: Array<{ nodeId: string; address: string; allowedIps: string[] }>): NodeConfig =>
+  nodeConfig({
+    nodeId: NODE,
+    networkId: NETWORK,
+    routingRevision: revision,
+    interface: { address: "10.60.0.1/24", listenPort: 51820, dns: [] },
+    peers: peers.map((peer, i) => ({
+      ...peer,
+      name: `peer${i}`,
+      publicKey: i === 0 ? PEER_KEY : "yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=",
+      endpoint: null,
+      persistentKeepalive: null,
+    })),
+    routingIntent: [],
+    forwarding: true,
+  } as Omit<NodeConfig, "wgQuick">);
+
+const FIRST = config(4, [{ nodeId: "node_g2", address: "10.60.0.2", allowedIps: ["10.60.0.2/32", "192.168.99.0/24"] }]);
+const dns = { domain: "lab.internal", revision: 2 };
+
+let api: FakeApi | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A state directory holding an enrolled agent, a fake API with `routes`, and a simulated host. */
+async function setup(routes: Record<string, FakeRoute>, hostOptions = {}) {
+  api = await startFakeApi({
+    "PUT /agents/me/nodes/node_gw1": (request) => ({ status: 200, body: { id: NODE, publicKey: request.body.publicKey } }),
+    "POST /agents/me/report": (request) => ({
+      status: 200,
+      body: { nodes: request.body.nodes.map((n: { nodeId: string }) => ({ nodeId: n.nodeId })) },
+    }),
+    ...routes,
+  });
+  const dir = mkdtempSync(join(tmpdir(), "wgo-gw-"));
+  dirs.push(dir);
+  const agentFile = join(dir, "agent.json");
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync(
+    agentFile,
+    JSON.stringify({ api: api.url, agentId: AGENT.id, gatewayId: AGENT.gatewayId, name: "edge", credential: "agc_secret" }),
+    { mode: 0o600 },
+  );
+  const host = fakeHost(hostOptions);
+  const run = (args: string[], signals?: EventEmitter) =>
+    runWgo(["--json", "gateway", ...args, "--state-dir", dir], { createSystem: host.createSystem, signals, env: {} });
+  return { api, dir, host, run };
+}
+
+const desired = (nodes: unknown[]) => ({
+  status: 200,
+  body: { gatewayId: AGENT.gatewayId, nodes },
+  headers: { etag: `"e${nodes.length}"` },
+});
+const entry = (extra: Record<string, unknown>) => ({
+  networkId: NETWORK,
+  nodeId: NODE,
+  address: "10.60.0.1",
+  servesDns: false,
+  dns,
+  ...extra,
+});
+const reports = (fake: FakeApi) => fake.requests.filter((r) => r.path === "/agents/me/report").map((r) => r.body.nodes);
+const publicKeyIn = (dir: string) => cli.keys.publicKeyOf(readFileSync(join(dir, "nodes", NODE, "private.key"), "utf8").trim());
+
+describe("wgo gateway enrol", () => {
+  it("trades the token for the credential and keeps it 0600 in the state directory", async () => {
+    api = await startFakeApi({
+      "POST /agents/enrol": () => ({ status: 201, body: { agent: AGENT, credential: "agc_new" } }),
+    });
+    const dir = mkdtempSync(join(tmpdir(), "wgo-gw-"));
+    dirs.push(dir);
+    const result = await runWgo(
+      ["--api", api.url, "--json", "gateway", "enrol", "--token", "aet_once", "--name", "edge", "--state-dir", dir],
+      { env: {} },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(api.requests[0]!.body).toMatchObject({ token: "aet_once", name: "edge" });
+    expect(statSync(join(dir, "agent.json")).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(join(dir, "agent.json"), "utf8"))).toMatchObject({
+      credential: "agc_new",
+      gatewayId: "gw_1",
+      api: api.url,
+    });
+  });
+
+  it("refuses a token of another agent kind", async () => {
+    api = await startFakeApi({
+      "POST /agents/enrol": () => ({
+        status: 201,
+        body: { agent: { ...AGENT, kind: "gateway-manager", gatewayId: null }, credential: "agc_x" },
+      }),
+    });
+    const dir = mkdtempSync(join(tmpdir(), "wgo-gw-"));
+    dirs.push(dir);
+    const result = await runWgo(["--api", api.url, "gateway", "enrol", "--token", "aet_x", "--state-dir", dir], { env: {} });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/gateway-manager agent; `wgo gateway` needs a gateway-daemon token/);
+  });
+});
+
+describe("wgo gateway run", () => {
+  it("makes the node's key here, sends only the public half, brings the interface up with routes and forwarding, and reports", async () => {
+    const {
+      api: fake,
+      dir,
+      host,
+      run,
+    } = await setup({
+      "GET /agents/me/desired-state": () => desired([entry({ publicKey: null, config: FIRST })]),
+    });
+    const result = await run(["run", "--once"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(statSync(join(dir, "nodes", NODE, "private.key")).mode & 0o777).toBe(0o600);
+    const claim = fake.requests.find((r) => r.method === "PUT")!;
+    expect(claim.token).toBe("agc_secret");
+    expect(claim.body).toEqual({ publicKey: publicKeyIn(dir), servesDns: false }); // no DNS server on this host
+    const [ifname] = [...host.links.keys()];
+    expect(ifname).toMatch(/^wgo[0-9a-f]{8}$/);
+    const link = host.links.get(ifname!)!;
+    expect(link).toMatchObject({ up: true, addresses: ["10.60.0.1/24"] });
+    expect(link.conf).toContain(`PrivateKey = ${readFileSync(join(dir, "nodes", NODE, "private.key"), "utf8").trim()}`);
+    expect(host.routesOf(ifname!)).toEqual(["192.168.99.0/24"]);
+    expect(host.sysctls).toEqual(["net.ipv4.ip_forward=1"]);
+    expect(reports(fake)).toEqual([[{ nodeId: NODE, appliedRoutingRevision: 4, appliedDnsRevision: null, peers: [], error: null }]]);
+  });
+
+  it("holds the revision it applied, receives a delta and syncs it; a node that leaves is taken down and forgotten", async () => {
+    const next = config(5, [
+      { nodeId: "node_g2", address: "10.60.0.2", allowedIps: ["10.60.0.2/32", "192.168.99.0/24"] },
+      { nodeId: "node_s", address: "10.60.0.9", allowedIps: ["10.60.0.9/32"] },
+    ]);
+    let step = 0;
+    const polls: FakeRequest[] = [];
+    const {
+      api: fake,
+      dir,
+      host,
+      run,
+    } = await setup({
+      "GET /agents/me/desired-state": (request) => {
+        polls.push(request);
+        step += 1;
+        if (step === 1) return desired([entry({ publicKey: null, config: FIRST })]);
+        if (step <= 3) return desired([entry({ publicKey: publicKeyIn(dir), delta: diffConfigs(FIRST, next) })]);
+        return desired([]);
+      },
+    });
+    expect((await run(["run", "--once"])).code).toBe(0);
+    expect((await run(["run", "--once"])).code).toBe(0);
+    expect(polls[1]!.query.get("held")).toBe(`${NODE}:4:0`);
+    const ifname = [...host.links.keys()][0]!;
+    expect(host.wgVerbs).toEqual(["setconf", "syncconf"]);
+    expect([...host.links.get(ifname)!.peers.keys()]).toHaveLength(2);
+    expect(
+      fake.requests.filter((r) => r.method === "PUT"),
+      "the key is sent once",
+    ).toHaveLength(1);
+    expect(reports(fake).at(-1)![0].appliedRoutingRevision).toBe(5);
+
+    // The same delta again no longer fits what is held: it is reported, and the next poll asks for a full config.
+    expect((await run(["run", "--once"])).code).toBe(0);
+    expect(reports(fake).at(-1)![0]).toMatchObject({ appliedRoutingRevision: 5, error: expect.stringMatching(/starts at revision 4/) });
+
+    expect((await run(["run", "--once"])).code).toBe(0);
+    expect(polls.at(-1)!.query.get("held"), "nothing held after the failed delta").toBeNull();
+    expect(host.links.has(ifname)).toBe(false);
+    expect(() => statSync(join(dir, "nodes", NODE))).toThrow();
+  });
+
+  it("does not touch the host when the node's address is already on another interface, and reports why", async () => {
+    const {
+      api: fake,
+      host,
+      run,
+    } = await setup({
+      "GET /agents/me/desired-state": () => desired([entry({ publicKey: null, config: FIRST })]),
+    });
+    host.links.set("eth9", { up: true, mtu: null, addresses: ["10.60.0.1/16"], conf: "", peers: new Map(), fwmark: null, dump: "" });
+    expect((await run(["run", "--once"])).code).toBe(0);
+    expect([...host.links.keys()]).toEqual(["eth9"]);
+    expect(reports(fake)).toEqual([
+      [
+        {
+          nodeId: NODE,
+          appliedRoutingRevision: 0,
+          appliedDnsRevision: null,
+          peers: [],
+          error: "address 10.60.0.1 is already on interface eth9; not applied",
+        },
+      ],
+    ]);
+  });
+
+  it("stops with a clear message when the credential was revoked or rotated", async () => {
+    const { run } = await setup({
+      "GET /agents/me/desired-state": () => ({ status: 401, body: envelope("unauthorized", "Invalid agent credential") }),
+    });
+    const result = await run(["run"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /refused the agent credential \(401 unauthorized.*revoked or rotated; enrol again with `wgo gateway enrol`/,
+    );
+  });
+
+  it("survives the API being down: keeps retrying, applies once it answers, and stops on SIGTERM", async () => {
+    const signals = new EventEmitter();
+    let polls = 0;
+    const {
+      api: fake,
+      host,
+      run,
+    } = await setup({
+      "GET /agents/me/desired-state": () => {
+        polls += 1;
+        if (polls === 1) return { status: 503, body: envelope("unavailable", "down for maintenance") };
+        if (polls === 2) return desired([entry({ publicKey: null, config: FIRST })]);
+        setTimeout(() => signals.emit("SIGTERM"), 10);
+        return { status: 304, headers: { etag: '"e1"' } };
+      },
+    });
+    const result = await run(["run"], signals);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/unreachable|503/);
+    expect(result.json.at(-1)).toMatchObject({ stopped: true, applied: 1 });
+    expect(host.links.size).toBe(1);
+    expect(reports(fake).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("wgo gateway status", () => {
+  it("shows desired against applied revisions for each node it runs", async () => {
+    const { run } = await setup({
+      "GET /agents/me/desired-state": () => desired([entry({ publicKey: null, config: FIRST })]),
+    });
+    await run(["run", "--once"]);
+    const result = await run(["status"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json[0]).toMatchObject({
+      gatewayId: "gw_1",
+      nodes: [{ nodeId: NODE, up: true, desired: { routing: 4, dns: 2 }, applied: { routing: 4, dns: null }, inSync: false, error: null }],
+    });
+  });
+});
