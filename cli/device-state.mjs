@@ -11,7 +11,8 @@ import { fillPrivateKey } from "./wg-quick-text.mjs";
  * @typedef {{ name: string, api: string, deviceId: string, networkId: string, nodeId: string, address: string,
  *   deviceToken: string, interface: string, netns: string | null, method: string | null,
  *   configRevision: number | null, appliedRevision: number | null,
- *   lastHeartbeat: { at: string, desiredRevision: number, configChanged: boolean } | null }} Device
+ *   lastHeartbeat: { at: string, desiredRevision: number, configChanged: boolean } | null,
+ *   dns?: import("./resolver.mjs").DnsRecord | null }} Device
  */
 
 /** @returns {Device} */

@@ -1,6 +1,7 @@
 // Where wgo keeps its state, and how: every file holds a secret (tokens, a private key, a config with
-// the private key in it), so files are 0600 and the directories wgo creates are 0700.
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// the private key in it), so files are 0600 and the directories wgo creates are 0700. The one file wgo
+// writes for others to read, a namespace's resolv.conf, has its own helper (writeSharedFile).
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { OperationError } from "./errors.mjs";
@@ -45,6 +46,37 @@ export function writeSecretFile(path, text) {
   } catch (error) {
     rmSync(temp, { force: true });
     throw new OperationError(`cannot write ${path}: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
+/**
+ * A file every process must read (a namespace's resolv.conf), so 0644 in a 0755 directory. Written in
+ * place, not renamed over: `ip netns exec` bind-mounts it, and a process that already holds that mount
+ * would keep seeing a replaced file's old inode. @returns {string[]} the directories it created, deepest first
+ */
+export function writeSharedFile(path, text) {
+  const dir = dirname(path);
+  try {
+    const top = mkdirSync(dir, { recursive: true, mode: 0o755 }); // the first directory it created, if any
+    writeFileSync(path, text, { mode: 0o644 });
+    chmodSync(path, 0o644); // an existing file keeps its old mode otherwise
+    const created = [];
+    for (let at = dir; top && at.length >= top.length; at = dirname(at)) created.push(at);
+    return created;
+  } catch (error) {
+    throw new OperationError(`cannot write ${path}: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
+/** Removes the directories given (deepest first) while they are empty; one that holds anything stays. */
+export function removeEmptyDirs(dirs) {
+  for (const dir of dirs) {
+    try {
+      rmdirSync(dir);
+    } catch (error) {
+      if (error && typeof error === "object" && "code" in error && error.code === "ENOENT") continue;
+      return; // not empty (someone else's files): nothing above it is ours alone either
+    }
   }
 }
 

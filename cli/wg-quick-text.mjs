@@ -1,6 +1,7 @@
 // The server's wg-quick text, turned into what a client applies: the private key filled in, and for
 // the setconf method the file `wg setconf` accepts (what `wg-quick strip` prints) plus the parts
 // wg-quick would have done itself (addresses, MTU, routes, the forwarding sysctl).
+import { isIP } from "node:net";
 import { OperationError } from "./errors.mjs";
 
 /** The server never holds private keys; its text carries this line for the client to replace. */
@@ -23,13 +24,15 @@ export function revisionInText(text) {
 }
 
 /**
+ * `dns` holds the DNS line's server addresses and `dnsSearch` its other entries: wg-quick reads an entry
+ * that is not an IP address as a search domain (`DNS = 10.0.0.1, corp.example`).
  * @typedef {{ setconf: string, addresses: string[], allowedIps: string[], mtu: number | null, dns: string[],
- *   table: string | null, sysctls: string[], ignored: string[] }} WgQuickPlan
+ *   dnsSearch: string[], table: string | null, sysctls: string[], ignored: string[] }} WgQuickPlan
  * @returns {WgQuickPlan}
  */
 export function planWgQuick(text) {
   /** @type {WgQuickPlan} */
-  const plan = { setconf: "", addresses: [], allowedIps: [], mtu: null, dns: [], table: null, sysctls: [], ignored: [] };
+  const plan = { setconf: "", addresses: [], allowedIps: [], mtu: null, dns: [], dnsSearch: [], table: null, sysctls: [], ignored: [] };
   const out = [];
   let section = "";
   for (const raw of text.split(/\r?\n/)) {
@@ -62,11 +65,21 @@ export function planWgQuick(text) {
 
 function consumeWgQuickKey(plan, key, value, line) {
   if (key === "address") plan.addresses.push(...list(value));
-  else if (key === "dns") plan.dns.push(...list(value));
+  else if (key === "dns") for (const entry of list(value)) consumeDnsEntry(plan, entry);
   else if (key === "mtu") plan.mtu = Number(value);
   else if (key === "table") plan.table = value;
   else if (key === "postup" || key === "preup") collectSysctls(plan, value);
   else plan.ignored.push(line);
+}
+
+/**
+ * The entries end up in resolv.conf lines and resolvectl arguments, so a search domain must be a
+ * plain domain name; anything else is reported as not applied rather than written there.
+ */
+function consumeDnsEntry(plan, entry) {
+  if (isIP(entry) !== 0) plan.dns.push(entry);
+  else if (/^(?!-)[A-Za-z0-9_-]{1,63}(?:\.(?!-)[A-Za-z0-9_-]{1,63})*\.?$/.test(entry)) plan.dnsSearch.push(entry.replace(/\.$/, ""));
+  else plan.ignored.push(`DNS entry ${entry}: neither an IP address nor a domain name`);
 }
 
 const list = (value) =>

@@ -3,6 +3,7 @@
 // applies the delta with `wg set`; otherwise, or when the delta cannot be used, the full config and
 // `wg syncconf` as before.
 import { applyConfigDelta, deltaBase } from "../config-delta.mjs";
+import { dnsSummary } from "../device-dns.mjs";
 import { fetchConfigOrDelta, heldConfig, readPrivateKey, saveDevice, storeConfig } from "../device-state.mjs";
 import { paths, writeSecretFile } from "../files.mjs";
 import { applyPeerCommands, peerCommands } from "../peer-delta.mjs";
@@ -35,7 +36,7 @@ async function followFull(ctx, place, up, config) {
   const text = storeConfig(ctx.home, place.device, config);
   if (!up) return notUp(ctx, place);
   const result = await applyAndRecord(ctx, place, text, place.device.method ?? "auto");
-  return { revision: place.device.appliedRevision, action: result.action, routes: result.routes };
+  return { revision: place.device.appliedRevision, action: result.action, routes: result.routes, ...dnsChange(result) };
 }
 
 async function followDelta(ctx, place, up, held, delta) {
@@ -54,7 +55,7 @@ async function followDelta(ctx, place, up, held, delta) {
   if (!("commands" in plan)) {
     ctx.note(`revision ${next.routingRevision} applied with wg syncconf: ${plan.reason}`);
     const result = await applyAndRecord(ctx, place, storeConfig(ctx.home, device, next), device.method ?? "auto");
-    return { revision: device.appliedRevision, action: result.action, routes: result.routes, ...counts };
+    return { revision: device.appliedRevision, action: result.action, routes: result.routes, ...counts, ...dnsChange(result) };
   }
   const text = fillPrivateKey(next.wgQuick, readPrivateKey(ctx.home, device.name));
   const routes = await applyPeerCommands({
@@ -71,6 +72,9 @@ async function followDelta(ctx, place, up, held, delta) {
   saveDevice(ctx.home, device);
   return { revision: next.routingRevision, action: "delta", routes, ...counts };
 }
+
+/** `dns` only when this apply changed it (null: removed), so a beat's report says what it did. */
+const dnsChange = (result) => (result.dnsChanged ? { dns: dnsSummary(result.dns) } : {});
 
 function notUp(ctx, { device, ifname }) {
   ctx.note(`fetched revision ${device.configRevision}, but ${ifname} is not up: run \`wgo up --name ${device.name}\``);

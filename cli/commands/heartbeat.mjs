@@ -56,7 +56,8 @@ async function beat(ctx, place, apply) {
 function describeApplied(applied, fetched) {
   const bytes = fetched.map((answer) => `${answer.answer} ${answer.bytes} B`).join(", then ");
   const peers = applied.action === "delta" ? `, ${applied.peersUpserted} peers set, ${applied.peersRemoved} removed` : "";
-  return `${applied.action}${peers}; received ${bytes}`;
+  const dns = !("dns" in applied) ? "" : applied.dns ? `, DNS ${applied.dns.servers.join(", ")} via ${applied.dns.via}` : ", DNS removed";
+  return `${applied.action}${peers}${dns}; received ${bytes}`;
 }
 
 /** A device that was deleted or lost its rights will not come back by retrying. */

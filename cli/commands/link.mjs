@@ -1,6 +1,7 @@
 // `wgo up` and `wgo down`: apply the device's wg-quick file to an interface, or remove it. Where it was
 // applied (interface, namespace, method) is remembered so heartbeat, status and down need no repeats.
 import { deviceName, interfaceName, netnsName, oneOf } from "../args.mjs";
+import { describeDns, dnsSummary, removeDeviceDns, syncDeviceDns } from "../device-dns.mjs";
 import { fetchConfig, loadDevice, saveDevice, storeConfig, storedConfigText } from "../device-state.mjs";
 import { paths } from "../files.mjs";
 import { applyConfig, chooseMethod, interfaceExists, METHODS, takeDown } from "../interface.mjs";
@@ -40,11 +41,12 @@ export async function applyAndRecord(ctx, { device, ifname, netns, sys }, text, 
     appliedRevision: revisionInText(text) ?? device.configRevision,
   });
   saveDevice(ctx.home, device);
-  if (method === "setconf" && result.plan.dns.length > 0) {
-    ctx.note(`DNS = ${result.plan.dns.join(", ")} is not applied by the setconf method: point your resolver at it yourself`);
-  }
   for (const line of result.plan.ignored) ctx.note(`not applied: ${line}`);
-  return result;
+  // After the interface is up: resolved needs the link to exist, and the servers are reached through it.
+  const dns = await syncDeviceDns(ctx, { device, ifname, netns, sys }, { method, action: result.action, plan: result.plan });
+  device.dns = dns.record;
+  saveDevice(ctx.home, device);
+  return { ...result, dns: dns.record, dnsChanged: dns.changed };
 }
 
 /** @type {import("../args.mjs").Command} */
@@ -66,7 +68,8 @@ export const up = {
     ctx.print(
       `${place.ifname}${where} ${result.action === "created" ? "is up" : "re-applied"} (${result.method}) ` +
         `with revision ${place.device.appliedRevision}, address ${result.plan.addresses.join(", ")}` +
-        (result.routes.length ? `, routes ${result.routes.join(", ")}` : ""),
+        (result.routes.length ? `, routes ${result.routes.join(", ")}` : "") +
+        describeDns(result.dns),
       {
         name: place.device.name,
         interface: place.ifname,
@@ -76,6 +79,7 @@ export const up = {
         appliedRevision: place.device.appliedRevision,
         addresses: result.plan.addresses,
         routes: result.routes,
+        dns: dnsSummary(result.dns),
       },
     );
   },
@@ -90,17 +94,25 @@ export const down = {
   required: ["name"],
   async run(ctx, values) {
     const place = placeDevice(ctx, values, DOWN_USAGE);
+    // Before the link goes: `resolvectl revert` needs it.
+    const dnsRemoved = await removeDeviceDns(ctx, place.device);
+    if (dnsRemoved) {
+      place.device.dns = null;
+      saveDevice(ctx.home, place.device);
+    }
     const result = await takeDown({
       sys: place.sys,
       ifname: place.ifname,
       method: place.device.method ?? "setconf",
       wgQuickPath: paths.wgQuick(ctx.home, place.ifname),
     });
-    ctx.print(result.action === "absent" ? `${place.ifname} was not up` : `${place.ifname} removed`, {
+    const dns = dnsRemoved && dnsRemoved !== "none" ? ` (DNS removed, ${dnsRemoved})` : "";
+    ctx.print(result.action === "absent" ? `${place.ifname} was not up${dns}` : `${place.ifname} removed${dns}`, {
       name: place.device.name,
       interface: place.ifname,
       netns: place.netns ?? null,
       action: result.action,
+      dnsRemoved,
     });
   },
 };

@@ -28,7 +28,7 @@ const inNamespace = (host: FakeHost, namespace: string) =>
   host.calls.every((call) => call.slice(0, 4).join(" ") === `ip netns exec ${namespace}`);
 
 describe("wgo up / status / down", () => {
-  it("brings the interface up in the namespace, remembers where, and notes the DNS it cannot apply", async () => {
+  it("brings the interface up in the namespace, remembers where, and gives the namespace the config's DNS", async () => {
     const { host, wgo, device } = await setup();
     const result = await wgo(["up", "--name", "laptop", "--netns", "ns1", "--interface", "wg7", "--method", "setconf"]);
     expect(result.code).toBe(0);
@@ -41,8 +41,9 @@ describe("wgo up / status / down", () => {
       appliedRevision: 3,
       addresses: ["10.77.0.1/24"],
       routes: [],
+      dns: { servers: ["10.77.0.53"], search: [], via: "netns" },
     });
-    expect(result.stderr).toBe("note: DNS = 10.77.0.53 is not applied by the setconf method: point your resolver at it yourself\n");
+    expect(result.stderr).toBe("");
     expect(device()).toMatchObject({ interface: "wg7", netns: "ns1", method: "setconf", appliedRevision: 3, configRevision: 3 });
     expect(inNamespace(host, "ns1")).toBe(true);
     expect(host.links.get("wg7")!.conf).toContain("PrivateKey = ");
@@ -113,6 +114,7 @@ describe("wgo up / status / down", () => {
       interface: "wg7",
       netns: "ns1",
       action: "removed",
+      dnsRemoved: "netns",
     });
     expect(host.links.size).toBe(0);
     expect((await wgo(["down", "--name", "laptop"])).json[0].action).toBe("absent");

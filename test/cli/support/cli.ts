@@ -19,6 +19,7 @@ export const cli = {
   iface: await load("interface.mjs"),
   http: await load("http.mjs"),
   configDelta: await load("config-delta.mjs"),
+  resolver: await load("resolver.mjs"),
 };
 
 export interface RunResult {
@@ -48,20 +49,30 @@ function sink() {
   return { stream, text: () => text };
 }
 
-/** Runs `wgo ...args` in-process with captured output; env is exactly what is given (no WGO_* leaks in). */
+/**
+ * Runs `wgo ...args` in-process with captured output; env is exactly what is given (no WGO_* leaks in),
+ * except that the host's resolver files are moved to a temp directory, removed after the run, unless the
+ * test names its own: a unit test never writes /etc/netns.
+ */
 export async function runWgo(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const stdout = sink();
   const stderr = sink();
   const stdin = Readable.from(options.stdin === undefined ? [] : [options.stdin]);
-  const code = await cli.main.main(args, {
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    stdin,
-    env: options.env ?? {},
-    now: options.now,
-    signals: options.signals ?? new EventEmitter(),
-    createSystem: options.createSystem,
-  });
+  const etc = mkdtempSync(join(tmpdir(), "wgo-etc-"));
+  let code: number;
+  try {
+    code = await cli.main.main(args, {
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+      stdin,
+      env: { WGO_NETNS_ETC: join(etc, "netns"), WGO_RESOLVCONF_ORDER: join(etc, "interface-order"), ...options.env },
+      now: options.now,
+      signals: options.signals ?? new EventEmitter(),
+      createSystem: options.createSystem,
+    });
+  } finally {
+    rmSync(etc, { recursive: true, force: true });
+  }
   const json = stdout
     .text()
     .split("\n")

@@ -4,6 +4,7 @@
 // wireguard-go. Unit tests then assert on the resulting state, not on a script of expected calls.
 import { readFileSync } from "node:fs";
 import { cli } from "./cli.ts";
+import { type FakeResolver, fakeResolver, type ResolverOptions, resolverCommand } from "./fake-resolver.ts";
 
 export interface WgPeer {
   allowedIps: string[];
@@ -35,6 +36,8 @@ export interface FakeHost {
   calls: string[][];
   /** Which of setconf / syncconf configured WireGuard, in order. */
   wgVerbs: string[];
+  /** resolvectl / resolvconf, as the test installed them. */
+  resolver: FakeResolver;
   createSystem: (options?: { netns?: string }) => any;
   routesOf(ifname: string, table?: string): string[];
 }
@@ -84,7 +87,7 @@ const family = (prefix: string) => (prefix.includes(":") ? "-6" : "-4");
 /** `ip -j route` prints host routes without their length and the /0 as "default". */
 const ipSpelling = (prefix: string) => (prefix.endsWith("/0") ? "default" : prefix.replace(/\/(32|128)$/, ""));
 
-export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boolean } = {}): FakeHost {
+export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boolean; resolver?: ResolverOptions } = {}): FakeHost {
   const host: FakeHost = {
     links: new Map(),
     routes: [],
@@ -92,16 +95,17 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
     sysctls: [],
     calls: [],
     wgVerbs: [],
+    resolver: fakeResolver(options.resolver),
     createSystem: (opts = {}) => {
-      const run = async (argv: string[]) => {
+      const run = async (argv: string[], runOptions: { input?: string } = {}) => {
         host.calls.push(opts.netns ? ["ip", "netns", "exec", opts.netns, ...argv] : argv);
-        return handle(argv);
+        return handle(argv, runOptions.input);
       };
       return {
         netns: opts.netns,
         run,
-        check: async (argv: string[]) => {
-          const result = await run(argv);
+        check: async (argv: string[], runOptions: { input?: string } = {}) => {
+          const result = await run(argv, runOptions);
           if (result.code !== 0) throw new cli.errors.OperationError(`${argv.join(" ")} failed: ${result.stderr}`);
           return result.stdout;
         },
@@ -122,7 +126,7 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
     return found;
   }
 
-  function handle(argv: string[]): { code: number; stdout: string; stderr: string } {
+  function handle(argv: string[], input?: string): { code: number; stdout: string; stderr: string } {
     const command = argv.join(" ");
     let m: RegExpMatchArray | null;
     if ((m = /^ip link show dev (\S+)$/.exec(command)))
@@ -239,6 +243,8 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
       return ok();
     }
     if ((m = /^test -e \/run\/wireguard\/(\S+)\.sock$/.exec(command))) return host.links.has(m[1]!) ? ok() : fail("");
+    const resolver = resolverCommand(host.resolver, argv, input, (name) => host.links.has(name));
+    if (resolver) return resolver;
     throw new Error(`fake host: unexpected command: ${command}`);
   }
   return host;
