@@ -97,7 +97,7 @@ export function helpText(topic, commands) {
       "global options:",
       ...optionLines(GLOBAL_OPTIONS),
       "",
-      "exit codes: 0 ok, 1 API or operation error, 2 usage error. `wgo <command> --help` for details.",
+      "exit codes: 0 ok, 1 API or operation error, 2 usage error, 3 a daemon's credential was refused. `wgo <command> --help` for details.",
     ].join("\n");
   }
   return [

@@ -1,7 +1,7 @@
 // The three ways a command fails, each with its exit code, and the one-line rendering of each.
 // Exit 2 is reserved for "you typed it wrong" so scripts can tell a typo from a failing server.
 
-export const EXIT = { ok: 0, failed: 1, usage: 2 };
+export const EXIT = { ok: 0, failed: 1, usage: 2, credentialRefused: 3 };
 
 /** Wrong command line: unknown flag, missing value, bad value. Printed with the command's usage. */
 export class UsageError extends Error {
@@ -40,6 +40,12 @@ export class NetworkError extends Error {
 /** A local step failed (a command such as `wg setconf`, a missing file, a state conflict). */
 export class OperationError extends Error {}
 
+/**
+ * A daemon's credential was revoked or rotated: only a new enrolment helps, so it exits with its own
+ * code, which a service manager can be told not to restart on (RestartPreventExitStatus=3).
+ */
+export class CredentialRefusedError extends OperationError {}
+
 /** @param {unknown} error @returns {{ line: string, code: number, usage?: string }} */
 export function renderError(error) {
   if (error instanceof UsageError) return { line: `error: ${error.message}`, code: EXIT.usage, usage: error.usage };
@@ -50,6 +56,7 @@ export function renderError(error) {
     return { line, code: EXIT.failed };
   }
   if (error instanceof NetworkError) return { line: `error: cannot reach ${error.url}: ${error.message}`, code: EXIT.failed };
+  if (error instanceof CredentialRefusedError) return { line: `error: ${error.message}`, code: EXIT.credentialRefused };
   if (error instanceof OperationError) return { line: `error: ${error.message}`, code: EXIT.failed };
   // Anything else is a bug in wgo itself: say so, with the message, but still one line.
   const message = error instanceof Error ? error.message : String(error);

@@ -2,7 +2,7 @@
 // or so), apply every served node, take down nodes that left, report what runs, repeat. The API being
 // down changes nothing that runs: the loop retries with backoff and the interfaces keep their last state.
 // A revoked or rotated credential (401) ends the loop: nothing but a new enrolment can fix that.
-import { ApiError, NetworkError, OperationError } from "../errors.mjs";
+import { ApiError, CredentialRefusedError, NetworkError } from "../errors.mjs";
 import { fetchDesiredState, LONG_POLL_SECONDS, sendReports } from "./agent-api.mjs";
 import { availableDnsServer } from "./dns-server.mjs";
 import { applyNode, heldEntry, peerCounters, removeNode } from "./node-apply.mjs";
@@ -50,7 +50,7 @@ export async function runGateway(options) {
     } catch (error) {
       if (signal.aborted) break;
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-        throw new OperationError(
+        throw new CredentialRefusedError(
           `the API refused the agent credential (${error.status} ${error.code}: ${error.message}): it was revoked or rotated; enrol again with \`wgo gateway enrol\``,
         );
       }

@@ -219,7 +219,7 @@ describe("wgo gateway run", () => {
       "GET /agents/me/desired-state": () => ({ status: 401, body: envelope("unauthorized", "Invalid agent credential") }),
     });
     const result = await run(["run"]);
-    expect(result.code).toBe(1);
+    expect(result.code, "its own exit code, which systemd does not restart on").toBe(3);
     expect(result.stderr).toMatch(
       /refused the agent credential \(401 unauthorized.*revoked or rotated; enrol again with `wgo gateway enrol`/,
     );
