@@ -9,7 +9,7 @@ import { PRIVATE_KEY_PLACEHOLDER } from "./wg-quick-text.mjs";
 /**
  * @typedef {{ nodeId: string, name: string, address: string, publicKey: string, endpoint: string | null,
  *   allowedIps: string[], persistentKeepalive: number | null }} PeerConfig
- * @typedef {{ address: string, listenPort: number | null, dns: string[] }} InterfaceConfig
+ * @typedef {{ address: string, listenPort: number | null, dns: string[], dnsSearch?: string[] }} InterfaceConfig
  * @typedef {{ nodeId: string, networkId: string, routingRevision: number, interface: InterfaceConfig,
  *   peers: PeerConfig[], routingIntent: unknown[], forwarding: boolean, wgQuick: string }} NodeConfig
  * @typedef {{ nodeId: string, networkId: string, fromRevision: number, routingRevision: number,
@@ -26,7 +26,10 @@ export function renderWgQuick(config) {
     `Address = ${oneLine(config.interface.address)}`,
   ];
   if (config.interface.listenPort !== null) lines.push(`ListenPort = ${config.interface.listenPort}`);
-  if (config.interface.dns.length > 0) lines.push(`DNS = ${config.interface.dns.map(oneLine).join(", ")}`);
+  if (config.interface.dns.length > 0) {
+    // wg-quick's own syntax: servers, then search domains, on one line (a server older than dnsSearch sends none).
+    lines.push(`DNS = ${[...config.interface.dns, ...(config.interface.dnsSearch ?? [])].map(oneLine).join(", ")}`);
+  }
   if (config.forwarding) {
     // The server takes the network's family; the interface address is inside the network.
     const ipv4 = parsePrefix(config.interface.address).family === 4;

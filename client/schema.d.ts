@@ -6790,12 +6790,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Config, routingIntent, Corefile and zone for every gateway node this daemon runs (ETag; If-None-Match → 304) */
+        /**
+         * Config, routingIntent, Corefile and zone for every gateway node this daemon runs (ETag; If-None-Match → 304)
+         * @description Each node entry also carries the node's overlay address, the public key the server holds for it (null until the daemon registers one) and servesDns. With If-None-Match and `wait`, a poll whose state is current waits up to `wait` seconds for a change (200) before answering 304.
+         */
         get: {
             parameters: {
                 query?: {
                     /** @description What the daemon holds, as nodeId:routingRevision:dnsRevision entries separated by commas. A node it holds gets a delta instead of its whole config where the server can compute one, and no Corefile or zone when its DNS revision is current. */
                     held?: string;
+                    /** @description Long poll, in seconds (0-60, default 0). With If-None-Match naming the current state, the answer waits until the state changes (200 with the new state) or the time is up (304). The server re-checks about once a second. */
+                    wait?: number | null;
                 };
                 header?: never;
                 path?: never;
@@ -6953,6 +6958,123 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/me/nodes/{nodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register the WireGuard public key of a gateway node this daemon runs, and whether it serves DNS
+         * @description The daemon generates the node's key pair on the gateway and sends only the public half, so nobody copies keys by hand. The node must be a gateway node of the daemon's gateway (else 404). A key another node of the network holds: 409. Sending what the server already holds changes nothing (no revision, no audit row); a change bumps the network's routing revision (the node appears as a peer, or with its new key, in every config it belongs to) and is audited with the agent as actor.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    nodeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["GatewayAgentNodeState"];
+                };
+            };
+            responses: {
+                /** @description The node */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Node"];
+                    };
+                };
+                /** @description Domain rule violated (code validation_error) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (code unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Visible but not allowed (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found or not visible to the caller (code not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state (code conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body over 64 KiB (code payload_too_large) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body is not application/json (code unsupported_media_type) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Schema validation failed (code VALIDATION_ERROR, fields[]) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8472,6 +8594,11 @@ export interface components {
                 lagging: string[];
                 /** @description Nodes that never reported */
                 unreported: string[];
+                /** @description Nodes whose agents report a desired state they could not apply (they keep the previous one) */
+                failing: {
+                    nodeId: string;
+                    error: string;
+                }[];
             };
             dns: {
                 desiredRevision: number;
@@ -8500,12 +8627,15 @@ export interface components {
             id: string;
             networkId: string;
             name: string;
-            publicKey: string;
+            /** @description null: a gateway node awaiting its agent's key (no node has it as a peer yet) */
+            publicKey: string | null;
             address: string;
             endpoint: string | null;
             listenPort: number | null;
             roles: "gateway"[];
             gatewayId: string | null;
+            /** @description A gateway node that serves the network's zone on its overlay address */
+            servesDns: boolean;
             deviceId: string | null;
             routing: components["schemas"]["RoutingPreference"];
             /** @description Network routing revision at which the node last changed */
@@ -8541,8 +8671,11 @@ export interface components {
              * @example laptop-ada
              */
             name: string;
-            /** @example xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg= */
-            publicKey: string;
+            /**
+             * @description Required, except for a gateway node (roles gateway, gatewayId set): omitted, it awaits its agent's key
+             * @example xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=
+             */
+            publicKey?: string;
             /** @description A free address of the network; allocated when omitted */
             address?: string;
             /** @example gw1.example.net:51820 */
@@ -8551,6 +8684,11 @@ export interface components {
             /** @default [] */
             roles?: "gateway"[];
             gatewayId?: string | null;
+            /**
+             * @description Gateway nodes only: serve the network's zone on the node's overlay address
+             * @default false
+             */
+            servesDns?: boolean;
         };
         NodePage: {
             items: components["schemas"]["Node"][];
@@ -8570,6 +8708,8 @@ export interface components {
             listenPort?: number | null;
             roles?: "gateway"[];
             gatewayId?: string | null;
+            /** @description Gateway nodes only: serve the network's zone on the node's overlay address */
+            servesDns?: boolean;
         };
         NodeConfig: {
             nodeId: string;
@@ -8579,7 +8719,20 @@ export interface components {
                 /** @example 10.20.0.5/24 */
                 address: string;
                 listenPort: number | null;
+                /**
+                 * @description The network's DNS servers: overlay addresses of its gateway nodes that serve the zone, lowest first, at most 3
+                 * @example [
+                 *       "10.20.0.1"
+                 *     ]
+                 */
                 dns: string[];
+                /**
+                 * @description The network's DNS domain when dns names servers, else empty
+                 * @example [
+                 *       "corp.example"
+                 *     ]
+                 */
+                dnsSearch: string[];
             };
             peers: components["schemas"]["WireGuardPeer"][];
             routingIntent: components["schemas"]["RoutingIntent"][];
@@ -8875,7 +9028,20 @@ export interface components {
                 /** @example 10.20.0.5/24 */
                 address: string;
                 listenPort: number | null;
+                /**
+                 * @description The network's DNS servers: overlay addresses of its gateway nodes that serve the zone, lowest first, at most 3
+                 * @example [
+                 *       "10.20.0.1"
+                 *     ]
+                 */
                 dns: string[];
+                /**
+                 * @description The network's DNS domain when dns names servers, else empty
+                 * @example [
+                 *       "corp.example"
+                 *     ]
+                 */
+                dnsSearch: string[];
             };
             /** @description Peers that are new or changed, each whole (a changed key: remove the old one) */
             peersUpserted: components["schemas"]["WireGuardPeer"][];
@@ -9143,6 +9309,15 @@ export interface components {
             nodes: {
                 networkId: string;
                 nodeId: string;
+                /**
+                 * @description The node's overlay address (no prefix)
+                 * @example 10.20.0.1
+                 */
+                address: string;
+                /** @description The key the server holds for the node; null until the daemon registers one (PUT /agents/me/nodes/{nodeId}) */
+                publicKey: string | null;
+                /** @description Whether the server holds the node as serving the network's zone */
+                servesDns: boolean;
                 config?: components["schemas"]["NodeConfig"] & unknown;
                 delta?: components["schemas"]["NodeConfigDelta"] & unknown;
                 dns: {
@@ -9182,7 +9357,18 @@ export interface components {
                     rxBytes: number;
                     txBytes: number;
                 }[];
+                /** @description What the daemon could not apply for this node (it keeps running the previous state); null or absent clears a reported error */
+                error?: string | null;
             }[];
+        };
+        GatewayAgentNodeState: {
+            /**
+             * @description The public half of the key pair the daemon generated on the gateway
+             * @example xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=
+             */
+            publicKey: string;
+            /** @description The daemon serves the network's zone on the node's overlay address */
+            servesDns: boolean;
         };
         AgentEnrolmentToken: {
             id: string;

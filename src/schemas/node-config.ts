@@ -30,7 +30,13 @@ export const PeerSchema = z
 const InterfaceSchema = z.object({
   address: z.string().openapi({ example: "10.20.0.5/24" }),
   listenPort: z.number().int().nullable(),
-  dns: z.array(z.string()),
+  dns: z.array(z.string()).openapi({
+    description: "The network's DNS servers: overlay addresses of its gateway nodes that serve the zone, lowest first, at most 3",
+    example: ["10.20.0.1"],
+  }),
+  dnsSearch: z
+    .array(z.string())
+    .openapi({ description: "The network's DNS domain when dns names servers, else empty", example: ["corp.example"] }),
 });
 
 export const NodeConfigSchema = z

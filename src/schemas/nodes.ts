@@ -4,7 +4,7 @@ import { ROUTING_MODES, type nodes } from "../db/schema";
 import { Timestamp } from "../lib/openapi";
 import { zoneOwnNameProblem } from "../services/networks/dns";
 import { endpointHostProblem } from "../services/networks/net/endpoint";
-import { isWireGuardKey } from "../services/networks/net/wireguard-key";
+import { isWireGuardKey, publicKeyOrNull } from "../services/networks/net/wireguard-key";
 
 export const NodeName = z
   .string()
@@ -52,12 +52,16 @@ export const NodeSchema = z
     id: z.string().openapi({ example: "node_..." }),
     networkId: z.string(),
     name: z.string(),
-    publicKey: z.string(),
+    publicKey: z
+      .string()
+      .nullable()
+      .openapi({ description: "null: a gateway node awaiting its agent's key (no node has it as a peer yet)" }),
     address: z.string(),
     endpoint: z.string().nullable(),
     listenPort: z.number().int().nullable(),
     roles: Roles,
     gatewayId: z.string().nullable(),
+    servesDns: z.boolean().openapi({ description: "A gateway node that serves the network's zone on its overlay address" }),
     deviceId: z.string().nullable(),
     routing: RoutingPreference,
     revision: z.number().int().openapi({ description: "Network routing revision at which the node last changed" }),
@@ -71,12 +75,13 @@ export const presentNode = (node: typeof nodes.$inferSelect): z.infer<typeof Nod
   id: node.id,
   networkId: node.networkId,
   name: node.name,
-  publicKey: node.publicKey,
+  publicKey: publicKeyOrNull(node.publicKey),
   address: node.address,
   endpoint: node.endpoint,
   listenPort: node.listenPort,
   roles: node.isGateway ? ["gateway"] : [],
   gatewayId: node.gatewayId,
+  servesDns: node.servesDns,
   deviceId: node.deviceId,
   routing: { mode: node.routingMode, policyIds: node.routingPolicyIds },
   revision: node.revision,

@@ -49,3 +49,10 @@ export function inviterStillGrants(inviteId: string): SQL {
       or exists (select 1 from memberships m where m.group_id = i.group_id and m.user_id = u.id
         and (m.role = 'owner' or (m.role = 'admin' and i.role <> 'owner')))))`;
 }
+
+/**
+ * The agent's credential still stands (not revoked) and still names this gateway: a gateway daemon may
+ * change its gateway's nodes only while both hold when the write runs.
+ */
+export const agentServesGateway = (agentId: string, gatewayId: string): SQL =>
+  sql`exists (select 1 from agents a where a.id = ${agentId} and a.revoked_at is null and a.gateway_id = ${gatewayId})`;

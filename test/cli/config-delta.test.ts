@@ -80,7 +80,7 @@ describe("renderWgQuick", () => {
       nodeId: "node_g2",
       networkId: "net_v6",
       routingRevision: 7,
-      interface: { address: "fd00:77::2/64", listenPort: 51820, dns: [] },
+      interface: { address: "fd00:77::2/64", listenPort: 51820, dns: [], dnsSearch: [] },
       peers: [
         peer("node_a", "fd00:77::a", { name: "a\nPostUp = rm -rf /", publicKey: KEY_B, allowedIps: ["fd00:77::a/128", "fd10::/48"] }),
       ],
@@ -129,11 +129,15 @@ const peerArb = (v6: boolean) =>
   });
 const peersArb = (v6: boolean) => fc.uniqueArray(peerArb(v6), { selector: (p) => p.nodeId, maxLength: 6 });
 const interfaceArb = (v6: boolean) =>
-  fc.record({
-    address: addressArb(v6).map((a) => `${a}/${v6 ? 64 : 22}`),
-    listenPort: fc.option(fc.constantFrom(51820, 51821)),
-    dns: fc.uniqueArray(fc.constantFrom("10.0.0.53", "1.1.1.1", "fd00::53"), { maxLength: 2 }),
-  });
+  fc
+    .record({
+      address: addressArb(v6).map((a) => `${a}/${v6 ? 64 : 22}`),
+      listenPort: fc.option(fc.constantFrom(51820, 51821)),
+      dns: fc.uniqueArray(fc.constantFrom("10.0.0.53", "1.1.1.1", "fd00::53"), { maxLength: 2 }),
+      domain: fc.constantFrom("corp.example", "lab.internal"),
+    })
+    // As the server sends it: the search domain only beside servers.
+    .map(({ domain, ...rest }) => ({ ...rest, dnsSearch: rest.dns.length > 0 ? [domain] : [] }));
 const intentArb = fc.array(
   fc.record({
     policyId: fc.constantFrom("rp_1", "rp_2"),
@@ -217,7 +221,7 @@ describe("applyConfigDelta", () => {
       nodeId: "node_self",
       networkId: "net_1",
       routingRevision: 5,
-      interface: { address: "10.0.0.1/24", listenPort: null, dns: [] },
+      interface: { address: "10.0.0.1/24", listenPort: null, dns: [], dnsSearch: [] },
       peers: [peer("node_a", "10.0.0.2")],
       routingIntent: [],
       forwarding: false,

@@ -93,7 +93,7 @@ describe("nodes", () => {
     );
     await expectRefused(
       nodesAndNetworks,
-      () => client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "other", publicKey: first.publicKey } }),
+      () => client.POST("/api/v1/nodes", { body: { networkId: network.id, name: "other", publicKey: first.publicKey! } }),
       409,
       "conflict",
     );

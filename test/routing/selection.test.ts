@@ -62,7 +62,12 @@ describe("an IPv6 network", () => {
   const configs = new Map<string, NodeConfig>(nodes.map((node) => [node.id, configFor(topology, node.id)]));
 
   it("uses /128 host prefixes, the network prefix on the interface, and compact addresses", () => {
-    expect(configs.get("node_s")!.interface).toEqual({ address: "fd00:0:0:1::a/64", listenPort: null, dns: ["fd00:0:0:1::53"] });
+    expect(configs.get("node_s")!.interface).toEqual({
+      address: "fd00:0:0:1::a/64",
+      listenPort: null,
+      dns: ["fd00:0:0:1::53"],
+      dnsSearch: [],
+    });
     expect(allowedByPeer(configs.get("node_s")!)).toEqual([["node_g1", ["fd00:0:0:1::1/128", "fd00:0:0:1::2/128", "2001:db8:50::/48"]]]);
     expect(allowedByPeer(configs.get("node_g1")!)).toEqual([
       ["node_g2", ["fd00:0:0:1::2/128", "2001:db8:50::/48"]],

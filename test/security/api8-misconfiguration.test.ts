@@ -107,7 +107,7 @@ describe("API8 methods and media types", () => {
     expect(withBody.length).toBeGreaterThan(40);
     for (const op of withBody) {
       // Agent routes check the agent's kind before the body: each gets the kind it is for.
-      const token = /^\/agents\/me\/(report|desired-state)/.test(op.path)
+      const token = /^\/agents\/me\/(report|desired-state|nodes)/.test(op.path)
         ? agents["gateway-daemon"]
         : op.path.startsWith("/agents/me")
           ? agents["gateway-manager"]

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { gateways } from "./gateways";
 import { networks } from "./networks";
@@ -13,6 +14,7 @@ export const nodes = sqliteTable(
       .references(() => networks.id, { onDelete: "cascade" }),
     /** A DNS label: the node answers as <name>.<dnsDomain>. */
     name: text().notNull(),
+    /** '' while a gateway node awaits its agent's key (services/networks/net/wireguard-key.ts maps it to null). */
     publicKey: text().notNull(),
     /** Canonical overlay address (no prefix), allocated by the network's writer. */
     address: text().notNull(),
@@ -24,12 +26,16 @@ export const nodes = sqliteTable(
     /** Which routing policies apply when this node is a source (device routing preferences). */
     routingMode: text({ enum: ROUTING_MODES }).notNull().default("all"),
     routingPolicyIds: text({ mode: "json" }).$type<string[]>().notNull().default([]),
+    /** A gateway node that serves the network's zone on its overlay address (node configs name it as DNS server). */
+    servesDns: integer({ mode: "boolean" }).notNull().default(false),
     /** The network routing revision at which this node last changed. */
     revision: integer().notNull(),
     /** What the node last reported applying (heartbeats); null until it reports. */
     appliedRoutingRevision: integer(),
     /** The DNS revision a gateway node's daemon last reported serving; null until it reports. */
     appliedDnsRevision: integer(),
+    /** What the node's agent last reported it could not apply (it keeps the previous state); null when all applied. */
+    applyError: text(),
     lastSeenAt: text(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),
@@ -37,7 +43,8 @@ export const nodes = sqliteTable(
   (table) => [
     uniqueIndex("nodes_network_address_uq").on(table.networkId, table.address),
     uniqueIndex("nodes_network_name_uq").on(table.networkId, table.name),
-    uniqueIndex("nodes_network_key_uq").on(table.networkId, table.publicKey),
+    // Keyless nodes (gateways awaiting their agent) hold '' and may be many.
+    uniqueIndex("nodes_network_key_uq").on(table.networkId, table.publicKey).where(sql`${table.publicKey} <> ''`),
     index("nodes_network_created_idx").on(table.networkId, table.createdAt),
     index("nodes_gateway_idx").on(table.gatewayId),
     // The minute-by-minute offline/drift detection scans by last-seen time.

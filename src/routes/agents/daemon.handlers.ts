@@ -1,5 +1,9 @@
 import type { AppRouteHandler } from "../../lib/types";
+import { auditOf } from "../../middleware/audit";
+import { presentNode } from "../../schemas/nodes";
+import { putAgentNodeState } from "../../services/agents/agent-nodes";
 import { desiredStateEtag, renderDesiredState, servedNodes } from "../../services/agents/desired-state";
+import { awaitDesiredStateChange } from "../../services/agents/long-poll";
 import { applyReport } from "../../services/agents/reports";
 import { matchesEtag } from "../../services/networks/views/dns-artifacts";
 import type * as routes from "./daemon.routes";
@@ -8,16 +12,35 @@ import { parseHeld } from "./daemon.schemas";
 /** A daemon agent's token names its gateway (agentOfKind guarantees one). */
 const gatewayOf = (c: { var: { agent: { gatewayId: string | null } } }) => c.var.agent.gatewayId!;
 
-/** A poll whose ETag matches answers 304 after one query, before anything is rendered. */
+/**
+ * A poll whose ETag matches answers 304 after one query, before anything is rendered; with `wait` it first
+ * waits for a change (one query a second), and ends early when the daemon hangs up.
+ */
 export const desired: AppRouteHandler<typeof routes.desired> = async (c) => {
-  const served = await servedNodes(c.var.db, gatewayOf(c));
-  const etag = desiredStateEtag(served);
+  const query = c.req.valid("query");
+  let served = await servedNodes(c.var.db, gatewayOf(c));
+  let etag = desiredStateEtag(served);
+  if (matchesEtag(c.req.header("if-none-match"), etag)) {
+    const changed = query.wait > 0 ? await awaitDesiredStateChange(c.var.db, gatewayOf(c), etag, query.wait, c.req.raw.signal) : null;
+    if (!changed) {
+      c.header("ETag", etag);
+      return c.body(null, 304);
+    }
+    served = changed;
+    etag = desiredStateEtag(served);
+  }
   c.header("ETag", etag);
-  if (matchesEtag(c.req.header("if-none-match"), etag)) return c.body(null, 304);
-  const held = parseHeld(c.req.valid("query").held);
+  const held = parseHeld(query.held);
   return c.json(await renderDesiredState(c.env, c.var.db, gatewayOf(c), served, held), 200);
 };
 
 /** Telemetry: not audited (middleware/audit.ts NOT_AUDITED). */
 export const report: AppRouteHandler<typeof routes.report> = async (c) =>
   c.json({ nodes: await applyReport(c.var.db, gatewayOf(c), c.req.valid("json").nodes) }, 200);
+
+/** The agent's identity goes into the writer, which decides there whether the node is its to change. */
+export const putNode: AppRouteHandler<typeof routes.putNode> = async (c) => {
+  const agent = { agentId: c.var.agent.agentId, gatewayId: gatewayOf(c) };
+  const node = await putAgentNodeState(c.env, c.var.db, agent, c.req.valid("param").nodeId, c.req.valid("json"), auditOf(c, 200));
+  return c.json(presentNode(node), 200);
+};

@@ -1,6 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { HeartbeatBody } from "../../schemas/heartbeat";
 import { ConfigDeltaSchema, NodeConfigSchema } from "../../schemas/node-config";
+import { PublicKey } from "../../schemas/nodes";
+
+/** A long poll may hold its request this long; the daemon's own HTTP timeout must be longer. */
+export const MAX_WAIT_SECONDS = 60;
 
 const HELD_ENTRY = "[A-Za-z0-9_-]{1,64}:\\d{1,9}:\\d{1,9}";
 
@@ -15,6 +19,11 @@ export const DesiredStateQuery = z.object({
         "What the daemon holds, as nodeId:routingRevision:dnsRevision entries separated by commas. A node it holds gets a delta instead of its whole config where the server can compute one, and no Corefile or zone when its DNS revision is current.",
       example: "node_01J9Z6:41:7",
     }),
+  wait: z.coerce.number().int().min(0).max(MAX_WAIT_SECONDS).default(0).openapi({
+    description:
+      "Long poll, in seconds (0-60, default 0). With If-None-Match naming the current state, the answer waits until the state changes (200 with the new state) or the time is up (304). The server re-checks about once a second.",
+    example: 30,
+  }),
 });
 
 /** The held list as a map; a node named twice keeps its last entry. */
@@ -33,6 +42,11 @@ export const DesiredState = z
       z.object({
         networkId: z.string(),
         nodeId: z.string(),
+        address: z.string().openapi({ description: "The node's overlay address (no prefix)", example: "10.20.0.1" }),
+        publicKey: z.string().nullable().openapi({
+          description: "The key the server holds for the node; null until the daemon registers one (PUT /agents/me/nodes/{nodeId})",
+        }),
+        servesDns: z.boolean().openapi({ description: "Whether the server holds the node as serving the network's zone" }),
         config: NodeConfigSchema.optional().openapi({ description: "The whole config; absent when a delta is sent instead" }),
         delta: ConfigDeltaSchema.optional().openapi({ description: "What changed since the routing revision the daemon holds" }),
         dns: z.object({
@@ -55,6 +69,10 @@ export const ReportBody = z
           appliedRoutingRevision: z.number().int().min(0),
           appliedDnsRevision: z.number().int().min(0).nullable().default(null),
           peers: HeartbeatBody.shape.peers,
+          error: z.string().max(500).nullable().optional().openapi({
+            description:
+              "What the daemon could not apply for this node (it keeps running the previous state); null or absent clears a reported error",
+          }),
         }),
       )
       .min(1)
@@ -75,3 +93,18 @@ export const ReportAck = z
     ),
   })
   .openapi("GatewayReportAck");
+
+export const AgentNodeParams = z.object({
+  nodeId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "nodeId", in: "path" } }),
+});
+
+export const AgentNodeBody = z
+  .strictObject({
+    publicKey: PublicKey.openapi({ description: "The public half of the key pair the daemon generated on the gateway" }),
+    servesDns: z.boolean().openapi({ description: "The daemon serves the network's zone on the node's overlay address" }),
+  })
+  .openapi("GatewayAgentNodeState");

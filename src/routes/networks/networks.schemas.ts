@@ -98,7 +98,12 @@ const PlaneStatus = z.object({
 export const RuntimeStatusSchema = z
   .object({
     networkId: z.string(),
-    routing: PlaneStatus.extend({ unreported: z.array(z.string()).openapi({ description: "Nodes that never reported" }) }),
+    routing: PlaneStatus.extend({
+      unreported: z.array(z.string()).openapi({ description: "Nodes that never reported" }),
+      failing: z
+        .array(z.object({ nodeId: z.string(), error: z.string() }))
+        .openapi({ description: "Nodes whose agents report a desired state they could not apply (they keep the previous one)" }),
+    }),
     dns: PlaneStatus,
   })
   .openapi("RuntimeStatus");

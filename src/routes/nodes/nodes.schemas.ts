@@ -3,19 +3,29 @@ import { Endpoint, NodeName, Port, PublicKey, Roles } from "../../schemas/nodes"
 
 const gatewayNeedsInventory = (body: { roles?: string[]; gatewayId?: string | null }) =>
   !body.roles?.includes("gateway") || !!body.gatewayId;
+/** Only a gateway node's agent can generate its key on the gateway; every other node brings its own. */
+const keyUnlessGateway = (body: { roles?: string[]; gatewayId?: string | null; publicKey?: string }) =>
+  body.publicKey !== undefined || (!!body.roles?.includes("gateway") && !!body.gatewayId);
+const dnsOnlyOnGateways = (body: { roles?: string[]; servesDns?: boolean }) => !body.servesDns || !!body.roles?.includes("gateway");
+const ServesDns = z.boolean().openapi({ description: "Gateway nodes only: serve the network's zone on the node's overlay address" });
 
 export const CreateNodeBody = z
   .strictObject({
     networkId: z.string().min(1).max(64),
     name: NodeName,
-    publicKey: PublicKey,
+    publicKey: PublicKey.optional().openapi({
+      description: "Required, except for a gateway node (roles gateway, gatewayId set): omitted, it awaits its agent's key",
+    }),
     address: z.string().max(64).optional().openapi({ description: "A free address of the network; allocated when omitted" }),
     endpoint: Endpoint.nullable().optional(),
     listenPort: Port.nullable().optional(),
     roles: Roles.default([]),
     gatewayId: z.string().min(1).max(64).nullable().optional(),
+    servesDns: ServesDns.default(false),
   })
   .refine(gatewayNeedsInventory, { message: "A gateway node names its inventory gateway", path: ["gatewayId"] })
+  .refine(keyUnlessGateway, { message: "Required: only a gateway node may await its agent's key", path: ["publicKey"] })
+  .refine(dnsOnlyOnGateways, { message: "Only a gateway node serves DNS", path: ["servesDns"] })
   .openapi("CreateNode");
 
 export const UpdateNodeBody = z
@@ -27,6 +37,7 @@ export const UpdateNodeBody = z
     listenPort: Port.nullable().optional(),
     roles: Roles.optional(),
     gatewayId: z.string().min(1).max(64).nullable().optional(),
+    servesDns: ServesDns.optional(),
   })
   .openapi("UpdateNode");
 

@@ -5,6 +5,7 @@ import { networks, nodes } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { sha256 } from "../auth/tokens";
 import { corefileFor, renderDnsArtifact } from "../networks/views/dns-artifacts";
+import { publicKeyOrNull } from "../networks/net/wireguard-key";
 import { loadNodeConfigs } from "../networks/views/node-configs";
 
 /** The gateway nodes a daemon runs, with their networks' revisions. */
@@ -12,6 +13,10 @@ export const servedNodes = (db: Db, gatewayId: string) =>
   db
     .select({
       nodeId: nodes.id,
+      // Key, servesDns and address: every change to them bumps the routing revision, so the ETag covers them.
+      publicKey: nodes.publicKey,
+      servesDns: nodes.servesDns,
+      address: nodes.address,
       networkId: networks.id,
       cidr: networks.cidr,
       routingRevision: networks.routingRevision,
@@ -74,6 +79,9 @@ export async function renderDesiredState(env: Env, db: Db, gatewayId: string, se
           {
             networkId,
             nodeId: node.nodeId,
+            address: node.address,
+            publicKey: publicKeyOrNull(node.publicKey),
+            servesDns: node.servesDns,
             ...(config.delta ? { delta: config.delta } : { config: config.config }),
             dns: holdsDns || !zone ? dns : { ...dns, corefile: corefileFor(node.dnsDomain), zonefile: zone.text },
           },

@@ -10,6 +10,8 @@ export interface NodeReport {
   appliedRoutingRevision: number;
   appliedDnsRevision: number | null;
   peers?: PeerReport[];
+  /** What the daemon could not apply (it keeps the previous state); absent or null: all applied. */
+  error?: string | null;
 }
 
 /**
@@ -43,7 +45,12 @@ export async function applyReport(db: Db, gatewayId: string, reports: NodeReport
     return [
       db
         .update(nodes)
-        .set({ appliedRoutingRevision: r.appliedRoutingRevision, appliedDnsRevision: r.appliedDnsRevision, lastSeenAt: now })
+        .set({
+          appliedRoutingRevision: r.appliedRoutingRevision,
+          appliedDnsRevision: r.appliedDnsRevision,
+          applyError: r.error ?? null,
+          lastSeenAt: now,
+        })
         .where(eq(nodes.id, r.nodeId)),
       ...replaceObservations(db, node.networkId, r.nodeId, r.peers, now),
     ];

@@ -3,6 +3,7 @@ import type { WriterContext } from "./commit";
 import type { DnsRecord } from "./dns";
 import * as devices from "./operations/devices";
 import * as dnsRecords from "./operations/dns-records";
+import * as gatewayAgent from "./operations/gateway-agent";
 import * as networks from "./operations/networks";
 import * as nodes from "./operations/nodes";
 import * as policies from "./operations/policies";
@@ -41,6 +42,13 @@ export const writerCommands = {
   updateNode: (ctx: WriterContext, networkId: string, nodeId: string, changes: nodes.NodeChanges) =>
     nodes.updateNode(ctx, networkId, nodeId, changes),
   deleteNode: (ctx: WriterContext, networkId: string, nodeId: string) => nodes.deleteNode(ctx, networkId, nodeId),
+  applyAgentNodeState: (
+    ctx: WriterContext,
+    networkId: string,
+    nodeId: string,
+    agent: gatewayAgent.GatewayAgent,
+    wanted: gatewayAgent.AgentNodeState,
+  ) => gatewayAgent.applyAgentNodeState(ctx, networkId, nodeId, agent, wanted),
 
   createPolicy: async (ctx: WriterContext, networkId: string, input: policies.PolicyInput) =>
     policies.createPolicy(ctx, networkId, input, await policyRules(ctx)),

@@ -3,7 +3,10 @@ import type { Db } from "../../db/client";
 import { dnsRecords, networks, nodes, routingPolicies } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
+import { parseAddress } from "./net/ipam";
+import { publicKeyOrNull } from "./net/wireguard-key";
 import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "./routing";
+import { compareBigInt } from "./routing/ordering";
 
 export type NetworkRow = typeof networks.$inferSelect;
 export type NodeRow = typeof nodes.$inferSelect;
@@ -50,9 +53,26 @@ export const bumpDnsRevision = (db: Db, networkId: string, onlyIf?: SQL) =>
     .set({ dnsRevision: sql`${networks.dnsRevision} + 1`, updatedAt: nowIso() })
     .where(and(eq(networks.id, networkId), onlyIf));
 
+/** resolv.conf reads at most three name servers. */
+const MAX_DNS_SERVERS = 3;
+
+/**
+ * The network's DNS servers: overlay addresses of its gateway nodes that serve the zone and have a key
+ * (a keyless node is nobody's peer, so unreachable), lowest address first, at most three. Every input is a
+ * node column whose change bumps the routing revision, so a topology of a revision has one answer.
+ */
+export function dnsServersOf(nodes: Iterable<NodeRow>): string[] {
+  const servers = [...nodes]
+    .filter((node) => node.isGateway && node.servesDns && publicKeyOrNull(node.publicKey) !== null)
+    .map((node) => ({ address: node.address, value: parseAddress(node.address)?.value }))
+    .filter((server): server is { address: string; value: bigint } => server.value !== undefined)
+    .sort((a, b) => compareBigInt(a.value, b.value));
+  return servers.slice(0, MAX_DNS_SERVERS).map((server) => server.address);
+}
+
 /** Stored rows → the routing core's inputs. */
 export function toRoutingNetwork(network: NetworkRow, dnsServers: string[] = []): RoutingNetwork {
-  return { id: network.id, cidr: network.cidr, routingRevision: network.routingRevision, dnsServers };
+  return { id: network.id, cidr: network.cidr, routingRevision: network.routingRevision, dnsServers, dnsDomain: network.dnsDomain };
 }
 
 export function toRoutingNode(node: NodeRow): RoutingNode {
@@ -62,7 +82,7 @@ export function toRoutingNode(node: NodeRow): RoutingNode {
     id: node.id,
     name: node.name,
     address: node.address,
-    publicKey: node.publicKey,
+    publicKey: publicKeyOrNull(node.publicKey),
     endpoint: node.endpoint,
     listenPort: node.listenPort,
     isGateway: node.isGateway,

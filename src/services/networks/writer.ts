@@ -68,6 +68,8 @@ export const networkWriter = (env: Env, networkId: string, audit?: AuditContext)
     createNode: (input: Args<"createNode">[1]) => send("createNode", networkId, input),
     updateNode: (nodeId: string, changes: Args<"updateNode">[2]) => send("updateNode", networkId, nodeId, changes),
     deleteNode: (nodeId: string) => send("deleteNode", networkId, nodeId),
+    applyAgentNodeState: (nodeId: string, agent: Args<"applyAgentNodeState">[2], wanted: Args<"applyAgentNodeState">[3]) =>
+      send("applyAgentNodeState", networkId, nodeId, agent, wanted),
     createPolicy: (input: Args<"createPolicy">[1]) => send("createPolicy", networkId, input),
     replacePolicy: (policyId: string, input: Args<"replacePolicy">[2]) => send("replacePolicy", networkId, policyId, input),
     deletePolicy: (policyId: string) => send("deletePolicy", networkId, policyId),

@@ -40,7 +40,7 @@ export function currentConfig(state: NetworkState): NodeConfig {
     nodeId: "node_1",
     networkId: "net_1",
     routingRevision: state.revision,
-    interface: { address: "10.77.0.1/24", listenPort: null, dns: state.dns },
+    interface: { address: "10.77.0.1/24", listenPort: null, dns: state.dns, dnsSearch: [] },
     peers: [{ ...GATEWAY, allowedIps: [...GATEWAY.allowedIps, ...state.extraAllowedIps] }, ...state.peers],
     routingIntent: [],
     forwarding: state.forwarding,

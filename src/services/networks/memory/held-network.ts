@@ -1,4 +1,5 @@
 import { mustParseCidr } from "../net/cidr";
+import { publicKeyOrNull } from "../net/wireguard-key";
 import { AddressPool } from "../net/address-pool";
 import { compareIds } from "../routing/ordering";
 import type { DnsRecordRow, NetworkRow, NetworkState, NodeRow, PolicyRow } from "../state";
@@ -34,6 +35,7 @@ export class HeldNetwork {
   }
 
   nodeWithKey(publicKey: string): NodeRow | undefined {
+    if (publicKeyOrNull(publicKey) === null) return undefined;
     const id = this.byKey.get(publicKey);
     return id === undefined ? undefined : this.nodes.get(id);
   }
@@ -42,7 +44,8 @@ export class HeldNetwork {
     this.removeNode(row.id);
     this.nodes.set(row.id, row);
     this.byName.set(row.name, row.id);
-    this.byKey.set(row.publicKey, row.id);
+    // Keyless gateway nodes (awaiting their agent) share '' and are not found by key.
+    if (publicKeyOrNull(row.publicKey) !== null) this.byKey.set(row.publicKey, row.id);
     this.addresses.take(row.address);
   }
 

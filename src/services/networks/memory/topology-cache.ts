@@ -1,5 +1,5 @@
 import { buildTopology, type Topology } from "../routing";
-import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../state";
+import { dnsServersOf, toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../state";
 import type { HeldNetwork } from "./held-network";
 
 /**
@@ -26,7 +26,8 @@ export class TopologyCache {
       return cached;
     }
     const state = held.state();
-    const built = buildTopology(toRoutingNetwork(state.network), state.nodes.map(toRoutingNode), state.policies.map(toRoutingPolicy));
+    const network = toRoutingNetwork(state.network, dnsServersOf(state.nodes));
+    const built = buildTopology(network, state.nodes.map(toRoutingNode), state.policies.map(toRoutingPolicy));
     this.byRevision.set(revision, built);
     while (this.byRevision.size > KEPT) this.byRevision.delete(this.byRevision.keys().next().value!);
     return built;

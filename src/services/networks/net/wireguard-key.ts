@@ -17,6 +17,15 @@ const KEY_PATTERN = new RegExp(`^[A-Za-z0-9+/]{42}[${LAST_DATA_CHARACTERS}]=$`);
 
 export const WIREGUARD_KEY_LENGTH = 44;
 
+/**
+ * A gateway node may be created before its agent generated the key pair on the gateway: storage holds ''
+ * then (the column stays NOT NULL, its unique index skips ''), the API and the routing core say null.
+ * These two are the only place the two spellings meet.
+ */
+const NO_KEY = "";
+export const publicKeyOrNull = (stored: string): string | null => (stored === NO_KEY ? null : stored);
+export const storedPublicKey = (key: string | null | undefined): string => key ?? NO_KEY;
+
 export function isWireGuardKey(text: string): boolean {
   return text.length === WIREGUARD_KEY_LENGTH && KEY_PATTERN.test(text);
 }

@@ -75,7 +75,8 @@ export async function updateNetwork(ctx: WriterContext, networkId: string, chang
     ...changes,
     // The zone's fallback name-server address comes from the CIDR, so a move changes the zone too.
     dnsRevision: current.dnsRevision + (domainChanged || moved ? 1 : 0),
-    routingRevision: current.routingRevision + (moved ? 1 : 0),
+    // Configs name the domain as their DNS search domain, so a new domain is a new routing revision too.
+    routingRevision: current.routingRevision + (moved || domainChanged ? 1 : 0),
     updatedAt: nowIso(),
   };
   await commit(ctx, [db.update(networks).set(next).where(eq(networks.id, networkId))], networkEvent("updated", next));

@@ -9,16 +9,19 @@ import { nodeNameProblem } from "../dns";
 import { mustParseCidr } from "../net/cidr";
 import type { HeldNetwork } from "../memory/held-network";
 import { checkRequestedAddress, parseAddress } from "../net/ipam";
+import { publicKeyOrNull, storedPublicKey } from "../net/wireguard-key";
 import { bumpDnsRevision, bumpRoutingRevision, type NodeRow } from "../state";
 
 export interface NodeInput {
   name: string;
-  publicKey: string;
+  /** Absent or null: a gateway node awaiting its agent's key (the route allows it for gateway nodes only). */
+  publicKey?: string | null;
   address?: string;
   endpoint?: string | null;
   listenPort?: number | null;
   isGateway?: boolean;
   gatewayId?: string | null;
+  servesDns?: boolean;
   deviceId?: string | null;
   routingMode?: NodeRow["routingMode"];
   routingPolicyIds?: string[];
@@ -32,10 +35,18 @@ function assertNameFitsZone(held: HeldNetwork, name: string) {
 }
 
 function assertUniqueIdentity(held: HeldNetwork, candidate: { name: string; publicKey: string }, selfId?: string) {
+  // nodeWithKey finds no keyless node: any number of gateway nodes may await their agents.
   const named = held.nodeNamed(candidate.name);
   if (named && named.id !== selfId) throw conflict(`Node ${named.id} already uses the name "${candidate.name}" in this network`);
   const keyed = held.nodeWithKey(candidate.publicKey);
   if (keyed && keyed.id !== selfId) throw conflict(`Node ${keyed.id} already uses this public key in this network`);
+}
+
+/** The route checks these on the body; a node that loses the gateway role is checked here, as is a PATCH. */
+function assertGatewayOnly(node: { isGateway: boolean; servesDns: boolean; publicKey: string }) {
+  if (node.isGateway) return;
+  if (node.servesDns) throw fieldError("servesDns", "Only a gateway node serves DNS");
+  if (publicKeyOrNull(node.publicKey) === null) throw fieldError("publicKey", "Required: only a gateway node may await its agent's key");
 }
 
 async function assertGatewayRole(db: Db, isGateway: boolean, gatewayId: string | null) {
@@ -72,16 +83,19 @@ export async function planNode({ db, memory }: WriterContext, networkId: string,
   const held = await memory.forWrite(db, networkId);
   if (held.nodes.size >= LIMITS.nodesPerNetwork) throw conflict(`A network holds at most ${LIMITS.nodesPerNetwork} nodes`);
   assertNameFitsZone(held, input.name);
-  assertUniqueIdentity(held, input);
+  const publicKey = storedPublicKey(input.publicKey);
+  assertUniqueIdentity(held, { name: input.name, publicKey });
   const isGateway = input.isGateway ?? false;
   const gatewayId = isGateway ? (input.gatewayId ?? null) : null;
+  const servesDns = input.servesDns ?? false;
+  assertGatewayOnly({ isGateway, servesDns, publicKey });
   await assertGatewayRole(db, isGateway, gatewayId);
   const now = nowIso();
   const row: NodeRow = {
     id: newId("node"),
     networkId,
     name: input.name,
-    publicKey: input.publicKey,
+    publicKey,
     address: pickAddress(held, input.address),
     endpoint: input.endpoint ?? null,
     listenPort: input.listenPort ?? null,
@@ -90,9 +104,11 @@ export async function planNode({ db, memory }: WriterContext, networkId: string,
     deviceId: input.deviceId ?? null,
     routingMode: input.routingMode ?? "all",
     routingPolicyIds: input.routingPolicyIds ?? [],
+    servesDns,
     revision: held.network.routingRevision + 1,
     appliedRoutingRevision: null,
     appliedDnsRevision: null,
+    applyError: null,
     lastSeenAt: null,
     createdAt: now,
     updatedAt: now,
@@ -148,19 +164,23 @@ export async function updateNode(
   const next: NodeRow = {
     ...current,
     ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+    publicKey: changes.publicKey !== undefined ? storedPublicKey(changes.publicKey) : current.publicKey,
     isGateway,
     gatewayId,
+    // A node that stops being a gateway stops serving DNS unless this change says otherwise (then it is refused).
+    servesDns: changes.servesDns ?? (isGateway ? current.servesDns : false),
     address: changes.address !== undefined ? pickAddress(held, changes.address, current) : current.address,
     revision: held.network.routingRevision + 1,
     updatedAt: nowIso(),
   };
   if (next.name !== current.name) assertNameFitsZone(held, next.name);
   assertUniqueIdentity(held, next, nodeId);
+  assertGatewayOnly(next);
   if (gatewayId !== current.gatewayId || isGateway !== current.isGateway) await assertGatewayRole(db, isGateway, gatewayId);
   // Names, addresses and gateways (the zone's name server is a gateway's address) all shape the zone file.
   const renamed = next.name !== current.name || next.address !== current.address || next.isGateway !== current.isGateway;
   // Heartbeat columns are left alone: heartbeats write them outside the writer.
-  const { appliedRoutingRevision: _applied, appliedDnsRevision: _dns, lastSeenAt: _seen, ...managed } = next;
+  const { appliedRoutingRevision: _applied, appliedDnsRevision: _dns, lastSeenAt: _seen, applyError: _error, ...managed } = next;
   await commit(
     ctx,
     [

@@ -41,11 +41,16 @@ export function configCoreFor(topology: Topology, nodeId: string): NodeConfigCor
     networkId: topology.network.id,
     routingRevision: topology.network.routingRevision,
     // The network's prefix length, not /32: the kernel then has one connected route for the overlay.
-    interface: { address: `${node.address}/${topology.cidr.prefix}`, listenPort: node.listenPort, dns: [...topology.network.dnsServers] },
+    interface: { address: `${node.address}/${topology.cidr.prefix}`, listenPort: node.listenPort, ...dnsOf(topology.network) },
     peers,
     routingIntent: routingIntentFor(topology, node),
     forwarding: topology.forwarders.has(node.id),
   };
+}
+
+function dnsOf(network: Topology["network"]): Pick<NodeConfig["interface"], "dns" | "dnsSearch"> {
+  const dns = [...network.dnsServers];
+  return { dns, dnsSearch: dns.length > 0 && network.dnsDomain ? [network.dnsDomain] : [] };
 }
 
 /** One config without keeping the topology: convenient for a single request. */

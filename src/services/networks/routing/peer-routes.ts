@@ -8,13 +8,20 @@ import { isSourceOf, type Topology, type TopologyNode } from "./topology";
  * here has to be right in both directions. docs/routing.md walks through why each entry exists.
  */
 
-export interface PeerRoute {
+interface Route {
   peer: TopologyNode;
   allowedIps: string[];
 }
 
+export interface PeerRoute extends Route {
+  peer: TopologyNode & { publicKey: string };
+}
+
+/** WireGuard has no keyless peer: a gateway node awaiting its agent's key is nobody's peer until it has one. */
+const hasKey = (route: Route): route is PeerRoute => route.peer.publicKey !== null;
+
 export function peerRoutes(topology: Topology, node: TopologyNode): PeerRoute[] {
-  const routes: PeerRoute[] = [];
+  const routes: Route[] = [];
   const parentId = topology.parent.get(node.id);
   if (parentId !== undefined) {
     // A deep gateway sends everything outside its own subtree up; its children's longer prefixes win
@@ -31,6 +38,7 @@ export function peerRoutes(topology: Topology, node: TopologyNode): PeerRoute[] 
   }
   return routes
     .filter((route) => route.allowedIps.length > 0)
+    .filter(hasKey)
     .sort((a, b) => compareBigInt(a.peer.key, b.peer.key) || compareIds(a.peer, b.peer));
 }
 
@@ -39,7 +47,7 @@ export function peerRoutes(topology: Topology, node: TopologyNode): PeerRoute[] 
  * this node is a source, each policy destination goes to the path's first hop; the first hop is always
  * a root of the forest, hence a flat peer, so the entry always has somewhere to go.
  */
-function meshRoutes(topology: Topology, node: TopologyNode): PeerRoute[] {
+function meshRoutes(topology: Topology, node: TopologyNode): Route[] {
   const destinationsVia = new Map<string, string[]>();
   for (const { policy, destination } of topology.policiesByDestination) {
     if (!isSourceOf(node, policy.id)) continue;
@@ -48,7 +56,7 @@ function meshRoutes(topology: Topology, node: TopologyNode): PeerRoute[] {
     if (list) list.push(destination.text);
     else destinationsVia.set(firstHop, [destination.text]);
   }
-  const routes: PeerRoute[] = [];
+  const routes: Route[] = [];
   for (const peer of topology.flat) {
     if (peer.id === node.id) continue;
     routes.push({ peer, allowedIps: [...subtreeOf(topology, peer), ...(destinationsVia.get(peer.id) ?? [])] });

@@ -11,7 +11,8 @@ export interface RoutingNode {
   name: string;
   /** Canonical address inside the network CIDR, without a prefix length. */
   address: string;
-  publicKey: string;
+  /** null while a gateway node awaits its agent's key: no other node lists it as a peer then. */
+  publicKey: string | null;
   /** "host:port" where peers can reach this node, or null when it only dials out. */
   endpoint: string | null;
   listenPort: number | null;
@@ -32,7 +33,10 @@ export interface RoutingNetwork {
   id: string;
   cidr: string;
   routingRevision: number;
+  /** Overlay addresses of the nodes that serve the network's zone (configs' `interface.dns`). */
   dnsServers: string[];
+  /** The network's zone: the search domain configs name beside their DNS servers. */
+  dnsDomain?: string;
 }
 
 export type HopRole = "source" | "transit" | "egress";
@@ -64,7 +68,8 @@ export interface NodeConfig {
   nodeId: string;
   networkId: string;
   routingRevision: number;
-  interface: { address: string; listenPort: number | null; dns: string[] };
+  /** dnsSearch: the network's domain when dns names servers, else empty (wg-quick: `DNS = servers, domain`). */
+  interface: { address: string; listenPort: number | null; dns: string[]; dnsSearch: string[] };
   peers: PeerConfig[];
   routingIntent: RoutingIntentEntry[];
   /** True for gateways on any path: they forward packets between peers and must have IP forwarding on. */

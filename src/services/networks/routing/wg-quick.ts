@@ -16,7 +16,10 @@ export function renderWgQuick(config: Omit<NodeConfig, "wgQuick">, family: Famil
     `Address = ${oneLine(config.interface.address)}`,
   ];
   if (config.interface.listenPort !== null) lines.push(`ListenPort = ${config.interface.listenPort}`);
-  if (config.interface.dns.length > 0) lines.push(`DNS = ${config.interface.dns.map(oneLine).join(", ")}`);
+  if (config.interface.dns.length > 0) {
+    // wg-quick's own syntax: servers, then search domains, on one line.
+    lines.push(`DNS = ${[...config.interface.dns, ...config.interface.dnsSearch].map(oneLine).join(", ")}`);
+  }
   if (config.forwarding) {
     const sysctl = family === "ipv4" ? "net.ipv4.ip_forward=1" : "net.ipv6.conf.all.forwarding=1";
     lines.push(`PostUp = sysctl -q -w ${sysctl}`);

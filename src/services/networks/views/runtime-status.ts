@@ -38,6 +38,13 @@ export function dnsStatus(network: Pick<NetworkRow, "dnsRevision">, nodes: DnsRe
   return { desiredRevision, appliedRevision, inSync: appliedRevision === desiredRevision, lagging };
 }
 
+/** Nodes whose agents report a state they could not apply (they run the previous one), in node id order. */
+export const failingNodes = (nodes: Pick<NodeRow, "id" | "applyError">[]) =>
+  nodes
+    .filter((node) => node.applyError !== null)
+    .map((node) => ({ nodeId: node.id, error: node.applyError! }))
+    .sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
+
 /** One read of what the network's nodes report, against the network the caller's access check read. */
 export async function loadRuntimeStatus(db: Db, network: Pick<NetworkRow, "id" | "routingRevision" | "dnsRevision">) {
   const reported = await db
@@ -46,9 +53,14 @@ export async function loadRuntimeStatus(db: Db, network: Pick<NetworkRow, "id" |
       isGateway: nodes.isGateway,
       appliedRoutingRevision: nodes.appliedRoutingRevision,
       appliedDnsRevision: nodes.appliedDnsRevision,
+      applyError: nodes.applyError,
     })
     .from(nodes)
     .where(eq(nodes.networkId, network.id))
     .all();
-  return { networkId: network.id, routing: routingStatus(network, reported), dns: dnsStatus(network, reported) };
+  return {
+    networkId: network.id,
+    routing: { ...routingStatus(network, reported), failing: failingNodes(reported) },
+    dns: dnsStatus(network, reported),
+  };
 }

@@ -1,0 +1,26 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { nodes } from "../../db/schema";
+import type { Env } from "../../lib/env";
+import { notFound } from "../../lib/errors";
+import type { AuditContext } from "../audit/audit-trail";
+import type { AgentNodeState, GatewayAgent } from "../networks/operations/gateway-agent";
+import { networkWriter } from "../networks/writer";
+
+/**
+ * A gateway daemon's PUT of one node's key and servesDns. This only finds the node's network (whose
+ * writer runs the change); whether the node is the agent's to change is decided in the writer's write
+ * (operations/gateway-agent.ts), so a node that moves to another gateway meanwhile is refused there.
+ */
+export async function putAgentNodeState(
+  env: Env,
+  db: Db,
+  agent: GatewayAgent,
+  nodeId: string,
+  wanted: AgentNodeState,
+  audit: AuditContext,
+) {
+  const node = await db.select({ networkId: nodes.networkId }).from(nodes).where(eq(nodes.id, nodeId)).get();
+  if (!node) throw notFound("Node");
+  return networkWriter(env, node.networkId, audit).applyAgentNodeState(nodeId, agent, wanted);
+}
