@@ -21,7 +21,7 @@ const config = (revision: number, peers: Array<{ nodeId: string; address: string
     nodeId: NODE,
     networkId: NETWORK,
     routingRevision: revision,
-    interface: { address: "10.60.0.1/24", listenPort: 51820, dns: [] },
+    interface: { address: "10.60.0.1/24", listenPort: 51820, dns: [], dnsSearch: [] },
     peers: peers.map((peer, i) => ({
       ...peer,
       name: `peer${i}`,
@@ -31,7 +31,7 @@ const config = (revision: number, peers: Array<{ nodeId: string; address: string
     })),
     routingIntent: [],
     forwarding: true,
-  } as Omit<NodeConfig, "wgQuick">);
+  });
 
 const FIRST = config(4, [{ nodeId: "node_g2", address: "10.60.0.2", allowedIps: ["10.60.0.2/32", "192.168.99.0/24"] }]);
 const dns = { domain: "lab.internal", revision: 2 };

@@ -37,7 +37,11 @@ export async function createChainNetwork(
   const tokens: string[] = [];
   for (const [index, address] of underlay.entries()) {
     const name = `g${index + 1}`;
-    const gateway = expectAnswer(await admin.POST("/api/v1/gateways", { body: { regionId: region.id, name: `gw-${name}` } }), 201, "gateway");
+    const gateway = expectAnswer(
+      await admin.POST("/api/v1/gateways", { body: { regionId: region.id, name: `gw-${name}` } }),
+      201,
+      "gateway",
+    );
     inventoryGateways.push(gateway.id);
     // No publicKey: the node awaits the key its gateway's agent makes.
     const node = expectAnswer(

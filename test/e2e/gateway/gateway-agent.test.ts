@@ -30,6 +30,8 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
   let hosts: Record<"d" | (typeof GATEWAYS)[number], Host>;
   let chain: ChainNetwork;
   const agents: Partial<Record<(typeof GATEWAYS)[number], AgentProcess>> = {};
+  /** What `wgo up` reported for the device, its DNS included. */
+  let deviceUp: { action: string; dns: { servers: string[]; search: string[]; via: string } | null };
   const scratch = mkdtempSync(join(tmpdir(), "wgo-gateways-"));
   const deviceWgo = () => wgoMachine(server.baseUrl, join(scratch, "device"));
   const agentOutput = () => GATEWAYS.map((g) => `## agent ${g}\n${agents[g]?.output() ?? "(not started)"}`).join("\n");
@@ -58,22 +60,45 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
   it("each gateway enrols with its token and configures itself: keys registered, interfaces up, DNS served", async () => {
     for (const [index, name] of GATEWAYS.entries()) {
       const stateDir = join(scratch, name);
-      const enrolled = await run(wgoArgv(["--api", server.baseUrl, "--json", "gateway", "enrol", "--token", chain.tokens[index]!, "--name", name, "--state-dir", stateDir]), { env: wgoEnv });
+      const enrolled = await run(
+        wgoArgv([
+          "--api",
+          server.baseUrl,
+          "--json",
+          "gateway",
+          "enrol",
+          "--token",
+          chain.tokens[index]!,
+          "--name",
+          name,
+          "--state-dir",
+          stateDir,
+        ]),
+        { env: wgoEnv },
+      );
       expect(enrolled.code, enrolled.stderr).toBe(0);
       agents[name] = startAgent(stateDir, hosts[name].namespace);
     }
-    await waitFor("every gateway node to have its agent's key and serve DNS", async () => {
-      const nodes = await Promise.all(chain.gatewayNodes.map(async (id) => expectAnswer(await admin.GET("/api/v1/nodes/{id}", byId(id)), 200, "node")));
-      return nodes.every((node) => node.publicKey !== null && node.servesDns);
-    }, { timeoutMs: 30_000, details: agentOutput });
+    await waitFor(
+      "every gateway node to have its agent's key and serve DNS",
+      async () => {
+        const nodes = await Promise.all(
+          chain.gatewayNodes.map(async (id) => expectAnswer(await admin.GET("/api/v1/nodes/{id}", byId(id)), 200, "node")),
+        );
+        return nodes.every((node) => node.publicKey !== null && node.servesDns);
+      },
+      { timeoutMs: 30_000, details: agentOutput },
+    );
     await waitFor("the gateways to report the current revisions", () => gatewaysInSync(), { timeoutMs: 30_000, details: agentOutput });
   });
 
   it("a device enrolled with wgo pings the destination through G1, G2, G3 in order", async () => {
     const wgo = deviceWgo();
     await wgo(["enrol", "--name", "laptop", "--enrolment-key", chain.enrolmentKey]);
-    const [up] = (await wgo(["up", "--name", "laptop", "--netns", hosts.d.namespace, "--interface", DEVICE_IF, "--method", "setconf"])).json;
-    expect(up.action).toBe("created");
+    [deviceUp] = (
+      await wgo(["up", "--name", "laptop", "--netns", hosts.d.namespace, "--interface", DEVICE_IF, "--method", "setconf"])
+    ).json;
+    expect(deviceUp.action).toBe("created");
     const reached = await hosts.d.pingUntilReply(DESTINATION, 20_000);
     expect(reached, reached ? "" : `${await describeLab(lab)}\n${agentOutput()}`).toBe(true);
     const before = await gatewayCounters(hosts, chain);
@@ -85,8 +110,11 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
   });
 
   it("resolves a record of the network through the DNS servers its config names", async () => {
-    const [config] = (await deviceWgo()(["config", "--name", "laptop"])).json;
-    expect(config.interface?.dns ?? config.dns, JSON.stringify(config)).toEqual(chain.gatewayAddresses);
+    expect(deviceUp.dns, "wgo up applied the servers and search domain the config names").toEqual({
+      servers: chain.gatewayAddresses,
+      search: [chain.domain],
+      via: "netns",
+    });
     const resolved = await run(["ip", "netns", "exec", hosts.d.namespace, "getent", "hosts", `app.${chain.domain}`]);
     expect(resolved.stdout, resolved.stderr).toMatch(new RegExp(`^${DESTINATION.replaceAll(".", "\\.")}\\s+app\\.`));
   });
@@ -94,7 +122,11 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
   it("a new path reaches all three agents within seconds, and traffic takes it", async () => {
     const started = Date.now();
     await chain.setPath([chain.gatewayNodes[0]!, chain.gatewayNodes[2]!]);
-    await waitFor("all three gateways to apply the new revision", () => gatewaysInSync(), { timeoutMs: 20_000, intervalMs: 50, details: agentOutput });
+    await waitFor("all three gateways to apply the new revision", () => gatewaysInSync(), {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+      details: agentOutput,
+    });
     const elapsed = Date.now() - started;
     console.log(`gateway agents: a policy change reached all three gateways in ${elapsed} ms`);
     await deviceWgo()(["heartbeat", "--name", "laptop", "--once", "--apply"]);
@@ -111,12 +143,22 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
     // OFFLINE_AFTER_SECONDS is 30 here: past it, the Cron Trigger's detection calls G3's gateway down.
     await new Promise((resolve) => setTimeout(resolve, 32_000));
     expect((await fetch(`${server.baseUrl}/__scheduled?cron=*+*+*+*+*`)).status).toBe(200);
-    await waitFor("a gateway.down delivery for G3's gateway", async () => {
-      const deliveries = expectAnswer(await admin.GET("/api/v1/notifications/deliveries", { params: { query: { eventType: "gateway.down" } } }), 200, "deliveries");
-      return deliveries.items.some((d) => JSON.stringify(d).includes(chain.inventoryGateways[2]!));
-    }, { timeoutMs: 10_000 });
+    await waitFor(
+      "a gateway.down delivery for G3's gateway",
+      async () => {
+        const deliveries = expectAnswer(
+          await admin.GET("/api/v1/notifications/deliveries", { params: { query: { eventType: "gateway.down" } } }),
+          200,
+          "deliveries",
+        );
+        return deliveries.items.some((d) => JSON.stringify(d).includes(chain.inventoryGateways[2]!));
+      },
+      { timeoutMs: 10_000 },
+    );
 
-    const agent = (await admin.GET("/api/v1/agents", { params: { query: { kind: "gateway-daemon" } } })).data!.items.find((a) => a.gatewayId === chain.inventoryGateways[1]);
+    const agent = (await admin.GET("/api/v1/agents", { params: { query: { kind: "gateway-daemon" } } })).data!.items.find(
+      (a) => a.gatewayId === chain.inventoryGateways[1],
+    );
     expectAnswer(await admin.POST("/api/v1/agents/{id}/revoke", byId(agent!.id)), 200, "revoke");
     expect(await Promise.race([agents.g2!.exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 40_000))])).toBe(3);
     expect(agents.g2!.output()).toMatch(/refused the agent credential.*revoked or rotated/);
