@@ -15,6 +15,7 @@ import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { wgoMachine } from "../client/wgo-process.ts";
 import { startAgent, wgoArgv, wgoEnv, type AgentProcess } from "./agent-process.ts";
 import { createChainNetwork, gatewayCounters, type ChainNetwork } from "./chain-network.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";
 
 const dataPlane = canRunDataPlane();
 if (!dataPlane.ok) console.warn(`\n!!! SKIPPING the gateway agent e2e: ${dataPlane.reason} !!!\n`);
@@ -30,6 +31,7 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
   let hosts: Record<"d" | (typeof GATEWAYS)[number], Host>;
   let chain: ChainNetwork;
   const agents: Partial<Record<(typeof GATEWAYS)[number], AgentProcess>> = {};
+  let hooks: WebhookReceiver;
   /** What `wgo up` reported for the device, its DNS included. */
   let deviceUp: { action: string; dns: { servers: string[]; search: string[]; via: string } | null };
   const scratch = mkdtempSync(join(tmpdir(), "wgo-gateways-"));
@@ -37,7 +39,8 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
   const agentOutput = () => GATEWAYS.map((g) => `## agent ${g}\n${agents[g]?.output() ?? "(not started)"}`).join("\n");
 
   beforeAll(async () => {
-    server = await startWorker({ vars: { OFFLINE_AFTER_SECONDS: "30" }, testScheduled: true });
+    server = await startWorker({ vars: { OFFLINE_AFTER_SECONDS: "30", WEBHOOK_ALLOW_HTTP_LOOPBACK: "true" } });
+    hooks = await startWebhookReceiver();
     admin = typedApi(server.baseUrl, await login(server.baseUrl, server.admin));
     lab = createLab("gwagent");
     hosts = { d: await lab.addHost("d"), g1: await lab.addHost("g1"), g2: await lab.addHost("g2"), g3: await lab.addHost("g3") };
@@ -54,6 +57,7 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
     }
     await lab?.cleanup();
     await server?.stop();
+    await hooks?.close();
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -139,29 +143,43 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
   });
 
   it("a stopped agent is seen as gateway.down; a revoked credential stops its agent with a clear message", async () => {
+    expectAnswer(
+      await admin.POST("/api/v1/notifications/channels", {
+        body: { type: "webhook", target: hooks.url, events: ["gateway.down"] },
+      }),
+      201,
+      "webhook channel",
+    );
+    // Local crons never fire on their own; wrangler dev runs the scheduled handler on this request.
+    const runCron = async () =>
+      expect((await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`)).status, server.logs().slice(-2000)).toBe(200);
+    await runCron(); // every gateway reported: recorded as up, silently
     expect(await agents.g3!.stop()).toBe(0);
-    // OFFLINE_AFTER_SECONDS is 30 here: past it, the Cron Trigger's detection calls G3's gateway down.
-    await new Promise((resolve) => setTimeout(resolve, 32_000));
-    expect((await fetch(`${server.baseUrl}/__scheduled?cron=*+*+*+*+*`)).status).toBe(200);
-    await waitFor(
-      "a gateway.down delivery for G3's gateway",
-      async () => {
-        const deliveries = expectAnswer(
-          await admin.GET("/api/v1/notifications/deliveries", { params: { query: { eventType: "gateway.down" } } }),
-          200,
-          "deliveries",
-        );
-        return deliveries.items.some((d) => JSON.stringify(d).includes(chain.inventoryGateways[2]!));
-      },
-      { timeoutMs: 10_000 },
-    );
+    const stoppedAt = Date.now();
 
-    const agent = (await admin.GET("/api/v1/agents", { params: { query: { kind: "gateway-daemon" } } })).data!.items.find(
-      (a) => a.gatewayId === chain.inventoryGateways[1],
-    );
+    const agent = expectAnswer(
+      await admin.GET("/api/v1/agents", { params: { query: { kind: "gateway-daemon" } } }),
+      200,
+      "agents",
+    ).items.find((a) => a.gatewayId === chain.inventoryGateways[1]);
     expectAnswer(await admin.POST("/api/v1/agents/{id}/revoke", byId(agent!.id)), 200, "revoke");
-    expect(await Promise.race([agents.g2!.exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 40_000))])).toBe(3);
-    expect(agents.g2!.output()).toMatch(/refused the agent credential.*revoked or rotated/);
+    // Its long poll ends within 25 s; the next request is refused.
+    const exit = await Promise.race([agents.g2!.exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 40_000))]);
+    expect(exit, agents.g2!.output()).toBe(3);
+    expect(agents.g2!.output()).toMatch(/refused the agent credential \(401.*revoked or rotated/);
+
+    // OFFLINE_AFTER_SECONDS is 30 here: past it, the detection calls G3's gateway down.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, stoppedAt + 32_000 - Date.now())));
+    await runCron(); // detection, then the delivery queue's first attempt
+    const down = hooks.received.filter((hook) => hook.event === "gateway.down");
+    expect(
+      down.map((hook) => hook.body.data.gateway.id),
+      "a gateway.down webhook for G3's gateway",
+    ).toContain(chain.inventoryGateways[2]);
+    expect(down.find((hook) => hook.body.data.gateway.id === chain.inventoryGateways[2])!.body.data).toMatchObject({
+      reason: "nodes_offline",
+      nodeIds: [chain.gatewayNodes[2]],
+    });
   });
 
   it("leaves no namespace or process behind", async () => {

@@ -46,8 +46,6 @@ export interface StartWorkerOptions {
   /** Overrides for [vars] (e.g. ROUTING_POLICY_MAX_HOPS), delivered with the secrets. */
   vars?: Record<string, string>;
   readyTimeoutMs?: number;
-  /** wrangler dev's --test-scheduled: GET /__scheduled runs the Cron Trigger's handler once (local crons never fire). */
-  testScheduled?: boolean;
 }
 
 export async function startWorker(options: StartWorkerOptions = {}): Promise<WorkerServer> {
@@ -90,7 +88,6 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
       "--env-file",
       envFile,
       "--show-interactive-dev-session=false",
-      ...(options.testScheduled ? ["--test-scheduled"] : []),
     ];
     // detached: its own process group, so stop() reaches workerd and esbuild too.
     const started = spawn(process.execPath, args, { cwd: REPO_ROOT, env: WRANGLER_ENV, detached: true, stdio: ["ignore", "pipe", "pipe"] });
