@@ -142,6 +142,23 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
     expect(after.g2Total - before.g2Total, "G2 carries none of it").toBeLessThan(200);
   });
 
+  it("an agent restarts cleanly from its state directory: traffic never stops, the key stays, it is in sync again", async () => {
+    const keyBefore = expectAnswer(await admin.GET("/api/v1/nodes/{id}", byId(chain.gatewayNodes[0]!)), 200, "node").publicKey;
+    expect(await agents.g1!.stop()).toBe(0);
+    expect(await hosts.d.ping(DESTINATION, 3), "the data plane does not depend on the agent").toBe(true);
+    agents.g1 = startAgent(join(scratch, "g1"), hosts.g1.namespace);
+    await waitFor(
+      "G1's restarted agent to report",
+      async () => (await gatewaysInSync()) && agents.g1!.output().includes("routing revision"),
+      {
+        timeoutMs: 20_000,
+        details: agentOutput,
+      },
+    );
+    expect(expectAnswer(await admin.GET("/api/v1/nodes/{id}", byId(chain.gatewayNodes[0]!)), 200, "node").publicKey).toBe(keyBefore);
+    expect(await hosts.d.ping(DESTINATION, 3)).toBe(true);
+  });
+
   it("a stopped agent is seen as gateway.down; a revoked credential stops its agent with a clear message", async () => {
     expectAnswer(
       await admin.POST("/api/v1/notifications/channels", {
