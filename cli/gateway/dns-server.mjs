@@ -2,6 +2,7 @@
 // CoreDNS when installed (with the server's Corefile, pointed at our zone file and bound to the address),
 // otherwise Knot DNS (Debian's `knot`), configured here. Started as a daemon inside the node's namespace,
 // reloaded when only the zone changed, restarted when its own configuration did.
+import { isIP } from "node:net";
 import { join } from "node:path";
 import { OperationError } from "../errors.mjs";
 import { ensurePrivateDir, readText, removeFile, writeSecretFile } from "../files.mjs";
@@ -101,6 +102,11 @@ function writeIfChanged(path, text) {
  * @param {{ dir: string, kind: "knot" | "coredns", address: string, domain: string, zonefile: string, corefile?: string }} zone
  */
 export async function serveZone(sys, { dir, kind, address, domain, zonefile, corefile }) {
+  // Both go into a configuration file: a value from the server must not be able to add lines to it.
+  if (isIP(address) === 0) throw new OperationError(`the node's address ${JSON.stringify(address)} is not an IP address`);
+  if (!/^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)*$/.test(domain)) {
+    throw new OperationError(`the network's DNS domain ${JSON.stringify(domain)} is not a domain name`);
+  }
   ensurePrivateDir(join(dir, "run"));
   ensurePrivateDir(join(dir, "db"));
   const zoneChanged = writeIfChanged(join(dir, "zone"), zonefile);

@@ -9,6 +9,7 @@ import { applyNode, heldEntry, peerCounters, removeNode } from "./node-apply.mjs
 import { heldNodeIds, loadNode, loadStatus, saveStatus } from "./state.mjs";
 
 const BACKOFF_MS = { first: 1_000, max: 30_000 };
+const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * @param {{ dir: string, agent: import("./state.mjs").AgentRecord, netns: string | null, env: NodeJS.ProcessEnv,
@@ -76,6 +77,12 @@ async function applyDesiredState(ctx, desired, log) {
     log(`node ${nodeId} left this gateway: its interface and DNS server are removed`);
   }
   for (const entry of desired.nodes) {
+    // Node ids name directories here: anything but an id's characters is refused, never joined into a path.
+    if (!NODE_ID.test(entry.nodeId)) {
+      log(`skipped a node with the id ${JSON.stringify(entry.nodeId)}: not an id`);
+      failed = true;
+      continue;
+    }
     const outcome = await applyNode(ctx, entry);
     const record = outcome.record;
     claimed ||= outcome.claimed;

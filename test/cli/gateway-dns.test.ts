@@ -24,4 +24,15 @@ describe("the gateway's DNS server configuration", () => {
   it("refuses a Corefile without the zone's server block", () => {
     expect(() => dns.localCorefile("# nothing\n", "/z", "10.0.0.1")).toThrow(/no `<domain>:53 \{` block/);
   });
+
+  it("refuses a domain or address from the server that would add lines to the configuration", async () => {
+    const sys = { run: async () => ({ code: 0, stdout: "", stderr: "" }) };
+    const zone = { dir: "/nonexistent", kind: "knot", zonefile: "" };
+    await expect(dns.serveZone(sys, { ...zone, address: "10.0.0.1", domain: "lab.internal\nzone:" })).rejects.toThrow(
+      /is not a domain name/,
+    );
+    await expect(dns.serveZone(sys, { ...zone, address: "10.0.0.1@53\nx", domain: "lab.internal" })).rejects.toThrow(
+      /is not an IP address/,
+    );
+  });
 });
