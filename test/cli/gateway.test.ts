@@ -2,7 +2,7 @@
 // (the node's public key, reports) and what the host ends up with (interface, addresses, routes,
 // forwarding) are asserted; the DNS server itself runs for real in test/e2e/gateway.
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { EventEmitter } from "node:events";
+import { EventEmitter, getEventListeners } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -247,6 +247,18 @@ describe("wgo gateway run", () => {
     expect(result.json.at(-1)).toMatchObject({ stopped: true, applied: 1 });
     expect(host.links.size).toBe(1);
     expect(reports(fake).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("the daemon's stop signal", () => {
+  it("keeps no abort listener from a finished request: the daemon passes it to every poll for as long as it runs", async () => {
+    api = await startFakeApi({ "GET /agents/me/desired-state": () => ({ status: 304, headers: { etag: '"e0"' } }) });
+    const stop = new AbortController();
+    for (let poll = 0; poll < 12; poll += 1) {
+      const answer = await cli.http.apiExchange({ api: api.url, method: "GET", path: "/agents/me/desired-state", signal: stop.signal });
+      expect(answer.status).toBe(304);
+    }
+    expect(getEventListeners(stop.signal, "abort")).toHaveLength(0);
   });
 });
 
