@@ -260,6 +260,16 @@ describe("the daemon's stop signal", () => {
     }
     expect(getEventListeners(stop.signal, "abort")).toHaveLength(0);
   });
+
+  it("ends a backoff pause at once when the stop came before it (a SIGTERM during an apply), and leaves no listener after one", async () => {
+    const stopped = new AbortController();
+    stopped.abort();
+    // Without the early return this waits out the whole minute (and the test times out).
+    await cli.runLoop.pause(60_000, stopped.signal);
+    const running = new AbortController();
+    for (let i = 0; i < 12; i += 1) await cli.runLoop.pause(1, running.signal);
+    expect(getEventListeners(running.signal, "abort")).toHaveLength(0);
+  });
 });
 
 describe("wgo gateway status", () => {
