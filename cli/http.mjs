@@ -38,7 +38,10 @@ export async function apiExchange({ api, method = "POST", path, token, body, hea
   if (body !== undefined) headers["content-type"] = "application/json";
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
-  signal?.addEventListener("abort", () => controller.abort(), { once: true });
+  // Removed in `finally`: a daemon passes one signal to every poll, and a listener left per request
+  // would pile up for as long as it runs (Node warns after ten).
+  const abort = () => controller.abort();
+  signal?.addEventListener("abort", abort, { once: true });
   let response;
   let text;
   try {
@@ -58,6 +61,7 @@ export async function apiExchange({ api, method = "POST", path, token, body, hea
     throw new NetworkError(api, reason);
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener("abort", abort);
   }
   const etag = response.headers.get("etag");
   if (response.status === 304) return { body: null, bytes: 0, status: 304, etag };

@@ -118,17 +118,20 @@ function desiredRevisions(body) {
   return Object.fromEntries(body.nodes.map((n) => [n.nodeId, { routing: (n.config ?? n.delta).routingRevision, dns: n.dns.revision }]));
 }
 
-/** Sleeps, or returns early when the daemon is told to stop. */
-function pause(ms, signal) {
+/**
+ * Sleeps, or returns early when the daemon is told to stop, including before the pause began (a SIGTERM
+ * during an apply must not wait out a 30-second backoff). The listener goes with the pause: the daemon's
+ * one signal outlives every pause.
+ */
+export function pause(ms, signal) {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve(undefined);
-      },
-      { once: true },
-    );
+    if (signal.aborted) return resolve(undefined);
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve(undefined);
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
   });
 }

@@ -4,6 +4,7 @@ import { call, get, patch, post, put } from "../helpers/api";
 import { expectError, expectRefused } from "../helpers/expect-error";
 import { createGateway, createNode, fakePublicKey, networkSetup, unique, type Session } from "../helpers/factories";
 import { rowsOf } from "../helpers/state";
+import { writerStub } from "../../src/services/networks/writer";
 
 const nodesAndNetworks = rowsOf("nodes", "networks");
 
@@ -141,6 +142,41 @@ describe("PUT /agents/me/nodes/{nodeId}", () => {
       401,
       "unauthorized",
     );
+  });
+});
+
+describe("who may register a node's key is decided in the writer's write", () => {
+  it("refuses a node moved to another gateway, and an agent revoked after its request was authenticated", async () => {
+    const { admin, network } = await networkSetup();
+    const { gateway, node } = await keylessGatewayNode(admin, network.id);
+    const { agentId, credential } = await enrolDaemon(admin, gateway.id);
+    // The node moves to another inventory gateway: its old agent no longer runs it.
+    const elsewhere = await createGateway(admin);
+    expect((await patch(`/nodes/${node.id}`, { gatewayId: elsewhere.id }, admin.token)).status).toBe(200);
+    await expectRefused(
+      nodesAndNetworks,
+      () => put(`/agents/me/nodes/${node.id}`, { publicKey: fakePublicKey(), servesDns: false }, credential),
+      404,
+      "not_found",
+    );
+    expect((await patch(`/nodes/${node.id}`, { gatewayId: gateway.id }, admin.token)).status).toBe(200);
+
+    // Revoked between authentication and the write: the request reaches the writer with the identity its
+    // credential named then (sent straight to the writer here, past the middleware that would now refuse it).
+    expect((await post(`/agents/${agentId}/revoke`, {}, admin.token)).status).toBe(200);
+    const late = () =>
+      writerStub(env, network.id).run("applyAgentNodeState", [
+        network.id,
+        node.id,
+        { agentId, gatewayId: gateway.id },
+        { publicKey: fakePublicKey(), servesDns: true },
+      ]);
+    const before = await nodesAndNetworks();
+    const result = await late();
+    expect(result).toMatchObject({ ok: false, error: { code: "not_found" } });
+    expect(await nodesAndNetworks(), "no key, no revision, no audit row").toEqual(before);
+    expect((await get(`/nodes/${node.id}`, admin.token)).body).toMatchObject({ publicKey: null, servesDns: false });
+    expect(await agentAuditRows(agentId)).toEqual([]);
   });
 });
 

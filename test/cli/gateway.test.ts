@@ -2,7 +2,7 @@
 // (the node's public key, reports) and what the host ends up with (interface, addresses, routes,
 // forwarding) are asserted; the DNS server itself runs for real in test/e2e/gateway.
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { EventEmitter } from "node:events";
+import { EventEmitter, getEventListeners } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -247,6 +247,28 @@ describe("wgo gateway run", () => {
     expect(result.json.at(-1)).toMatchObject({ stopped: true, applied: 1 });
     expect(host.links.size).toBe(1);
     expect(reports(fake).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("the daemon's stop signal", () => {
+  it("keeps no abort listener from a finished request: the daemon passes it to every poll for as long as it runs", async () => {
+    api = await startFakeApi({ "GET /agents/me/desired-state": () => ({ status: 304, headers: { etag: '"e0"' } }) });
+    const stop = new AbortController();
+    for (let poll = 0; poll < 12; poll += 1) {
+      const answer = await cli.http.apiExchange({ api: api.url, method: "GET", path: "/agents/me/desired-state", signal: stop.signal });
+      expect(answer.status).toBe(304);
+    }
+    expect(getEventListeners(stop.signal, "abort")).toHaveLength(0);
+  });
+
+  it("ends a backoff pause at once when the stop came before it (a SIGTERM during an apply), and leaves no listener after one", async () => {
+    const stopped = new AbortController();
+    stopped.abort();
+    // Without the early return this waits out the whole minute (and the test times out).
+    await cli.runLoop.pause(60_000, stopped.signal);
+    const running = new AbortController();
+    for (let i = 0; i < 12; i += 1) await cli.runLoop.pause(1, running.signal);
+    expect(getEventListeners(running.signal, "abort")).toHaveLength(0);
   });
 });
 

@@ -10,16 +10,16 @@ import type { NetworkMemory } from "../../src/services/networks/memory/network-m
 import { loadNetworkState, type NetworkState } from "../../src/services/networks/state";
 import { writerStub } from "../../src/services/networks/writer";
 import { del, patch, post, put } from "../helpers/api";
-import { createNode, enrolDevice, fakePublicKey, networkSetup, type Session, unique } from "../helpers/factories";
+import { createGateway, createNode, enrolDevice, fakePublicKey, networkSetup, type Session, unique } from "../helpers/factories";
 
 const durable = (networkId: string) =>
   env.NETWORK_WRITER.get(env.NETWORK_WRITER.idFromName(networkId)) as unknown as DurableObjectStub<NetworkWriter>;
 const memoryOf = (instance: NetworkWriter) => (instance as unknown as { memory: NetworkMemory }).memory;
 
-/** Heartbeat columns are written outside the writer and the network's updatedAt by its bumps: not held. */
+/** Heartbeat and report columns are written outside the writer and the network's updatedAt by its bumps: not held. */
 function comparable(state: NetworkState) {
   const { updatedAt: _at, ...network } = state.network;
-  const nodes = state.nodes.map(({ lastSeenAt: _s, appliedRoutingRevision: _r, appliedDnsRevision: _d, ...node }) => node);
+  const nodes = state.nodes.map(({ lastSeenAt: _s, appliedRoutingRevision: _r, appliedDnsRevision: _d, applyError: _e, ...node }) => node);
   return { network, nodes, policies: state.policies, records: state.records };
 }
 
@@ -90,6 +90,29 @@ describe("the writer's copy of the network", () => {
     ok((await del(`/dns/records/${record.body.id}`, admin.token)).status, 204);
     await check();
     ok((await patch(`/networks/${network.id}`, { name: unique("net"), dnsDomain: `${unique("d")}.internal` }, admin.token)).status, 200);
+    await check();
+    // A gateway node awaiting its agent, the agent's key registration (a write the agent makes, not the admin),
+    // a report from it (outside the writer), then an admin change that reads the reported row.
+    const inventory = await createGateway(admin);
+    const keyless = await post(
+      "/nodes",
+      { networkId: network.id, name: unique("gw"), roles: ["gateway"], gatewayId: inventory.id },
+      admin.token,
+    );
+    ok(keyless.status, 201);
+    await check();
+    const issued = await post("/agents/enrolment-tokens", { kind: "gateway-daemon", gatewayId: inventory.id }, admin.token);
+    const agent = await post("/agents/enrol", { token: issued.body.token, name: unique("agent"), version: "1.0.0" });
+    ok(agent.status, 201);
+    const claim = { publicKey: fakePublicKey(), servesDns: true };
+    ok((await put(`/agents/me/nodes/${keyless.body.id}`, claim, agent.body.credential)).status, 200);
+    await check();
+    const report = { nodes: [{ nodeId: keyless.body.id, appliedRoutingRevision: 1, error: "not applied" }] };
+    ok((await post("/agents/me/report", report, agent.body.credential)).status, 200);
+    ok((await patch(`/nodes/${keyless.body.id}`, { endpoint: "203.0.113.10:51820" }, admin.token)).status, 200);
+    await check();
+    // A key the agent's own node already holds, from another node of the network: refused, copy unchanged.
+    ok((await patch(`/nodes/${hops[0]!.id}`, { publicKey: claim.publicKey }, admin.token)).status, 409);
     await check();
     ok((await del(`/devices/${device.deviceId}`, admin.token)).status, 204);
     await check();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, get, patch } from "../helpers/api";
+import { call, del, get, patch, post } from "../helpers/api";
 import { createGateway, createNode, enrolDevice, networkSetup } from "../helpers/factories";
 
 describe("node configs name the network's DNS servers", () => {
@@ -51,5 +51,29 @@ describe("node configs name the network's DNS servers", () => {
     const after = (await deviceConfig(before)).body.delta;
     expect(after.interface.dnsSearch).toEqual(["corp.example"]);
     expect((await deviceConfig()).body.config.wgQuick).toContain("DNS = 10.93.0.2, 10.93.0.9, 10.93.0.10, corp.example\n");
+
+    // A server that stops being a gateway, or goes, leaves every config at a new revision; the next lowest
+    // takes its place. A gateway node that serves DNS but has no key yet is unreachable: never listed.
+    const keyless = await post(
+      "/nodes",
+      {
+        networkId: network.id,
+        name: "awaiting",
+        roles: ["gateway"],
+        gatewayId: (await createGateway(admin)).id,
+        address: "10.93.0.3",
+        servesDns: true,
+      },
+      admin.token,
+    );
+    expect(keyless.status, keyless.text).toBe(201);
+    const demoted = await patch(`/nodes/${gateways[3]!.id}`, { roles: [] }, admin.token);
+    expect(demoted.status, demoted.text).toBe(200);
+    expect(demoted.body.servesDns).toBe(false);
+    const afterDemotion = (await deviceConfig()).body.config;
+    expect(afterDemotion.routingRevision).toBe(demoted.body.revision);
+    expect(afterDemotion.interface.dns).toEqual(["10.93.0.9", "10.93.0.10", "10.93.0.100"]);
+    expect((await del(`/nodes/${gateways[2]!.id}`, admin.token)).status).toBe(204);
+    expect((await deviceConfig()).body.config.interface.dns).toEqual(["10.93.0.10", "10.93.0.100"]);
   });
 });
