@@ -1,5 +1,5 @@
 // The DNS server a gateway node runs for its network's zone, on the node's overlay address, port 53:
-// CoreDNS when installed (with the server's Corefile, pointed at our zone file and bound to the address),
+// CoreDNS when installed (the server's Corefile, made here: our zone file, bound to the node's address),
 // otherwise Knot DNS (Debian's `knot`), configured here. Started as a daemon inside the node's namespace,
 // reloaded when only the zone changed, restarted when its own configuration did.
 import { isIP } from "node:net";
@@ -47,15 +47,24 @@ export function knotConfig(dir, address, domain) {
 }
 
 /**
- * The server's Corefile serves `/etc/coredns/zones/<domain>.zone` on every address; here it serves our
- * copy of the zone on the node's address only.
+ * CoreDNS serving the zone from the agent's file on the node's address only. Built here from the checked
+ * domain and address, not taken from the server's Corefile text, so nothing but these lines reaches CoreDNS;
+ * it is the server's `GET /networks/:id/dns/corefile` with `bind` and the file path set (a test holds them equal).
  */
-export function localCorefile(corefile, zonePath, address) {
-  const lines = corefile.split("\n").map((line) => line.replace(/^(\s*file\s+)\S+/, `$1${zonePath}`));
-  const block = lines.findIndex((line) => /:53\s*\{\s*$/.test(line));
-  if (block < 0) throw new OperationError("the server's Corefile has no `<domain>:53 {` block");
-  lines.splice(block + 1, 0, `    bind ${address}`);
-  return lines.join("\n");
+export function localCorefile(domain, zonePath, address) {
+  const zone = domain.toLowerCase().replace(/\.$/, "");
+  return [
+    `# CoreDNS for the overlay network zone ${zone}. Serves only this zone; other names are REFUSED.`,
+    `${zone}:53 {`,
+    `    bind ${address}`,
+    `    file ${zonePath} ${zone} {`,
+    "        reload 30s",
+    "    }",
+    "    errors",
+    "    log",
+    "}",
+    "",
+  ].join("\n");
 }
 
 const pidFile = (dir, kind) => (kind === "knot" ? join(dir, "run", "knot.pid") : join(dir, "coredns.pid"));
@@ -99,9 +108,9 @@ function writeIfChanged(path, text) {
 /**
  * Serves `zonefile` for `domain` on `address`:53 from `dir`. Returns the server kind it runs.
  * @param {import("../system.mjs").System} sys
- * @param {{ dir: string, kind: "knot" | "coredns", address: string, domain: string, zonefile: string, corefile?: string }} zone
+ * @param {{ dir: string, kind: "knot" | "coredns", address: string, domain: string, zonefile: string }} zone
  */
-export async function serveZone(sys, { dir, kind, address, domain, zonefile, corefile }) {
+export async function serveZone(sys, { dir, kind, address, domain, zonefile }) {
   // Both go into a configuration file: a value from the server must not be able to add lines to it.
   if (isIP(address) === 0) throw new OperationError(`the node's address ${JSON.stringify(address)} is not an IP address`);
   if (!/^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)*$/.test(domain)) {
@@ -111,8 +120,7 @@ export async function serveZone(sys, { dir, kind, address, domain, zonefile, cor
   ensurePrivateDir(join(dir, "db"));
   const zoneChanged = writeIfChanged(join(dir, "zone"), zonefile);
   const confPath = join(dir, kind === "knot" ? "knot.conf" : "Corefile");
-  const conf =
-    kind === "knot" ? knotConfig(dir, listenSpelling(address), domain) : localCorefile(corefile ?? "", join(dir, "zone"), address);
+  const conf = kind === "knot" ? knotConfig(dir, listenSpelling(address), domain) : localCorefile(domain, join(dir, "zone"), address);
   const confChanged = writeIfChanged(confPath, conf);
   const pid = runningPid(dir, kind);
   if (pid && !confChanged) {

@@ -4,7 +4,7 @@
 // What cannot be applied is checked before anything is touched and comes back as the node's error.
 import { createHash } from "node:crypto";
 import { applyConfigDelta } from "../config-delta.mjs";
-import { OperationError } from "../errors.mjs";
+import { ApiError, OperationError } from "../errors.mjs";
 import { readText } from "../files.mjs";
 import { applyConfig, interfaceExists, takeDown } from "../interface.mjs";
 import { heartbeatPeers, parseWgDump } from "../system.mjs";
@@ -49,11 +49,11 @@ export async function applyNode(ctx, entry) {
   const keys = nodeKeyPair(ctx.dir, entry.nodeId);
   const servesDns = ctx.dnsKind !== null;
   let claimed = false;
-  if (entry.publicKey !== keys.publicKey || entry.servesDns !== servesDns) {
-    await claimNode(ctx.agent, entry.nodeId, keys.publicKey, servesDns);
-    claimed = true;
-  }
   try {
+    if (entry.publicKey !== keys.publicKey || entry.servesDns !== servesDns) {
+      await claimNode(ctx.agent, entry.nodeId, keys.publicKey, servesDns);
+      claimed = true;
+    }
     const config = entry.config ?? applyConfigDelta(record.config, entry.delta);
     await assertAddressFree(ctx.sys, record.ifname, config.interface.address);
     const text = fillPrivateKey(config.wgQuick, keys.privateKey);
@@ -68,7 +68,15 @@ export async function applyNode(ctx, entry) {
     Object.assign(record, { config, appliedRouting: config.routingRevision, netns: ctx.netns, error: null });
     if (servesDns) await serveNodeZone(ctx, record, entry.dns, config.interface.address.split("/")[0]);
   } catch (error) {
-    record.error = error instanceof Error ? error.message : String(error);
+    // A refused credential ends the daemon; anything else the server refuses (the node moved to another
+    // gateway, its key is taken) is this node's error, and the other nodes go on.
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) throw error;
+    record.error =
+      error instanceof ApiError
+        ? `the server refused this node's key: ${error.status} ${error.code}: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
     // Hold no base for the next delta: the next poll brings the whole config.
     if (entry.delta) record.config = null;
   }
@@ -81,7 +89,7 @@ async function serveNodeZone(ctx, record, dns, address) {
   const dir = statePaths.dns(ctx.dir, record.nodeId);
   const zonefile = dns.zonefile ?? (record.dns?.revision === dns.revision ? readZone(dir) : null);
   if (zonefile === null) throw new OperationError(`no zone for DNS revision ${dns.revision}: the next poll fetches it`);
-  const server = await serveZone(ctx.sys, { dir, kind: ctx.dnsKind, address, domain: dns.domain, zonefile, corefile: dns.corefile });
+  const server = await serveZone(ctx.sys, { dir, kind: ctx.dnsKind, address, domain: dns.domain, zonefile });
   record.dns = { domain: dns.domain, revision: dns.revision, server };
   record.appliedDns = dns.revision;
 }

@@ -1,7 +1,7 @@
-// The DNS server configuration the gateway agent writes: Knot's, and the server's Corefile made local
-// (our zone file, bound to the node's overlay address). Knot itself serves it in test/e2e/gateway.
+// The DNS server configuration the gateway agent writes: Knot's, and CoreDNS's (the server's Corefile, made
+// on the gateway with its zone file and bound to the node's overlay address). Knot itself serves it in test/e2e/gateway.
 import { describe, expect, it } from "vitest";
-import { defaultZoneFilePath, renderCorefile } from "../../src/services/networks/dns/corefile.ts";
+import { renderCorefile } from "../../src/services/networks/dns/corefile.ts";
 
 // A computed specifier, as test/cli/support/cli.ts loads the CLI: its .mjs files have no declarations.
 const dns: any = await import(/* @vite-ignore */ `../../cli/gateway/${"dns-server.mjs"}`);
@@ -15,14 +15,14 @@ describe("the gateway's DNS server configuration", () => {
     expect(conf).not.toMatch(/listen: 0\.0\.0\.0|listen: ::/);
   });
 
-  it("the server's Corefile is pointed at the agent's zone file and bound to the node's address", () => {
-    const server = renderCorefile("lab.internal", { zoneFilePath: defaultZoneFilePath("lab.internal") });
-    const local = dns.localCorefile(server, "/var/lib/wgo-gateway/nodes/n1/dns/zone", "10.60.0.1");
-    expect(local).toBe(renderCorefile("lab.internal", { zoneFilePath: "/var/lib/wgo-gateway/nodes/n1/dns/zone", listen: "10.60.0.1" }));
-  });
-
-  it("refuses a Corefile without the zone's server block", () => {
-    expect(() => dns.localCorefile("# nothing\n", "/z", "10.0.0.1")).toThrow(/no `<domain>:53 \{` block/);
+  it("the agent's Corefile is the server's, with the agent's zone file and bound to the node's address", () => {
+    for (const [domain, address] of [
+      ["lab.internal", "10.60.0.1"],
+      ["Corp.Example", "fd00::1"],
+    ] as const) {
+      const zonePath = "/var/lib/wgo-gateway/nodes/n1/dns/zone";
+      expect(dns.localCorefile(domain, zonePath, address)).toBe(renderCorefile(domain, { zoneFilePath: zonePath, listen: address }));
+    }
   });
 
   it("refuses a domain or address from the server that would add lines to the configuration", async () => {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cli, runWgo } from "./support/cli.ts";
 import { diffConfigs, nodeConfig, type NodeConfig } from "./support/config-diff.ts";
-import { envelope, startFakeApi, type FakeApi, type FakeRequest, type FakeRoute } from "./support/fake-api.ts";
+import { envelope, startFakeApi, type FakeAnswer, type FakeApi, type FakeRequest, type FakeRoute } from "./support/fake-api.ts";
 import { fakeHost } from "./support/fake-system.ts";
 
 const NODE = "node_gw1";
@@ -247,6 +247,67 @@ describe("wgo gateway run", () => {
     expect(result.json.at(-1)).toMatchObject({ stopped: true, applied: 1 });
     expect(host.links.size).toBe(1);
     expect(reports(fake).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("wgo gateway run: what the server refuses", () => {
+  it("a node whose key the server refuses (409) gets that as its error; the other nodes are applied and the daemon goes on", async () => {
+    const { wgQuick: _text, ...firstCore } = FIRST;
+    const secondConfig = nodeConfig({
+      ...firstCore,
+      nodeId: "node_gw2",
+      networkId: "net_2",
+      interface: { ...FIRST.interface, address: "10.70.0.1/24" },
+    });
+    const second = { ...entry({ publicKey: null, config: secondConfig }), nodeId: "node_gw2", networkId: "net_2" };
+    const {
+      api: fake,
+      host,
+      run,
+    } = await setup({
+      "GET /agents/me/desired-state": () => desired([entry({ publicKey: null, config: FIRST }), second]),
+      "PUT /agents/me/nodes/node_gw1": () => ({
+        status: 409,
+        body: envelope("conflict", "Node node_x already uses this public key in this network"),
+      }),
+      "PUT /agents/me/nodes/node_gw2": (request) => ({ status: 200, body: { id: "node_gw2", publicKey: request.body.publicKey } }),
+    });
+    const result = await run(["run", "--once"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(reports(fake)[0]).toEqual([
+      expect.objectContaining({
+        nodeId: NODE,
+        appliedRoutingRevision: 0,
+        error: expect.stringMatching(/refused this node's key: 409 conflict/),
+      }),
+      expect.objectContaining({ nodeId: "node_gw2", appliedRoutingRevision: 4, error: null }),
+    ]);
+    expect([...host.links.values()].map((link) => link.addresses)).toEqual([["10.70.0.1/24"]]);
+  });
+
+  it("waits out a 429 (Retry-After) and a report refused for a moved node, instead of exiting", async () => {
+    const signals = new EventEmitter();
+    let polls = 0;
+    let reportsSeen = 0;
+    const { run } = await setup({
+      "GET /agents/me/desired-state": (): FakeAnswer => {
+        polls += 1;
+        if (polls === 1) return { status: 429, body: envelope("rate_limited", "slow down"), headers: { "retry-after": "1" } };
+        if (polls === 2) return desired([entry({ publicKey: null, config: FIRST })]);
+        setTimeout(() => signals.emit("SIGTERM"), 10);
+        return { status: 304, headers: { etag: '"e1"' } };
+      },
+      "POST /agents/me/report": () => {
+        reportsSeen += 1;
+        return { status: 404, body: envelope("not_found", "Node node_gw1 on this gateway not found") };
+      },
+    });
+    const result = await run(["run"], signals);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/busy \(slow down\); keeping what runs, retrying in 1 s/);
+    expect(result.stderr).toMatch(/no report this round: Node node_gw1 on this gateway not found/);
+    expect(polls).toBeGreaterThanOrEqual(3);
+    expect(reportsSeen).toBeGreaterThanOrEqual(1);
   });
 });
 
