@@ -10,7 +10,7 @@ describe("GET /networks/:id/runtime-status", () => {
     expect(status.status).toBe(200);
     expect(status.body).toEqual({
       networkId: network.id,
-      routing: { desiredRevision: 1, appliedRevision: null, inSync: false, lagging: [], unreported: [node.id] },
+      routing: { desiredRevision: 1, appliedRevision: null, inSync: false, lagging: [], unreported: [node.id], failing: [] },
       dns: { desiredRevision: 1, appliedRevision: null, inSync: false, lagging: [] },
     });
   });
