@@ -1,7 +1,7 @@
 // `wgo gateway enrol | run | status`: the gateway daemon. An inventory gateway's agent enrols once with a
 // single-use token, then runs every gateway node the server assigns to that gateway (docs/agents.md).
 import { hostname } from "node:os";
-import { netnsName } from "../args.mjs";
+import { netnsName, positiveInteger } from "../args.mjs";
 import { OperationError, UsageError } from "../errors.mjs";
 import { interfaceExists } from "../interface.mjs";
 import { heartbeatPeers, parseWgDump } from "../system.mjs";
@@ -51,7 +51,7 @@ export const gatewayEnrol = {
   },
 };
 
-const RUN_USAGE = "wgo gateway run [--state-dir DIR] [--netns NS] [--once]";
+const RUN_USAGE = "wgo gateway run [--state-dir DIR] [--netns NS] [--once] [--report-interval S]";
 /** @type {import("../args.mjs").Command} */
 export const gatewayRun = {
   name: "gateway run",
@@ -61,9 +61,18 @@ export const gatewayRun = {
     "state-dir": stateDir,
     netns: { type: "string", value: "NS", help: "set the nodes up inside this network namespace; wgo itself stays here" },
     once: { type: "boolean", help: "one poll, apply and report, then exit" },
+    "report-interval": {
+      type: "string",
+      value: "S",
+      help: "seconds between reports (liveness, counters, probes) while no change comes (default 3)",
+    },
   },
   async run(ctx, values) {
     const netns = netnsName(values.netns, `usage: ${RUN_USAGE}`) ?? null;
+    const reportIntervalMs =
+      values["report-interval"] === undefined
+        ? undefined
+        : positiveInteger("report-interval", values["report-interval"], `usage: ${RUN_USAGE}`) * 1000;
     const dir = dirOf(ctx, values);
     const agent = loadAgent(dir);
     if (ctx.api) agent.api = ctx.api;
@@ -80,6 +89,7 @@ export const gatewayRun = {
         env: ctx.env,
         createSystem: ctx.createSystem,
         once: Boolean(values.once),
+        reportIntervalMs,
         log,
         signal: stop.signal,
         now: ctx.now,

@@ -3,6 +3,7 @@
 // routes for its AllowedIPs and routingIntent, forwarding), and its DNS server for the network's zone.
 // What cannot be applied is checked before anything is touched and comes back as the node's error.
 import { createHash } from "node:crypto";
+import { isIP } from "node:net";
 import { applyConfigDelta } from "../config-delta.mjs";
 import { ApiError, OperationError } from "../errors.mjs";
 import { readText } from "../files.mjs";
@@ -66,6 +67,8 @@ export async function applyNode(ctx, entry) {
       env: ctx.env,
     });
     Object.assign(record, { config, appliedRouting: config.routingRevision, netns: ctx.netns, error: null });
+    // Probes the server asks of this node: kept with it, so reports between polls (and after 304s) run them.
+    record.probes = validProbes(entry.probes);
     if (servesDns) await serveNodeZone(ctx, record, entry.dns, config.interface.address.split("/")[0]);
   } catch (error) {
     // A refused credential ends the daemon; anything else the server refuses (the node moved to another
@@ -109,6 +112,12 @@ async function assertAddressFree(sys, ifname, cidr) {
       throw new OperationError(`address ${wanted} is already on interface ${link.ifname}; not applied`);
     }
   }
+}
+
+/** Probe targets go on a command line: only overlay addresses, with the node id they cross. */
+function validProbes(probes) {
+  if (!Array.isArray(probes)) return [];
+  return probes.filter((probe) => isIP(String(probe?.target)) !== 0 && /^[A-Za-z0-9_-]{1,64}$/.test(String(probe?.acrossNodeId)));
 }
 
 /** Per-peer counters of a node's interface, for the report (none when it is not up). */

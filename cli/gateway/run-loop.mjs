@@ -2,15 +2,19 @@
 // or so), apply every served node, take down nodes that left, report what runs, repeat. The API being
 // down changes nothing that runs: the loop retries with backoff and the interfaces keep their last state.
 // A revoked or rotated credential (401) ends the loop: nothing but a new enrolment can fix that.
-import { ApiError, CredentialRefusedError, NetworkError, OperationError } from "../errors.mjs";
-import { fetchDesiredState, LONG_POLL_SECONDS, sendReports } from "./agent-api.mjs";
+import { ApiError, CredentialRefusedError, NetworkError } from "../errors.mjs";
+import { fetchDesiredState, LONG_POLL_SECONDS } from "./agent-api.mjs";
 import { availableDnsServer } from "./dns-server.mjs";
-import { applyNode, heldEntry, peerCounters, removeNode } from "./node-apply.mjs";
-import { heldNodeIds, loadNode, loadStatus, saveStatus } from "./state.mjs";
+import { applyNode, heldEntry, removeNode } from "./node-apply.mjs";
+import { pause } from "./pause.mjs";
+import { reportEvery, reportOrLog } from "./reporter.mjs";
+import { heldNodeIds, loadStatus, saveStatus } from "./state.mjs";
 
 const BACKOFF_MS = { first: 1_000, max: 30_000 };
 const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const MIN_POLL_GAP_MS = 1_000;
+/** How often the agent reports (and probes) between polls. */
+export const REPORT_EVERY_MS = 3_000;
 
 /** Worth waiting out: the API unreachable, overloaded (5xx) or throttling us (429). */
 const isTransient = (error) =>
@@ -24,7 +28,8 @@ function retryDelay(error, backoff) {
 
 /**
  * @param {{ dir: string, agent: import("./state.mjs").AgentRecord, netns: string | null, env: NodeJS.ProcessEnv,
- *   createSystem: Function, once: boolean, log: (line: string) => void, signal: AbortSignal, now: () => number }} options
+ *   createSystem: Function, once: boolean, log: (line: string) => void, signal: AbortSignal, now: () => number,
+ *   reportIntervalMs?: number }} options
  * @returns {Promise<{ polls: number, applied: number }>}
  */
 export async function runGateway(options) {
@@ -34,6 +39,24 @@ export async function runGateway(options) {
   const dnsKind = await availableDnsServer(sys);
   if (!dnsKind) log("no DNS server found (coredns, or knotd from Debian's knot): this gateway serves no zone");
   const ctx = { dir, agent, sys, systemFor, netns, env: options.env, dnsKind };
+  // Between polls (a long poll holds 25 s) reports keep coming: liveness and forwarding probes are what a
+  // gateway pool's failover is decided on, so they cannot wait for the next change. The reporter ends with
+  // the poll loop, however that ends.
+  const done = new AbortController();
+  const stop = () => done.abort();
+  signal.addEventListener("abort", stop, { once: true });
+  const reporting = options.once ? null : reportEvery(ctx, log, done.signal, options.reportIntervalMs ?? REPORT_EVERY_MS);
+  try {
+    return await pollLoop(options, ctx);
+  } finally {
+    done.abort();
+    signal.removeEventListener("abort", stop);
+    await reporting;
+  }
+}
+
+async function pollLoop(options, ctx) {
+  const { dir, agent, log, signal } = options;
   let etag = null;
   let backoff = BACKOFF_MS.first;
   let polls = 0;
@@ -50,7 +73,7 @@ export async function runGateway(options) {
       const outcome =
         answer.status === 304 ? { applied: 0, failed: false, claimed: false } : await applyDesiredState(ctx, answer.body, log);
       applied += outcome.applied;
-      await reportOrLog(ctx, dir, log);
+      await reportOrLog(ctx, log);
       const desired = answer.body ? desiredRevisions(answer.body) : (loadStatus(dir)?.desired ?? {});
       saveStatus(dir, { at: new Date(options.now()).toISOString(), error: null, desired });
       // A node that failed, or a key the server has just learnt, is fetched again rather than waited for:
@@ -120,58 +143,7 @@ async function applyDesiredState(ctx, desired, log) {
   return { applied, failed, claimed };
 }
 
-/**
- * A report that fails locally (a `wg show` refused) or that the server refuses for a node (moved to another
- * gateway since the poll: 404) is logged, and the next round reports again; the loop and what runs go on.
- * A refused credential and an unreachable API are the loop's to handle.
- */
-async function reportOrLog(ctx, dir, log) {
-  try {
-    await report(ctx, dir);
-  } catch (error) {
-    const refusedForANode =
-      error instanceof ApiError && error.status >= 400 && error.status < 500 && ![401, 403, 429].includes(error.status);
-    if (error instanceof OperationError || refusedForANode) log(`no report this round: ${error.message}`);
-    else throw error;
-  }
-}
-
-/** Applied revisions, errors and per-peer counters of every node held (the server also sees the agent alive). */
-async function report(ctx, dir) {
-  const nodes = [];
-  for (const nodeId of heldNodeIds(dir)) {
-    const record = loadNode(dir, nodeId);
-    if (!record) continue;
-    nodes.push({
-      nodeId,
-      appliedRoutingRevision: record.appliedRouting,
-      appliedDnsRevision: record.appliedDns,
-      peers: await peerCounters(ctx.systemFor(record.netns), record.ifname),
-      error: record.error ? record.error.slice(0, 500) : null,
-    });
-  }
-  if (nodes.length > 0) await sendReports(ctx.agent, nodes);
-}
-
 /** What the server wants of each node, for `wgo gateway status`. */
 function desiredRevisions(body) {
   return Object.fromEntries(body.nodes.map((n) => [n.nodeId, { routing: (n.config ?? n.delta).routingRevision, dns: n.dns.revision }]));
-}
-
-/**
- * Sleeps, or returns early when the daemon is told to stop, including before the pause began (a SIGTERM
- * during an apply must not wait out a 30-second backoff). The listener goes with the pause: the daemon's
- * one signal outlives every pause.
- */
-export function pause(ms, signal) {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(undefined);
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve(undefined);
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

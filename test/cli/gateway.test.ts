@@ -45,7 +45,7 @@ afterEach(async () => {
 });
 
 /** A state directory holding an enrolled agent, a fake API with `routes`, and a simulated host. */
-async function setup(routes: Record<string, FakeRoute>, hostOptions = {}) {
+async function setup(routes: Record<string, FakeRoute>, hostOptions: Parameters<typeof fakeHost>[0] = {}) {
   api = await startFakeApi({
     "PUT /agents/me/nodes/node_gw1": (request) => ({ status: 200, body: { id: NODE, publicKey: request.body.publicKey } }),
     "POST /agents/me/report": (request) => ({
@@ -311,6 +311,52 @@ describe("wgo gateway run: what the server refuses", () => {
   });
 });
 
+describe("wgo gateway run: reports between polls and forwarding probes", () => {
+  it("reports every --report-interval while the long poll waits, with the probes the server asked for", async () => {
+    const signals = new EventEmitter();
+    let polls = 0;
+    const probes = [
+      { target: "10.60.0.3", acrossNodeId: "node_g2" },
+      { target: "10.60.0.9", acrossNodeId: "node_g5" },
+    ];
+    const { api: fake, run } = await setup(
+      {
+        "GET /agents/me/desired-state": async (): Promise<FakeAnswer> => {
+          polls += 1;
+          if (polls === 1) return desired([entry({ publicKey: null, config: FIRST, probes })]);
+          // The long poll: nothing changes for a while; reports must not wait for it.
+          await new Promise((resolve) => setTimeout(resolve, 2_500));
+          signals.emit("SIGTERM");
+          return { status: 304, headers: { etag: '"e1"' } };
+        },
+      },
+      { unreachable: ["10.60.0.9"] },
+    );
+    const result = await run(["run", "--report-interval", "1"], signals);
+    expect(result.code, result.stderr).toBe(0);
+    const sent = reports(fake);
+    expect(sent.length, "a report after the apply and about one a second while the poll waits").toBeGreaterThanOrEqual(3);
+    expect(sent.at(-1)![0].probes).toEqual([
+      { acrossNodeId: "node_g2", target: "10.60.0.3", ok: true },
+      { acrossNodeId: "node_g5", target: "10.60.0.9", ok: false },
+    ]);
+  });
+
+  it("sends no probes field when the server asked for none, and refuses probe targets that are not addresses", async () => {
+    const {
+      api: fake,
+      host,
+      run,
+    } = await setup({
+      "GET /agents/me/desired-state": () =>
+        desired([entry({ publicKey: null, config: FIRST, probes: [{ target: "-f 10.0.0.1", acrossNodeId: "node_g2" }] })]),
+    });
+    expect((await run(["run", "--once"])).code).toBe(0);
+    expect(reports(fake)[0]![0]).not.toHaveProperty("probes");
+    expect(host.calls.some((call) => call.includes("ping"))).toBe(false);
+  });
+});
+
 describe("the daemon's stop signal", () => {
   it("keeps no abort listener from a finished request: the daemon passes it to every poll for as long as it runs", async () => {
     api = await startFakeApi({ "GET /agents/me/desired-state": () => ({ status: 304, headers: { etag: '"e0"' } }) });
@@ -326,9 +372,9 @@ describe("the daemon's stop signal", () => {
     const stopped = new AbortController();
     stopped.abort();
     // Without the early return this waits out the whole minute (and the test times out).
-    await cli.runLoop.pause(60_000, stopped.signal);
+    await cli.pause.pause(60_000, stopped.signal);
     const running = new AbortController();
-    for (let i = 0; i < 12; i += 1) await cli.runLoop.pause(1, running.signal);
+    for (let i = 0; i < 12; i += 1) await cli.pause.pause(1, running.signal);
     expect(getEventListeners(running.signal, "abort")).toHaveLength(0);
   });
 });

@@ -20,7 +20,7 @@ export const cli = {
   http: await load("http.mjs"),
   configDelta: await load("config-delta.mjs"),
   resolver: await load("resolver.mjs"),
-  runLoop: await load("gateway/run-loop.mjs"),
+  pause: await load("gateway/pause.mjs"),
 };
 
 export interface RunResult {

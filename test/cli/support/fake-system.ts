@@ -87,7 +87,7 @@ const family = (prefix: string) => (prefix.includes(":") ? "-6" : "-4");
 /** `ip -j route` prints host routes without their length and the /0 as "default". */
 const ipSpelling = (prefix: string) => (prefix.endsWith("/0") ? "default" : prefix.replace(/\/(32|128)$/, ""));
 
-export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boolean; resolver?: ResolverOptions } = {}): FakeHost {
+export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boolean; resolver?: ResolverOptions; unreachable?: string[] } = {}): FakeHost {
   const host: FakeHost = {
     links: new Map(),
     routes: [],
@@ -242,6 +242,8 @@ export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boo
       host.wgVerbs.push(`wg-quick ${m[1]}`);
       return ok();
     }
+    // One echo request (the gateway agent's forwarding probe): answered unless the test made it unreachable.
+    if ((m = /^ping -c 1 -W 1 -q (\S+)$/.exec(command))) return options.unreachable?.includes(m[1]!) ? fail("100% packet loss") : ok();
     if ((m = /^test -e \/run\/wireguard\/(\S+)\.sock$/.exec(command))) return host.links.has(m[1]!) ? ok() : fail("");
     const resolver = resolverCommand(host.resolver, argv, input, (name) => host.links.has(name));
     if (resolver) return resolver;

@@ -1,0 +1,72 @@
+// What a gateway tells the server about the nodes it runs: applied revisions, errors, per-peer counters,
+// and the forwarding probes the server asked for (a ping to a node beyond a pool's active member, which
+// only answers if that member forwards). Sent after every applied change and every few seconds between.
+import { ApiError, NetworkError, OperationError } from "../errors.mjs";
+import { sendReports } from "./agent-api.mjs";
+import { pause } from "./pause.mjs";
+import { peerCounters } from "./node-apply.mjs";
+import { heldNodeIds, loadNode } from "./state.mjs";
+
+/** At most this many probes a node (the server's limit), each one echo request waiting 1 s. */
+const MAX_PROBES = 32;
+
+/**
+ * A report that fails locally (a `wg show` refused) or that the server refuses for a node (moved to another
+ * gateway since the poll: 404) is logged, and the next round reports again; the loop and what runs go on.
+ * A refused credential and an unreachable API are the poll loop's to handle.
+ */
+export async function reportOrLog(ctx, log) {
+  try {
+    await report(ctx);
+  } catch (error) {
+    const refusedForANode =
+      error instanceof ApiError && error.status >= 400 && error.status < 500 && ![401, 403, 429].includes(error.status);
+    if (error instanceof OperationError || refusedForANode) log(`no report this round: ${error.message}`);
+    else throw error;
+  }
+}
+
+/** Reports every `intervalMs` until stopped; what fails here is logged (the poll loop decides on credentials). */
+export async function reportEvery(ctx, log, signal, intervalMs) {
+  while (!signal.aborted) {
+    await pause(intervalMs, signal);
+    if (signal.aborted) return;
+    try {
+      await reportOrLog(ctx, log);
+    } catch (error) {
+      if (!(error instanceof NetworkError || error instanceof ApiError)) log(`report failed: ${error.message}`);
+    }
+  }
+}
+
+/** Applied revisions, errors, per-peer counters and probe results of every node held. */
+async function report(ctx) {
+  const nodes = [];
+  for (const nodeId of heldNodeIds(ctx.dir)) {
+    const record = loadNode(ctx.dir, nodeId);
+    if (!record) continue;
+    const sys = ctx.systemFor(record.netns);
+    const probes = await runProbes(sys, record.probes ?? []);
+    nodes.push({
+      nodeId,
+      appliedRoutingRevision: record.appliedRouting,
+      appliedDnsRevision: record.appliedDns,
+      peers: await peerCounters(sys, record.ifname),
+      error: record.error ? record.error.slice(0, 500) : null,
+      // Only when asked for: a server without pools knows no `probes` field.
+      ...(probes.length > 0 ? { probes } : {}),
+    });
+  }
+  if (nodes.length > 0) await sendReports(ctx.agent, nodes);
+}
+
+/** One echo request to each target, in parallel, in the node's namespace: answered or not. */
+async function runProbes(sys, probes) {
+  return Promise.all(
+    probes.slice(0, MAX_PROBES).map(async (probe) => ({
+      acrossNodeId: probe.acrossNodeId,
+      target: probe.target,
+      ok: (await sys.run(["ping", "-c", "1", "-W", "1", "-q", probe.target])).code === 0,
+    })),
+  );
+}
