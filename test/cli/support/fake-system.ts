@@ -87,7 +87,9 @@ const family = (prefix: string) => (prefix.includes(":") ? "-6" : "-4");
 /** `ip -j route` prints host routes without their length and the /0 as "default". */
 const ipSpelling = (prefix: string) => (prefix.endsWith("/0") ? "default" : prefix.replace(/\/(32|128)$/, ""));
 
-export function fakeHost(options: { kernelModule?: boolean; refuseWgConfig?: boolean; resolver?: ResolverOptions; unreachable?: string[] } = {}): FakeHost {
+export function fakeHost(
+  options: { kernelModule?: boolean; refuseWgConfig?: boolean; resolver?: ResolverOptions; unreachable?: string[] } = {},
+): FakeHost {
   const host: FakeHost = {
     links: new Map(),
     routes: [],
