@@ -8,7 +8,12 @@ import { byId, expectAnswer, type TypedApiClient } from "../support/api-client.t
 import { run } from "../support/command.ts";
 import type { Host } from "../support/netns.ts";
 
-export interface ChainNetwork {
+export interface ChainNetwork extends GatewayFleet {
+  setPath(path: string[]): Promise<void>;
+}
+
+/** The gateway machines' side of the inventory: per machine an inventory gateway, a keyless gateway node and a token. */
+export interface GatewayFleet {
   networkId: string;
   domain: string;
   inventoryGateways: string[];
@@ -17,13 +22,13 @@ export interface ChainNetwork {
   gatewayAddresses: string[];
   tokens: string[];
   enrolmentKey: string;
-  setPath(path: string[]): Promise<void>;
 }
 
-export async function createChainNetwork(
+/** A group and network (domain lab.internal) with one keyless gateway node per underlay address, and a device key. */
+export async function createGatewayFleet(
   admin: TypedApiClient,
-  { cidr, destination, underlay }: { cidr: string; destination: string; underlay: string[] },
-): Promise<ChainNetwork> {
+  { cidr, underlay }: { cidr: string; underlay: string[] },
+): Promise<GatewayFleet> {
   const group = expectAnswer(await admin.POST("/api/v1/groups", { body: { name: "gateway-agents" } }), 201, "create group");
   const network = expectAnswer(
     await admin.POST("/api/v1/networks", { body: { groupId: group.id, name: "agents", cidr, dnsDomain: "lab.internal" } }),
@@ -31,10 +36,15 @@ export async function createChainNetwork(
     "create network",
   );
   const region = expectAnswer(await admin.POST("/api/v1/regions", { body: { name: "agents-lab" } }), 201, "create region");
-  const inventoryGateways: string[] = [];
-  const gatewayNodes: string[] = [];
-  const gatewayAddresses: string[] = [];
-  const tokens: string[] = [];
+  const fleet: GatewayFleet = {
+    networkId: network.id,
+    domain: "lab.internal",
+    inventoryGateways: [],
+    gatewayNodes: [],
+    gatewayAddresses: [],
+    tokens: [],
+    enrolmentKey: "",
+  };
   for (const [index, address] of underlay.entries()) {
     const name = `g${index + 1}`;
     const gateway = expectAnswer(
@@ -42,7 +52,7 @@ export async function createChainNetwork(
       201,
       "gateway",
     );
-    inventoryGateways.push(gateway.id);
+    fleet.inventoryGateways.push(gateway.id);
     // No publicKey: the node awaits the key its gateway's agent makes.
     const node = expectAnswer(
       await admin.POST("/api/v1/nodes", {
@@ -52,55 +62,65 @@ export async function createChainNetwork(
       `create node ${name}`,
     );
     expect(node.publicKey, "a gateway node without a key awaits its agent").toBeNull();
-    gatewayNodes.push(node.id);
-    gatewayAddresses.push(node.address);
+    fleet.gatewayNodes.push(node.id);
+    fleet.gatewayAddresses.push(node.address);
     const token = expectAnswer(
       await admin.POST("/api/v1/agents/enrolment-tokens", { body: { kind: "gateway-daemon", gatewayId: gateway.id } }),
       201,
       "enrolment token",
     );
-    tokens.push(token.token);
+    fleet.tokens.push(token.token);
   }
-  const policy = expectAnswer(
-    await admin.POST("/api/v1/networks/{id}/routing-policies", {
-      ...byId(network.id),
-      body: { name: "lab", type: "via_gateway", destinationCidr: destination, gatewayPath: gatewayNodes },
-    }),
-    201,
-    "create policy",
-  );
-  expectAnswer(
-    await admin.POST("/api/v1/networks/{id}/dns/records", {
-      ...byId(network.id),
-      body: { name: "app", type: "A", value: destination.replace(/\.0\/24$/, ".10") },
-    }),
-    201,
-    "create DNS record",
-  );
+  fleet.gatewayAddresses.sort((a, b) => Number(a.split(".").pop()) - Number(b.split(".").pop()));
   const key = expectAnswer(
     await admin.POST("/api/v1/networks/{id}/enrolment-keys", { ...byId(network.id), body: { name: "device" } }),
     201,
     "enrolment key",
   );
+  fleet.enrolmentKey = key.key;
+  return fleet;
+}
+
+/** A via_gateway policy `lab` to `destination` through `path` (node or pool ids); returns a way to change the path. */
+export async function createPolicy(admin: TypedApiClient, networkId: string, destination: string, path: string[]) {
+  const policy = expectAnswer(
+    await admin.POST("/api/v1/networks/{id}/routing-policies", {
+      ...byId(networkId),
+      body: { name: "lab", type: "via_gateway", destinationCidr: destination, gatewayPath: path },
+    }),
+    201,
+    "create policy",
+  );
   return {
-    networkId: network.id,
-    domain: "lab.internal",
-    inventoryGateways,
-    gatewayNodes,
-    gatewayAddresses: [...gatewayAddresses].sort((a, b) => Number(a.split(".").pop()) - Number(b.split(".").pop())),
-    tokens,
-    enrolmentKey: key.key,
-    async setPath(path) {
+    id: policy.id,
+    async setPath(next: string[]) {
       expectAnswer(
         await admin.PUT("/api/v1/routing-policies/{id}", {
           ...byId(policy.id),
-          body: { name: "lab", type: "via_gateway", destinationCidr: destination, gatewayPath: path },
+          body: { name: "lab", type: "via_gateway", destinationCidr: destination, gatewayPath: next },
         }),
         200,
         "replace policy",
       );
     },
   };
+}
+
+export async function createChainNetwork(
+  admin: TypedApiClient,
+  { cidr, destination, underlay }: { cidr: string; destination: string; underlay: string[] },
+): Promise<ChainNetwork> {
+  const fleet = await createGatewayFleet(admin, { cidr, underlay });
+  const policy = await createPolicy(admin, fleet.networkId, destination, fleet.gatewayNodes);
+  expectAnswer(
+    await admin.POST("/api/v1/networks/{id}/dns/records", {
+      ...byId(fleet.networkId),
+      body: { name: "app", type: "A", value: destination.replace(/\.0\/24$/, ".10") },
+    }),
+    201,
+    "create DNS record",
+  );
+  return { ...fleet, setPath: policy.setPath };
 }
 
 /** The interface `wgo gateway run` names after a node (cli/gateway/node-apply.mjs interfaceFor). */
