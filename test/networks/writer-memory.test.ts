@@ -20,7 +20,7 @@ const memoryOf = (instance: NetworkWriter) => (instance as unknown as { memory: 
 function comparable(state: NetworkState) {
   const { updatedAt: _at, ...network } = state.network;
   const nodes = state.nodes.map(({ lastSeenAt: _s, appliedRoutingRevision: _r, appliedDnsRevision: _d, applyError: _e, ...node }) => node);
-  return { network, nodes, policies: state.policies, records: state.records };
+  return { network, nodes, policies: state.policies, records: state.records, pools: state.pools };
 }
 
 async function expectHeldEqualsFresh(networkId: string) {
@@ -33,7 +33,13 @@ async function expectHeldEqualsFresh(networkId: string) {
   const fresh = await loadNetworkState(createDb(env.DB), networkId);
   const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
   expect(comparable(held!)).toEqual(
-    comparable({ ...fresh, nodes: byId(fresh.nodes), policies: byId(fresh.policies), records: byId(fresh.records) }),
+    comparable({
+      ...fresh,
+      nodes: byId(fresh.nodes),
+      policies: byId(fresh.policies),
+      records: byId(fresh.records),
+      pools: byId(fresh.pools),
+    }),
   );
 }
 
