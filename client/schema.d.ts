@@ -3483,6 +3483,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/routing-policies/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A routing policy's path as it runs now
+         * @description Per hop: the node carrying its traffic (a pool's active member), every member's health (reason, last report, probe failures in a row) and the hop's last failover with its reason. A plain gateway node hop is a pool of one.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Routing policy id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The policy's status */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RoutingPolicyStatus"];
+                    };
+                };
+                /** @description Missing or invalid credentials (code unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found or not visible to the caller (code not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/routing-policies/{id}": {
         parameters: {
             query?: never;
@@ -3682,6 +3742,537 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/networks/{id}/gateway-pools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gateway pools of a network
+         * @description Every pool of the network (at most 100), oldest first, with each member's health now.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Network id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The pools */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GatewayPoolList"];
+                    };
+                };
+                /** @description Missing or invalid credentials (code unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found or not visible to the caller (code not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Schema validation failed (code VALIDATION_ERROR, fields[]) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a gateway pool (owner, admin)
+         * @description A pool is one hop of a gateway path with failover: a routing policy names its id in gatewayPath, and traffic goes through the pool's active member. Members are gateway nodes of the network that pass every rule a hop must pass (400 validation_error naming the member, e.g. members.1 (node_x) …); a node belongs to at most one pool and a policy may not name a member directly (409). At most 8 members a pool and 100 pools a network (409). docs/routing.md, "Gateway pools and failover".
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Network id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["GatewayPoolInput"];
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GatewayPool"];
+                    };
+                };
+                /** @description Domain rule violated (code validation_error) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (code unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Visible but not allowed (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found or not visible to the caller (code not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state (code conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body over 64 KiB (code payload_too_large) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body is not application/json (code unsupported_media_type) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Schema validation failed (code VALIDATION_ERROR, fields[]) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gateway-pools/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One gateway pool
+         * @description The pool, its active member, each member's health (reason, last report, probe failures in a row) and its last failover.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Gateway pool id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The pool */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GatewayPool"];
+                    };
+                };
+                /** @description Missing or invalid credentials (code unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found or not visible to the caller (code not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a gateway pool (owner, admin)
+         * @description 409 while a routing policy names the pool in its gatewayPath.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Gateway pool id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done; no body */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing or invalid credentials (code unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Visible but not allowed (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found or not visible to the caller (code not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state (code conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a gateway pool (owner, admin)
+         * @description Replaces what the body names: name, members (the whole list; members that stay keep their drain) or preempt. An active member that leaves hands over to the preferred member; with preempt on, a preferred healthy member takes over at once. Same rules as creation.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Gateway pool id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["GatewayPoolChanges"];
+                };
+            };
+            responses: {
+                /** @description Updated */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GatewayPool"];
+                    };
+                };
+                /** @description Domain rule violated (code validation_error) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (code unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Visible but not allowed (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found or not visible to the caller (code not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state (code conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body over 64 KiB (code payload_too_large) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body is not application/json (code unsupported_media_type) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Schema validation failed (code VALIDATION_ERROR, fields[]) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/gateway-pools/{id}/members/{nodeId}/drain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Drain a pool member (owner, admin)
+         * @description A drained member is never chosen to carry traffic. Draining the active member fails over at once (reason "drained") when another member is healthy. 404 when the node is not a member.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    nodeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The pool after the drain */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GatewayPool"];
+                    };
+                };
+                /** @description Missing or invalid credentials (code unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Visible but not allowed (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found or not visible to the caller (code not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gateway-pools/{id}/members/{nodeId}/undrain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return a drained member to its pool (owner, admin)
+         * @description The member may be chosen again; it takes traffic back only when the active member fails, or at once with preempt on.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    nodeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The pool after the undrain */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GatewayPool"];
+                    };
+                };
+                /** @description Missing or invalid credentials (code unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Visible but not allowed (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found or not visible to the caller (code not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -8804,12 +9395,131 @@ export interface components {
              * @example 10.20.0.0/24
              */
             destinationCidr: string;
-            /** @description Ordered gateway node ids: non-empty, no repeats, at most ROUTING_POLICY_MAX_HOPS (400 otherwise) */
+            /** @description Ordered hops: each a gateway node id or a gateway pool id (gpl_…, a hop with failover). Non-empty, no repeats, at most ROUTING_POLICY_MAX_HOPS hops (pools count as one), a pool's members named only through their pool (400 otherwise) */
             gatewayPath: string[];
         };
         RoutingPolicyPage: {
             items: components["schemas"]["RoutingPolicy"][];
             nextCursor: string | null;
+        };
+        RoutingPolicyStatus: {
+            policyId: string;
+            hops: {
+                index: number;
+                /** @description The pool this hop names; null for a plain gateway node (a pool of one) */
+                poolId: string | null;
+                /** @description The node carrying this hop's traffic now */
+                activeNodeId: string;
+                /** @description Whether the active node is healthy; false with no healthy member to fail over to (the active one is kept) */
+                healthy: boolean;
+                members: {
+                    nodeId: string;
+                    priority: number;
+                    drained: boolean;
+                    healthy: boolean;
+                    /** @enum {string|null} */
+                    reason: "stale report" | "not forwarding" | "drained" | null;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-21T10:00:00.000Z
+                     */
+                    lastSeenAt: string | null;
+                    probeFailStreak: number;
+                }[];
+                /** @description unhealthy: stale report | not forwarding | drained | preempted */
+                lastFailover: {
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-21T10:00:00.000Z
+                     */
+                    at: string;
+                    from: string;
+                    to: string;
+                    reason: string;
+                } | null;
+            }[];
+            /** @description The network's routing revision the active members belong to */
+            routingRevision: number;
+        };
+        GatewayPool: {
+            /** @example gpl_... */
+            id: string;
+            networkId: string;
+            name: string;
+            /** @description A member preferred by priority takes traffic back once healthy again */
+            preempt: boolean;
+            /** @description In preference order (priority, then node id) */
+            members: {
+                nodeId: string;
+                /** @description Lower is preferred */
+                priority: number;
+                drained: boolean;
+                healthy: boolean;
+                health: components["schemas"]["GatewayPoolMemberHealth"];
+            }[];
+            /** @description The member carrying the traffic of every policy that names the pool */
+            activeNodeId: string;
+            lastFailover: components["schemas"]["GatewayPoolFailover"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        GatewayPoolMemberHealth: {
+            /**
+             * @description Why the member is unhealthy; null when healthy. stale report: no report for POOL_STALE_SECONDS; not forwarding: POOL_PROBE_FAILURES failed probes in a row across it (only while it carries traffic); drained: an operator drained it
+             * @enum {string|null}
+             */
+            reason: "stale report" | "not forwarding" | "drained" | null;
+            /**
+             * Format: date-time
+             * @description The member's last agent report
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            lastSeenAt: string | null;
+            /** @description Reports in a row whose probes across the member all failed */
+            probeFailStreak: number;
+        };
+        GatewayPoolFailover: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            at: string;
+            from: string;
+            to: string;
+            /** @description unhealthy: stale report | not forwarding | drained | preempted */
+            reason: string;
+        } | null;
+        GatewayPoolInput: {
+            name: string;
+            /** @description 1-8 gateway nodes of the network, each eligible as a hop (400 naming the member) and in no other pool (409) */
+            members: {
+                nodeId: string;
+                /** @description Lower is preferred; ties go to the lower node id */
+                priority: number;
+            }[];
+            /** @default false */
+            preempt?: boolean;
+        };
+        GatewayPoolList: {
+            items: components["schemas"]["GatewayPool"][];
+        };
+        GatewayPoolChanges: {
+            name?: string;
+            /** @description 1-8 gateway nodes of the network, each eligible as a hop (400 naming the member) and in no other pool (409) */
+            members?: {
+                nodeId: string;
+                /** @description Lower is preferred; ties go to the lower node id */
+                priority: number;
+            }[];
+            preempt?: boolean;
         };
         DnsRecord: {
             /** @example dns_... */
@@ -9318,6 +10028,16 @@ export interface components {
                 publicKey: string | null;
                 /** @description Whether the server holds the node as serving the network's zone */
                 servesDns: boolean;
+                /** @description Forwarding probes this node's agent runs (gateway pools, docs/routing.md): ping each target every few seconds and report the results (POST /agents/me/report, probes). Empty when the node is before no pool hop. */
+                probes: {
+                    /**
+                     * @description An overlay address to ping
+                     * @example 10.20.0.7
+                     */
+                    target: string;
+                    /** @description The gateway node (a pool's active member) the route to target goes through */
+                    acrossNodeId: string;
+                }[];
                 config?: components["schemas"]["NodeConfig"] & unknown;
                 delta?: components["schemas"]["NodeConfigDelta"] & unknown;
                 dns: {
@@ -9356,6 +10076,13 @@ export interface components {
                     lastHandshakeAt: string | null;
                     rxBytes: number;
                     txBytes: number;
+                }[];
+                /** @description Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Probes across nodes of other networks are ignored. */
+                probes?: {
+                    acrossNodeId: string;
+                    target: string;
+                    /** @description Whether the target answered since the last report */
+                    ok: boolean;
                 }[];
                 /** @description What the daemon could not apply for this node (it keeps running the previous state); null or absent clears a reported error */
                 error?: string | null;
@@ -9544,7 +10271,7 @@ export interface components {
              *       "config.drift"
              *     ]
              */
-            events: ("node.offline" | "node.online" | "gateway.down" | "gateway.up" | "config.drift" | "policy.changed" | "device.enrolled")[];
+            events: ("node.offline" | "node.online" | "gateway.down" | "gateway.up" | "config.drift" | "policy.changed" | "device.enrolled" | "gateway.failover")[];
             /** @default true */
             enabled?: boolean;
         };
@@ -9561,7 +10288,7 @@ export interface components {
              *       "config.drift"
              *     ]
              */
-            events?: ("node.offline" | "node.online" | "gateway.down" | "gateway.up" | "config.drift" | "policy.changed" | "device.enrolled")[];
+            events?: ("node.offline" | "node.online" | "gateway.down" | "gateway.up" | "config.drift" | "policy.changed" | "device.enrolled" | "gateway.failover")[];
             enabled?: boolean;
         };
         NotificationDelivery: {
@@ -9644,7 +10371,7 @@ export interface components {
             at: string;
             actor: {
                 /** @enum {string} */
-                type: "user" | "device" | "agent" | "anonymous";
+                type: "user" | "device" | "agent" | "anonymous" | "system";
                 id: string | null;
             };
             /** @example PUT */

@@ -16,6 +16,7 @@ import { devicesRouter } from "./routes/devices";
 import { devMailRouter } from "./routes/dev-mail";
 import { dnsRouter } from "./routes/dns";
 import { enrolmentKeysRouter } from "./routes/enrolment-keys";
+import { gatewayPoolsRouter } from "./routes/gateway-pools";
 import { groupsRouter } from "./routes/groups";
 import { healthRouter } from "./routes/health";
 import { inventoryRouter } from "./routes/inventory";
@@ -48,6 +49,7 @@ export function createApp() {
     networksRouter,
     nodesRouter,
     routingPoliciesRouter,
+    gatewayPoolsRouter,
     dnsRouter,
     inventoryRouter,
     clientRouter,

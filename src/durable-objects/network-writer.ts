@@ -15,6 +15,10 @@ import { processDeliveries } from "../services/notifications/queue";
 import { GroupCommit } from "./group-commit";
 import { SerialQueue } from "./serial-queue";
 
+/** How often a writer evaluates its network's pools while one can fail over (about 2 s: failover well inside 15 s). */
+const POOL_CHECK_MS = 2000;
+const POOL_NETWORK_KEY = "poolNetworkId";
+
 /**
  * The single writer of one network (or, named "group:<id>", of a group's network names and CIDRs).
  * It keeps only what a single writer is for: the queue that runs one command at a time to its commit,
@@ -43,6 +47,7 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
       events: [],
       notificationIds: [],
       inGroup: (groupId, name, groupArgs) => unwrap(writerStub(this.env, groupWriterName(groupId)).run(name, groupArgs, audit)),
+      schedulePoolChecks: (networkId, needed) => this.schedulePoolChecks(networkId, needed),
     };
     return this.queue.run(async () => {
       const result = await capture(() => handler(context, ...args));
@@ -62,6 +67,30 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
   /** Since this writer started: D1 statements and rows, full loads of the network, what it holds. */
   async stats(): Promise<WriterStats> {
     return { ...this.meter, ...this.memory.stats() };
+  }
+
+  /** The pool clock: evaluates the network's pools (services/networks/operations/pool-failover.ts), which sets the next alarm. */
+  override async alarm() {
+    const networkId = await this.ctx.storage.get<string>(POOL_NETWORK_KEY);
+    if (!networkId) return;
+    // An unexpected error throws, and the runtime retries the alarm; a refusal keeps the clock unless the network is gone.
+    const result = await this.run("evaluatePools", [networkId]);
+    if (result.ok) return;
+    if (result.error.code === "not_found") await this.ctx.storage.delete(POOL_NETWORK_KEY);
+    else await this.ctx.storage.setAlarm(Date.now() + POOL_CHECK_MS);
+  }
+
+  /** While a pool can fail over, an alarm every POOL_CHECK_MS: stale reports are noticed only by a clock. */
+  private async schedulePoolChecks(networkId: string, needed: boolean) {
+    if (!needed) {
+      await this.ctx.storage.deleteAlarm();
+      return;
+    }
+    await this.ctx.storage.put(POOL_NETWORK_KEY, networkId);
+    const pending = await this.ctx.storage.getAlarm();
+    const now = Date.now();
+    if (pending !== null && pending > now && pending <= now + POOL_CHECK_MS) return;
+    await this.ctx.storage.setAlarm(now + POOL_CHECK_MS);
   }
 
   /** The first delivery attempt of notifications a write queued; the minute cron retries what fails. */

@@ -52,6 +52,9 @@ export interface Env {
   WEBHOOK_ALLOW_HTTP_LOOPBACK?: string;
   WEBHOOK_TIMEOUT_MS?: string;
   AUDIT_RETENTION_DAYS?: string;
+  /** Gateway pools (docs/routing.md): a member without a report this long is unhealthy; failed probes in a row that make it "not forwarding". */
+  POOL_STALE_SECONDS?: string;
+  POOL_PROBE_FAILURES?: string;
 }
 
 const intVar = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
@@ -123,6 +126,10 @@ const ConfigSchema = z.object({
     .transform((value) => value === "true"),
   WEBHOOK_TIMEOUT_MS: intVar(5000, 500, 30_000),
   AUDIT_RETENTION_DAYS: intVar(365, 1, 3650),
+  /** A gateway pool member whose agent has not reported for this long is unhealthy (docs/routing.md). */
+  POOL_STALE_SECONDS: intVar(10, 3, 3600),
+  /** Consecutive failed forwarding probes across a pool's active member that make it "not forwarding". */
+  POOL_PROBE_FAILURES: intVar(3, 1, 100),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

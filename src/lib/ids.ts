@@ -7,6 +7,8 @@ export type IdPrefix =
   | "grp"
   | "net"
   | "rp"
+  // gateway pools (a hop of a gateway path with failover)
+  | "gpl"
   | "dns"
   | "node"
   | "dev"

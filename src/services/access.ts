@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { dnsRecords, groups, memberships, networks, nodes, routingPolicies, type GroupRole } from "../db/schema";
+import { dnsRecords, gatewayPools, groups, memberships, networks, nodes, routingPolicies, type GroupRole } from "../db/schema";
 import { forbidden, notFound } from "../lib/errors";
 import type { UserAuth } from "../lib/types";
 
@@ -75,6 +75,19 @@ export async function policyAccess(db: Db, auth: UserAuth, policyId: string, nee
     .get();
   if (!row) throw notFound("Routing policy");
   return { policy: row.policy, network: row.network, role: check(auth, row.role, need, "Routing policy") };
+}
+
+/** One query: the gateway pool, its network and the caller's role in the network's group. */
+export async function poolAccess(db: Db, auth: UserAuth, poolId: string, need: Need) {
+  const row = await db
+    .select({ pool: gatewayPools, network: networks, role: memberships.role })
+    .from(gatewayPools)
+    .innerJoin(networks, eq(networks.id, gatewayPools.networkId))
+    .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
+    .where(eq(gatewayPools.id, poolId))
+    .get();
+  if (!row) throw notFound("Gateway pool");
+  return { pool: row.pool, network: row.network, role: check(auth, row.role, need, "Gateway pool") };
 }
 
 /** One query: the DNS record, its network and the caller's role in the network's group. */

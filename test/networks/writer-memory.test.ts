@@ -20,7 +20,7 @@ const memoryOf = (instance: NetworkWriter) => (instance as unknown as { memory: 
 function comparable(state: NetworkState) {
   const { updatedAt: _at, ...network } = state.network;
   const nodes = state.nodes.map(({ lastSeenAt: _s, appliedRoutingRevision: _r, appliedDnsRevision: _d, applyError: _e, ...node }) => node);
-  return { network, nodes, policies: state.policies, records: state.records };
+  return { network, nodes, policies: state.policies, records: state.records, pools: state.pools };
 }
 
 async function expectHeldEqualsFresh(networkId: string) {
@@ -33,7 +33,13 @@ async function expectHeldEqualsFresh(networkId: string) {
   const fresh = await loadNetworkState(createDb(env.DB), networkId);
   const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
   expect(comparable(held!)).toEqual(
-    comparable({ ...fresh, nodes: byId(fresh.nodes), policies: byId(fresh.policies), records: byId(fresh.records) }),
+    comparable({
+      ...fresh,
+      nodes: byId(fresh.nodes),
+      policies: byId(fresh.policies),
+      records: byId(fresh.records),
+      pools: byId(fresh.pools),
+    }),
   );
 }
 
@@ -125,6 +131,44 @@ describe("the writer's copy of the network", () => {
     ok(taken.status, 409);
     await check();
     // None of this needed a reload after the first write.
+    expect((await stats(network.id)).loads).toBe(1);
+  });
+
+  it("equals a fresh load after pool writes, a drain and a failover", async () => {
+    const { admin, network, hops } = await networkSetup({ gateways: 3 });
+    const [gw1, gw2, gw3] = hops as unknown as [{ id: string }, { id: string }, { id: string }];
+    const check = () => expectHeldEqualsFresh(network.id);
+    const pool = await post(
+      `/networks/${network.id}/gateway-pools`,
+      {
+        name: unique("pool"),
+        members: [
+          { nodeId: gw2.id, priority: 1 },
+          { nodeId: gw3.id, priority: 2 },
+        ],
+      },
+      admin.token,
+    );
+    expect(pool.status, pool.text).toBe(201);
+    await check();
+    const policy = await post(
+      `/networks/${network.id}/routing-policies`,
+      { name: unique("p"), type: "via_gateway", destinationCidr: "172.22.0.0/16", gatewayPath: [gw1.id, pool.body.id] },
+      admin.token,
+    );
+    expect(policy.status, policy.text).toBe(201);
+    await check();
+    expect((await patch(`/gateway-pools/${pool.body.id}`, { name: unique("pool") }, admin.token)).status).toBe(200);
+    await check();
+    // Fresh reports from both members; the drain of the active one fails over (a second write of the pool).
+    const seen = new Date().toISOString();
+    await env.DB.prepare("UPDATE nodes SET last_seen_at = ? WHERE id IN (?, ?)").bind(seen, gw2.id, gw3.id).run();
+    const drained = await post(`/gateway-pools/${pool.body.id}/members/${gw2.id}/drain`, {}, admin.token);
+    expect(drained.body.activeNodeId).toBe(gw3.id);
+    await check();
+    expect((await del(`/routing-policies/${policy.body.id}`, admin.token)).status).toBe(204);
+    expect((await del(`/gateway-pools/${pool.body.id}`, admin.token)).status).toBe(204);
+    await check();
     expect((await stats(network.id)).loads).toBe(1);
   });
 

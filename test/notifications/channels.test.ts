@@ -168,6 +168,7 @@ describe("notification channels", () => {
       "config.drift",
       "policy.changed",
       "device.enrolled",
+      "gateway.failover",
     ]);
     expect(settings.body.detection).toEqual({ offlineAfterSeconds: 300, driftAfterSeconds: 300, intervalSeconds: 60 });
     expect(settings.body.retries).toEqual({ delaysSeconds: [30, 120, 600, 3600, 21600], maxAttempts: 6 });

@@ -1,6 +1,7 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-export const ACTOR_TYPES = ["user", "device", "agent", "anonymous"] as const;
+/** system: a change the control plane made on its own clock (a gateway failover). */
+export const ACTOR_TYPES = ["user", "device", "agent", "anonymous", "system"] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
 /**

@@ -28,3 +28,4 @@ export * from "./gateway-presence";
 export * from "./audit-events";
 export * from "./agents";
 export * from "./admin-settings";
+export * from "./gateway-pools";

@@ -36,7 +36,7 @@ export const desired: AppRouteHandler<typeof routes.desired> = async (c) => {
 
 /** Telemetry: not audited (middleware/audit.ts NOT_AUDITED). */
 export const report: AppRouteHandler<typeof routes.report> = async (c) =>
-  c.json({ nodes: await applyReport(c.var.db, gatewayOf(c), c.req.valid("json").nodes) }, 200);
+  c.json({ nodes: await applyReport(c.env, c.var.db, gatewayOf(c), c.req.valid("json").nodes) }, 200);
 
 /** The agent's identity goes into the writer, which decides there whether the node is its to change. */
 export const putNode: AppRouteHandler<typeof routes.putNode> = async (c) => {

@@ -47,6 +47,19 @@ export const DesiredState = z
           description: "The key the server holds for the node; null until the daemon registers one (PUT /agents/me/nodes/{nodeId})",
         }),
         servesDns: z.boolean().openapi({ description: "Whether the server holds the node as serving the network's zone" }),
+        probes: z
+          .array(
+            z.object({
+              target: z.string().openapi({ description: "An overlay address to ping", example: "10.20.0.7" }),
+              acrossNodeId: z
+                .string()
+                .openapi({ description: "The gateway node (a pool's active member) the route to target goes through" }),
+            }),
+          )
+          .openapi({
+            description:
+              "Forwarding probes this node's agent runs (gateway pools, docs/routing.md): ping each target every few seconds and report the results (POST /agents/me/report, probes). Empty when the node is before no pool hop.",
+          }),
         config: NodeConfigSchema.optional().openapi({ description: "The whole config; absent when a delta is sent instead" }),
         delta: ConfigDeltaSchema.optional().openapi({ description: "What changed since the routing revision the daemon holds" }),
         dns: z.object({
@@ -69,6 +82,20 @@ export const ReportBody = z
           appliedRoutingRevision: z.number().int().min(0),
           appliedDnsRevision: z.number().int().min(0).nullable().default(null),
           peers: HeartbeatBody.shape.peers,
+          probes: z
+            .array(
+              z.strictObject({
+                acrossNodeId: z.string().min(1).max(64),
+                target: z.string().min(1).max(64),
+                ok: z.boolean().openapi({ description: "Whether the target answered since the last report" }),
+              }),
+            )
+            .max(32)
+            .optional()
+            .openapi({
+              description:
+                'Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Probes across nodes of other networks are ignored.',
+            }),
           error: z.string().max(500).nullable().optional().openapi({
             description:
               "What the daemon could not apply for this node (it keeps running the previous state); null or absent clears a reported error",

@@ -5,6 +5,7 @@ import * as routes from "./policies.routes";
 export const routingPoliciesRouter = signedInRouter()
   .openapi(routes.create, handlers.create)
   .openapi(routes.list, handlers.list)
+  .openapi(routes.status, handlers.status)
   .openapi(routes.get, handlers.get)
   .openapi(routes.replace, handlers.replace)
   .openapi(routes.remove, handlers.remove);

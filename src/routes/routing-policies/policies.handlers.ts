@@ -2,6 +2,9 @@ import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess, policyAccess } from "../../services/access";
+import { getConfig } from "../../lib/env";
+import { poolHealthRules } from "../../services/networks/pools/vitals";
+import { loadPolicyStatus } from "../../services/networks/views/gateway-pools";
 import { listPolicies } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer";
 import type * as routes from "./policies.routes";
@@ -34,4 +37,9 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
   await networkWriter(c.env, policy.networkId, auditOf(c, 204)).deletePolicy(policy.id);
   return c.body(null, 204);
+};
+
+export const status: AppRouteHandler<typeof routes.status> = async (c) => {
+  const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  return c.json(await loadPolicyStatus(c.var.db, poolHealthRules(getConfig(c.env)), policy), 200);
 };

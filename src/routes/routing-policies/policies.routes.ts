@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
-import { PolicyBody, RoutingPolicySchema } from "./policies.schemas";
+import { PolicyBody, PolicyStatusSchema, RoutingPolicySchema } from "./policies.schemas";
 
 const tags = ["Routing policies"];
 const ruleErrors = errorResponses(400, 401, 403, 404, 409, 413, 415, 422);
@@ -54,4 +54,15 @@ export const remove = createRoute({
   summary: "Delete a routing policy (owner, admin)",
   request: { params: IdParam("Routing policy", "rp") },
   responses: { 204: noContent, ...errorResponses(401, 403, 404) },
+});
+
+export const status = createRoute({
+  method: "get",
+  path: "/routing-policies/{id}/status",
+  tags,
+  summary: "A routing policy's path as it runs now",
+  description:
+    "Per hop: the node carrying its traffic (a pool's active member), every member's health (reason, last report, probe failures in a row) and the hop's last failover with its reason. A plain gateway node hop is a pool of one.",
+  request: { params: IdParam("Routing policy", "rp") },
+  responses: { 200: jsonResponse(PolicyStatusSchema, "The policy's status"), ...errorResponses(401, 404) },
 });

@@ -24,10 +24,10 @@ export const PolicyBody = z
     name: displayName({ min: 1, max: 100 }),
     type: z.enum(ROUTING_POLICY_TYPES).openapi({ description: "via_gateway: send destinationCidr through gatewayPath, in order" }),
     destinationCidr: CidrString,
-    gatewayPath: z
-      .array(z.string().min(1).max(64))
-      .max(LIMITS.gatewayPathEntries)
-      .openapi({ description: "Ordered gateway node ids: non-empty, no repeats, at most ROUTING_POLICY_MAX_HOPS (400 otherwise)" }),
+    gatewayPath: z.array(z.string().min(1).max(64)).max(LIMITS.gatewayPathEntries).openapi({
+      description:
+        "Ordered hops: each a gateway node id or a gateway pool id (gpl_…, a hop with failover). Non-empty, no repeats, at most ROUTING_POLICY_MAX_HOPS hops (pools count as one), a pool's members named only through their pool (400 otherwise)",
+    }),
   })
   .openapi("RoutingPolicyInput");
 
@@ -42,3 +42,35 @@ export const presentPolicy = (policy: typeof routingPolicies.$inferSelect): z.in
   createdAt: policy.createdAt,
   updatedAt: policy.updatedAt,
 });
+
+export const PolicyStatusSchema = z
+  .object({
+    policyId: z.string(),
+    hops: z.array(
+      z.object({
+        index: z.number().int(),
+        poolId: z.string().nullable().openapi({ description: "The pool this hop names; null for a plain gateway node (a pool of one)" }),
+        activeNodeId: z.string().openapi({ description: "The node carrying this hop's traffic now" }),
+        healthy: z.boolean().openapi({
+          description: "Whether the active node is healthy; false with no healthy member to fail over to (the active one is kept)",
+        }),
+        members: z.array(
+          z.object({
+            nodeId: z.string(),
+            priority: z.number().int(),
+            drained: z.boolean(),
+            healthy: z.boolean(),
+            reason: z.enum(["stale report", "not forwarding", "drained"]).nullable(),
+            lastSeenAt: Timestamp.nullable(),
+            probeFailStreak: z.number().int(),
+          }),
+        ),
+        lastFailover: z
+          .object({ at: Timestamp, from: z.string(), to: z.string(), reason: z.string() })
+          .nullable()
+          .openapi({ description: "unhealthy: stale report | not forwarding | drained | preempted" }),
+      }),
+    ),
+    routingRevision: z.number().int().openapi({ description: "The network's routing revision the active members belong to" }),
+  })
+  .openapi("RoutingPolicyStatus");

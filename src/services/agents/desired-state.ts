@@ -82,6 +82,7 @@ export async function renderDesiredState(env: Env, db: Db, gatewayId: string, se
             address: node.address,
             publicKey: publicKeyOrNull(node.publicKey),
             servesDns: node.servesDns,
+            probes: config.probes,
             ...(config.delta ? { delta: config.delta } : { config: config.config }),
             dns: holdsDns || !zone ? dns : { ...dns, corefile: corefileFor(node.dnsDomain), zonefile: zone.text },
           },

@@ -1,9 +1,13 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { networks, nodes } from "../../db/schema";
+import { type Env, getConfig } from "../../lib/env";
 import { domainError, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
+import { describeForLog } from "../../lib/log";
 import { type PeerReport, replaceObservations } from "../networks/operations/observations";
+import { type ProbeResult, probeStatements } from "../networks/pools/probe-reports";
+import { networkWriter } from "../networks/writer";
 
 export interface NodeReport {
   nodeId: string;
@@ -12,6 +16,8 @@ export interface NodeReport {
   peers?: PeerReport[];
   /** What the daemon could not apply (it keeps the previous state); absent or null: all applied. */
   error?: string | null;
+  /** Forwarding probes the desired state asked this node to run (gateway pools). */
+  probes?: ProbeResult[];
 }
 
 /**
@@ -19,9 +25,15 @@ export interface NodeReport {
  * one batch. A node of another gateway is "not found"; revisions ahead of the network's are refused.
  * Telemetry: not audited (middleware/audit.ts NOT_AUDITED).
  */
-export async function applyReport(db: Db, gatewayId: string, reports: NodeReport[]) {
+export async function applyReport(env: Env, db: Db, gatewayId: string, reports: NodeReport[]) {
   const known = await db
-    .select({ id: nodes.id, networkId: nodes.networkId, routing: networks.routingRevision, dns: networks.dnsRevision })
+    .select({
+      id: nodes.id,
+      networkId: nodes.networkId,
+      lastSeenAt: nodes.lastSeenAt,
+      routing: networks.routingRevision,
+      dns: networks.dnsRevision,
+    })
     .from(nodes)
     .innerJoin(networks, eq(networks.id, nodes.networkId))
     .where(
@@ -55,7 +67,14 @@ export async function applyReport(db: Db, gatewayId: string, reports: NodeReport
       ...replaceObservations(db, node.networkId, r.nodeId, r.peers, now),
     ];
   });
-  await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  const config = getConfig(env);
+  const probes = await probeStatements(db, reports, byId, now, config.POOL_PROBE_FAILURES);
+  const all = [...statements, ...probes.statements];
+  await db.batch(all as [(typeof all)[number], ...typeof all]);
+  // A node heard again after it went stale may be the healthy member a pool waits for: evaluate now, not at the next tick.
+  const staleMs = config.POOL_STALE_SECONDS * 1000;
+  const heardAgain = known.filter((node) => node.lastSeenAt === null || Date.parse(now) - Date.parse(node.lastSeenAt) > staleMs);
+  await evaluatePoolsOf(env, new Set([...probes.networksToEvaluate, ...heardAgain.map((node) => node.networkId)]));
   return reports.map((r) => {
     const node = byId.get(r.nodeId)!;
     return {
@@ -65,4 +84,16 @@ export async function applyReport(db: Db, gatewayId: string, reports: NodeReport
       configChanged: r.appliedRoutingRevision !== node.routing || r.appliedDnsRevision !== node.dns,
     };
   });
+}
+
+/** Asks each network's writer to evaluate its pools (it returns at once when the network has none). */
+async function evaluatePoolsOf(env: Env, networkIds: Set<string>) {
+  await Promise.all(
+    [...networkIds].map((networkId) =>
+      networkWriter(env, networkId)
+        .evaluatePools()
+        // The report itself is stored; the writer's clock evaluates again within seconds.
+        .catch((error: unknown) => console.error(JSON.stringify({ background: "pool-evaluation", networkId, ...describeForLog(error) }))),
+    ),
+  );
 }

@@ -1,9 +1,13 @@
+import { getConfig } from "../../lib/env";
 import { loadEffectiveSettings } from "../settings/settings";
 import type { WriterContext } from "./commit";
 import type { DnsRecord } from "./dns";
 import * as devices from "./operations/devices";
 import * as dnsRecords from "./operations/dns-records";
 import * as gatewayAgent from "./operations/gateway-agent";
+import * as pools from "./operations/gateway-pools";
+import { evaluatePools, needsPoolChecks } from "./operations/pool-failover";
+import { poolHealthRules } from "./pools/vitals";
 import * as networks from "./operations/networks";
 import * as nodes from "./operations/nodes";
 import * as policies from "./operations/policies";
@@ -15,6 +19,21 @@ type RoutingMode = "all" | "none" | "only";
 async function policyRules(ctx: WriterContext) {
   const settings = await loadEffectiveSettings(ctx.env, ctx.db);
   return { maxHops: settings.routingPolicyMaxHops, eligibility: settings.gatewayEligibility };
+}
+
+/** Pool health now, failing over what must; then the writer's clock is kept while a pool can fail over. */
+async function evaluateNow(ctx: WriterContext, networkId: string, now?: number) {
+  const result = await evaluatePools(ctx, networkId, poolHealthRules(getConfig(ctx.env)), now);
+  await ctx.schedulePoolChecks?.(networkId, result.keepChecking);
+  return result;
+}
+
+/** A pool write, then the evaluation it may call for (a drained or departed active member hands over at once). */
+async function poolWrite(ctx: WriterContext, networkId: string, write: () => Promise<{ id: string }>) {
+  const { id } = await write();
+  await evaluateNow(ctx, networkId);
+  const held = await ctx.memory.forWrite(ctx.db, networkId);
+  return held.pools.get(id)!;
 }
 
 /**
@@ -55,6 +74,23 @@ export const writerCommands = {
   replacePolicy: async (ctx: WriterContext, networkId: string, policyId: string, input: policies.PolicyInput) =>
     policies.replacePolicy(ctx, networkId, policyId, input, await policyRules(ctx)),
   deletePolicy: (ctx: WriterContext, networkId: string, policyId: string) => policies.deletePolicy(ctx, networkId, policyId),
+
+  createPool: async (ctx: WriterContext, networkId: string, input: pools.PoolInput) => {
+    const { eligibility } = await policyRules(ctx);
+    return poolWrite(ctx, networkId, () => pools.createPool(ctx, networkId, input, eligibility));
+  },
+  updatePool: async (ctx: WriterContext, networkId: string, poolId: string, changes: pools.PoolChanges) => {
+    const { eligibility } = await policyRules(ctx);
+    return poolWrite(ctx, networkId, () => pools.updatePool(ctx, networkId, poolId, changes, eligibility));
+  },
+  deletePool: async (ctx: WriterContext, networkId: string, poolId: string) => {
+    await pools.deletePool(ctx, networkId, poolId);
+    await ctx.schedulePoolChecks?.(networkId, needsPoolChecks(await ctx.memory.forWrite(ctx.db, networkId)));
+  },
+  setPoolMemberDrained: (ctx: WriterContext, networkId: string, poolId: string, nodeId: string, drained: boolean) =>
+    poolWrite(ctx, networkId, () => pools.setMemberDrained(ctx, networkId, poolId, nodeId, drained)),
+  /** `now` (ms): tests evaluate at a chosen clock; the alarm and reports use the real one. */
+  evaluatePools: (ctx: WriterContext, networkId: string, now?: number) => evaluateNow(ctx, networkId, now),
 
   enrolDevice: (ctx: WriterContext, networkId: string, input: devices.DeviceEnrolment) => devices.enrolDevice(ctx, networkId, input),
   renameDevice: (ctx: WriterContext, networkId: string, nodeId: string, name: string) => devices.renameDevice(ctx, networkId, nodeId, name),

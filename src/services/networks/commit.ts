@@ -25,6 +25,11 @@ export interface WriterContext {
    * instance, never the reverse, so the two cannot deadlock.
    */
   inGroup(groupId: string, command: string, args: unknown[]): Promise<unknown>;
+  /**
+   * Keeps (or stops) the writer's clock for its pools: while `needed`, pool health is evaluated every few
+   * seconds (stale reports are noticed only by a clock). Absent: nothing to schedule (tests, group writers).
+   */
+  schedulePoolChecks?(networkId: string, needed: boolean): Promise<void>;
 }
 
 /**

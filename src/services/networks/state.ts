@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { dnsRecords, networks, nodes, routingPolicies } from "../../db/schema";
+import { dnsRecords, gatewayPools, networks, nodes, routingPolicies } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { parseAddress } from "./net/ipam";
@@ -12,17 +12,19 @@ export type NetworkRow = typeof networks.$inferSelect;
 export type NodeRow = typeof nodes.$inferSelect;
 export type PolicyRow = typeof routingPolicies.$inferSelect;
 export type DnsRecordRow = typeof dnsRecords.$inferSelect;
+export type PoolRow = typeof gatewayPools.$inferSelect;
 
 /** Everything routing depends on, read in one round trip (a fixed number of queries at any size). */
 export async function loadRoutingState(db: Db, networkId: string) {
-  const [networkRows, nodeRows, policyRows] = await db.batch([
+  const [networkRows, nodeRows, policyRows, poolRows] = await db.batch([
     db.select().from(networks).where(eq(networks.id, networkId)),
     db.select().from(nodes).where(eq(nodes.networkId, networkId)),
     db.select().from(routingPolicies).where(eq(routingPolicies.networkId, networkId)),
+    db.select().from(gatewayPools).where(eq(gatewayPools.networkId, networkId)),
   ]);
   const network = networkRows[0];
   if (!network) throw notFound("Network");
-  return { network, nodes: nodeRows, policies: policyRows };
+  return { network, nodes: nodeRows, policies: policyRows, pools: poolRows };
 }
 
 /** Everything the network's writer holds in memory: the routing state and the DNS records, read concurrently. */
@@ -96,3 +98,14 @@ export const toRoutingPolicy = (policy: Pick<PolicyRow, "id" | "name" | "destina
   destinationCidr: policy.destinationCidr,
   gatewayPath: policy.gatewayPath,
 });
+
+/**
+ * A stored path with each pool hop resolved to the pool's active member: the path packets take now.
+ * The routing core never sees a pool; a failover is a new revision whose topology has another node there.
+ */
+export const effectivePath = (path: readonly string[], pools: ReadonlyMap<string, Pick<PoolRow, "activeNodeId">>) =>
+  path.map((hop) => pools.get(hop)?.activeNodeId ?? hop);
+
+/** Stored policy → the routing core's input, with pool hops resolved (effectivePath). */
+export const toEffectiveRoutingPolicy = (pools: ReadonlyMap<string, Pick<PoolRow, "activeNodeId">>) => (policy: PolicyRow) =>
+  toRoutingPolicy({ ...policy, gatewayPath: effectivePath(policy.gatewayPath, pools) });

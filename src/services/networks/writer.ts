@@ -73,6 +73,12 @@ export const networkWriter = (env: Env, networkId: string, audit?: AuditContext)
     createPolicy: (input: Args<"createPolicy">[1]) => send("createPolicy", networkId, input),
     replacePolicy: (policyId: string, input: Args<"replacePolicy">[2]) => send("replacePolicy", networkId, policyId, input),
     deletePolicy: (policyId: string) => send("deletePolicy", networkId, policyId),
+    createPool: (input: Args<"createPool">[1]) => send("createPool", networkId, input),
+    updatePool: (poolId: string, changes: Args<"updatePool">[2]) => send("updatePool", networkId, poolId, changes),
+    deletePool: (poolId: string) => send("deletePool", networkId, poolId),
+    setPoolMemberDrained: (poolId: string, nodeId: string, drained: boolean) =>
+      send("setPoolMemberDrained", networkId, poolId, nodeId, drained),
+    evaluatePools: (now?: number) => send("evaluatePools", networkId, now),
     enrolDevice: (input: Args<"enrolDevice">[1]) => send("enrolDevice", networkId, input),
     renameDevice: (nodeId: string, name: string) => send("renameDevice", networkId, nodeId, name),
     removeDevice: (deviceId: string) => send("removeDevice", networkId, deviceId),

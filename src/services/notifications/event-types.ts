@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   "config.drift",
   "policy.changed",
   "device.enrolled",
+  "gateway.failover",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -22,6 +23,8 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   "config.drift": "An online node has run behind the network's routing revision for DRIFT_AFTER_SECONDS",
   "policy.changed": "A routing policy of the network was created, replaced or deleted",
   "device.enrolled": "A managed-client device enrolled into the network",
+  "gateway.failover":
+    "A gateway pool's active member changed: the one carrying traffic was unhealthy (stale report, not forwarding) or drained, or a preferred member took over (preempt)",
 };
 
 /** What an emitter hands over: the network scopes who may receive it. */

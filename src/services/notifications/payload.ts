@@ -27,6 +27,8 @@ export function summarize(event: EventRow): string {
       return `Routing policy ${nameOf(data.policy)} was ${String(data.action)}`;
     case "device.enrolled":
       return `Device ${nameOf(data.device)} enrolled`;
+    case "gateway.failover":
+      return `Gateway pool ${nameOf(data.pool)} failed over from ${String(data.from)} to ${String(data.to)} (${String(data.reason)})`;
     default:
       return "Test notification";
   }

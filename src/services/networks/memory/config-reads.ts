@@ -1,11 +1,15 @@
 import type { Db } from "../../../db/client";
 import { type ConfigDelta, configCoreFor, configFor, diffConfigs, type NodeConfig } from "../routing";
+import { type Probe, probesByProber } from "../pools/probes";
 import type { NetworkMemory } from "./network-memory";
 
-/** One node's answer: its whole config, or only what changed since the revision the client holds. */
+/**
+ * One node's answer: its whole config, or only what changed since the revision the client holds; and
+ * the forwarding probes its agent runs (gateway pools; empty for most nodes).
+ */
 export type ConfigRead =
-  | { nodeId: string; config: NodeConfig; delta?: undefined }
-  | { nodeId: string; delta: ConfigDelta; config?: undefined };
+  | { nodeId: string; config: NodeConfig; delta?: undefined; probes: Probe[] }
+  | { nodeId: string; delta: ConfigDelta; config?: undefined; probes: Probe[] };
 
 /** A node whose config is wanted, and the revision of the one its client holds (if any). */
 export interface ConfigWanted {
@@ -23,11 +27,19 @@ export async function readConfigs(memory: NetworkMemory, db: Db, networkId: stri
   const held = await memory.forRead(db, networkId);
   const current = memory.topologies.current(held);
   const topologyAt = (revision: number) => (revision === held.network.routingRevision ? current : memory.topologies.at(revision));
+  const accepted = new Set(current.policiesById.map(({ policy }) => policy.id));
+  const probes =
+    held.pools.size === 0
+      ? new Map<string, Probe[]>()
+      : probesByProber(held.policies.values(), held.pools, (nodeId) => held.nodes.get(nodeId)?.address, accepted);
   return wanted
     .filter(({ nodeId }) => held.nodes.has(nodeId))
     .map(({ nodeId, sinceRevision }): ConfigRead => {
       const older = sinceRevision === undefined ? undefined : topologyAt(sinceRevision);
-      if (older?.nodes.has(nodeId)) return { nodeId, delta: diffConfigs(configCoreFor(older, nodeId), configCoreFor(current, nodeId)) };
-      return { nodeId, config: configFor(current, nodeId) };
+      const own = probes.get(nodeId) ?? [];
+      if (older?.nodes.has(nodeId)) {
+        return { nodeId, delta: diffConfigs(configCoreFor(older, nodeId), configCoreFor(current, nodeId)), probes: own };
+      }
+      return { nodeId, config: configFor(current, nodeId), probes: own };
     });
 }

@@ -2,7 +2,7 @@ import { mustParseCidr } from "../net/cidr";
 import { publicKeyOrNull } from "../net/wireguard-key";
 import { AddressPool } from "../net/address-pool";
 import { compareIds } from "../routing/ordering";
-import type { DnsRecordRow, NetworkRow, NetworkState, NodeRow, PolicyRow } from "../state";
+import type { DnsRecordRow, NetworkRow, NetworkState, NodeRow, PolicyRow, PoolRow } from "../state";
 
 /**
  * One network as its writer holds it in memory: the rows routing and DNS depend on, with the indexes
@@ -17,6 +17,8 @@ export class HeldNetwork {
   readonly nodes = new Map<string, NodeRow>();
   readonly policies = new Map<string, PolicyRow>();
   readonly records = new Map<string, DnsRecordRow>();
+  /** Gateway pools: hops of gateway paths whose active member the writer chooses (operations/gateway-pools.ts). */
+  readonly pools = new Map<string, PoolRow>();
   addresses: AddressPool;
   private readonly byName = new Map<string, string>();
   private readonly byKey = new Map<string, string>();
@@ -27,6 +29,13 @@ export class HeldNetwork {
     for (const node of state.nodes) this.putNode(node);
     for (const policy of state.policies) this.policies.set(policy.id, policy);
     for (const record of state.records) this.records.set(record.id, record);
+    for (const pool of state.pools) this.pools.set(pool.id, pool);
+  }
+
+  /** The pool a node is a member of (a node belongs to at most one). */
+  poolOf(nodeId: string): PoolRow | undefined {
+    for (const pool of this.pools.values()) if (pool.members.some((member) => member.nodeId === nodeId)) return pool;
+    return undefined;
   }
 
   nodeNamed(name: string): NodeRow | undefined {
@@ -84,6 +93,7 @@ export class HeldNetwork {
       nodes: byId(this.nodes.values()),
       policies: byId(this.policies.values()),
       records: byId(this.records.values()),
+      pools: byId(this.pools.values()),
     };
   }
 }

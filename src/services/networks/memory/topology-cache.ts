@@ -1,5 +1,5 @@
 import { buildTopology, type Topology } from "../routing";
-import { dnsServersOf, toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../state";
+import { dnsServersOf, toEffectiveRoutingPolicy, toRoutingNetwork, toRoutingNode } from "../state";
 import type { HeldNetwork } from "./held-network";
 
 /**
@@ -27,7 +27,7 @@ export class TopologyCache {
     }
     const state = held.state();
     const network = toRoutingNetwork(state.network, dnsServersOf(state.nodes));
-    const built = buildTopology(network, state.nodes.map(toRoutingNode), state.policies.map(toRoutingPolicy));
+    const built = buildTopology(network, state.nodes.map(toRoutingNode), state.policies.map(toEffectiveRoutingPolicy(held.pools)));
     this.byRevision.set(revision, built);
     while (this.byRevision.size > KEPT) this.byRevision.delete(this.byRevision.keys().next().value!);
     return built;

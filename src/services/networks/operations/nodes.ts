@@ -75,6 +75,12 @@ function pickAddress(held: HeldNetwork, requested: string | undefined, self?: No
 const policiesUsing = (held: HeldNetwork, nodeId: string) =>
   [...held.policies.values()].filter((policy) => policy.gatewayPath.includes(nodeId)).map((policy) => policy.id);
 
+/** A pool member must stay a gateway node: it leaves its pool first (PATCH /gateway-pools/{id}). */
+function assertNotPoolMember(held: HeldNetwork, nodeId: string, leaving: boolean) {
+  const pool = leaving ? held.poolOf(nodeId) : undefined;
+  if (pool) throw conflict(`The node is a member of gateway pool ${pool.id}; remove it from the pool first`);
+}
+
 /**
  * Validates and allocates a new node without writing it, so callers can write it in their own batch.
  * The caller puts the row into `held` once its batch committed.
@@ -160,6 +166,7 @@ export async function updateNode(
   const isGateway = changes.isGateway ?? current.isGateway;
   const usedBy = policiesUsing(held, nodeId);
   if (!isGateway && usedBy.length > 0) throw conflict(`The node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
+  assertNotPoolMember(held, nodeId, !isGateway);
   const gatewayId = isGateway ? (changes.gatewayId !== undefined ? changes.gatewayId : current.gatewayId) : null;
   const next: NodeRow = {
     ...current,
@@ -208,6 +215,7 @@ export async function deleteNode(
   if (!node) throw notFound("Node");
   const usedBy = policiesUsing(held, nodeId);
   if (usedBy.length > 0) throw conflict(`The node is a hop of routing policies ${usedBy.join(", ")}; change them first`);
+  assertNotPoolMember(held, nodeId, true);
   await commit(
     ctx,
     [

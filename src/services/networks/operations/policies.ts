@@ -5,7 +5,7 @@ import { conflict, domainError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
 import { checkGatewayPath, type GatewayEligibility } from "../gateway-path";
-import { checkDestination, findRoutingConflicts } from "../routing";
+import { checkDestination, findRoutingConflicts, type RoutingNode } from "../routing";
 import { actorOf, commit, type WriterContext } from "../commit";
 import type { HeldNetwork } from "../memory/held-network";
 import { bumpRoutingRevision, type PolicyRow, toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../state";
@@ -23,9 +23,21 @@ export interface PolicyRules {
   eligibility: GatewayEligibility;
 }
 
-async function assertPolicyFits(db: Db, held: HeldNetwork, input: PolicyInput, rules: PolicyRules, selfId?: string) {
-  const nodesById = held.nodes;
-  const gatewayIds = [...new Set(input.gatewayPath.map((id) => nodesById.get(id)?.gatewayId).filter((id): id is string => !!id))];
+/** A pool as the forest rule sees it: one gateway, named by the pool's id and name. */
+const poolAsGatewayUnit = (pool: { id: string; name: string }): RoutingNode => ({
+  id: pool.id,
+  name: pool.name,
+  address: "",
+  publicKey: null,
+  endpoint: null,
+  listenPort: null,
+  isGateway: true,
+  routing: { mode: "none" },
+});
+
+/** The inventory gateways of these nodes (status and region), for the eligibility rules of a path or a pool. */
+export async function inventoryOf(db: Db, held: HeldNetwork, nodeIds: Iterable<string>) {
+  const gatewayIds = [...new Set([...nodeIds].map((id) => held.nodes.get(id)?.gatewayId).filter((id): id is string => !!id))];
   const inventory =
     gatewayIds.length === 0
       ? []
@@ -34,11 +46,19 @@ async function assertPolicyFits(db: Db, held: HeldNetwork, input: PolicyInput, r
           .from(gateways)
           .where(inArray(gateways.id, gatewayIds))
           .all();
+  return new Map(inventory.map((gateway) => [gateway.id, gateway]));
+}
+
+async function assertPolicyFits(db: Db, held: HeldNetwork, input: PolicyInput, rules: PolicyRules, selfId?: string) {
+  const nodesById = held.nodes;
+  // A hop is a node or a pool: the eligibility rules apply to every member of a pool.
+  const pathNodes = input.gatewayPath.flatMap((hop) => held.pools.get(hop)?.members.map((member) => member.nodeId) ?? [hop]);
   const pathProblem = checkGatewayPath(input.gatewayPath, {
     maxHops: rules.maxHops,
     nodesById,
     eligibility: rules.eligibility,
-    gatewaysById: new Map(inventory.map((gateway) => [gateway.id, gateway])),
+    gatewaysById: await inventoryOf(db, held, pathNodes),
+    poolsById: held.pools,
   });
   if (pathProblem) throw domainError(pathProblem);
   const destinationProblem = checkDestination(held.network.cidr, input.destinationCidr);
@@ -47,9 +67,16 @@ async function assertPolicyFits(db: Db, held: HeldNetwork, input: PolicyInput, r
   const nameTaken = others.find((policy) => policy.name === input.name);
   if (nameTaken) throw conflict(`Routing policy ${nameTaken.id} already uses the name "${input.name}"`);
   const candidate = toRoutingPolicy({ id: selfId ?? "(new policy)", ...input });
-  // Only gateways can be hops: their names are what the sentences need.
+  // The forest rule holds on hop units (a node, or a pool as one pseudo gateway): units are disjoint and a
+  // pool has one active member for every policy, so a forest of units is a forest of nodes (docs/routing.md).
+  // Only gateways and pools can be hops: their names are what the sentences need.
   const gatewayNodes = [...held.nodes.values()].filter((node) => node.isGateway).map(toRoutingNode);
-  const conflicts = findRoutingConflicts(toRoutingNetwork(held.network), gatewayNodes, [...others.map(toRoutingPolicy), candidate]);
+  const poolUnits = [...held.pools.values()].map(poolAsGatewayUnit);
+  const conflicts = findRoutingConflicts(
+    toRoutingNetwork(held.network),
+    [...gatewayNodes, ...poolUnits],
+    [...others.map(toRoutingPolicy), candidate],
+  );
   if (conflicts.length > 0) throw conflict(conflicts.join("; "));
 }
 

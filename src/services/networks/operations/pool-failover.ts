@@ -1,0 +1,111 @@
+import { eq } from "drizzle-orm";
+import { forwardingProbes, gatewayPools } from "../../../db/schema";
+import { newId, nowIso } from "../../../lib/ids";
+import type { AuditContext, DomainEvent } from "../../audit/audit-trail";
+import { commit, type WriterContext } from "../commit";
+import type { HeldNetwork } from "../memory/held-network";
+import { chooseActive, type FailoverReason, type MemberHealth, memberHealth, NO_VITALS, type PoolHealthRules } from "../pools/health";
+import { loadVitals } from "../pools/vitals";
+import { bumpRoutingRevision, type PoolRow } from "../state";
+
+export interface Failover {
+  poolId: string;
+  from: string;
+  to: string;
+  reason: FailoverReason;
+}
+
+/** The audit row of a change the system makes on its own clock: no request, actor "system". */
+const systemAudit = (poolId: string): AuditContext => ({
+  actor: { type: "system", id: null },
+  requestId: newId("req"),
+  method: "SYSTEM",
+  route: "gateway.failover",
+  params: { id: poolId },
+  status: 200,
+});
+
+/** Whether the writer must keep checking on a clock: only a pool with a standby can fail over. */
+export const needsPoolChecks = (held: HeldNetwork) => [...held.pools.values()].some((pool) => pool.members.length > 1);
+
+/** Every member's health, fresh from D1 (reports are written outside the writer). */
+export async function poolHealth(ctx: WriterContext, pools: readonly PoolRow[], rules: PoolHealthRules, now: number) {
+  const vitals = await loadVitals(
+    ctx.db,
+    pools.flatMap((pool) => pool.members.map((member) => member.nodeId)),
+  );
+  return new Map(
+    pools.map((pool) => [
+      pool.id,
+      new Map<string, MemberHealth>(
+        pool.members.map((member) => [
+          member.nodeId,
+          memberHealth(member, vitals.get(member.nodeId) ?? NO_VITALS, member.nodeId === pool.activeNodeId, rules, now),
+        ]),
+      ),
+    ]),
+  );
+}
+
+/**
+ * The writer's pool evaluation (after pool writes and drains, on reports whose probes or staleness
+ * changed, and on its alarm): each pool whose active member should change fails over. A failover is a
+ * routing change like any other: the pool's row and the revision bump in one batch, with its audit row
+ * (actor system, gateway.failover) and the gateway.failover notification; long-polling agents see the
+ * new revision within about a second and fetch their deltas.
+ */
+export async function evaluatePools(ctx: WriterContext, networkId: string, rules: PoolHealthRules, now = Date.now()) {
+  const held = await ctx.memory.forWrite(ctx.db, networkId);
+  const pools = [...held.pools.values()].filter((pool) => pool.members.length > 0).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const failovers: Failover[] = [];
+  if (pools.length === 0) return { failovers, keepChecking: false };
+  const health = await poolHealth(ctx, pools, rules, now);
+  for (const pool of pools) {
+    const choice = chooseActive(pool, health.get(pool.id)!);
+    if (!choice) continue;
+    failovers.push(await failOver(ctx, held, pool, choice.nodeId, choice.reason));
+  }
+  return { failovers, keepChecking: needsPoolChecks(held) };
+}
+
+async function failOver(ctx: WriterContext, held: HeldNetwork, pool: PoolRow, to: string, reason: FailoverReason): Promise<Failover> {
+  const { db } = ctx;
+  const at = nowIso();
+  const next: PoolRow = {
+    ...pool,
+    activeNodeId: to,
+    lastFailoverAt: at,
+    lastFailoverFrom: pool.activeNodeId,
+    lastFailoverTo: to,
+    lastFailoverReason: reason,
+    updatedAt: at,
+  };
+  const { networkId, groupId } = { networkId: held.network.id, groupId: held.network.groupId };
+  const policyIds = [...held.policies.values()].filter((policy) => policy.gatewayPath.includes(pool.id)).map((policy) => policy.id);
+  const event: DomainEvent = {
+    action: "gateway.failover",
+    resourceId: pool.id,
+    networkId,
+    groupId,
+    notify: {
+      type: "gateway.failover",
+      networkId,
+      groupId,
+      subjectId: pool.id,
+      data: { pool: { id: pool.id, name: pool.name }, from: pool.activeNodeId, to, reason, at, policyIds: policyIds.sort() },
+    },
+  };
+  await commit(
+    { ...ctx, audit: systemAudit(pool.id) },
+    [
+      db.update(gatewayPools).set(next).where(eq(gatewayPools.id, pool.id)),
+      // The new active member starts with a clean record: probes across it so far were across a standby.
+      db.delete(forwardingProbes).where(eq(forwardingProbes.nodeId, to)),
+      bumpRoutingRevision(db, networkId),
+    ],
+    event,
+  );
+  held.pools.set(pool.id, next);
+  held.bumped({ routing: true });
+  return { poolId: pool.id, from: pool.activeNodeId, to, reason };
+}

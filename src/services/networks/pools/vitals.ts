@@ -1,0 +1,32 @@
+import { eq, inArray } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { forwardingProbes, nodes } from "../../../db/schema";
+import type { Config } from "../../../lib/env";
+import type { MemberVitals, PoolHealthRules } from "./health";
+
+/** D1 binds at most 100 parameters a statement. */
+const CHUNK = 90;
+
+/**
+ * The last report and the probe streak of these nodes, read fresh from D1: both are written by agent
+ * reports outside the writer, so the writer's held rows do not have them.
+ */
+export async function loadVitals(db: Db, nodeIds: readonly string[]): Promise<Map<string, MemberVitals>> {
+  const ids = [...new Set(nodeIds)];
+  const vitals = new Map<string, MemberVitals>();
+  for (let start = 0; start < ids.length; start += CHUNK) {
+    const rows = await db
+      .select({ id: nodes.id, lastSeenAt: nodes.lastSeenAt, probeFailStreak: forwardingProbes.failStreak })
+      .from(nodes)
+      .leftJoin(forwardingProbes, eq(forwardingProbes.nodeId, nodes.id))
+      .where(inArray(nodes.id, ids.slice(start, start + CHUNK)))
+      .all();
+    for (const row of rows) vitals.set(row.id, { lastSeenAt: row.lastSeenAt, probeFailStreak: row.probeFailStreak ?? 0 });
+  }
+  return vitals;
+}
+
+export const poolHealthRules = (config: Pick<Config, "POOL_STALE_SECONDS" | "POOL_PROBE_FAILURES">): PoolHealthRules => ({
+  staleSeconds: config.POOL_STALE_SECONDS,
+  probeFailures: config.POOL_PROBE_FAILURES,
+});

@@ -1,0 +1,100 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { gatewayPools, networks, type PoolMember } from "../../../db/schema";
+import { notFound } from "../../../lib/errors";
+import { byPreference, type MemberHealth, memberHealth, NO_VITALS, type PoolHealthRules } from "../pools/health";
+import { loadVitals } from "../pools/vitals";
+import type { PolicyRow, PoolRow } from "../state";
+
+export interface MemberStatus extends PoolMember, MemberHealth {
+  lastSeenAt: string | null;
+  probeFailStreak: number;
+}
+
+export interface PoolStatus extends PoolRow {
+  members: MemberStatus[];
+}
+
+/** Pools with each member's health as the writer would judge it now (reports and probes read fresh from D1). */
+export async function describePools(db: Db, rules: PoolHealthRules, pools: PoolRow[], now = Date.now()): Promise<PoolStatus[]> {
+  const vitals = await loadVitals(
+    db,
+    pools.flatMap((pool) => pool.members.map((member) => member.nodeId)),
+  );
+  return pools.map((pool) => ({
+    ...pool,
+    members: byPreference(pool.members).map((member) => {
+      const seen = vitals.get(member.nodeId) ?? NO_VITALS;
+      return { ...member, ...memberHealth(member, seen, member.nodeId === pool.activeNodeId, rules, now), ...seen };
+    }),
+  }));
+}
+
+export const listPools = (db: Db, networkId: string) =>
+  db
+    .select()
+    .from(gatewayPools)
+    .where(eq(gatewayPools.networkId, networkId))
+    .orderBy(asc(gatewayPools.createdAt), asc(gatewayPools.id))
+    .all();
+
+export interface HopStatus {
+  index: number;
+  poolId: string | null;
+  activeNodeId: string;
+  /** Whether the node carrying this hop's traffic is healthy; false with no healthy member to fail over to. */
+  healthy: boolean;
+  members: MemberStatus[];
+  lastFailover: { at: string; from: string; to: string; reason: string } | null;
+}
+
+/**
+ * A policy's path as it runs now: per hop the member carrying traffic, every member's health and the
+ * hop's last failover. A plain node hop is a pool of one (priority 0, never drained).
+ */
+export async function loadPolicyStatus(db: Db, rules: PoolHealthRules, policy: PolicyRow, now = Date.now()) {
+  const poolIds = policy.gatewayPath.filter((hop) => hop.startsWith("gpl_"));
+  const [network, pools] = await Promise.all([
+    db.select({ routingRevision: networks.routingRevision }).from(networks).where(eq(networks.id, policy.networkId)).get(),
+    poolIds.length === 0
+      ? Promise.resolve([] as PoolRow[])
+      : db
+          .select()
+          .from(gatewayPools)
+          .where(and(eq(gatewayPools.networkId, policy.networkId), inArray(gatewayPools.id, poolIds)))
+          .all(),
+  ]);
+  if (!network) throw notFound("Network");
+  const units = policy.gatewayPath.map(
+    (hop): PoolRow =>
+      pools.find((pool) => pool.id === hop) ?? {
+        id: hop,
+        networkId: policy.networkId,
+        name: hop,
+        preempt: false,
+        members: [{ nodeId: hop, priority: 0, drained: false }],
+        activeNodeId: hop,
+        lastFailoverAt: null,
+        lastFailoverFrom: null,
+        lastFailoverTo: null,
+        lastFailoverReason: null,
+        createdAt: "",
+        updatedAt: "",
+      },
+  );
+  const described = await describePools(db, rules, units, now);
+  const hops: HopStatus[] = described.map((unit, index) => ({
+    index,
+    poolId: pools.some((pool) => pool.id === unit.id) ? unit.id : null,
+    activeNodeId: unit.activeNodeId,
+    healthy: unit.members.find((member) => member.nodeId === unit.activeNodeId)?.healthy ?? false,
+    members: unit.members,
+    lastFailover: lastFailoverOf(unit),
+  }));
+  return { policyId: policy.id, hops, routingRevision: network.routingRevision };
+}
+
+export const lastFailoverOf = (pool: PoolRow) =>
+  pool.lastFailoverAt && pool.lastFailoverFrom && pool.lastFailoverTo && pool.lastFailoverReason
+    ? { at: pool.lastFailoverAt, from: pool.lastFailoverFrom, to: pool.lastFailoverTo, reason: pool.lastFailoverReason }
+    : null;
