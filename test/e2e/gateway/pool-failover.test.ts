@@ -1,0 +1,233 @@
+// Issue 16's proof: a 3-hop chain whose second hop is a pool of two gateways, every gateway run only by
+// `wgo gateway run` (default settings). The active member is killed (agent and interface), then the
+// other one stops forwarding while up; each time traffic resumes through the standby, and the outage a
+// user sees (last reply before, first reply after) is measured. A recovered member stays standby.
+import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { byId, expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
+import { run, waitFor } from "../support/command.ts";
+import { cleanupAndFindLeftovers, describeLab } from "../support/lab-leftovers.ts";
+import { canRunDataPlane, createLab, type Host, type Lab } from "../support/netns.ts";
+import { startWorker, type WorkerServer } from "../support/worker-server.ts";
+import { wgoMachine } from "../client/wgo-process.ts";
+import { startAgent, wgoArgv, wgoEnv, type AgentProcess } from "./agent-process.ts";
+import { agentInterface, createGatewayFleet, createPolicy, type GatewayFleet } from "./chain-network.ts";
+import { watchPing, type PingWatch } from "./ping-watch.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";
+
+const dataPlane = canRunDataPlane();
+if (!dataPlane.ok) console.warn(`\n!!! SKIPPING the gateway pool e2e: ${dataPlane.reason} !!!\n`);
+
+const DESTINATION = "192.168.97.10";
+const MACHINES = ["g1", "g2", "g3", "g4"] as const; // g2 and g3 form the pool at hop 2
+type Machine = (typeof MACHINES)[number];
+
+describe.skipIf(!dataPlane.ok)("a pool at hop 2 survives its active member failing", () => {
+  let server: WorkerServer;
+  let admin: TypedApiClient;
+  let lab: Lab;
+  let hosts: Record<"d" | Machine, Host>;
+  let fleet: GatewayFleet;
+  let hooks: WebhookReceiver;
+  let poolId: string;
+  let pings: PingWatch | undefined;
+  const agents: Partial<Record<Machine, AgentProcess>> = {};
+  const outages: { kind: string; ms: number }[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), "wgo-pool-"));
+  const node = (machine: Machine) => fleet.gatewayNodes[MACHINES.indexOf(machine)]!;
+  const agentOutput = () => MACHINES.map((g) => `## agent ${g}\n${agents[g]?.output() ?? "(not started)"}`).join("\n");
+  const pool = async () => expectAnswer(await admin.GET("/api/v1/gateway-pools/{id}", byId(poolId)), 200, "pool");
+
+  beforeAll(async () => {
+    server = await startWorker({ vars: { WEBHOOK_ALLOW_HTTP_LOOPBACK: "true" } });
+    hooks = await startWebhookReceiver();
+    admin = typedApi(server.baseUrl, await login(server.baseUrl, server.admin));
+    lab = createLab("gwpool");
+    hosts = {
+      d: await lab.addHost("d"),
+      g1: await lab.addHost("g1"),
+      g2: await lab.addHost("g2"),
+      g3: await lab.addHost("g3"),
+      g4: await lab.addHost("g4"),
+    };
+    const underlay = await lab.connect([hosts.d, ...MACHINES.map((m) => hosts[m])], "10.250.62.0/24");
+    fleet = await createGatewayFleet(admin, { cidr: "10.62.0.0/24", underlay: underlay.slice(1) });
+    const created = expectAnswer(
+      await admin.POST("/api/v1/networks/{id}/gateway-pools", {
+        ...byId(fleet.networkId),
+        body: {
+          name: "hop2",
+          members: [
+            { nodeId: node("g2"), priority: 1 },
+            { nodeId: node("g3"), priority: 2 },
+          ],
+        },
+      }),
+      201,
+      "create pool",
+    );
+    poolId = created.id;
+    await createPolicy(admin, fleet.networkId, "192.168.97.0/24", [node("g1"), poolId, node("g4")]);
+    expectAnswer(
+      await admin.POST("/api/v1/notifications/channels", { body: { type: "webhook", target: hooks.url, events: ["gateway.failover"] } }),
+      201,
+      "webhook channel",
+    );
+    await hosts.g4.addStandInDestination(`${DESTINATION}/24`);
+    for (const [index, machine] of MACHINES.entries()) {
+      const stateDir = join(scratch, machine);
+      const enrolled = await run(
+        wgoArgv(["--api", server.baseUrl, "gateway", "enrol", "--token", fleet.tokens[index]!, "--state-dir", stateDir]),
+        { env: wgoEnv },
+      );
+      expect(enrolled.code, enrolled.stderr).toBe(0);
+      agents[machine] = startAgent(stateDir, hosts[machine].namespace);
+    }
+  });
+
+  afterAll(async () => {
+    pings?.stop();
+    for (const agent of Object.values(agents)) await agent?.stop();
+    for (const namespace of lab?.namespaces() ?? []) {
+      for (const pid of (await run(["ip", "netns", "pids", namespace])).stdout.split("\n").filter(Boolean)) await run(["kill", pid]);
+    }
+    await lab?.cleanup();
+    await server?.stop();
+    await hooks?.close();
+    rmSync(scratch, { recursive: true, force: true });
+    if (outages.length > 0) console.log(`gateway pool failover outages: ${outages.map((o) => `${o.kind} ${o.ms} ms`).join(", ")}`);
+  });
+
+  /** Kills a member the hard way: its agent stops and its WireGuard interface goes (wireguard-go with it). */
+  const kill = async (machine: Machine) => {
+    expect(await agents[machine]!.stop()).toBe(0);
+    await run(["ip", "netns", "exec", hosts[machine].namespace, "ip", "link", "del", agentInterface(node(machine))]);
+  };
+  /** Measures the outage around a failure made at `at`, waits for the pool to name `to`, and records it. */
+  const outageUntil = async (kind: string, at: number, to: Machine) => {
+    const outage = await pings!.waitForRecovery(at, 60_000);
+    expect(outage, `traffic never resumed after ${kind}\n${await describeLab(lab)}\n${agentOutput()}`).not.toBeNull();
+    outages.push({ kind, ms: outage!.ms });
+    console.log(`gateway pool: ${kind}: last reply before ${new Date(outage!.lastBefore).toISOString()}, first after +${outage!.ms} ms`);
+    expect((await pool()).activeNodeId).toBe(node(to));
+  };
+
+  it("every gateway configures itself; a device pings through G1, the active member G2, and G4", async () => {
+    await waitFor(
+      "every gateway node to have its agent's key",
+      async () => {
+        const nodes = await Promise.all(
+          fleet.gatewayNodes.map(async (id) => expectAnswer(await admin.GET("/api/v1/nodes/{id}", byId(id)), 200, "node")),
+        );
+        return nodes.every((n) => n.publicKey !== null);
+      },
+      { timeoutMs: 30_000, details: agentOutput },
+    );
+    const wgo = wgoMachine(server.baseUrl, join(scratch, "device"));
+    await wgo(["enrol", "--name", "laptop", "--enrolment-key", fleet.enrolmentKey]);
+    await wgo([
+      "up",
+      "--name",
+      "laptop",
+      "--netns",
+      hosts.d.namespace,
+      "--interface",
+      `wp${randomBytes(2).toString("hex")}`,
+      "--method",
+      "setconf",
+    ]);
+    const reached = await hosts.d.pingUntilReply(DESTINATION, 30_000);
+    expect(reached, reached ? "" : `${await describeLab(lab)}\n${agentOutput()}`).toBe(true);
+    expect((await pool()).activeNodeId).toBe(node("g2"));
+    const status = expectAnswer(await admin.GET("/api/v1/networks/{id}/gateway-pools", byId(fleet.networkId)), 200, "pools");
+    expect(status.items[0]!.members.map((m) => [m.nodeId, m.healthy])).toEqual([
+      [node("g2"), true],
+      [node("g3"), true],
+    ]);
+    pings = watchPing(hosts.d.namespace, DESTINATION);
+    await waitFor("the continuous ping to get replies", () => pings!.replies().length >= 5, { timeoutMs: 10_000 });
+  });
+
+  it("the active member is killed: traffic resumes through the standby", async () => {
+    const at = Date.now();
+    await kill("g2");
+    await outageUntil("active member killed", at, "g3");
+    expect((await pool()).lastFailover).toMatchObject({ from: node("g2"), to: node("g3") });
+  });
+
+  it("the recovered member comes back healthy and stays standby (no preemption)", async () => {
+    agents.g2 = startAgent(join(scratch, "g2"), hosts.g2.namespace);
+    await waitFor("G2 to be healthy again", async () => (await pool()).members.find((m) => m.nodeId === node("g2"))!.healthy, {
+      timeoutMs: 30_000,
+      details: agentOutput,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect((await pool()).activeNodeId, "no flapping back").toBe(node("g3"));
+  });
+
+  it("the active member is up but not forwarding: the probe across it fails and traffic moves to the standby", async () => {
+    const at = Date.now();
+    await run(["ip", "netns", "exec", hosts.g3.namespace, "sysctl", "-q", "-w", "net.ipv4.ip_forward=0"]);
+    await outageUntil("active member not forwarding", at, "g2");
+    expect((await pool()).lastFailover).toMatchObject({
+      from: node("g3"),
+      to: node("g2"),
+      reason: expect.stringMatching(/not forwarding/),
+    });
+    await run(["ip", "netns", "exec", hosts.g3.namespace, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]);
+  });
+
+  it("killed again: a second measurement; then an operator drains the active member and traffic moves at once", async () => {
+    // G3 forwards again and has reported since; kill the active G2 a second time.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const at = Date.now();
+    await kill("g2");
+    await outageUntil("active member killed (2nd)", at, "g3");
+
+    agents.g2 = startAgent(join(scratch, "g2"), hosts.g2.namespace);
+    await waitFor("G2 to be healthy again", async () => (await pool()).members.find((m) => m.nodeId === node("g2"))!.healthy, {
+      timeoutMs: 30_000,
+    });
+    const drainedAt = Date.now();
+    expectAnswer(
+      await admin.POST("/api/v1/gateway-pools/{id}/members/{nodeId}/drain", { params: { path: { id: poolId, nodeId: node("g3") } } }),
+      200,
+      "drain",
+    );
+    await outageUntil("active member drained", drainedAt, "g2");
+    expect((await pool()).lastFailover).toMatchObject({ reason: "drained" });
+  });
+
+  it("each failover is a gateway.failover notification and an audit row", async () => {
+    // Deliveries go out after the writer's answer or on the Cron Trigger's queue run (run here by hand).
+    const received = () => hooks.received.filter((hook) => hook.event === "gateway.failover");
+    await waitFor(
+      "four gateway.failover webhooks",
+      async () => {
+        expect((await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`)).status).toBe(200);
+        return received().length >= 4;
+      },
+      { timeoutMs: 20_000, intervalMs: 1_000, details: () => JSON.stringify(hooks.received).slice(0, 1000) },
+    );
+    expect(received().map((hook) => hook.body.data.reason)).toEqual(expect.arrayContaining(["not forwarding", "drained"]));
+    const audit = expectAnswer(
+      await admin.GET("/api/v1/audit", { params: { query: { networkId: fleet.networkId, limit: 200 } } }),
+      200,
+      "audit",
+    );
+    expect(audit.items.filter((row) => row.route === "gateway.failover").length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("leaves no namespace or process behind", async () => {
+    pings?.stop();
+    for (const agent of Object.values(agents)) await agent?.stop();
+    for (const namespace of lab.namespaces()) {
+      for (const pid of (await run(["ip", "netns", "pids", namespace])).stdout.split("\n").filter(Boolean)) await run(["kill", pid]);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await cleanupAndFindLeftovers(lab)).toEqual({ namespaces: [], processes: [] });
+  });
+});
