@@ -5597,7 +5597,10 @@ export interface paths {
         /** The device's current configuration (with routingIntent and the routing revision), or a delta from the one it holds */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Long poll, in seconds (0-60, default 0), with `sinceRevision` in the body: the answer waits until the network's routing revision is no longer the one the device holds (then the delta), or the time is up (then an empty delta at the same revision). Without sinceRevision it is ignored. */
+                    wait?: number | null;
+                };
                 header?: never;
                 path: {
                     /** @description Device id */

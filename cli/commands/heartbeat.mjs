@@ -1,8 +1,10 @@
 // `wgo heartbeat`: report the applied revision and per-peer counters from `wg show <if> dump`; with
-// --apply, follow a configChanged answer by fetching what changed and applying it (follow-config.mjs).
+// --apply, follow a configChanged answer by fetching what changed and applying it (follow-config.mjs),
+// and between beats long-poll the config so a routing change is applied at once.
 import { deviceName, positiveInteger } from "../args.mjs";
-import { deviceRequest, loadDevice, saveDevice } from "../device-state.mjs";
+import { deviceRequest, heldConfig, loadDevice, saveDevice } from "../device-state.mjs";
 import { ApiError } from "../errors.mjs";
+import { apiExchange } from "../http.mjs";
 import { interfaceExists } from "../interface.mjs";
 import { heartbeatPeers, parseWgDump } from "../system.mjs";
 import { followConfigChange } from "./follow-config.mjs";
@@ -60,6 +62,31 @@ function describeApplied(applied, fetched) {
   return `${applied.action}${peers}${dns}; received ${bytes}`;
 }
 
+/**
+ * Holds `POST …/config?wait=` with the revision the device holds, up to `seconds` (the server allows 60).
+ * True when the revision moved (beat and apply now); false when nothing changed, nothing is held, or the
+ * poll failed (the next beat reports and retries as before).
+ */
+async function untilConfigChanges(ctx, place, seconds, signal) {
+  const held = heldConfig(ctx.home, place.device.name);
+  if (!held) return false;
+  try {
+    const { body } = await apiExchange({
+      api: ctx.api ?? place.device.api,
+      token: place.device.deviceToken,
+      path: `/client/devices/${encodeURIComponent(place.device.deviceId)}/config?wait=${Math.min(seconds, 60)}`,
+      body: { sinceRevision: held.routingRevision },
+      timeoutMs: (Math.min(seconds, 60) + 15) * 1000,
+      signal,
+    });
+    const revision = body?.delta?.routingRevision ?? body?.config?.routingRevision;
+    return typeof revision === "number" && revision !== held.routingRevision;
+  } catch (error) {
+    if (isFatal(error)) throw error;
+    return false;
+  }
+}
+
 /** A device that was deleted or lost its rights will not come back by retrying. */
 const isFatal = (error) => error instanceof ApiError && [401, 403, 404].includes(error.status);
 
@@ -94,23 +121,35 @@ export const heartbeat = {
     ctx.signals.on("SIGINT", stop);
     ctx.signals.on("SIGTERM", stop);
     try {
+      // A change the long poll saw but the beat could not apply: sleep this round rather than poll again
+      // (the held revision is still old, so the poll would answer at once, again and again).
+      let changeSeen = false;
       while (!stopping) {
         let again = false;
+        let stuck = false;
         try {
           // After an apply, beat again at once so the server learns the new revision without waiting.
           again = (await beat(ctx, place, values.apply)).applied !== null;
+          stuck = changeSeen && !again;
         } catch (error) {
           if (isFatal(error)) throw error;
           ctx.reportError(error); // a network blip or a 5xx: keep beating
         }
         if (!stopping && !again) {
-          await new Promise((resolve) => {
+          const waited = new AbortController();
+          const sleep = new Promise((resolve) => {
             const timer = setTimeout(resolve, interval * 1000);
             wake = () => {
               clearTimeout(timer);
+              waited.abort();
               resolve(undefined);
             };
           });
+          // With --apply, the time between beats is a long poll: a routing change (a gateway failover)
+          // is applied within a second instead of at the next beat.
+          changeSeen = values.apply && !stuck ? await untilConfigChanges(ctx, place, interval, waited.signal) : false;
+          again = changeSeen;
+          if (!again) await sleep;
         }
       }
     } finally {

@@ -9,6 +9,7 @@ import { isCommandName, writerCommands } from "../services/networks/commands";
 import type { WriterContext } from "../services/networks/commit";
 import { type ConfigWanted, readConfigs } from "../services/networks/memory/config-reads";
 import { NetworkMemory } from "../services/networks/memory/network-memory";
+import { RevisionWaiters } from "../services/networks/memory/revision-waiters";
 import { mergeHeartbeats, writeHeartbeats, type HeartbeatWrite } from "../services/networks/operations/heartbeats";
 import { groupWriterName, type WriterRpc, type WriterStats, writerStub } from "../services/networks/writer";
 import { processDeliveries } from "../services/notifications/queue";
@@ -32,6 +33,8 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
   private readonly db = createDb(meteredD1(this.env.DB, this.meter));
   /** The network's rows, held between writes (a write reads only what it changes) and serving config reads. */
   private readonly memory = new NetworkMemory((task) => this.queue.run(task));
+  /** Devices long-polling for a new routing revision; woken after every command. */
+  private readonly waiters = new RevisionWaiters(() => this.memory.heldRoutingRevision());
   /** Heartbeats bypass the serial queue (they touch no routing state) and share D1 batches under load. */
   private readonly heartbeats = new GroupCommit<HeartbeatWrite>((items) => writeHeartbeats(this.db, items), mergeHeartbeats);
 
@@ -52,6 +55,7 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
     return this.queue.run(async () => {
       const result = await capture(() => handler(context, ...args));
       this.deliverAfterAnswer(context.notificationIds);
+      this.waiters.wake();
       return result.ok ? { ...result, events: context.events } : result;
     });
   }
@@ -62,6 +66,13 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
 
   readConfigs(networkId: string, wanted: ConfigWanted[]) {
     return capture(() => readConfigs(this.memory, this.db, networkId, wanted));
+  }
+
+  awaitRoutingChange(networkId: string, since: number, ms: number) {
+    return capture(async () => {
+      await this.memory.forRead(this.db, networkId); // holds the network, so the waiter compares with it
+      await this.waiters.wait(since, ms);
+    });
   }
 
   /** Since this writer started: D1 statements and rows, full loads of the network, what it holds. */

@@ -3,6 +3,7 @@
 // interface exactly as the full config would have left them. Whatever wg set cannot do goes the full way.
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { EventEmitter } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { cli, runWgo, tempHome } from "./support/cli.ts";
 import type { PeerConfig } from "./support/config-diff.ts";
@@ -231,5 +232,28 @@ describe("wgo heartbeat --apply with delta sync", () => {
     await wgo(["config", "--name", "laptop"]);
     expect(configRequests().at(-1)!.body).toBeUndefined();
     expect(JSON.parse(readFileSync(file("laptop.nodeconfig"), "utf8"))).toEqual(currentConfig(api.state));
+  });
+
+  it("between beats it long-polls the config: a routing change is applied at once, not at the next beat", async () => {
+    const { api, home, host } = await setup();
+    const signals = new EventEmitter();
+    setTimeout(() => {
+      api.state.revision = 4;
+      api.state.peers = [laptop("node_3", "10.77.0.3", KEY_B)];
+    }, 300);
+    const watch = setInterval(() => {
+      if (api.state.heartbeats.some((beat: { appliedRevision: number }) => beat.appliedRevision === 4)) signals.emit("SIGTERM");
+    }, 20);
+    stop.push(() => clearInterval(watch));
+    // A 60 s interval: only the long poll can bring revision 4 in before this test's 5 s timeout.
+    const result = await runWgo(["--home", home, "--json", "heartbeat", "--name", "laptop", "--apply", "--interval", "60"], {
+      createSystem: host.createSystem,
+      signals,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const polls = api.requests.filter((r) => r.path.endsWith("/config") && r.query.get("wait") === "60");
+    expect(polls[0]!.body).toEqual({ sinceRevision: 3 });
+    expect(result.json.map((line: { applied: { revision: number } | null }) => line.applied?.revision ?? null)).toContain(4);
+    expect(host.links.get("wg7")!.peers.has(KEY_B)).toBe(true);
   });
 });

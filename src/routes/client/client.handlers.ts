@@ -20,7 +20,10 @@ const actor = (c: { get: (key: "auth" | "device") => unknown }) => ({
 });
 
 export const config: AppRouteHandler<typeof routes.config> = async (c) =>
-  c.json(await deviceConfig(c.env, c.var.db, actor(c), c.req.valid("param").id, c.req.valid("json").sinceRevision), 200);
+  c.json(
+    await deviceConfig(c.env, c.var.db, actor(c), c.req.valid("param").id, c.req.valid("json").sinceRevision, c.req.valid("query").wait),
+    200,
+  );
 
 export const heartbeat: AppRouteHandler<typeof routes.heartbeat> = async (c) =>
   c.json(await recordDeviceHeartbeat(c.env, c.var.db, actor(c), c.req.valid("param").id, c.req.valid("json")), 200);

@@ -4,7 +4,7 @@ import { errorResponses, IdParam, jsonBody, jsonResponse, optionalJsonBody } fro
 import type { AppEnv } from "../../lib/types";
 import { optionalUser, requireUserOrDevice } from "../../middleware/client-auth";
 import { HeartbeatBody } from "../../schemas/heartbeat";
-import { ConfigRequestBody, DeviceConfigSchema, EnrolBody, EnrolmentSchema, HeartbeatAckSchema } from "./client.schemas";
+import { ConfigQuery, ConfigRequestBody, DeviceConfigSchema, EnrolBody, EnrolmentSchema, HeartbeatAckSchema } from "./client.schemas";
 
 const tags = ["Managed client"];
 const deviceOrUser = {
@@ -31,7 +31,7 @@ export const config = createRoute({
   tags,
   ...deviceOrUser,
   summary: "The device's current configuration (with routingIntent and the routing revision), or a delta from the one it holds",
-  request: { params, body: optionalJsonBody(ConfigRequestBody) },
+  request: { params, query: ConfigQuery, body: optionalJsonBody(ConfigRequestBody) },
   responses: { 200: jsonResponse(DeviceConfigSchema, "The configuration"), ...errorResponses(400, 401, 403, 404, 413, 415, 422) },
 });
 

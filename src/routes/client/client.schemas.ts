@@ -32,6 +32,17 @@ export const ConfigRequestBody = z
   })
   .openapi("DeviceConfigRequest");
 
+/** A device's long poll is held in its network's writer (no D1 read while it waits), so it may be long. */
+export const MAX_DEVICE_WAIT_SECONDS = 60;
+
+export const ConfigQuery = z.object({
+  wait: z.coerce.number().int().min(0).max(MAX_DEVICE_WAIT_SECONDS).default(0).openapi({
+    description:
+      "Long poll, in seconds (0-60, default 0), with `sinceRevision` in the body: the answer waits until the network's routing revision is no longer the one the device holds (then the delta), or the time is up (then an empty delta at the same revision). Without sinceRevision it is ignored.",
+    example: 25,
+  }),
+});
+
 export const DeviceConfigSchema = z
   .union([z.object({ deviceId: z.string(), config: NodeConfigSchema }), z.object({ deviceId: z.string(), delta: ConfigDeltaSchema })])
   .openapi("DeviceConfig", {

@@ -16,6 +16,8 @@ export interface WriterRpc {
   recordHeartbeat(heartbeat: HeartbeatWrite): Promise<WriteResult<void>>;
   /** Config reads, served from the writer's memory (memory/config-reads.ts). */
   readConfigs(networkId: string, wanted: ConfigWanted[]): Promise<WriteResult<ConfigRead[]>>;
+  /** A long poll: resolves once the network's routing revision is no longer `since`, or after `ms`. */
+  awaitRoutingChange(networkId: string, since: number, ms: number): Promise<WriteResult<void>>;
   stats(): Promise<WriterStats>;
 }
 
@@ -89,6 +91,7 @@ export const networkWriter = (env: Env, networkId: string, audit?: AuditContext)
     deleteDnsRecord: (recordId: string) => send("deleteDnsRecord", networkId, recordId),
     recordHeartbeat: (heartbeat: HeartbeatWrite) => unwrap(rpc.recordHeartbeat(heartbeat)),
     readConfigs: (wanted: ConfigWanted[]) => unwrap(rpc.readConfigs(networkId, wanted)),
+    awaitRoutingChange: (since: number, ms: number) => unwrap(rpc.awaitRoutingChange(networkId, since, ms)),
     stats: () => rpc.stats(),
   };
 };

@@ -97,7 +97,15 @@ export async function startDeviceApi(
 ): Promise<FakeApi & { state: NetworkState }> {
   const api = await startFakeApi({
     "POST /client/devices": (request) => enrolled(state, request.body.name),
-    "POST /client/devices/dev_1/config": asDevice((request) => configAnswer(state, request.body)),
+    "POST /client/devices/dev_1/config": asDevice(async (request) => {
+      // The server's long poll: with ?wait= and the current revision held, answer once it moves (or time is up).
+      const wait = Number(request.query.get("wait") ?? 0);
+      const deadline = Date.now() + wait * 1000;
+      while (wait > 0 && request.body?.sinceRevision === state.revision && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return configAnswer(state, request.body);
+    }),
     "POST /client/devices/dev_1/heartbeat": asDevice((request) => {
       state.heartbeats.push(request.body);
       return { status: 200, body: { desiredRevision: state.revision, configChanged: request.body.appliedRevision !== state.revision } };

@@ -65,6 +65,11 @@ export class NetworkMemory {
     return held && held.network.id === networkId && sameRevisions(held.network, revisions) ? held : null;
   }
 
+  /** The held copy's routing revision, without reading D1 (long polls compare against it). */
+  heldRoutingRevision(): number | null {
+    return this.held?.network.routingRevision ?? null;
+  }
+
   stats() {
     return { loads: this.loads, heldNodes: this.held?.nodes.size ?? 0, topologiesKept: this.topologies.size };
   }
