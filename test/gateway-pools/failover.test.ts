@@ -237,6 +237,23 @@ describe("gateway pool failover", () => {
     expect((await env.DB.prepare("SELECT count(*) AS n FROM forwarding_probes WHERE node_id = ?").bind(other.gw2.id).first())?.n).toBe(0);
   });
 
+  it("counts only the probes of the node asked to run them: another gateway of the network cannot move a pool", async () => {
+    const { admin, gw2, gw4, pool } = await chain();
+    const credential = await enrolDaemon(admin, gw4.gatewayId);
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await setSeen([gw2.id], 0);
+      const sent = await post(
+        "/agents/me/report",
+        { nodes: [{ nodeId: gw4.id, appliedRoutingRevision: 1, probes: [{ acrossNodeId: gw2.id, target: "10.0.0.1", ok: false }] }] },
+        credential,
+      );
+      expect(sent.status).toBe(200);
+    }
+    const shown = await poolOf(pool.id, admin.token);
+    expect(shown.activeNodeId).toBe(gw2.id);
+    expect(shown.members[0].health.probeFailStreak, "an unasked prober's run is not shown or counted").toBe(0);
+  });
+
   it("is evaluated by the writer's alarm while a pool has a standby", async () => {
     const { admin, network, gw2, gw3, pool } = await chain();
     await setSeen([gw2.id], 60);

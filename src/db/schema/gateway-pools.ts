@@ -53,4 +53,6 @@ export const forwardingProbes = sqliteTable("forwarding_probes", {
   networkId: text().notNull(),
   failStreak: integer().notNull().default(0),
   checkedAt: text().notNull(),
+  /** The node whose agent reported the run: it counts only while that node is the one asked to probe. */
+  proberNodeId: text(),
 });

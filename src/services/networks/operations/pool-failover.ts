@@ -5,6 +5,7 @@ import type { AuditContext, DomainEvent } from "../../audit/audit-trail";
 import { commit, type WriterContext } from "../commit";
 import type { HeldNetwork } from "../memory/held-network";
 import { chooseActive, type FailoverReason, type MemberHealth, memberHealth, NO_VITALS, type PoolHealthRules } from "../pools/health";
+import { assignedProbers, trustedVitals } from "../pools/probes";
 import { loadVitals } from "../pools/vitals";
 import { bumpRoutingRevision, type PoolRow } from "../state";
 
@@ -29,7 +30,8 @@ const systemAudit = (poolId: string): AuditContext => ({
 export const needsPoolChecks = (held: HeldNetwork) => [...held.pools.values()].some((pool) => pool.members.length > 1);
 
 /** Every member's health, fresh from D1 (reports are written outside the writer). */
-export async function poolHealth(ctx: WriterContext, pools: readonly PoolRow[], rules: PoolHealthRules, now: number) {
+export async function poolHealth(ctx: WriterContext, held: HeldNetwork, pools: readonly PoolRow[], rules: PoolHealthRules, now: number) {
+  const assigned = assignedProbers(held.policies.values(), held.pools);
   const vitals = await loadVitals(
     ctx.db,
     pools.flatMap((pool) => pool.members.map((member) => member.nodeId)),
@@ -40,7 +42,13 @@ export async function poolHealth(ctx: WriterContext, pools: readonly PoolRow[], 
       new Map<string, MemberHealth>(
         pool.members.map((member) => [
           member.nodeId,
-          memberHealth(member, vitals.get(member.nodeId) ?? NO_VITALS, member.nodeId === pool.activeNodeId, rules, now),
+          memberHealth(
+            member,
+            trustedVitals(vitals.get(member.nodeId) ?? NO_VITALS, member.nodeId, assigned),
+            member.nodeId === pool.activeNodeId,
+            rules,
+            now,
+          ),
         ]),
       ),
     ]),
@@ -59,7 +67,7 @@ export async function evaluatePools(ctx: WriterContext, networkId: string, rules
   const pools = [...held.pools.values()].filter((pool) => pool.members.length > 0).sort((a, b) => (a.id < b.id ? -1 : 1));
   const failovers: Failover[] = [];
   if (pools.length === 0) return { failovers, keepChecking: false };
-  const health = await poolHealth(ctx, pools, rules, now);
+  const health = await poolHealth(ctx, held, pools, rules, now);
   for (const pool of pools) {
     const choice = chooseActive(pool, health.get(pool.id)!);
     if (!choice) continue;

@@ -4,6 +4,8 @@ import type { PoolMember } from "../../../db/schema";
 export interface MemberVitals {
   lastSeenAt: string | null;
   probeFailStreak: number;
+  /** Whose reports made the streak (null: none). */
+  proberNodeId: string | null;
 }
 
 export interface PoolHealthRules {
@@ -22,7 +24,7 @@ export interface MemberHealth {
   reason: UnhealthyReason | null;
 }
 
-export const NO_VITALS: MemberVitals = { lastSeenAt: null, probeFailStreak: 0 };
+export const NO_VITALS: MemberVitals = { lastSeenAt: null, probeFailStreak: 0, proberNodeId: null };
 
 /**
  * A member is healthy when it is not drained, its node reported within staleSeconds and, while it carries

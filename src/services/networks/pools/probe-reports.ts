@@ -25,10 +25,12 @@ export async function probeStatements(
 ) {
   const okByAcross = new Map<string, boolean>();
   const networkOfReporter = new Map<string, string>();
+  const proberOf = new Map<string, string>();
   for (const report of reports) {
     for (const probe of report.probes ?? []) {
       okByAcross.set(probe.acrossNodeId, (okByAcross.get(probe.acrossNodeId) ?? false) || probe.ok);
       networkOfReporter.set(probe.acrossNodeId, reporters.get(report.nodeId)!.networkId);
+      proberOf.set(probe.acrossNodeId, report.nodeId);
     }
   }
   if (okByAcross.size === 0) return { statements: [], networksToEvaluate: [] as string[] };
@@ -45,11 +47,11 @@ export async function probeStatements(
       const before = node.failStreak ?? 0;
       const after = okByAcross.get(node.id) ? 0 : before + 1;
       if ((before < threshold && after >= threshold) || (before >= threshold && after === 0)) networksToEvaluate.add(node.networkId);
-      const row = { nodeId: node.id, networkId: node.networkId, failStreak: after, checkedAt: now };
+      const row = { nodeId: node.id, networkId: node.networkId, failStreak: after, checkedAt: now, proberNodeId: proberOf.get(node.id)! };
       // Written only while the node exists: a node removed meanwhile must not fail the report's batch.
       return insertWhere(db, forwardingProbes, [row], sql`exists (select 1 from nodes where id = ${node.id})`).onConflictDoUpdate({
         target: forwardingProbes.nodeId,
-        set: { failStreak: sql`excluded.fail_streak`, checkedAt: sql`excluded.checked_at` },
+        set: { failStreak: sql`excluded.fail_streak`, checkedAt: sql`excluded.checked_at`, proberNodeId: sql`excluded.prober_node_id` },
       });
     });
   return { statements, networksToEvaluate: [...networksToEvaluate] };

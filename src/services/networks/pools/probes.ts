@@ -44,3 +44,23 @@ export function probesByProber(
   }
   return ordered;
 }
+
+/**
+ * Who is asked to probe across each active member (node probed across → prober). A probe streak counts only
+ * when the node the server asked made it: another gateway of the network reporting failures across a member
+ * must not be able to move a pool's traffic.
+ */
+export function assignedProbers(policies: Iterable<PolicyRow>, pools: ReadonlyMap<string, PoolRow>): Map<string, string> {
+  const all = [...policies];
+  const byProber = probesByProber(all, pools, () => "", new Set(all.map((policy) => policy.id)));
+  const assigned = new Map<string, string>();
+  for (const [prober, probes] of byProber) for (const probe of probes) assigned.set(probe.acrossNodeId, prober);
+  return assigned;
+}
+
+/** The vitals of a member, with a probe streak kept only when the assigned prober reported it. */
+export const trustedVitals = <V extends { probeFailStreak: number; proberNodeId: string | null }>(
+  vitals: V,
+  memberId: string,
+  assigned: ReadonlyMap<string, string>,
+): V => (vitals.proberNodeId !== null && vitals.proberNodeId === assigned.get(memberId) ? vitals : { ...vitals, probeFailStreak: 0 });

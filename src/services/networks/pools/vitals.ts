@@ -16,12 +16,19 @@ export async function loadVitals(db: Db, nodeIds: readonly string[]): Promise<Ma
   const vitals = new Map<string, MemberVitals>();
   for (let start = 0; start < ids.length; start += CHUNK) {
     const rows = await db
-      .select({ id: nodes.id, lastSeenAt: nodes.lastSeenAt, probeFailStreak: forwardingProbes.failStreak })
+      .select({
+        id: nodes.id,
+        lastSeenAt: nodes.lastSeenAt,
+        probeFailStreak: forwardingProbes.failStreak,
+        proberNodeId: forwardingProbes.proberNodeId,
+      })
       .from(nodes)
       .leftJoin(forwardingProbes, eq(forwardingProbes.nodeId, nodes.id))
       .where(inArray(nodes.id, ids.slice(start, start + CHUNK)))
       .all();
-    for (const row of rows) vitals.set(row.id, { lastSeenAt: row.lastSeenAt, probeFailStreak: row.probeFailStreak ?? 0 });
+    for (const row of rows) {
+      vitals.set(row.id, { lastSeenAt: row.lastSeenAt, probeFailStreak: row.probeFailStreak ?? 0, proberNodeId: row.proberNodeId ?? null });
+    }
   }
   return vitals;
 }

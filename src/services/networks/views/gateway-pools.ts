@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { gatewayPools, networks, type PoolMember } from "../../../db/schema";
+import { gatewayPools, networks, type PoolMember, routingPolicies } from "../../../db/schema";
 import { notFound } from "../../../lib/errors";
 import { byPreference, type MemberHealth, memberHealth, NO_VITALS, type PoolHealthRules } from "../pools/health";
+import { assignedProbers, trustedVitals } from "../pools/probes";
 import { loadVitals } from "../pools/vitals";
 import type { PolicyRow, PoolRow } from "../state";
 
@@ -17,6 +18,7 @@ export interface PoolStatus extends PoolRow {
 
 /** Pools with each member's health as the writer would judge it now (reports and probes read fresh from D1). */
 export async function describePools(db: Db, rules: PoolHealthRules, pools: PoolRow[], now = Date.now()): Promise<PoolStatus[]> {
+  const assigned = await loadAssignedProbers(db, pools);
   const vitals = await loadVitals(
     db,
     pools.flatMap((pool) => pool.members.map((member) => member.nodeId)),
@@ -24,10 +26,23 @@ export async function describePools(db: Db, rules: PoolHealthRules, pools: PoolR
   return pools.map((pool) => ({
     ...pool,
     members: byPreference(pool.members).map((member) => {
-      const seen = vitals.get(member.nodeId) ?? NO_VITALS;
-      return { ...member, ...memberHealth(member, seen, member.nodeId === pool.activeNodeId, rules, now), ...seen };
+      const trusted = trustedVitals(vitals.get(member.nodeId) ?? NO_VITALS, member.nodeId, assigned);
+      // Who probed is the writer's business; the status shows the run it counts.
+      const { proberNodeId: _prober, ...seen } = trusted;
+      return { ...member, ...memberHealth(member, trusted, member.nodeId === pool.activeNodeId, rules, now), ...seen };
     }),
   }));
+}
+
+/** As the writer judges it: the probers of these pools' networks, from their policies and pools. */
+async function loadAssignedProbers(db: Db, pools: PoolRow[]) {
+  const networkIds = [...new Set(pools.map((pool) => pool.networkId))];
+  if (networkIds.length === 0) return new Map<string, string>();
+  const [policies, all] = await Promise.all([
+    db.select().from(routingPolicies).where(inArray(routingPolicies.networkId, networkIds)).all(),
+    db.select().from(gatewayPools).where(inArray(gatewayPools.networkId, networkIds)).all(),
+  ]);
+  return assignedProbers(policies, new Map(all.map((pool) => [pool.id, pool])));
 }
 
 export const listPools = (db: Db, networkId: string) =>

@@ -1,0 +1,1 @@
+ALTER TABLE `forwarding_probes` ADD `prober_node_id` text;
