@@ -60,6 +60,9 @@ const FIELDS: [Who, string, string, Record<string, unknown>, string][] = [
     "name",
   ],
   ["alice", "POST", "/networks/:network/enrolment-keys", { name: "x" }, "name"],
+  // The hostile name is refused before the members are looked at (node_x need not exist).
+  ["alice", "POST", "/networks/:network/gateway-pools", { name: "x", members: [{ nodeId: "node_x", priority: 1 }] }, "name"],
+  ["alice", "PATCH", "/gateway-pools/gpl_none", { name: "x" }, "name"],
   [
     "alice",
     "POST",
@@ -141,7 +144,7 @@ describe("item 5: display names refuse control, bidi, zero-width and surrogate c
 
   it("the table covers every request body field that holds a display name", async () => {
     const covered = new Set(
-      FIELDS.map(([, method, template, , field]) => `${method} ${template.replace(/:[a-zA-Z]+|rp_none/g, "{id}")} ${field}`),
+      FIELDS.map(([, method, template, , field]) => `${method} ${template.replace(/:[a-zA-Z]+|rp_none|gpl_none/g, "{id}")} ${field}`),
     );
     const missing: string[] = [];
     for (const op of operations(await fetchDocument())) {
