@@ -12,6 +12,9 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
     test: {
+      // One more worker than the 2 cores: an e2e file spends most of its time waiting (pings, failovers, a
+      // 30 s offline threshold) while holding a worker, and the workers project can use the CPU meanwhile.
+      maxWorkers: 3,
       projects: [
         {
           // The Worker itself, in workerd: real D1, real Durable Objects, `exports.default.fetch`.

@@ -1,7 +1,8 @@
 // Issue 16's proof: a 3-hop chain whose second hop is a pool of two gateways, every gateway run only by
 // `wgo gateway run` (default settings). The active member is killed (agent and interface), then the
-// other one stops forwarding while up; each time traffic resumes through the standby, and the outage a
-// user sees (last reply before, first reply after) is measured. A recovered member stays standby.
+// other one stops forwarding while up, then an operator drains the active one; each time traffic resumes
+// through the other member, and the outage a user sees (last reply before, first reply after) is measured.
+// A recovered member stays standby.
 import { mkdtempSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
@@ -164,7 +165,8 @@ describe.skipIf(!dataPlane.ok)("a pool at hop 2 survives its active member faili
       timeoutMs: 30_000,
       details: agentOutput,
     });
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    // Healthy and preferred by priority, yet no preemption: the writer's 2 s clock runs twice and changes nothing.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
     expect((await pool()).activeNodeId, "no flapping back").toBe(node("g3"));
   });
 
@@ -180,24 +182,18 @@ describe.skipIf(!dataPlane.ok)("a pool at hop 2 survives its active member faili
     await run(["ip", "netns", "exec", hosts.g3.namespace, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]);
   });
 
-  it("killed again: a second measurement; then an operator drains the active member and traffic moves at once", async () => {
-    // G3 forwards again and has reported since; kill the active G2 a second time.
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
-    const at = Date.now();
-    await kill("g2");
-    await outageUntil("active member killed (2nd)", at, "g3");
-
-    agents.g2 = startAgent(join(scratch, "g2"), hosts.g2.namespace);
-    await waitFor("G2 to be healthy again", async () => (await pool()).members.find((m) => m.nodeId === node("g2"))!.healthy, {
+  it("an operator drains the active member: traffic moves at once", async () => {
+    // G3 forwards again; the active member is G2. Drain it: the hop moves to G3 without waiting for health.
+    await waitFor("G3 to be healthy again", async () => (await pool()).members.find((m) => m.nodeId === node("g3"))!.healthy, {
       timeoutMs: 30_000,
     });
     const drainedAt = Date.now();
     expectAnswer(
-      await admin.POST("/api/v1/gateway-pools/{id}/members/{nodeId}/drain", { params: { path: { id: poolId, nodeId: node("g3") } } }),
+      await admin.POST("/api/v1/gateway-pools/{id}/members/{nodeId}/drain", { params: { path: { id: poolId, nodeId: node("g2") } } }),
       200,
       "drain",
     );
-    await outageUntil("active member drained", drainedAt, "g2");
+    await outageUntil("active member drained", drainedAt, "g3");
     expect((await pool()).lastFailover).toMatchObject({ reason: "drained" });
   });
 
@@ -205,10 +201,10 @@ describe.skipIf(!dataPlane.ok)("a pool at hop 2 survives its active member faili
     // Deliveries go out after the writer's answer or on the Cron Trigger's queue run (run here by hand).
     const received = () => hooks.received.filter((hook) => hook.event === "gateway.failover");
     await waitFor(
-      "four gateway.failover webhooks",
+      "three gateway.failover webhooks",
       async () => {
         expect((await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`)).status).toBe(200);
-        return received().length >= 4;
+        return received().length >= 3;
       },
       { timeoutMs: 20_000, intervalMs: 1_000, details: () => JSON.stringify(hooks.received).slice(0, 1000) },
     );
@@ -218,7 +214,7 @@ describe.skipIf(!dataPlane.ok)("a pool at hop 2 survives its active member faili
       200,
       "audit",
     );
-    expect(audit.items.filter((row) => row.route === "gateway.failover").length).toBeGreaterThanOrEqual(4);
+    expect(audit.items.filter((row) => row.route === "gateway.failover").length).toBeGreaterThanOrEqual(3);
   });
 
   it("leaves no namespace or process behind", async () => {
