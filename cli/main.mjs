@@ -7,6 +7,7 @@ import { gatewayEnrol, gatewayRun, gatewayStatus } from "./commands/gateway.mjs"
 import { heartbeat } from "./commands/heartbeat.mjs";
 import { down, up } from "./commands/link.mjs";
 import { login, logout } from "./commands/login.mjs";
+import { networks } from "./commands/networks.mjs";
 import { status } from "./commands/status.mjs";
 import { EXIT, renderError } from "./errors.mjs";
 import { resolveHome } from "./files.mjs";
@@ -17,7 +18,7 @@ import { VERSION } from "./version.mjs";
 export const DEFAULT_API = "http://127.0.0.1:8787";
 
 export const COMMANDS = Object.fromEntries(
-  [login, logout, enrol, config, up, down, status, heartbeat, gatewayEnrol, gatewayRun, gatewayStatus].map((c) => [c.name, c]),
+  [login, logout, networks, enrol, config, up, down, status, heartbeat, gatewayEnrol, gatewayRun, gatewayStatus].map((c) => [c.name, c]),
 );
 
 /**
