@@ -140,7 +140,14 @@ describe.skipIf(!dataPlane.ok)("a pool at hop 2 survives its active member faili
       "--method",
       "setconf",
     ]);
-    const reached = await hosts.d.pingUntilReply(DESTINATION, 30_000);
+    // The gateways first learn the device's key (its enrolment is a new revision), then traffic can flow.
+    await waitFor("every gateway to apply the device's revision", () => gatewaysInSync(), { timeoutMs: 30_000, details: agentOutput });
+    let reached = false;
+    await waitFor("the destination to answer through the chain", async () => (reached = await hosts.d.ping(DESTINATION, 3)), {
+      timeoutMs: 30_000,
+      intervalMs: 500,
+      details: agentOutput,
+    }).catch(() => undefined);
     expect(reached, reached ? "" : `${await describeLab(lab)}\n${agentOutput()}`).toBe(true);
     expect((await pool()).activeNodeId).toBe(node("g2"));
     const status = expectAnswer(await admin.GET("/api/v1/networks/{id}/gateway-pools", byId(fleet.networkId)), 200, "pools");
@@ -216,6 +223,13 @@ describe.skipIf(!dataPlane.ok)("a pool at hop 2 survives its active member faili
     );
     expect(audit.items.filter((row) => row.route === "gateway.failover").length).toBeGreaterThanOrEqual(3);
   });
+
+  /** No gateway node lags behind or has not reported the network's current routing revision. */
+  async function gatewaysInSync(): Promise<boolean> {
+    const status = expectAnswer(await admin.GET("/api/v1/networks/{id}/runtime-status", byId(fleet.networkId)), 200, "runtime status");
+    const behind = new Set([...status.routing.lagging, ...status.routing.unreported]);
+    return fleet.gatewayNodes.every((id) => !behind.has(id));
+  }
 
   it("leaves no namespace or process behind", async () => {
     pings?.stop();
