@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { byId, expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
 import { run, waitFor } from "../support/command.ts";
-import { cleanupAndFindLeftovers, describeLab } from "../support/lab-leftovers.ts";
+import { cleanupAndFindLeftovers, describeLab, killLabProcesses } from "../support/lab-leftovers.ts";
 import { canRunDataPlane, createLab, type Host, type Lab } from "../support/netns.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { wgoMachine } from "../client/wgo-process.ts";
@@ -52,9 +52,7 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
   afterAll(async () => {
     for (const agent of Object.values(agents)) await agent?.stop();
     // wgo leaves wireguard-go and knotd running when its agent stops (as systemd's KillMode=process does).
-    for (const namespace of lab?.namespaces() ?? []) {
-      for (const pid of (await run(["ip", "netns", "pids", namespace])).stdout.split("\n").filter(Boolean)) await run(["kill", pid]);
-    }
+    await killLabProcesses(lab);
     await lab?.cleanup();
     await server?.stop();
     await hooks?.close();
@@ -201,9 +199,7 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
 
   it("leaves no namespace or process behind", async () => {
     for (const agent of Object.values(agents)) await agent?.stop();
-    for (const namespace of lab.namespaces()) {
-      for (const pid of (await run(["ip", "netns", "pids", namespace])).stdout.split("\n").filter(Boolean)) await run(["kill", pid]);
-    }
+    await killLabProcesses(lab);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await cleanupAndFindLeftovers(lab)).toEqual({ namespaces: [], processes: [] });
   });

@@ -33,6 +33,16 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Stops every process still running in the lab's namespaces: what wgo started there (wireguard-go, knotd)
+ * outlives wgo by design (systemd's KillMode=process), so suites that run it clean up by namespace.
+ */
+export async function killLabProcesses(lab: Lab | undefined): Promise<void> {
+  for (const namespace of lab?.namespaces() ?? []) {
+    for (const pid of (await run(["ip", "netns", "pids", namespace])).stdout.split("\n").filter(Boolean)) await run(["kill", pid]);
+  }
+}
+
 /** For failure messages: what the namespaces looked like. */
 export async function describeLab(lab: Lab): Promise<string> {
   const parts: string[] = [];

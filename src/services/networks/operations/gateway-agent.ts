@@ -5,6 +5,7 @@ import { nowIso } from "../../../lib/ids";
 import { agentServesGateway } from "../../live-authority";
 import { commit, type WriterContext } from "../commit";
 import { bumpRoutingRevision, type NodeRow } from "../state";
+import { freshNode } from "./nodes";
 
 /** The calling gateway daemon, as its credential named it when the request was authenticated. */
 export interface GatewayAgent {
@@ -35,12 +36,7 @@ export async function applyAgentNodeState(
 ): Promise<NodeRow> {
   const { db } = ctx;
   const held = await ctx.memory.forWrite(db, networkId);
-  // Read fresh, not from memory: the answer carries the heartbeat columns, which are written outside the writer.
-  const current = await db
-    .select()
-    .from(nodes)
-    .where(and(eq(nodes.id, nodeId), eq(nodes.networkId, networkId)))
-    .get();
+  const current = await freshNode(db, networkId, nodeId);
   if (!current?.isGateway || current.gatewayId !== agent.gatewayId) throw notFound("Node");
   if (current.publicKey === wanted.publicKey && current.servesDns === wanted.servesDns) return current;
   const keyed = held.nodeWithKey(wanted.publicKey);

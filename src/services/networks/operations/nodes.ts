@@ -56,6 +56,17 @@ async function assertGatewayRole(db: Db, isGateway: boolean, gatewayId: string |
   if (!gateway) throw domainError(`gatewayId ${gatewayId} is not in the gateway inventory`);
 }
 
+/**
+ * A node's row read from D1, not from the writer's memory: answers carry the heartbeat columns (applied
+ * revisions, last seen, apply error), which reports write outside the writer.
+ */
+export const freshNode = (db: Db, networkId: string, nodeId: string) =>
+  db
+    .select()
+    .from(nodes)
+    .where(and(eq(nodes.id, nodeId), eq(nodes.networkId, networkId)))
+    .get();
+
 /** A requested address must be free and usable; otherwise the lowest free one (409 when the range is full). */
 function pickAddress(held: HeldNetwork, requested: string | undefined, self?: NodeRow): string {
   const cidr = mustParseCidr(held.network.cidr);
@@ -156,12 +167,7 @@ export async function updateNode(
 ): Promise<NodeRow> {
   const { db } = ctx;
   const held = await ctx.memory.forWrite(db, networkId);
-  // Read fresh, not from memory: the answer carries the heartbeat columns, which are written outside the writer.
-  const current = await db
-    .select()
-    .from(nodes)
-    .where(and(eq(nodes.id, nodeId), eq(nodes.networkId, networkId)))
-    .get();
+  const current = await freshNode(db, networkId, nodeId);
   if (!current) throw notFound("Node");
   const isGateway = changes.isGateway ?? current.isGateway;
   const usedBy = policiesUsing(held, nodeId);
