@@ -119,7 +119,16 @@ describe("wgo heartbeat loop", () => {
     ];
     const { wgo } = await setup({ "POST /client/devices/dev_1/heartbeat": () => answers.shift()! });
     const result = await wgo(["heartbeat", "--name", "laptop", "--interval", "1"]);
-    expect(result.stderr).toBe("error: 500 internal: Internal error\nerror: 401 unauthorized: The device credential is not valid\n");
+    // The 500 it survives is a line on stderr; the 401 that ends it is the --json error object on stdout.
+    expect(result.stderr).toBe("error: 500 internal: Internal error\n");
+    expect(result.json.at(-1)).toEqual({
+      error: {
+        code: "unauthorized",
+        status: 401,
+        message: "The device credential is not valid",
+        hint: "the device credential was refused: the device was deleted or revoked; enrol this machine again",
+      },
+    });
     expect(result.code).toBe(1);
     expect(answers).toEqual([]);
   });
