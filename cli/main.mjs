@@ -6,6 +6,7 @@ import { config } from "./commands/config.mjs";
 import { enrol } from "./commands/enrol.mjs";
 import { gatewayEnrol, gatewayRun, gatewayStatus } from "./commands/gateway.mjs";
 import { heartbeat } from "./commands/heartbeat.mjs";
+import { installService } from "./commands/install-service.mjs";
 import { down } from "./commands/link.mjs";
 import { login, logout } from "./commands/login.mjs";
 import { networks } from "./commands/networks.mjs";
@@ -21,7 +22,9 @@ import { VERSION } from "./version.mjs";
 export const DEFAULT_API = "http://127.0.0.1:8787";
 
 export const COMMANDS = Object.fromEntries(
-  [login, logout, networks, enrol, config, up, down, status, heartbeat, gatewayEnrol, gatewayRun, gatewayStatus].map((c) => [c.name, c]),
+  [login, logout, networks, enrol, config, up, down, status, heartbeat, installService, gatewayEnrol, gatewayRun, gatewayStatus].map(
+    (c) => [c.name, c],
+  ),
 );
 
 /**
