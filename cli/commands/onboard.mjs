@@ -4,11 +4,12 @@
 // separate commands (login, networks, enrol, config, up).
 import { hostname } from "node:os";
 import { deviceName, interfaceName, netnsName, oneOf, positiveInteger } from "../args.mjs";
-import { listDevices, loadDevice, saveDevice } from "../device-state.mjs";
+import { listDevices, loadDevice, readPrivateKey, saveDevice } from "../device-state.mjs";
 import { ApiError, OperationError, UsageError } from "../errors.mjs";
 import { paths, readJson } from "../files.mjs";
 import { waitForHandshake } from "../handshake-wait.mjs";
 import { METHODS } from "../interface.mjs";
+import { publicKeyOf } from "../keys.mjs";
 import { chooseNetwork } from "../network-choice.mjs";
 import { loadSession } from "../session.mjs";
 import { readPassword, signIn } from "../sign-in.mjs";
@@ -85,6 +86,7 @@ export async function onboard(ctx, values) {
       deviceId: device.deviceId,
       nodeId: device.nodeId,
       address: device.address,
+      publicKey: publicKeyOf(readPrivateKey(ctx.home, name)),
       signedIn: steps.signedIn,
       enrolled: steps.enrolled,
       handshake,
