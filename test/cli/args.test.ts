@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { cli, runWgo, tempHome } from "./support/cli.ts";
 
-const COMMANDS = ["login", "logout", "enrol", "config", "up", "down", "status", "heartbeat"];
+const COMMANDS = ["login", "logout", "networks", "enrol", "config", "up", "down", "status", "heartbeat", "install-service"];
 
 describe("wgo command line", () => {
   it("prints general help listing every command, exit 0", async () => {
