@@ -1,6 +1,6 @@
 // Bringing an enrolled device's interface up (for both forms of `wgo up`, see up.mjs) and `wgo down`:
-// apply the device's wg-quick file to an interface, or remove it. Where it was
-// applied (interface, namespace, method) is remembered so heartbeat, status and down need no repeats.
+// apply the device's wg-quick file to an interface, or remove it. Where it was applied (interface,
+// namespace, method) is remembered so heartbeat, status and down need no repeats.
 import { deviceName, interfaceName, netnsName, oneOf } from "../args.mjs";
 import { describeDns, dnsSummary, removeDeviceDns, syncDeviceDns } from "../device-dns.mjs";
 import { fetchConfig, loadDevice, saveDevice, storeConfig, storedConfigText } from "../device-state.mjs";
