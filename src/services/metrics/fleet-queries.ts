@@ -1,4 +1,4 @@
-import { count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import {
@@ -22,7 +22,11 @@ export const HEARTBEAT_AGE_BUCKETS = [30, 60, 120, 300, 600, 1800, 3600, 21_600,
 export const HANDSHAKE_AGE_BUCKETS = [60, 120, 180, 300, 600, 1800, 3600, 86_400] as const;
 
 const ago = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000).toISOString();
-const int = (expression: SQL) => sql<number>`coalesce(${expression}, 0)`.mapWith(Number);
+/**
+ * An aggregate as a number, under its own column name: D1 answers rows keyed by column name, and two
+ * unnamed aggregates with the same text (bucket cutoffs are bound parameters) would collapse into one.
+ */
+const int = (expression: SQL, alias: string) => sql<number>`coalesce(${expression}, 0)`.mapWith(Number).as(alias);
 
 /**
  * Columns of an aggregate that sort `column`'s timestamps into cumulative age buckets: `le<i>` counts the
@@ -30,12 +34,12 @@ const int = (expression: SQL) => sql<number>`coalesce(${expression}, 0)`.mapWith
  * present, `ageSum` their ages in seconds. Nulls (never seen, no handshake) are in none of them.
  */
 function ageColumns(column: SQLiteColumn, buckets: readonly number[], now: Date) {
-  const fields: Record<string, SQL<number>> = {
-    aged: int(sql`count(${column})`),
-    ageSum: sql<number>`coalesce(sum((julianday(${now.toISOString()}) - julianday(${column})) * 86400.0), 0)`.mapWith(Number),
+  const fields: Record<string, SQL.Aliased<number>> = {
+    aged: int(sql`count(${column})`, "aged"),
+    ageSum: sql<number>`coalesce(sum((julianday(${now.toISOString()}) - julianday(${column})) * 86400.0), 0)`.mapWith(Number).as("age_sum"),
   };
   buckets.forEach((le, index) => {
-    fields[`le${index}`] = int(sql`sum(case when ${column} >= ${ago(now, le)} then 1 else 0 end)`);
+    fields[`le${index}`] = int(sql`sum(case when ${column} >= ${ago(now, le)} then 1 else 0 end)`, `le${index}`);
   });
   return fields;
 }
@@ -61,22 +65,28 @@ export function fleetStatements(db: Db, now: Date) {
         groupId: networks.groupId,
         routingRevision: networks.routingRevision,
         updatedAt: networks.updatedAt,
-        nodes: count(nodes.id),
-        gatewayNodes: int(sql`sum(${nodes.isGateway})`),
-        online: int(sql`sum(case when ${nodePresence.state} = 'online' then 1 else 0 end)`),
-        behind: int(sql`sum(case when ${nodes.appliedRoutingRevision} < ${networks.routingRevision} then 1 else 0 end)`),
-        unreported: int(sql`sum(case when ${nodes.id} is not null and ${nodes.appliedRoutingRevision} is null then 1 else 0 end)`),
+        nodes: int(sql`count(${nodes.id})`, "nodes"),
+        gatewayNodes: int(sql`sum(${nodes.isGateway})`, "gateway_nodes"),
+        online: int(sql`sum(case when ${nodePresence.state} = 'online' then 1 else 0 end)`, "online"),
+        behind: int(sql`sum(case when ${nodes.appliedRoutingRevision} < ${networks.routingRevision} then 1 else 0 end)`, "behind"),
+        unreported: int(
+          sql`sum(case when ${nodes.id} is not null and ${nodes.appliedRoutingRevision} is null then 1 else 0 end)`,
+          "unreported",
+        ),
         ...ageColumns(nodes.lastSeenAt, HEARTBEAT_AGE_BUCKETS, now),
       })
       .from(networks)
       .leftJoin(nodes, eq(nodes.networkId, networks.id))
       .leftJoin(nodePresence, eq(nodePresence.nodeId, nodes.id))
       .groupBy(networks.id),
-    db.select({ networkId: devices.networkId, devices: count() }).from(devices).groupBy(devices.networkId),
+    db
+      .select({ networkId: devices.networkId, devices: int(sql`count(*)`, "devices") })
+      .from(devices)
+      .groupBy(devices.networkId),
     db
       .select({
         networkId: tunnelObservations.networkId,
-        ends: count(),
+        ends: int(sql`count(*)`, "ends"),
         ...ageColumns(tunnelObservations.lastHandshakeAt, HANDSHAKE_AGE_BUCKETS, now),
       })
       .from(tunnelObservations)
@@ -109,7 +119,7 @@ export function fleetStatements(db: Db, now: Date) {
       .from(routingPolicies)
       .where(inArray(routingPolicies.networkId, sql`(select ${gatewayPools.networkId} from ${gatewayPools})`)),
     db
-      .select({ status: notificationDeliveries.status, deliveries: count() })
+      .select({ status: notificationDeliveries.status, deliveries: int(sql`count(*)`, "deliveries") })
       .from(notificationDeliveries)
       .groupBy(notificationDeliveries.status),
     db.select({ key: metricCounters.key, value: metricCounters.value }).from(metricCounters),
