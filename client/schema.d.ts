@@ -8853,6 +8853,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of the fleet (platform admins or the metrics token)
+         * @description Nodes and devices per network, nodes behind their desired routing revision, heartbeat and tunnel handshake ages (histograms per network), gateway and pool health, writer queue depth, notification deliveries by state and login failures, in the Prometheus text format 0.0.4. Every series is described in docs/metrics.md. Scrape it with the metrics token (`POST /admin/metrics-token`) as the bearer, or a platform admin's access token.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/metrics-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live metrics token's id and age (platform admins)
+         * @description Never the secret: only its hash is stored. 404 when no token is live.
+         */
+        get: operations["getMetricsToken"];
+        put?: never;
+        /**
+         * Issue (or rotate) the metrics token (platform admins)
+         * @description A new bearer for GET /metrics, answered once. The live token, if any, is revoked in the same write, so issuing again is how the token is rotated. Audited as metrics-token.issued.
+         */
+        post: operations["createMetricsToken"];
+        /**
+         * Revoke the metrics token (platform admins)
+         * @description Scrapes with it are refused (401) at once. Audited as metrics-token.revoked. 404 when no token is live.
+         */
+        delete: operations["revokeMetricsToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9215,6 +9263,8 @@ export interface components {
             heldNodes: number;
             /** @description Routing revisions whose topology is kept, for config reads and deltas */
             topologiesKept: number;
+            /** @description Commands queued or running now (0 when idle): what a write arriving now waits behind */
+            queueDepth: number;
         };
         Node: {
             /** @example node_... */
@@ -10396,6 +10446,33 @@ export interface components {
             /** @description The X-Request-Id of the request */
             requestId: string;
         };
+        IssuedMetricsToken: {
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The bearer for GET /metrics, shown once (only its hash is stored). Any previous token is revoked.
+             * @example mtk_3q2x...
+             */
+            token: string;
+        };
+        MetricsToken: {
+            /**
+             * @description The token's id (not the secret)
+             * @example mtk_01J...
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** @description The platform admin who issued it; null once that account is deleted */
+            createdBy: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -10404,4 +10481,173 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current values (Content-Type: text/plain; version=0.0.4; charset=utf-8) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Missing or invalid credentials (code unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Visible but not allowed (code forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMetricsToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricsToken"];
+                };
+            };
+            /** @description Missing or invalid credentials (code unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Visible but not allowed (code forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMetricsToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new token, shown once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedMetricsToken"];
+                };
+            };
+            /** @description Missing or invalid credentials (code unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Visible but not allowed (code forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeMetricsToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials (code unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Visible but not allowed (code forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

@@ -21,6 +21,7 @@ import { groupsRouter } from "./routes/groups";
 import { healthRouter } from "./routes/health";
 import { inventoryRouter } from "./routes/inventory";
 import { invitesRouter } from "./routes/invites";
+import { metricsRouter } from "./routes/metrics";
 import { networksRouter } from "./routes/networks";
 import { nodesRouter } from "./routes/nodes";
 import { notificationsRouter } from "./routes/notifications";
@@ -62,6 +63,7 @@ export function createApp() {
     adminRouter,
     notificationsRouter,
     auditRouter,
+    metricsRouter,
   ];
   for (const router of routers) app.route("/", router);
 
@@ -70,6 +72,11 @@ export function createApp() {
     scheme: "bearer",
     bearerFormat: "JWT",
   });
+  app.openAPIRegistry.registerComponent("securitySchemes", "metricsAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "The metrics token (`mtk_…`) a platform admin issues with POST /admin/metrics-token: reads GET /metrics only.",
+  });
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {
@@ -77,6 +84,12 @@ export function createApp() {
       version: "1.0.0",
       description: "Accounts, groups, networks, nodes, routing policies, DNS and generated WireGuard configuration.",
     },
+    tags: [
+      {
+        name: "Metrics",
+        description: "Prometheus metrics of the fleet (docs/metrics.md) and the metrics token Prometheus scrapes with.",
+      },
+    ],
   });
   app.route("/", docsRouter);
 
