@@ -2,6 +2,8 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { createDb } from "./db/client";
 import { API_BASE } from "./lib/api-base";
 import { createRouter } from "./lib/create-router";
+import { DOCUMENT_CONFIG, registerDocumentComponents, withRequestIdHeaders } from "./lib/openapi-document";
+import { requestDefaultsAsDescriptions } from "./lib/openapi-request-defaults";
 import { limitBody } from "./middleware/body-limit";
 import { handleError } from "./middleware/error-handler";
 import { notFoundHandler } from "./middleware/not-found";
@@ -65,19 +67,8 @@ export function createApp() {
   ];
   for (const router of routers) app.route("/", router);
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
-    type: "http",
-    scheme: "bearer",
-    bearerFormat: "JWT",
-  });
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "WireGuard overlay control plane",
-      version: "1.0.0",
-      description: "Accounts, groups, networks, nodes, routing policies, DNS and generated WireGuard configuration.",
-    },
-  });
+  registerDocumentComponents(app.openAPIRegistry);
+  app.get("/openapi.json", (c) => c.json(withRequestIdHeaders(requestDefaultsAsDescriptions(app.getOpenAPI31Document(DOCUMENT_CONFIG)))));
   app.get("/docs", Scalar({ url: `${API_BASE}/openapi.json`, pageTitle: "WireGuard overlay API" }));
 
   app.notFound(notFoundHandler(app));

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { errorResponses, IdParam, jsonBody, jsonResponse, optionalJsonBody } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonBody, jsonResponse, optionalJsonBody, SECURITY } from "../../lib/openapi";
 import type { AppEnv } from "../../lib/types";
 import { optionalUser, requireUserOrDevice } from "../../middleware/client-auth";
 import { HeartbeatBody } from "../../schemas/heartbeat";
@@ -9,7 +9,7 @@ import { ConfigQuery, ConfigRequestBody, DeviceConfigSchema, EnrolBody, Enrolmen
 const tags = ["Managed client"];
 const deviceOrUser = {
   middleware: [requireUserOrDevice] as MiddlewareHandler<AppEnv>[],
-  security: [{ bearerAuth: [] }],
+  security: SECURITY.deviceOrUser,
 };
 const params = IdParam("Device", "dev");
 
@@ -18,7 +18,7 @@ export const enrol = createRoute({
   path: "/client/devices",
   tags,
   middleware: [optionalUser] as MiddlewareHandler<AppEnv>[],
-  security: [{ bearerAuth: [] }, {} as Record<string, string[]>],
+  security: SECURITY.optionalUser,
   summary: "Enrol a device: with a user token (member or above) or a headless enrolment key",
   description: "The device becomes a node of the network. Returns its first config and the device credential.",
   request: { body: jsonBody(EnrolBody) },

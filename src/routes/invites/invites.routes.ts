@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, SECURITY } from "../../lib/openapi";
 import { signedIn } from "../../middleware/auth";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import { AcceptInviteBody, CreateInviteBody, InviteAcceptedSchema, InviteParams, InviteSchema } from "./invites.schemas";
@@ -53,6 +53,6 @@ export const accept = createRoute({
     "An account exists: send its bearer token, or its `password` when it has no MFA. Tokens work once and expire. " +
     "Throttled per invited address and per client address.",
   request: { body: jsonBody(AcceptInviteBody) },
-  security: [{}, { bearerAuth: [] }] as { bearerAuth?: string[] }[],
+  security: SECURITY.optionalUser,
   responses: { 200: jsonResponse(InviteAcceptedSchema, "Joined the group"), ...errorResponses(400, 401, 403, 409, 413, 415, 422, 429) },
 });
