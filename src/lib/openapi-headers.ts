@@ -31,18 +31,15 @@ export const HEADER_REFS = {
 };
 
 /**
- * The request side of ETags: spread into `request.headers`. Optional and unconstrained, as the handlers
- * read it (RFC 9110 list syntax: one or more entity tags, or `*`); it never fails validation.
+ * The request side of ETags, for `request.headers`. Optional and unconstrained, as the handlers read it
+ * (RFC 9110 list syntax: one or more entity tags, or `*`): it never fails validation. Lower case, because
+ * Hono validates headers by their lower-case names (and header names are case-insensitive anyway).
  */
 export const IfNoneMatchHeader = z.object({
-  "if-none-match": z
-    .string()
-    .optional()
-    .openapi({
-      param: { name: "If-None-Match", in: "header" },
-      description: "The ETag of the representation the client holds: 304 (no body) while it is still current.",
-      example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"',
-    }),
+  "if-none-match": z.string().optional().openapi({
+    description: "The ETag of the representation the client holds: 304 (no body) while it is still current.",
+    example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"',
+  }),
 });
 
 /** A 304: the ETag the client sent is still current. */
