@@ -13,7 +13,7 @@
  * This module is plain TypeScript over `fetch` (no test framework), so it works in Node, browsers and Workers.
  */
 import createClient, { type Client } from "openapi-fetch";
-import type { components, paths } from "./schema";
+import type { components, paths } from "./schema.js";
 
 export type { components, paths };
 export type Schemas = components["schemas"];
