@@ -661,7 +661,7 @@ export interface paths {
         };
         /**
          * Generated WireGuard configuration with routingIntent[]
-         * @description Members of the network's group (viewer and up). JSON by default (the wg-quick text, the peers and routingIntent[]); send `Accept: text/plain` (without application/json) for only the wg-quick text, ready for `wg-quick up`. The PrivateKey line is a placeholder: the server never holds private keys.
+         * @description Members of the network's group (viewer and up). JSON by default (the wg-quick text, the peers and routingIntent[]); send `Accept: text/plain` (without application/json) for only the wg-quick text, ready for `wg-quick up`. The PrivateKey line is a placeholder (REPLACE_WITH_PRIVATE_KEY): the server never holds private keys.
          */
         get: operations["getNodeConfig"];
         put?: never;

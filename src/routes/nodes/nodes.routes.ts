@@ -7,8 +7,19 @@ import { CreateNodeBody, NodeListQuery, UpdateNodeBody } from "./nodes.schemas";
 
 const tags = ["Nodes"];
 const params = IdParam("Node", "node");
-const WG_QUICK_EXAMPLE =
-  "[Interface]\nPrivateKey = <private key of this node>\nAddress = 10.20.0.2/32\n\n[Peer]\nPublicKey = ...\nAllowedIPs = 10.20.0.1/32\n";
+const WG_QUICK_EXAMPLE = [
+  "# wg-overlay: network net_..., node node_..., routing revision 7",
+  "[Interface]",
+  "PrivateKey = REPLACE_WITH_PRIVATE_KEY",
+  "Address = 10.0.0.11/24",
+  "",
+  "[Peer]",
+  "# gw-1 (node_...)",
+  "PublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=",
+  "Endpoint = gw1.example.net:51820",
+  "AllowedIPs = 10.0.0.1/32",
+  "",
+].join("\n");
 
 export const create = createRoute({
   method: "post",
@@ -77,7 +88,7 @@ export const config = createRoute({
   description:
     "Members of the network's group (viewer and up). JSON by default (the wg-quick text, the peers and routingIntent[]); " +
     "send `Accept: text/plain` (without application/json) for only the wg-quick text, ready for `wg-quick up`. " +
-    "The PrivateKey line is a placeholder: the server never holds private keys.",
+    "The PrivateKey line is a placeholder (REPLACE_WITH_PRIVATE_KEY): the server never holds private keys.",
   request: { params },
   responses: {
     200: {
