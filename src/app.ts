@@ -1,6 +1,8 @@
 import { createDb } from "./db/client";
 import { API_BASE } from "./lib/api-base";
 import { createRouter } from "./lib/create-router";
+import { DOCUMENT_CONFIG, registerDocumentComponents, withRequestIdHeaders } from "./lib/openapi-document";
+import { requestDefaultsAsDescriptions } from "./lib/openapi-request-defaults";
 import { limitBody } from "./middleware/body-limit";
 import { handleError } from "./middleware/error-handler";
 import { notFoundHandler } from "./middleware/not-found";
@@ -67,30 +69,8 @@ export function createApp() {
   ];
   for (const router of routers) app.route("/", router);
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
-    type: "http",
-    scheme: "bearer",
-    bearerFormat: "JWT",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "metricsAuth", {
-    type: "http",
-    scheme: "bearer",
-    description: "The metrics token (`mtk_…`) a platform admin issues with POST /admin/metrics-token: reads GET /metrics only.",
-  });
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "WireGuard overlay control plane",
-      version: "1.0.0",
-      description: "Accounts, groups, networks, nodes, routing policies, DNS and generated WireGuard configuration.",
-    },
-    tags: [
-      {
-        name: "Metrics",
-        description: "Prometheus metrics of the fleet (docs/metrics.md) and the metrics token Prometheus scrapes with.",
-      },
-    ],
-  });
+  registerDocumentComponents(app.openAPIRegistry);
+  app.get("/openapi.json", (c) => c.json(withRequestIdHeaders(requestDefaultsAsDescriptions(app.getOpenAPI31Document(DOCUMENT_CONFIG)))));
   app.route("/", docsRouter);
 
   app.notFound(notFoundHandler(app));
