@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { isDevCronTrigger, runDevCron } from "./dev-cron-trigger";
 import { scheduled } from "./scheduled";
 
 export { NetworkWriter } from "./durable-objects/network-writer";
@@ -7,7 +8,7 @@ export { Throttle } from "./durable-objects/throttle";
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  fetch: (request, env, ctx) => (isDevCronTrigger(request, env) ? runDevCron(env) : app.fetch(request, env, ctx)),
   // Cron Trigger (wrangler.toml): offline, gateway and drift detection, then notification deliveries.
   scheduled,
 } satisfies ExportedHandler<Cloudflare.Env>;
