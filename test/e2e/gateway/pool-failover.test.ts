@@ -147,12 +147,30 @@ describe.skipIf(!dataPlane.ok)("a pool at hop 2 survives its active member faili
       details: agentOutput,
     }).catch(() => undefined);
     expect(reached, reached ? "" : `${await describeLab(lab)}\n${agentOutput()}`).toBe(true);
+    await waitFor(
+      "both pool members to be healthy",
+      async () => {
+        const status = expectAnswer(await admin.GET("/api/v1/networks/{id}/gateway-pools", byId(fleet.networkId)), 200, "pools");
+        return status.items[0]!.members.every((member) => member.healthy);
+      },
+      { timeoutMs: 30_000, details: agentOutput },
+    );
+    // On a starved machine an agent's report can come late enough (10 s) during start-up that the pool already
+    // failed over to G3, which is right; the scenarios below start from G2 active, so an operator puts it back.
+    if ((await pool()).activeNodeId !== node("g2")) {
+      expectAnswer(
+        await admin.POST("/api/v1/gateway-pools/{id}/members/{nodeId}/drain", { params: { path: { id: poolId, nodeId: node("g3") } } }),
+        200,
+        "drain g3",
+      );
+      expectAnswer(
+        await admin.POST("/api/v1/gateway-pools/{id}/members/{nodeId}/undrain", { params: { path: { id: poolId, nodeId: node("g3") } } }),
+        200,
+        "undrain g3",
+      );
+      await waitFor("G2 back at work", async () => (reached = await hosts.d.ping(DESTINATION, 2)), { timeoutMs: 30_000, intervalMs: 500 });
+    }
     expect((await pool()).activeNodeId).toBe(node("g2"));
-    const status = expectAnswer(await admin.GET("/api/v1/networks/{id}/gateway-pools", byId(fleet.networkId)), 200, "pools");
-    expect(status.items[0]!.members.map((m) => [m.nodeId, m.healthy])).toEqual([
-      [node("g2"), true],
-      [node("g3"), true],
-    ]);
     pings = watchPing(hosts.d.namespace, DESTINATION);
     await waitFor("the continuous ping to get replies", () => pings!.replies().length >= 5, { timeoutMs: 10_000 });
   });
