@@ -1,13 +1,16 @@
-import { createApp } from "./app";
+import { API_BASE, createApp } from "./app";
+import { createConsole } from "./console";
 import { scheduled } from "./scheduled";
 
 export { NetworkWriter } from "./durable-objects/network-writer";
 export { Throttle } from "./durable-objects/throttle";
 
-const app = createApp();
+const api = createApp();
+// The console calls the API in-process: the same app, the same checks, no network hop.
+const consoleApp = createConsole((request, env, ctx) => api.fetch(request, env, ctx));
 
 export default {
-  fetch: app.fetch,
+  fetch: (request, env, ctx) => (new URL(request.url).pathname.startsWith(`${API_BASE}/`) ? api.fetch(request, env, ctx) : consoleApp.fetch(request, env, ctx)),
   // Cron Trigger (wrangler.toml): offline, gateway and drift detection, then notification deliveries.
   scheduled,
 } satisfies ExportedHandler<Cloudflare.Env>;
