@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Schema } from "../../client";
+import type { Schema } from "../../client/index.ts";
 import { api, byId, call, get, post } from "../helpers/api";
 import {
   createGateway,

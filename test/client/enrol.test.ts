@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Schema } from "../../client";
+import type { Schema } from "../../client/index.ts";
 import { api, byId } from "../helpers/api";
 import { expectError, expectRefused } from "../helpers/expect-error";
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call, del, get, post } from "../helpers/api";
 import { createGroup, createNetwork, createNode, signInAdmin, type Session } from "../helpers/factories";
-import { asText, etagOf, ifNoneMatch, isNotModified } from "../../client";
+import { asText, etagOf, ifNoneMatch, isNotModified } from "../../client/index.ts";
 import { api, byId } from "../helpers/api";
 import { createGateway, expectStatus, networkSetup } from "../helpers/factories";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asText, type Schema } from "../../client";
+import { asText, type Schema } from "../../client/index.ts";
 import { api, byId, post } from "../helpers/api";
 import { expectError, expectRefused } from "../helpers/expect-error";
 import { createNode, expectStatus, networkSetup, type Session } from "../helpers/factories";

@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
-import { createApiClient } from "../../client";
+import { createApiClient } from "../../client/index.ts";
 
-export { byId } from "../../client";
+export { byId } from "../../client/index.ts";
 
 export interface ApiResponse<T = any> {
   status: number;

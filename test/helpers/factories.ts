@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { Schema } from "../../client";
+import type { Schema } from "../../client/index.ts";
 import { TEST_ADMIN } from "../test-secrets";
 import { api } from "./api";
 

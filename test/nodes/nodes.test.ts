@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { json as asJson, asText } from "../../client";
+import { json as asJson, asText } from "../../client/index.ts";
 import { api, byId, post } from "../helpers/api";
 import { expectRefused } from "../helpers/expect-error";
 import { createGateway, createNode, expectStatus, fakePublicKey, networkSetup } from "../helpers/factories";

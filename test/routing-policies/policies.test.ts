@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { json, type Schema } from "../../client";
+import { json, type Schema } from "../../client/index.ts";
 import { api, byId, post } from "../helpers/api";
 import { expectError, expectRefused } from "../helpers/expect-error";
 import {
