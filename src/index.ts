@@ -1,4 +1,4 @@
-import { API_BASE, createApp } from "./app";
+import { createApp } from "./app";
 import { createConsole } from "./console";
 import { scheduled } from "./scheduled";
 
@@ -9,8 +9,12 @@ const api = createApp();
 // The console calls the API in-process: the same app, the same checks, no network hop.
 const consoleApp = createConsole((request, env, ctx) => api.fetch(request, env, ctx));
 
+/** Everything under /api belongs to the API (its 404s included); the rest of the origin is the console. */
+const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+
 export default {
-  fetch: (request, env, ctx) => (new URL(request.url).pathname.startsWith(`${API_BASE}/`) ? api.fetch(request, env, ctx) : consoleApp.fetch(request, env, ctx)),
+  fetch: (request, env, ctx) =>
+    isApiPath(new URL(request.url).pathname) ? api.fetch(request, env, ctx) : consoleApp.fetch(request, env, ctx),
   // Cron Trigger (wrangler.toml): offline, gateway and drift detection, then notification deliveries.
   scheduled,
 } satisfies ExportedHandler<Cloudflare.Env>;

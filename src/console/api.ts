@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { createApiClient } from "../../client";
+import { createApiClient } from "../../client/index.ts";
 import { getConfig } from "../lib/env";
 import { clearSession, REFRESH_AHEAD_SECONDS, readSession, secondsLeft, storeSession } from "./session";
 import type { ConsoleEnv } from "./types";

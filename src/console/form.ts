@@ -11,7 +11,9 @@ export async function formFields(c: Pick<Context, "req">): Promise<Record<string
 
 /** The API's refusal as one sentence for a person, and the status the page answers with. */
 export function refusal(result: { error?: unknown; response: Response }) {
-  const envelope = result.error as { error?: { code?: string; message?: string; fields?: { path: string; message: string }[] } } | undefined;
+  const envelope = result.error as
+    | { error?: { code?: string; message?: string; fields?: { path: string; message: string }[] } }
+    | undefined;
   const retryAfter = result.response.headers.get("Retry-After");
   const message =
     result.response.status === 429

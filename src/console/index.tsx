@@ -38,7 +38,9 @@ const requireUser: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
 export function createConsole(apiFetch: ApiFetch) {
   const console = new Hono<ConsoleEnv>();
   console.use("*", securityHeaders);
-  console.get("/assets/console.css", (c) => c.body(CONSOLE_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }));
+  console.get("/assets/console.css", (c) =>
+    c.body(CONSOLE_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
+  );
   console.get("/assets/console.js", (c) =>
     c.body(CONSOLE_JS, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
   );

@@ -1,4 +1,4 @@
-import type { Schema } from "../../client";
+import type { Schema } from "../../client/index.ts";
 import type { ConsoleUser } from "./types";
 
 /**

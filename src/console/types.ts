@@ -1,4 +1,4 @@
-import type { ApiClient } from "../../client";
+import type { ApiClient } from "../../client/index.ts";
 import type { Env } from "../lib/env";
 
 /** The signed-in person as the console shows them (from GET /users/me). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api } from "../helpers/api";
 import { createGroup, createUser, signInAdmin, unique } from "../helpers/factories";
 import { TEST_ADMIN } from "../test-secrets";
-import { ConsoleAgent, signedInAgent } from "./support/console-agent";
+import { ConsoleAgent, setCookiesOf, signedInAgent } from "./support/console-agent";
 
 describe("console sessions", () => {
   it("signs in through its own route and keeps the API's tokens in httpOnly, Secure, SameSite cookies", async () => {
@@ -15,7 +15,7 @@ describe("console sessions", () => {
     const answer = await agent.post("/sign-in", TEST_ADMIN);
     expect(answer.status).toBe(303);
     expect(answer.location).toBe("/networks");
-    const setCookies = answer.headers.getSetCookie();
+    const setCookies = setCookiesOf(answer.headers);
     for (const name of ["__Host-wgo_at", "__Host-wgo_rt"]) {
       const line = setCookies.find((cookie) => cookie.startsWith(`${name}=`));
       expect(line, name).toMatch(/HttpOnly/);
@@ -104,8 +104,12 @@ describe("console networks page", () => {
     const viewer = await createUser(admin);
     const group = await createGroup(admin);
     expect(
-      (await api(admin.token).POST("/api/v1/groups/{id}/members", { params: { path: { id: group.id } }, body: { userId: viewer.userId, role: "viewer" } }))
-        .response.status,
+      (
+        await api(admin.token).POST("/api/v1/groups/{id}/members", {
+          params: { path: { id: group.id } },
+          body: { userId: viewer.userId, role: "viewer" },
+        })
+      ).response.status,
     ).toBe(201);
     const agent = await signedInAgent(viewer.email, "a long enough password");
     const page = await agent.get("/networks");

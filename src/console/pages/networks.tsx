@@ -1,4 +1,4 @@
-import type { Schema } from "../../../client";
+import type { Schema } from "../../../client/index.ts";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
 import type { ConsoleUser } from "../types";
 
@@ -18,7 +18,9 @@ export function NetworksPage({ user, csrfToken, networks, nextCursor, creatableI
   return (
     <Page title="Networks" user={user} csrfToken={csrfToken} section="/networks">
       {networks.length === 0 ? (
-        <EmptyState>No networks yet.{creatableIn.length > 0 ? " Create the first one below." : " Ask a group owner to add you to one."}</EmptyState>
+        <EmptyState>
+          No networks yet.{creatableIn.length > 0 ? " Create the first one below." : " Ask a group owner to add you to one."}
+        </EmptyState>
       ) : (
         <table>
           <caption class="visually-hidden">Networks you can see</caption>

@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import type { Schema } from "../../../client";
+import type { Schema } from "../../../client/index.ts";
 import { formFields, refusal } from "../form";
 import { NetworksPage } from "../pages/networks";
 import { canChangeGroup } from "../roles";
@@ -29,11 +29,18 @@ networkRoutes.get("/networks", async (c) => {
 
 networkRoutes.post("/networks", async (c) => {
   const values = await formFields(c);
-  const body = { groupId: values.groupId ?? "", name: values.name ?? "", cidr: values.cidr ?? "", ...(values.dnsDomain ? { dnsDomain: values.dnsDomain } : {}) };
+  const body = {
+    groupId: values.groupId ?? "",
+    name: values.name ?? "",
+    cidr: values.cidr ?? "",
+    ...(values.dnsDomain ? { dnsDomain: values.dnsDomain } : {}),
+  };
   const created = await c.var.api.POST("/api/v1/networks", { body });
   if (created.data) return c.redirect(`/networks/${created.data.id}`, 303);
   const { message, fields, status } = refusal(created);
   const page = await listPage(c);
-  return c.html(<NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} values={values} error={{ message, fields }} />, status);
+  return c.html(
+    <NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} values={values} error={{ message, fields }} />,
+    status,
+  );
 });
-

@@ -39,7 +39,13 @@ signInRoutes.post("/sign-in", async (c) => {
     return c.html(<SignInPage csrfToken={c.var.csrfToken} providers={providersOf(c.env)} email={email} error={error} />, status);
   }
   if ("mfaRequired" in result.data) {
-    setCookie(c, MFA_COOKIE, result.data.mfaToken, { path: "/", secure: true, httpOnly: true, sameSite: "Strict", maxAge: result.data.expiresIn });
+    setCookie(c, MFA_COOKIE, result.data.mfaToken, {
+      path: "/",
+      secure: true,
+      httpOnly: true,
+      sameSite: "Strict",
+      maxAge: result.data.expiresIn,
+    });
     return c.redirect("/sign-in/mfa", 303);
   }
   return signedIn(c, result.data);
@@ -57,7 +63,10 @@ signInRoutes.post("/sign-in/mfa", async (c) => {
   const result = await c.var.api.POST("/api/v1/auth/mfa/verify", { body: { mfaToken, code: code.replace(/\s+/g, "") } });
   if (!result.data) {
     const { message, status } = refusal(result);
-    return c.html(<MfaPage csrfToken={c.var.csrfToken} error={status === 401 ? "That code is not valid. Try the current one." : message} />, status);
+    return c.html(
+      <MfaPage csrfToken={c.var.csrfToken} error={status === 401 ? "That code is not valid. Try the current one." : message} />,
+      status,
+    );
   }
   return signedIn(c, result.data);
 });

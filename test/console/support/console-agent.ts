@@ -2,6 +2,9 @@ import { exports } from "cloudflare:workers";
 
 const ORIGIN = "https://console.test";
 
+/** Every Set-Cookie line (workerd has Headers.getSetCookie; the workers-types in use do not declare it). */
+export const setCookiesOf = (headers: Headers) => (headers as unknown as { getSetCookie(): string[] }).getSetCookie();
+
 export interface ConsoleAnswer {
   status: number;
   headers: Headers;
@@ -37,7 +40,7 @@ export class ConsoleAgent {
     const headers = new Headers(init.headers);
     if (cookie) headers.set("Cookie", cookie);
     const response = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { ...init, headers, redirect: "manual" }));
-    for (const line of response.headers.getSetCookie()) this.keep(line);
+    for (const line of setCookiesOf(response.headers)) this.keep(line);
     const location = response.headers.get("Location");
     return { status: response.status, headers: response.headers, text: await response.text(), location } satisfies ConsoleAnswer;
   }
@@ -57,6 +60,7 @@ export async function signedInAgent(email: string, password: string) {
   const agent = new ConsoleAgent();
   await agent.get("/sign-in");
   const answer = await agent.post("/sign-in", { email, password });
-  if (answer.status !== 303 || answer.location !== "/networks") throw new Error(`console sign-in: ${answer.status} ${answer.text.slice(0, 300)}`);
+  if (answer.status !== 303 || answer.location !== "/networks")
+    throw new Error(`console sign-in: ${answer.status} ${answer.text.slice(0, 300)}`);
   return agent;
 }
