@@ -21,7 +21,7 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
       vars: { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret },
     });
     callbackPrefix = `${server.baseUrl}/api/v1/auth/oauth/oidc/callback`;
-    provider.configure(callbackPrefix);
+    provider.configure(callbackPrefix, `${server.baseUrl}/sign-in/oauth/oidc/callback`);
     admin = typedApi(server.baseUrl, await login(server.baseUrl, server.admin));
   });
   afterAll(async () => {
@@ -155,6 +155,31 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
       "verify MFA",
     );
     expect(verified.user.id).toBe(account.id);
+  });
+
+  it("signs in through the console: the provider returns to the console, which keeps the tokens in its cookies", async () => {
+    const account = await createAccount("olga");
+    provider.accounts.set("olga-sub", { email: account.email, emailVerified: true });
+    const browser = new Browser();
+    const started = await browser.request(`${server.baseUrl}/sign-in/oauth/oidc`);
+    expect(started.status).toBe(302);
+    const consoleCallback = `${server.baseUrl}/sign-in/oauth/oidc/callback`;
+    const authorization = new URL(started.headers.get("location")!);
+    expect(authorization.searchParams.get("redirect_uri")).toBe(consoleCallback);
+    expect(browser.cookie("__Host-wgo_oauth")).toBe(authorization.searchParams.get("state"));
+
+    const returned = await authorizeAtProvider(browser, authorization.toString(), "olga-sub", consoleCallback);
+    // The same callback URL in a browser that did not start the flow (no state cookie) signs nobody in.
+    const elsewhere = await new Browser().request(returned);
+    expect(elsewhere.status).toBe(401);
+    expect(await elsewhere.text()).toContain("does not match");
+
+    const landed = await browser.request(returned);
+    expect(landed.status).toBe(303);
+    expect(landed.headers.get("location")).toBe("/networks");
+    const accessToken = browser.cookie("__Host-wgo_at");
+    expect(expectAnswer(await typedApi(server.baseUrl, accessToken).GET("/api/v1/users/me"), 200, "me").id).toBe(account.id);
+    expect((await browser.request(`${server.baseUrl}/networks`)).status).toBe(200);
   });
 
   it("answers 404 for providers that are unknown or not configured", async () => {
