@@ -1,9 +1,9 @@
 // OAuth sign-in against a real OpenID Connect provider (oidc-provider) and the real Worker (wrangler dev):
 // authorization code + PKCE, state bound to the browser, linking only on a verified email, MFA on top.
-import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError, expectErrorIn } from "../../helpers/expect-error.ts";
 import { expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
+import { totp } from "../support/totp.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { authorizeAtProvider, Browser, startProvider, type LocalProvider } from "./oidc-provider.ts";
 
@@ -190,15 +190,3 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     }
   });
 });
-
-/** RFC 6238 with node:crypto, independent of the Worker's implementation. */
-function totp(secret: string, offset = 0): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const char of secret) bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offset));
-  const mac = createHmac("sha1", key).update(counter).digest();
-  return String((mac.readUInt32BE(mac[19]! & 0xf) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}
