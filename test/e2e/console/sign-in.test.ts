@@ -49,7 +49,7 @@ describe.skipIf(!browser.ok)("console sign-in in Chromium", () => {
       const access = cookies.find((cookie) => cookie.name === "__Host-wgo_at");
       expect(access).toMatchObject({ httpOnly: true, secure: true, sameSite: "Lax", path: "/" });
       // Page scripts cannot read the tokens.
-      expect(await tab.page.evaluate(() => document.cookie)).not.toContain("wgo_at");
+      expect(await tab.page.evaluate("document.cookie")).not.toContain("wgo_at");
 
       await tab.page.getByRole("button", { name: "Sign out" }).click();
       await tab.page.getByRole("heading", { name: "Sign in" }).waitFor();
