@@ -827,7 +827,10 @@ export interface paths {
         /** Redirect to the provider (authorization code + PKCE S256, state bound to this browser by a cookie) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description api (default) or console: where the provider returns to */
+                    client?: "api" | "console";
+                };
                 header?: never;
                 path: {
                     /** @description github, google or oidc */
@@ -884,6 +887,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description api (default) or console: where the provider returns to */
+                    client?: "api" | "console";
                     code?: string;
                     state?: string;
                     error?: string;

@@ -4,6 +4,7 @@ import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
 import { csrf } from "./csrf";
 import { networkPageRoutes } from "./routes/network-pages";
 import { networkRoutes } from "./routes/networks";
+import { oauthRoutes } from "./routes/oauth";
 import { signInRoutes } from "./routes/sign-in";
 import type { ConsoleEnv, SignedInEnv } from "./types";
 
@@ -47,6 +48,7 @@ export function createConsole(apiFetch: ApiFetch) {
   );
   console.use("*", csrf(), session(apiFetch));
   console.route("/", signInRoutes);
+  console.route("/", oauthRoutes);
   console.get("/", (c) => c.redirect(c.var.user ? "/networks" : "/sign-in", 303));
 
   const signedIn = new Hono<SignedInEnv>();
