@@ -16,7 +16,14 @@ describe("console network overview", () => {
     const page = await agent.get(`/networks/${network.id}`);
     expect(page.status).toBe(200);
     const text = textOf(page.text);
-    for (const shown of [network.name, network.cidr, network.dnsDomain, `Routing revision ${network.routingRevision}`, `DNS revision ${network.dnsRevision}`]) expect(text).toContain(shown);
+    for (const shown of [
+      network.name,
+      network.cidr,
+      network.dnsDomain,
+      `Routing revision ${network.routingRevision}`,
+      `DNS revision ${network.dnsRevision}`,
+    ])
+      expect(text).toContain(shown);
     expect(page.text).toContain('aria-current="page">Overview');
 
     const name = unique("renamed");
@@ -146,12 +153,21 @@ describe("console runtime status page", () => {
 
     const desired = expectStatus(await api(admin.token).GET("/api/v1/networks/{id}", byId(network.id)), 200).routingRevision;
     expectStatus(
-      await api(device.deviceToken).POST("/api/v1/client/devices/{id}/heartbeat", { ...byId(device.deviceId), body: { appliedRevision: desired } }),
+      await api(device.deviceToken).POST("/api/v1/client/devices/{id}/heartbeat", {
+        ...byId(device.deviceId),
+        body: { appliedRevision: desired },
+      }),
       200,
     );
     const after = await agent.get(`/networks/${network.id}/status`);
     expect(rowOf(after.text, "laptop-sync")).toContain(`laptop-sync in sync : runs revision ${desired}`);
     expect(rowOf(after.text, "laptop-sync")).not.toContain("unreported");
+
+    // A change moves the desired revision on: the device is now behind until it reports again.
+    await createNode(admin, network.id, { name: "db-late" });
+    const later = await agent.get(`/networks/${network.id}/status`);
+    expect(rowOf(later.text, "laptop-sync")).toContain(`laptop-sync lagging : behind revision ${desired + 1}`);
+    expect(rowOf(later.text, "db-late")).toContain("db-late unreported");
   });
 
   it("says so when the network has no nodes yet", async () => {

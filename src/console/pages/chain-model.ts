@@ -43,11 +43,7 @@ export function chainOf(policy: Schema<"RoutingPolicy">, status: Status | undefi
     const title = hop.poolId ? `pool ${name(hop.poolId)}` : name(hop.activeNodeId);
     return { kind: "hop", title, role, members: hop.poolId ? members : members.filter((member) => member.active) };
   });
-  return [
-    { kind: "source", title: "Source", members: [] },
-    ...hops,
-    { kind: "destination", title: policy.destinationCidr, members: [] },
-  ];
+  return [{ kind: "source", title: "Source", members: [] }, ...hops, { kind: "destination", title: policy.destinationCidr, members: [] }];
 }
 
 /** What one box says in words: "gw1 (healthy, active), transit" or "pool edge: gw2 (healthy, active), gw3 (…)". */

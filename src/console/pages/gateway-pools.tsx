@@ -74,7 +74,9 @@ export function GatewayPools({ csrfToken, networkId, canChange, pools, free, nam
           <input id="pool-name" name="name" required value={values.name ?? ""} />
           {Array.from({ length: MAX_FORM_MEMBERS }, (_, index) => (
             <>
-              <label for={`member${index + 1}`}>Member {index + 1} (priority {index + 1})</label>
+              <label for={`member${index + 1}`}>
+                Member {index + 1} (priority {index + 1})
+              </label>
               <select id={`member${index + 1}`} name={`member${index + 1}`} required={index === 0}>
                 <option value="">None</option>
                 {free.map((node) => (

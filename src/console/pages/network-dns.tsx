@@ -22,8 +22,8 @@ export function NetworkDnsPage({ user, csrfToken, network, canChange, records, n
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/dns" error={error}>
       <p>
-        Zone <code>{network.dnsDomain}</code>, DNS revision {network.dnsRevision}. Nodes get their names automatically; these are
-        the records added by hand.
+        Zone <code>{network.dnsDomain}</code>, DNS revision {network.dnsRevision}. Nodes get their names automatically; these are the
+        records added by hand.
       </p>
       <ul class="buttons">
         <li>
@@ -65,12 +65,20 @@ export function NetworkDnsPage({ user, csrfToken, network, canChange, records, n
                 {canChange && (
                   <td>
                     <a href={`${base}/${record.id}/edit`}>
-                      Edit<span class="visually-hidden"> {record.name} {record.type}</span>
+                      Edit
+                      <span class="visually-hidden">
+                        {" "}
+                        {record.name} {record.type}
+                      </span>
                     </a>
                     <form method="post" action={`${base}/${record.id}/delete`}>
                       <CsrfField token={csrfToken} />
                       <button type="submit" class="danger">
-                        Delete<span class="visually-hidden"> {record.name} {record.type}</span>
+                        Delete
+                        <span class="visually-hidden">
+                          {" "}
+                          {record.name} {record.type}
+                        </span>
                       </button>
                     </form>
                   </td>
@@ -88,7 +96,13 @@ export function NetworkDnsPage({ user, csrfToken, network, canChange, records, n
       {canChange && (
         <section aria-labelledby="add-record">
           <h2 id="add-record">Add a record</h2>
-          <RecordForm csrfToken={csrfToken} action={`${base}/records`} submitLabel="Add record" values={values} domain={network.dnsDomain} />
+          <RecordForm
+            csrfToken={csrfToken}
+            action={`${base}/records`}
+            submitLabel="Add record"
+            values={values}
+            domain={network.dnsDomain}
+          />
         </section>
       )}
     </NetworkFrame>

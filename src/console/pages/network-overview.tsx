@@ -70,8 +70,8 @@ export function DeleteNetworkPage({ user, csrfToken, network, error }: Omit<Over
       <section aria-labelledby="confirm-delete" class="card">
         <h2 id="confirm-delete">Delete {network.name}?</h2>
         <p>
-          The network <strong>{network.name}</strong> (<code>{network.cidr}</code>), its routing policies, pools and DNS
-          records go away. This cannot be undone.
+          The network <strong>{network.name}</strong> (<code>{network.cidr}</code>), its routing policies, pools and DNS records go away.
+          This cannot be undone.
         </p>
         <form method="post" action={`/networks/${network.id}/delete`}>
           <CsrfField token={csrfToken} />

@@ -35,7 +35,7 @@ export function NetworkPoliciesPage(props: PoliciesProps) {
         </EmptyState>
       ) : (
         policies.map(({ policy, chain }) => (
-          <section aria-labelledby={`policy-${policy.id}`} class="card policy">
+          <section aria-labelledby={`policy-${policy.id}`}>
             <h2 id={`policy-${policy.id}`}>{policy.name}</h2>
             <p>
               Sends <code>{policy.destinationCidr}</code> via {policy.gatewayPath.length} hop
@@ -108,7 +108,12 @@ export function EditPolicyPage({ user, csrfToken, network, policy, choices, maxH
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/policies" error={error}>
       <section aria-labelledby="edit-policy">
         <h2 id="edit-policy">Edit {policy.name}</h2>
-        <PolicyForm csrfToken={csrfToken} action={`${base}/${policy.id}/edit`} submitLabel="Save policy" {...{ choices, maxHops, values }} />
+        <PolicyForm
+          csrfToken={csrfToken}
+          action={`${base}/${policy.id}/edit`}
+          submitLabel="Save policy"
+          {...{ choices, maxHops, values }}
+        />
         <p>
           <a href={base}>Cancel</a>
         </p>

@@ -21,7 +21,8 @@ const Sync = ({ sync }: { sync: NodeSync }) => (
   </>
 );
 
-const applied = (revision: number | null) => (revision === null ? "not every node has reported" : `revision ${revision}`);
+const applied = (revision: number | null, reporters: string) =>
+  revision === null ? `not every ${reporters} has reported` : `revision ${revision}`;
 
 export function NetworkStatusPage({ user, csrfToken, network, status, nodes, readAt }: StatusProps) {
   return (
@@ -46,13 +47,17 @@ export function NetworkStatusPage({ user, csrfToken, network, status, nodes, rea
           <tr>
             <th scope="row">Routing</th>
             <td>revision {status.routing.desiredRevision}</td>
-            <td>{applied(status.routing.appliedRevision)}</td>
+            <td>{applied(status.routing.appliedRevision, "node")}</td>
             <td class={status.routing.inSync ? "status-ok" : "status-warn"}>{status.routing.inSync ? "yes" : "no"}</td>
           </tr>
           <tr>
             <th scope="row">DNS</th>
             <td>revision {status.dns.desiredRevision}</td>
-            <td>{applied(status.dns.appliedRevision)}</td>
+            <td>
+              {nodes.some((node) => node.roles.includes("gateway"))
+                ? applied(status.dns.appliedRevision, "gateway node")
+                : "no gateway node serves the zone yet"}
+            </td>
             <td class={status.dns.inSync ? "status-ok" : "status-warn"}>{status.dns.inSync ? "yes" : "no"}</td>
           </tr>
         </tbody>

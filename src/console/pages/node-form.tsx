@@ -1,8 +1,15 @@
-import type { NodesProps } from "./network-nodes";
+import type { Schema } from "../../../client/index.ts";
 import { CsrfField } from "../layout";
 
 /** Adding a node: a peer (its public key), or a gateway node on an inventory gateway (key from its agent). */
-export function AddNodeForm({ csrfToken, network, gateways, values = {} }: NodesProps) {
+export interface AddNodeProps {
+  csrfToken: string;
+  network: Pick<Schema<"Network">, "id" | "dnsDomain">;
+  gateways: Schema<"Gateway">[];
+  values?: Record<string, string>;
+}
+
+export function AddNodeForm({ csrfToken, network, gateways, values = {} }: AddNodeProps) {
   return (
     <section aria-labelledby="add-node">
       <h2 id="add-node">Add a node</h2>
@@ -26,19 +33,25 @@ export function AddNodeForm({ csrfToken, network, gateways, values = {} }: Nodes
         <input id="listenPort" name="listenPort" inputmode="numeric" value={values.listenPort ?? ""} />
         <fieldset>
           <legend>Gateway role</legend>
-          <input type="checkbox" id="gateway" name="gateway" value="on" checked={values.gateway === "on"} />
-          <label for="gateway">This node is a gateway (forwards traffic for routing policies)</label>
-          <label for="gatewayId">Inventory gateway</label>
-          <select id="gatewayId" name="gatewayId">
-            <option value="">None</option>
-            {gateways.map((gateway) => (
-              <option value={gateway.id} selected={values.gatewayId === gateway.id}>
-                {gateway.name} ({gateway.status}, {gateway.health})
-              </option>
-            ))}
-          </select>
-          <input type="checkbox" id="servesDns" name="servesDns" value="on" checked={values.servesDns === "on"} />
-          <label for="servesDns">Serves the network's DNS zone</label>
+          <div>
+            <input type="checkbox" id="gateway" name="gateway" value="on" checked={values.gateway === "on"} />
+            <label for="gateway">This node is a gateway (forwards traffic for routing policies)</label>
+          </div>
+          <div>
+            <label for="gatewayId">Inventory gateway</label>
+            <select id="gatewayId" name="gatewayId">
+              <option value="">None</option>
+              {gateways.map((gateway) => (
+                <option value={gateway.id} selected={values.gatewayId === gateway.id}>
+                  {gateway.name} ({gateway.status}, {gateway.health})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <input type="checkbox" id="servesDns" name="servesDns" value="on" checked={values.servesDns === "on"} />
+            <label for="servesDns">Serves the network's DNS zone</label>
+          </div>
         </fieldset>
         <button type="submit">Add node</button>
       </form>

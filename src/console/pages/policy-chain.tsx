@@ -66,6 +66,7 @@ export function PolicyChain({ id, name, boxes }: { id: string; name: string; box
         font-family="system-ui, sans-serif"
         font-size="13"
       >
+        <title>{`Chain of ${name}: ${summary}`}</title>
         {boxes.map((box, index) => {
           const x = index * (BOX_WIDTH + GAP);
           return (

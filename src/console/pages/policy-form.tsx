@@ -11,7 +11,9 @@ export interface HopChoice {
 export function hopChoices(nodes: Schema<"Node">[], pools: Schema<"GatewayPool">[]): HopChoice[] {
   const pooled = new Set(pools.flatMap((pool) => pool.members.map((member) => member.nodeId)));
   return [
-    ...nodes.filter((node) => node.roles.includes("gateway") && !pooled.has(node.id)).map((node) => ({ id: node.id, label: `${node.name} (gateway node)` })),
+    ...nodes
+      .filter((node) => node.roles.includes("gateway") && !pooled.has(node.id))
+      .map((node) => ({ id: node.id, label: `${node.name} (gateway node)` })),
     ...pools.map((pool) => ({ id: pool.id, label: `${pool.name} (pool of ${pool.members.length})` })),
   ];
 }

@@ -15,19 +15,23 @@ export function RoutingIntent({ networkId, nodes, chosen, names }: IntentProps) 
   return (
     <section aria-labelledby="intent-heading">
       <h2 id="intent-heading">Routing intent of a node</h2>
-      <form method="get" action={`/networks/${networkId}/policies`} class="card">
-        <label for="intent-node">Node</label>
-        <select id="intent-node" name="node">
-          {nodes.map((node) => (
-            <option value={node.id} selected={chosen?.node.id === node.id}>
-              {node.name}
-            </option>
-          ))}
-        </select>
-        <button type="submit" class="secondary">
-          Show routing intent
-        </button>
-      </form>
+      {nodes.length === 0 ? (
+        <EmptyState>No nodes yet: a node's routing intent shows here once it exists.</EmptyState>
+      ) : (
+        <form method="get" action={`/networks/${networkId}/policies`} class="card">
+          <label for="intent-node">Node</label>
+          <select id="intent-node" name="node">
+            {nodes.map((node) => (
+              <option value={node.id} selected={chosen?.node.id === node.id}>
+                {node.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit" class="secondary">
+            Show routing intent
+          </button>
+        </form>
+      )}
       {chosen &&
         (chosen.intent.length === 0 ? (
           <EmptyState>No policy routes through {chosen.node.name}: it sends only to its peers' addresses.</EmptyState>

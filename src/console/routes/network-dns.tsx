@@ -81,7 +81,10 @@ networkDnsRoutes.post("/networks/:id/dns/:recordId/edit", async (c) => {
   const values = await formFields(c);
   const loaded = await loadNetwork(c);
   if (loaded instanceof Response) return loaded;
-  const replaced = await c.var.api.PUT("/api/v1/dns/records/{id}", { params: { path: { id: c.req.param("recordId") } }, body: recordBody(values) });
+  const replaced = await c.var.api.PUT("/api/v1/dns/records/{id}", {
+    params: { path: { id: c.req.param("recordId") } },
+    body: recordBody(values),
+  });
   if (replaced.data) return c.redirect(`/networks/${loaded.network.id}/dns`, 303);
   return renderEdit(c, loaded, refusedBy(replaced, values));
 });
@@ -96,13 +99,13 @@ networkDnsRoutes.post("/networks/:id/dns/:recordId/delete", async (c) => {
 
 /** The API's artifact, byte for byte, as a file: the Corefile, or the zone as an RFC 1035 master file. */
 networkDnsRoutes.get("/networks/:id/dns/:artifact{corefile|zonefile}", async (c) => {
-  const id = c.req.param("id");
-  const params = { params: { path: { id } }, ...asText };
-  const artifact = c.req.param("artifact");
-  const answer =
-    artifact === "corefile"
-      ? await c.var.api.GET("/api/v1/networks/{id}/dns/corefile", params)
-      : await c.var.api.GET("/api/v1/networks/{id}/dns/zonefile", params);
+  const path = { params: { path: { id: c.req.param("id") } } };
+  const network = await c.var.api.GET("/api/v1/networks/{id}", path);
+  if (!network.data) return failure(c, network);
+  const corefile = c.req.param("artifact") === "corefile";
+  const answer = corefile
+    ? await c.var.api.GET("/api/v1/networks/{id}/dns/corefile", { ...path, ...asText })
+    : await c.var.api.GET("/api/v1/networks/{id}/dns/zonefile", { ...path, ...asText });
   if (typeof answer.data !== "string") return failure(c, answer);
-  return attachment(c, answer.data, artifact === "corefile" ? "Corefile" : `${id}.zone`);
+  return attachment(c, answer.data, corefile ? "Corefile" : `${network.data.dnsDomain}.zone`);
 });

@@ -31,7 +31,6 @@ async function renderNodes(c: Context<SignedInEnv>, loaded: LoadedNetwork, refus
   return c.html(page, refused?.status ?? 200);
 }
 
-
 networkNodeRoutes.get("/networks/:id/nodes", async (c) => {
   const loaded = await loadNetwork(c);
   if (loaded instanceof Response) return loaded;

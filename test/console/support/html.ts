@@ -1,7 +1,12 @@
 /** Small readers of console HTML for tests: what a person (or a screen reader) would get from the page. */
 
 const decode = (text: string) =>
-  text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+  text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
 
 /** The text of an HTML fragment: tags dropped, entities decoded, whitespace collapsed. */
 export const textOf = (html: string) =>
@@ -23,7 +28,9 @@ export const postForms = (html: string) =>
 
 /** The text of the table row whose first cell is `name`. */
 export function rowOf(html: string, name: string): string {
-  const row = [...html.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((match) => match[1] ?? "").find((cells) => textOf(cells).startsWith(`${name} `));
+  const row = [...html.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)]
+    .map((match) => match[1] ?? "")
+    .find((cells) => textOf(cells).startsWith(`${name} `));
   if (!row) throw new Error(`no row for ${name}`);
   return textOf(row);
 }
