@@ -1,4 +1,4 @@
-import { type ChainBox, describeBox } from "./chain-model";
+import { type ChainBox, type ChainMember, describeBox } from "./chain-model";
 
 /**
  * A policy's chain as a picture (inline SVG: presentation attributes only, so the console's CSP needs no
@@ -10,6 +10,10 @@ const GAP = 46;
 const LINE = 18;
 const TOP = 8;
 const COLOURS = { ok: "#1a7f37", bad: "#a4161a", muted: "#4a5360", line: "#6e7781", fg: "#1b1f24", soft: "#f4f6f8" };
+
+/** Not colour alone: each member line says its state in a word too. */
+const memberWord = (member: ChainMember) =>
+  member.active ? "▶ active" : member.healthy ? "standby" : member.health === "drained" ? "drained" : "✕ unhealthy";
 
 const boxHeight = (box: ChainBox) => 48 + box.members.length * LINE;
 const clip = (text: string, max = 24) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -32,7 +36,7 @@ function Box({ box, x, height }: { box: ChainBox; x: number; height: number }) {
           <g>
             <circle cx={x + 15} cy={y - 4} r="5" fill={colour} />
             <text x={x + 26} y={y} fill={COLOURS.fg} font-weight={member.active ? "700" : "400"}>
-              {clip(`${member.name} ${member.active ? "▶ active" : ""}`, 22)}
+              {clip(`${member.name} ${memberWord(member)}`, 24)}
             </text>
           </g>
         );
