@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { type ApiFetch, session } from "./api";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
 import { csrf } from "./csrf";
+import { networkPageRoutes } from "./routes/network-pages";
 import { networkRoutes } from "./routes/networks";
 import { oauthRoutes } from "./routes/oauth";
 import { signInRoutes } from "./routes/sign-in";
@@ -53,6 +54,7 @@ export function createConsole(apiFetch: ApiFetch) {
   const signedIn = new Hono<SignedInEnv>();
   signedIn.use("*", requireUser as unknown as MiddlewareHandler<SignedInEnv>);
   signedIn.route("/", networkRoutes);
+  signedIn.route("/", networkPageRoutes);
   console.route("/", signedIn);
   console.notFound((c) => c.text("Not found", 404));
   return console;
