@@ -77,7 +77,6 @@ describe("API9 the documented surface is the whole surface", () => {
     "/api/v1/admin",
     "/api/v1/_internal",
     "/api/v1/.env",
-    "/api/v1/metrics",
     "/api/v1/graphql",
     "/api/v1/swagger.json",
     "/api/v1/openapi.yaml",
