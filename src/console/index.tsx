@@ -2,6 +2,8 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { type ApiFetch, session } from "./api";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
 import { csrf } from "./csrf";
+import { accountLinkRoutes } from "./routes/account-links";
+import { groupRoutes } from "./routes/groups";
 import { networkRoutes } from "./routes/networks";
 import { signInRoutes } from "./routes/sign-in";
 import type { ConsoleEnv, SignedInEnv } from "./types";
@@ -46,11 +48,13 @@ export function createConsole(apiFetch: ApiFetch) {
   );
   console.use("*", csrf(), session(apiFetch));
   console.route("/", signInRoutes);
+  console.route("/", accountLinkRoutes);
   console.get("/", (c) => c.redirect(c.var.user ? "/networks" : "/sign-in", 303));
 
   const signedIn = new Hono<SignedInEnv>();
   signedIn.use("*", requireUser as unknown as MiddlewareHandler<SignedInEnv>);
   signedIn.route("/", networkRoutes);
+  signedIn.route("/", groupRoutes);
   console.route("/", signedIn);
   console.notFound((c) => c.text("Not found", 404));
   return console;
