@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { testSecrets } from "./test/test-secrets.ts";
@@ -9,6 +10,9 @@ const fuzzSettings = () => ({ FUZZ_RUNS: process.env.FUZZ_RUNS ?? "", FUZZ_SEED:
 const notificationSettings = () => ({ WEBHOOK_ALLOW_HTTP_LOOPBACK: "true", WEBHOOK_TIMEOUT_MS: "1000" });
 
 export default defineConfig(async () => {
+  // The Worker's static assets (dist/assets/): the workers tests' ASSETS binding and the e2e harness's
+  // `wrangler dev` both serve that directory.
+  execFileSync(process.execPath, ["scripts/build-assets.mjs"], { stdio: "inherit" });
   const migrations = await readD1Migrations("./migrations");
   return {
     test: {

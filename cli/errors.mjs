@@ -1,4 +1,4 @@
-// The three ways a command fails, each with its exit code, and the one-line rendering of each.
+// The ways a command fails, each with its exit code (failures.mjs renders them, as a line or as JSON).
 // Exit 2 is reserved for "you typed it wrong" so scripts can tell a typo from a failing server.
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, credentialRefused: 3 };
@@ -17,7 +17,7 @@ export class ApiError extends Error {
   /**
    * @param {number} status
    * @param {{ code?: string, message?: string, fields?: Array<{ path: string, message: string }> } | null} envelope
-   * @param {{ retryAfter?: string | null, text?: string }} [extra]
+   * @param {{ retryAfter?: string | null, text?: string, path?: string, api?: string }} [extra]
    */
   constructor(status, envelope, extra = {}) {
     super(envelope?.message ?? (extra.text ? firstLine(extra.text) : "no error body"));
@@ -25,6 +25,9 @@ export class ApiError extends Error {
     this.code = envelope?.code ?? "http_error";
     this.fields = envelope?.fields ?? [];
     this.retryAfter = extra.retryAfter ?? null;
+    /** Which call it was (`/auth/login`, …) and where: what a plain hint is chosen by. */
+    this.path = extra.path ?? null;
+    this.api = extra.api ?? null;
   }
 }
 
@@ -37,8 +40,18 @@ export class NetworkError extends Error {
   }
 }
 
-/** A local step failed (a command such as `wg setconf`, a missing file, a state conflict). */
-export class OperationError extends Error {}
+/**
+ * A local step failed (a command such as `wg setconf`, a missing file, a state conflict). `code` names
+ * the common failures (`port_in_use`, `missing_tool`, `no_handshake`, …) for `--json`; failures.mjs
+ * classifies the rest.
+ */
+export class OperationError extends Error {
+  /** @param {string} message @param {{ code?: string }} [options] */
+  constructor(message, options = {}) {
+    super(message);
+    this.code = options.code ?? null;
+  }
+}
 
 /**
  * A daemon's credential was revoked or rotated: only a new enrolment helps, so it exits with its own
@@ -46,25 +59,8 @@ export class OperationError extends Error {}
  */
 export class CredentialRefusedError extends OperationError {}
 
-/** @param {unknown} error @returns {{ line: string, code: number, usage?: string }} */
-export function renderError(error) {
-  if (error instanceof UsageError) return { line: `error: ${error.message}`, code: EXIT.usage, usage: error.usage };
-  if (error instanceof ApiError) {
-    let line = `error: ${error.status} ${error.code}: ${error.message}`;
-    if (error.fields.length > 0) line += ` (${error.fields.map((f) => `${f.path || "body"}: ${f.message}`).join("; ")})`;
-    if (error.retryAfter) line += ` (retry after ${error.retryAfter} s)`;
-    return { line, code: EXIT.failed };
-  }
-  if (error instanceof NetworkError) return { line: `error: cannot reach ${error.url}: ${error.message}`, code: EXIT.failed };
-  if (error instanceof CredentialRefusedError) return { line: `error: ${error.message}`, code: EXIT.credentialRefused };
-  if (error instanceof OperationError) return { line: `error: ${error.message}`, code: EXIT.failed };
-  // Anything else is a bug in wgo itself: say so, with the message, but still one line.
-  const message = error instanceof Error ? error.message : String(error);
-  return { line: `error: unexpected failure: ${message}`, code: EXIT.failed };
-}
-
 /** @param {string} text */
-function firstLine(text) {
+export function firstLine(text) {
   const line = text.trim().split("\n")[0] ?? "";
   return line.length > 200 ? `${line.slice(0, 200)}…` : line || "empty response";
 }

@@ -68,7 +68,7 @@ export async function apiExchange({ api, method = "POST", path, token, body, hea
   const parsed = parseJson(text);
   if (!response.ok) {
     const envelope = parsed && typeof parsed === "object" && parsed.error && typeof parsed.error === "object" ? parsed.error : null;
-    throw new ApiError(response.status, envelope, { retryAfter: response.headers.get("retry-after"), text });
+    throw new ApiError(response.status, envelope, { retryAfter: response.headers.get("retry-after"), text, path, api });
   }
   if (response.status !== 204 && parsed === undefined) {
     throw new ApiError(response.status, { code: "bad_response", message: `expected JSON from ${method} ${path}` });

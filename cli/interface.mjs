@@ -36,7 +36,7 @@ export async function applyConfig({ sys, ifname, text, method, wgQuickPath, env 
   const exists = await interfaceExists(sys, ifname);
   if (method === "wg-quick" && !exists) {
     writeSecretFile(wgQuickPath, text); // wg-quick takes the interface name from the file name
-    await sys.check(["wg-quick", "up", wgQuickPath]);
+    await portFree(plan, () => sys.check(["wg-quick", "up", wgQuickPath]));
     return { action: "created", method, plan, routes: [] };
   }
   if (!exists) await createLink(sys, ifname, env);
@@ -55,7 +55,7 @@ async function configure(sys, ifname, plan, exists, method, text, wgQuickPath) {
   const stripped = wgQuickPath.replace(/\.conf$/, ".setconf");
   writeSecretFile(stripped, plan.setconf);
   try {
-    await sys.check(["wg", exists ? "syncconf" : "setconf", ifname, stripped]);
+    await portFree(plan, () => sys.check(["wg", exists ? "syncconf" : "setconf", ifname, stripped]));
   } finally {
     removeFile(stripped);
   }
@@ -66,6 +66,24 @@ async function configure(sys, ifname, plan, exists, method, text, wgQuickPath) {
   for (const setting of plan.sysctls) await sys.check(["sysctl", "-q", "-w", setting]);
   if (method === "wg-quick") writeSecretFile(wgQuickPath, text); // so `wg-quick down` sees the current file
   return { action: exists ? "synced" : "created", method, plan, routes };
+}
+
+/**
+ * WireGuard binds its UDP listen port when the config is set; a port another interface or program holds
+ * fails there with EADDRINUSE ("Address already in use"), which is worth saying in plain words.
+ */
+async function portFree(plan, step) {
+  try {
+    return await step();
+  } catch (error) {
+    if (!(error instanceof Error) || !/Address (already )?in use|EADDRINUSE/i.test(error.message)) throw error;
+    const port = /^ListenPort\s*=\s*(\d+)/im.exec(plan.setconf)?.[1] ?? "the ListenPort";
+    throw new OperationError(
+      `UDP port ${port} is already in use on this machine (another WireGuard interface or program holds it): ` +
+        `free it (\`ss -ulpn 'sport = :${port}'\` shows who), or give this node another listenPort`,
+      { code: "port_in_use" },
+    );
+  }
 }
 
 /**

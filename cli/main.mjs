@@ -1,15 +1,19 @@
 // Dispatch: parse the command line, build the context every command gets, run it, and turn whatever
-// it throws into one line on stderr and an exit code (0 ok, 1 API/operation error, 2 usage error).
+// it throws into one line on stderr (with --json: one JSON object on stdout) and an exit code (0 ok,
+// 1 API/operation error, 2 usage error, 3 a daemon's credential refused).
 import { GLOBAL_USAGE, helpText, parseCommandLine } from "./args.mjs";
 import { config } from "./commands/config.mjs";
 import { enrol } from "./commands/enrol.mjs";
 import { gatewayEnrol, gatewayRun, gatewayStatus } from "./commands/gateway.mjs";
 import { heartbeat } from "./commands/heartbeat.mjs";
-import { down, up } from "./commands/link.mjs";
+import { installService } from "./commands/install-service.mjs";
+import { down } from "./commands/link.mjs";
 import { login, logout } from "./commands/login.mjs";
 import { networks } from "./commands/networks.mjs";
 import { status } from "./commands/status.mjs";
-import { EXIT, renderError } from "./errors.mjs";
+import { up } from "./commands/up.mjs";
+import { EXIT } from "./errors.mjs";
+import { describeFailure, errorJson, errorLine } from "./failures.mjs";
 import { resolveHome } from "./files.mjs";
 import { normalizeApi } from "./http.mjs";
 import { createSystem } from "./system.mjs";
@@ -18,7 +22,9 @@ import { VERSION } from "./version.mjs";
 export const DEFAULT_API = "http://127.0.0.1:8787";
 
 export const COMMANDS = Object.fromEntries(
-  [login, logout, networks, enrol, config, up, down, status, heartbeat, gatewayEnrol, gatewayRun, gatewayStatus].map((c) => [c.name, c]),
+  [login, logout, networks, enrol, config, up, down, status, heartbeat, installService, gatewayEnrol, gatewayRun, gatewayStatus].map(
+    (c) => [c.name, c],
+  ),
 );
 
 /**
@@ -30,6 +36,9 @@ export const COMMANDS = Object.fromEntries(
  */
 export async function main(argv, io) {
   const writeLine = (stream, text) => stream.write(`${text}\n`);
+  // Known before parsing, so a usage error is JSON too; `--` ends the options (nothing after it counts).
+  const endOfOptions = argv.indexOf("--");
+  const json = (endOfOptions < 0 ? argv : argv.slice(0, endOfOptions)).includes("--json");
   try {
     const parsed = parseCommandLine(argv, COMMANDS);
     if (parsed.topic) {
@@ -37,7 +46,6 @@ export async function main(argv, io) {
       return EXIT.ok;
     }
     const explicitApi = parsed.values.api ?? io.env.WGO_API;
-    const json = Boolean(parsed.values.json);
     const ctx = {
       home: resolveHome(parsed.values, io.env),
       /** --api or WGO_API, normalised; null lets the session or the device file decide. */
@@ -53,13 +61,19 @@ export async function main(argv, io) {
       /** Human text, or with --json the data as one JSON line (for scripts and tests). */
       print: (human, data) => writeLine(io.stdout, json ? JSON.stringify(data) : human),
       note: (text) => writeLine(io.stderr, `note: ${text}`),
-      reportError: (error) => writeLine(io.stderr, renderError(error).line),
+      /** A failure a daemon survives (a network blip): reported like a fatal one, on stderr. */
+      reportError: (error) => writeLine(io.stderr, errorLine(describeFailure(error))),
     };
     return (await parsed.command.run(ctx, parsed.values)) ?? EXIT.ok;
   } catch (error) {
-    const rendered = renderError(error);
-    writeLine(io.stderr, rendered.line);
-    if (rendered.code === EXIT.usage) writeLine(io.stderr, rendered.usage ?? GLOBAL_USAGE);
-    return rendered.code;
+    const failure = describeFailure(error);
+    if (failure.exit === EXIT.usage) failure.usage ??= GLOBAL_USAGE;
+    // With --json the failure is one object on stdout, where scripts already read every result from.
+    if (json) writeLine(io.stdout, JSON.stringify(errorJson(failure)));
+    else {
+      writeLine(io.stderr, errorLine(failure));
+      if (failure.usage) writeLine(io.stderr, failure.usage);
+    }
+    return failure.exit;
   }
 }

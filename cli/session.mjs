@@ -7,16 +7,20 @@ import { apiRequest } from "./http.mjs";
 
 const REFRESH_MARGIN_MS = 60_000;
 
-/** @typedef {{ api: string, accessToken: string, refreshToken: string, expiresAt: string }} Session */
+/** @typedef {{ api: string, accessToken: string, refreshToken: string, expiresAt: string, email?: string | null }} Session */
 
-/** @param {{ accessToken: string, refreshToken: string, expiresIn: number }} pair */
-export function saveSession(home, api, pair, now = Date.now()) {
+/**
+ * @param {{ accessToken: string, refreshToken: string, expiresIn: number }} pair
+ * @param {string | null} [email] who signed in (kept so `wgo up --email` can tell a session of another account)
+ */
+export function saveSession(home, api, pair, now = Date.now(), email) {
   /** @type {Session} */
   const session = {
     api,
     accessToken: pair.accessToken,
     refreshToken: pair.refreshToken,
     expiresAt: new Date(now + pair.expiresIn * 1000).toISOString(),
+    email: email ?? loadSession(home)?.email ?? null,
   };
   writeSecretJson(paths.session(home), session);
   return session;

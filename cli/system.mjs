@@ -12,6 +12,24 @@ import { OperationError } from "./errors.mjs";
 
 const TIMEOUT_MS = 30_000;
 
+/** The package that brings each tool wgo runs (Debian/Ubuntu and Fedora use the same names for these). */
+const PACKAGES = {
+  ip: "iproute2",
+  wg: "wireguard-tools",
+  "wg-quick": "wireguard-tools",
+  "wireguard-go": "wireguard-go (or a kernel with the wireguard module)",
+  resolvectl: "systemd-resolved",
+  resolvconf: "resolvconf",
+  sysctl: "procps",
+  systemctl: "systemd",
+};
+
+/** The error for a tool that is not on PATH, naming the package to install. */
+export function missingTool(name) {
+  const hint = PACKAGES[name] ? `: install ${PACKAGES[name]}` : "";
+  return new OperationError(`${name} is not installed (or not on PATH)${hint}`, { code: "missing_tool" });
+}
+
 /** @returns {System} */
 export function createSystem({ netns, env = process.env } = {}) {
   const prefix = netns ? ["ip", "netns", "exec", netns] : [];
@@ -45,7 +63,7 @@ function spawnCommand(argv, env, { input, daemon = false } = {}) {
     child.on("error", (error) => {
       clearTimeout(timer);
       const missing = "code" in error && error.code === "ENOENT";
-      reject(new OperationError(missing ? `${argv[0]} is not installed (or not on PATH)` : `${argv[0]}: ${error.message}`));
+      reject(missing ? missingTool(argv[0]) : new OperationError(`${argv[0]}: ${error.message}`));
     });
     child.on(daemon ? "exit" : "close", (code, signal) => {
       clearTimeout(timer);

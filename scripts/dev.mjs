@@ -47,6 +47,9 @@ async function seedAdmin(base) {
 }
 
 ensureDevVars();
+// dist/assets/: the docs page's reference UI, served by the Worker (wrangler.toml [assets]).
+const assets = spawnSync(process.execPath, ["scripts/build-assets.mjs"], { stdio: "inherit" });
+if (assets.status !== 0) process.exit(assets.status ?? 1);
 const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "overlay", "--local"], { stdio: "inherit", env });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 

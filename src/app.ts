@@ -1,4 +1,3 @@
-import { Scalar } from "@scalar/hono-api-reference";
 import { createDb } from "./db/client";
 import { API_BASE } from "./lib/api-base";
 import { createRouter } from "./lib/create-router";
@@ -15,6 +14,7 @@ import { clientRouter } from "./routes/client";
 import { devicesRouter } from "./routes/devices";
 import { devMailRouter } from "./routes/dev-mail";
 import { dnsRouter } from "./routes/dns";
+import { docsRouter } from "./routes/docs";
 import { enrolmentKeysRouter } from "./routes/enrolment-keys";
 import { gatewayPoolsRouter } from "./routes/gateway-pools";
 import { groupsRouter } from "./routes/groups";
@@ -78,7 +78,7 @@ export function createApp() {
       description: "Accounts, groups, networks, nodes, routing policies, DNS and generated WireGuard configuration.",
     },
   });
-  app.get("/docs", Scalar({ url: `${API_BASE}/openapi.json`, pageTitle: "WireGuard overlay API" }));
+  app.route("/", docsRouter);
 
   app.notFound(notFoundHandler(app));
   app.onError(handleError);

@@ -26,54 +26,7 @@ export const enrol = {
     const name = deviceName(values.name, `usage: ${USAGE}`);
     const key = values["enrolment-key"];
     if (!values.network && !key) throw new UsageError("--network is required unless --enrolment-key is given", `usage: ${USAGE}`);
-    // Never overwrite a key: the enrolled device would be locked out of its own tunnel.
-    if (existsSync(paths.device(ctx.home, name)) || existsSync(paths.key(ctx.home, name))) {
-      throw new OperationError(
-        `a device named "${name}" is already enrolled in ${paths.devices(ctx.home)}; pick another name or remove its files`,
-      );
-    }
-    const pair = generateKeyPair();
-    writeSecretFile(paths.key(ctx.home, name), `${pair.privateKey}\n`);
-    const body = {
-      name,
-      publicKey: pair.publicKey,
-      platform: `${process.platform}-${process.arch}`,
-      clientVersion: `wgo/${VERSION}`,
-      ...(values.network ? { networkId: values.network } : {}),
-      ...(key ? { enrolmentKey: key } : {}),
-    };
-    let answer;
-    let api;
-    try {
-      if (key) {
-        // With a key no user token is sent: the key alone decides the network (headless machines).
-        api = ctx.api ?? loadSession(ctx.home)?.api ?? ctx.defaultApi;
-        answer = await apiRequest({ api, path: "/client/devices", body });
-      } else {
-        api = ctx.api ?? loadSession(ctx.home)?.api;
-        answer = await userRequest(ctx, { path: "/client/devices", body });
-      }
-    } catch (error) {
-      removeFile(paths.key(ctx.home, name)); // not enrolled: the key belongs to nothing
-      throw error;
-    }
-    const device = {
-      name,
-      api,
-      deviceId: answer.device.id,
-      networkId: answer.device.networkId,
-      nodeId: answer.device.nodeId,
-      address: answer.config.interface.address,
-      deviceToken: answer.deviceToken,
-      interface: "wg0",
-      netns: null,
-      method: null,
-      configRevision: null,
-      appliedRevision: null,
-      lastHeartbeat: null,
-    };
-    saveDevice(ctx.home, device);
-    storeConfig(ctx.home, device, answer.config);
+    const { device, publicKey } = await enrolDevice(ctx, { name, networkId: values.network, enrolmentKey: key });
     ctx.print(
       `enrolled "${name}" as ${device.deviceId} in ${device.networkId} with address ${device.address}\n` +
         `files: ${paths.device(ctx.home, name)}, ${paths.key(ctx.home, name)}, ${paths.config(ctx.home, name)} (revision ${device.configRevision})`,
@@ -83,9 +36,67 @@ export const enrol = {
         networkId: device.networkId,
         nodeId: device.nodeId,
         address: device.address,
-        publicKey: pair.publicKey,
+        publicKey,
         configRevision: device.configRevision,
       },
     );
   },
 };
+
+/**
+ * Makes the key pair, registers the public half (with the user session, or headless with an enrolment
+ * key) and keeps the device file, key and config. Shared by `wgo enrol` and `wgo up --network`.
+ * @param {{ name: string, networkId?: string, enrolmentKey?: string }} request
+ * @returns {Promise<{ device: import("../device-state.mjs").Device, publicKey: string }>}
+ */
+export async function enrolDevice(ctx, { name, networkId, enrolmentKey: key }) {
+  // Never overwrite a key: the enrolled device would be locked out of its own tunnel.
+  if (existsSync(paths.device(ctx.home, name)) || existsSync(paths.key(ctx.home, name))) {
+    throw new OperationError(
+      `a device named "${name}" is already enrolled in ${paths.devices(ctx.home)}; pick another name or remove its files`,
+    );
+  }
+  const pair = generateKeyPair();
+  writeSecretFile(paths.key(ctx.home, name), `${pair.privateKey}\n`);
+  const body = {
+    name,
+    publicKey: pair.publicKey,
+    platform: `${process.platform}-${process.arch}`,
+    clientVersion: `wgo/${VERSION}`,
+    ...(networkId ? { networkId } : {}),
+    ...(key ? { enrolmentKey: key } : {}),
+  };
+  let answer;
+  let api;
+  try {
+    if (key) {
+      // With a key no user token is sent: the key alone decides the network (headless machines).
+      api = ctx.api ?? loadSession(ctx.home)?.api ?? ctx.defaultApi;
+      answer = await apiRequest({ api, path: "/client/devices", body });
+    } else {
+      api = ctx.api ?? loadSession(ctx.home)?.api;
+      answer = await userRequest(ctx, { path: "/client/devices", body });
+    }
+  } catch (error) {
+    removeFile(paths.key(ctx.home, name)); // not enrolled: the key belongs to nothing
+    throw error;
+  }
+  const device = {
+    name,
+    api,
+    deviceId: answer.device.id,
+    networkId: answer.device.networkId,
+    nodeId: answer.device.nodeId,
+    address: answer.config.interface.address,
+    deviceToken: answer.deviceToken,
+    interface: "wg0",
+    netns: null,
+    method: null,
+    configRevision: null,
+    appliedRevision: null,
+    lastHeartbeat: null,
+  };
+  saveDevice(ctx.home, device);
+  storeConfig(ctx.home, device, answer.config);
+  return { device, publicKey: pair.publicKey };
+}

@@ -3,7 +3,7 @@
 // and between beats long-poll the config so a routing change is applied at once.
 import { deviceName, positiveInteger } from "../args.mjs";
 import { deviceRequest, heldConfig, loadDevice, saveDevice } from "../device-state.mjs";
-import { ApiError } from "../errors.mjs";
+import { ApiError, CredentialRefusedError } from "../errors.mjs";
 import { apiExchange } from "../http.mjs";
 import { interfaceExists } from "../interface.mjs";
 import { heartbeatPeers, parseWgDump } from "../system.mjs";
@@ -90,6 +90,12 @@ async function untilConfigChanges(ctx, place, seconds, signal) {
 /** A device that was deleted or lost its rights will not come back by retrying. */
 const isFatal = (error) => error instanceof ApiError && [401, 403, 404].includes(error.status);
 
+/** The loop's end on a refused credential: exit 3, which the systemd unit does not restart on. */
+const refused = (error) =>
+  new CredentialRefusedError(
+    `the API refused the device credential (${error.status} ${error.code}: ${error.message}): the device was deleted or revoked; enrol this machine again`,
+  );
+
 /** @type {import("../args.mjs").Command} */
 export const heartbeat = {
   name: "heartbeat",
@@ -132,7 +138,7 @@ export const heartbeat = {
           again = (await beat(ctx, place, values.apply)).applied !== null;
           stuck = changeSeen && !again;
         } catch (error) {
-          if (isFatal(error)) throw error;
+          if (isFatal(error)) throw refused(error);
           ctx.reportError(error); // a network blip or a 5xx: keep beating
         }
         if (!stopping && !again) {

@@ -1,5 +1,6 @@
-// `wgo up` and `wgo down`: apply the device's wg-quick file to an interface, or remove it. Where it was
-// applied (interface, namespace, method) is remembered so heartbeat, status and down need no repeats.
+// Bringing an enrolled device's interface up (for both forms of `wgo up`, see up.mjs) and `wgo down`:
+// apply the device's wg-quick file to an interface, or remove it. Where it was applied (interface,
+// namespace, method) is remembered so heartbeat, status and down need no repeats.
 import { deviceName, interfaceName, netnsName, oneOf } from "../args.mjs";
 import { describeDns, dnsSummary, removeDeviceDns, syncDeviceDns } from "../device-dns.mjs";
 import { fetchConfig, loadDevice, saveDevice, storeConfig, storedConfigText } from "../device-state.mjs";
@@ -7,10 +8,10 @@ import { paths } from "../files.mjs";
 import { applyConfig, chooseMethod, interfaceExists, METHODS, takeDown } from "../interface.mjs";
 import { revisionInText } from "../wg-quick-text.mjs";
 
-const UP_USAGE = "wgo up --name NAME [--interface wg0] [--netns NS] [--method auto|wg-quick|setconf]";
+export const UP_USAGE = "wgo up --name NAME [--interface wg0] [--netns NS] [--method auto|wg-quick|setconf]";
 const DOWN_USAGE = "wgo down --name NAME [--interface wg0] [--netns NS]";
 
-const placement = {
+export const placement = {
   name: { type: "string", value: "NAME", help: "the enrolled device" },
   interface: { type: "string", value: "IF", help: "interface name (default: the last one used, else wg0)" },
   netns: { type: "string", value: "NS", help: "apply inside this network namespace (ip netns exec NS …); wgo itself stays here" },
@@ -49,41 +50,36 @@ export async function applyAndRecord(ctx, { device, ifname, netns, sys }, text, 
   return { ...result, dns: dns.record, dnsChanged: dns.changed };
 }
 
-/** @type {import("../args.mjs").Command} */
-export const up = {
-  name: "up",
-  summary: "bring the device's interface up from its wg-quick file (re-applies with wg syncconf when it exists)",
-  usage: UP_USAGE,
-  options: {
-    ...placement,
-    method: { type: "string", value: "M", help: "auto (wg-quick if the kernel module works, else setconf), wg-quick, or setconf" },
-  },
-  required: ["name"],
-  async run(ctx, values) {
-    const method = oneOf("method", values.method ?? "auto", METHODS, `usage: ${UP_USAGE}`);
-    const place = placeDevice(ctx, values, UP_USAGE);
-    const text = storedConfigText(ctx.home, place.device.name) ?? storeConfig(ctx.home, place.device, await fetchConfig(ctx, place.device));
-    const result = await applyAndRecord(ctx, place, text, method);
-    const where = place.netns ? ` in namespace ${place.netns}` : "";
-    ctx.print(
-      `${place.ifname}${where} ${result.action === "created" ? "is up" : "re-applied"} (${result.method}) ` +
-        `with revision ${place.device.appliedRevision}, address ${result.plan.addresses.join(", ")}` +
-        (result.routes.length ? `, routes ${result.routes.join(", ")}` : "") +
-        describeDns(result.dns),
-      {
-        name: place.device.name,
-        interface: place.ifname,
-        netns: place.netns ?? null,
-        method: result.method,
-        action: result.action,
-        appliedRevision: place.device.appliedRevision,
-        addresses: result.plan.addresses,
-        routes: result.routes,
-        dns: dnsSummary(result.dns),
-      },
-    );
-  },
-};
+/**
+ * `wgo up` for an enrolled device: applies its wg-quick file (fetched first if there is none, or when
+ * `fresh` asks for the server's current one) and says what it did. Shared by both forms of `wgo up`.
+ * @returns {Promise<{ human: string, data: object, place: ReturnType<typeof placeDevice> }>}
+ */
+export async function bringUp(ctx, values, { usage = UP_USAGE, fresh = false } = {}) {
+  const method = oneOf("method", values.method ?? "auto", METHODS, `usage: ${usage}`);
+  const place = placeDevice(ctx, values, usage);
+  const stored = fresh ? null : storedConfigText(ctx.home, place.device.name);
+  const text = stored ?? storeConfig(ctx.home, place.device, await fetchConfig(ctx, place.device));
+  const result = await applyAndRecord(ctx, place, text, method);
+  const where = place.netns ? ` in namespace ${place.netns}` : "";
+  const human =
+    `${place.ifname}${where} ${result.action === "created" ? "is up" : "re-applied"} (${result.method}) ` +
+    `with revision ${place.device.appliedRevision}, address ${result.plan.addresses.join(", ")}` +
+    (result.routes.length ? `, routes ${result.routes.join(", ")}` : "") +
+    describeDns(result.dns);
+  const data = {
+    name: place.device.name,
+    interface: place.ifname,
+    netns: place.netns ?? null,
+    method: result.method,
+    action: result.action,
+    appliedRevision: place.device.appliedRevision,
+    addresses: result.plan.addresses,
+    routes: result.routes,
+    dns: dnsSummary(result.dns),
+  };
+  return { human, data, place };
+}
 
 /** @type {import("../args.mjs").Command} */
 export const down = {

@@ -1,21 +1,9 @@
 // `wgo login` and `wgo logout`: the user's session, used to enrol devices with the user's own rights.
-import { OperationError, UsageError } from "../errors.mjs";
 import { paths } from "../files.mjs";
-import { apiRequest } from "../http.mjs";
-import { forgetSession, loadSession, saveSession, userRequest } from "../session.mjs";
-import { readHiddenLine, readAllStdin } from "../terminal.mjs";
+import { forgetSession, loadSession, userRequest } from "../session.mjs";
+import { readPassword, signIn } from "../sign-in.mjs";
 
 const LOGIN_USAGE = "wgo login --email EMAIL [--password PASSWORD | --password-stdin] [--totp CODE]";
-
-async function password(ctx, values) {
-  if (values.password !== undefined && values["password-stdin"]) {
-    throw new UsageError("give --password or --password-stdin, not both", `usage: ${LOGIN_USAGE}`);
-  }
-  if (values.password !== undefined) return values.password;
-  if (values["password-stdin"]) return (await readAllStdin(ctx.stdin)).replace(/\r?\n$/, "");
-  if (ctx.stdin.isTTY) return readHiddenLine(ctx.stdin, ctx.stderr, "password: ");
-  throw new UsageError("no password: give --password-stdin (or --password) when not on a terminal", `usage: ${LOGIN_USAGE}`);
-}
 
 /** @type {import("../args.mjs").Command} */
 export const login = {
@@ -30,22 +18,12 @@ export const login = {
   },
   required: ["email"],
   async run(ctx, values) {
-    const secret = await password(ctx, values);
-    if (!secret) throw new UsageError("the password is empty", `usage: ${LOGIN_USAGE}`);
+    const secret = await readPassword(ctx, values, `usage: ${LOGIN_USAGE}`);
     const api = ctx.api ?? loadSession(ctx.home)?.api ?? ctx.defaultApi;
-    let answer = await apiRequest({ api, path: "/auth/login", body: { email: values.email, password: secret } });
-    if (answer.mfaRequired) {
-      if (!values.totp) {
-        throw new OperationError(
-          "MFA is required for this account: run `wgo login` again with --totp CODE (authenticator or recovery code)",
-        );
-      }
-      answer = await apiRequest({ api, path: "/auth/mfa/verify", body: { mfaToken: answer.mfaToken, code: values.totp } });
-    }
-    const session = saveSession(ctx.home, api, answer, ctx.now());
-    ctx.print(`logged in to ${api} as ${answer.user?.email ?? values.email}; session saved in ${paths.session(ctx.home)}`, {
+    const { session, email } = await signIn(ctx, api, { email: values.email, password: secret, totp: values.totp }, "wgo login");
+    ctx.print(`logged in to ${api} as ${email}; session saved in ${paths.session(ctx.home)}`, {
       api,
-      email: answer.user?.email ?? values.email,
+      email,
       expiresAt: session.expiresAt,
       session: paths.session(ctx.home),
     });

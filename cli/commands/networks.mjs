@@ -4,8 +4,8 @@ import { userRequest } from "../session.mjs";
 
 const USAGE = "wgo networks";
 
-/** Every page of GET /networks (200 a page), in the API's order. */
-async function allNetworks(ctx) {
+/** Every page of GET /networks (200 a page), in the API's order; also what `wgo up --network NAME` picks from. */
+export async function allNetworks(ctx) {
   const networks = [];
   let cursor = null;
   do {

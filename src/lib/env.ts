@@ -5,6 +5,8 @@ export interface Env {
   DB: D1Database;
   /** The per-network single writer; services/networks/writer-rpc.ts gives it its typed face. */
   NETWORK_WRITER: DurableObjectNamespace;
+  /** The files in dist/assets/ (wrangler.toml [assets]; scripts/build-assets.mjs): lib/static-assets.ts serves them. */
+  ASSETS: Fetcher;
   ROUTING_POLICY_MAX_HOPS?: string;
   JWT_ISSUER?: string;
   ACCESS_TOKEN_TTL_SECONDS?: string;

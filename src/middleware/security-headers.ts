@@ -14,8 +14,8 @@ export function applySecurityHeaders(headers: Headers, options: { https?: boolea
   // Tokens, configs and enrolment secrets travel in bodies: no shared or browser cache may keep them.
   // Routes that revalidate on purpose (DNS artifacts: ETag + no-cache) keep their own policy.
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
-  // The docs page (HTML) loads its viewer script; everything else is data and may run nothing.
-  if (!headers.get("Content-Type")?.startsWith("text/html")) {
+  // Data may run nothing. The one page (/docs) brings its own, still strict, policy (routes/docs/docs-page.ts).
+  if (!headers.has("Content-Security-Policy")) {
     headers.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
   }
   if (options.https) headers.set("Strict-Transport-Security", "max-age=31536000");

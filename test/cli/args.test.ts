@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { cli, runWgo, tempHome } from "./support/cli.ts";
 
-const COMMANDS = ["login", "logout", "enrol", "config", "up", "down", "status", "heartbeat"];
+const COMMANDS = ["login", "logout", "networks", "enrol", "config", "up", "down", "status", "heartbeat", "install-service"];
 
 describe("wgo command line", () => {
   it("prints general help listing every command, exit 0", async () => {
@@ -85,7 +85,11 @@ describe("wgo command line", () => {
         [["status"], { WGO_HOME: home, WGO_API: "http://127.0.0.1:1/api/v1/" }],
       ] as const) {
         const result = await runWgo([...args], { env: { ...env } });
-        expect(result.stderr).toBe(expected);
+        if ((args as readonly string[]).includes("--json")) {
+          // --json errors are one object on stdout (docs/cli.md), the same message and exit code.
+          expect(result.json).toEqual([{ error: { code: "operation_failed", message: expected.slice(7, -1) } }]);
+          expect(result.stderr).toBe("");
+        } else expect(result.stderr).toBe(expected);
         expect(result.code).toBe(1);
       }
     } finally {

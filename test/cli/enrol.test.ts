@@ -121,7 +121,9 @@ describe("wgo config", () => {
     const device = JSON.parse(readFileSync(file("laptop.json"), "utf8"));
     writeFileSync(file("laptop.json"), JSON.stringify({ ...device, deviceToken: "dvc_revoked" }));
     const result = await runWgo(["--home", home, "config", "--name", "laptop"]);
-    expect(result.stderr).toBe("error: 401 unauthorized: The device credential is not valid\n");
+    expect(result.stderr).toBe(
+      "error: 401 unauthorized: The device credential is not valid; the device credential was refused: the device was deleted or revoked; enrol this machine again\n",
+    );
     expect(result.code).toBe(1);
   });
 

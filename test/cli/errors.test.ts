@@ -24,7 +24,10 @@ const ANSWERS: Record<string, FakeAnswer> = {
 };
 
 const EXPECTED: Array<[string, string]> = [
-  ["s401", "error: 401 unauthorized: Invalid email or password"],
+  [
+    "s401",
+    "error: 401 unauthorized: Invalid email or password; the email or password is wrong for API: check both (and that the account exists there)",
+  ],
   ["s403", "error: 403 forbidden: You may not perform this action"],
   ["s404", "error: 404 not_found: Network not found"],
   ["s409", 'error: 409 conflict: A node named "laptop" already exists'],
@@ -51,7 +54,7 @@ describe("error rendering", () => {
 
   it.each(EXPECTED)("%s: one line from the envelope, exit 1, nothing on stdout", async (status, line) => {
     const result = await runWgo(["--api", api.url, "--home", home, "login", "--email", `${status}@e.test`, "--password", "pw"]);
-    expect(result.stderr).toBe(`${line}\n`);
+    expect(result.stderr).toBe(`${line.replace("API", api.url)}\n`);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
   });
@@ -59,13 +62,17 @@ describe("error rendering", () => {
   it("a refused connection names the API and the socket error", async () => {
     const port = await closedPort();
     const result = await runWgo(["--api", `http://127.0.0.1:${port}`, "--home", home, "login", "--email", "a@e.test", "--password", "pw"]);
-    expect(result.stderr).toBe(`error: cannot reach http://127.0.0.1:${port}: ECONNREFUSED\n`);
+    expect(result.stderr).toBe(
+      `error: cannot reach http://127.0.0.1:${port}: ECONNREFUSED; nothing accepts connections there: check the URL and port (--api or WGO_API) and that the control plane runs\n`,
+    );
     expect(result.code).toBe(1);
   });
 
   it("an unknown host names the resolver error", async () => {
     const result = await runWgo(["--api", "http://wgo-test.invalid", "--home", home, "login", "--email", "a@e.test", "--password", "pw"]);
-    expect(result.stderr).toMatch(/^error: cannot reach http:\/\/wgo-test\.invalid: (ENOTFOUND|EAI_AGAIN)\n$/);
+    expect(result.stderr).toMatch(
+      /^error: cannot reach http:\/\/wgo-test\.invalid: (ENOTFOUND|EAI_AGAIN); the host name does not resolve: check its spelling \(--api or WGO_API\) and this machine's DNS\n$/,
+    );
     expect(result.code).toBe(1);
   });
 

@@ -220,7 +220,8 @@ describe("wgo gateway run", () => {
     });
     const result = await run(["run"]);
     expect(result.code, "its own exit code, which systemd does not restart on").toBe(3);
-    expect(result.stderr).toMatch(
+    expect(result.json.at(-1).error.code).toBe("credential_refused");
+    expect(result.json.at(-1).error.message).toMatch(
       /refused the agent credential \(401 unauthorized.*revoked or rotated; enrol again with `wgo gateway enrol`/,
     );
   });

@@ -112,15 +112,23 @@ describe("wgo heartbeat loop", () => {
     expect(signals.listenerCount("SIGTERM"), "signal handlers are removed").toBe(0);
   });
 
-  it("keeps beating through a 500, stops with exit 1 when the credential is refused", async () => {
+  it("keeps beating through a 500, stops with exit 3 when the credential is refused (the unit does not restart on 3)", async () => {
     const answers = [
       { status: 500, body: envelope("internal", "Internal error") },
       { status: 401, body: envelope("unauthorized", "The device credential is not valid") },
     ];
     const { wgo } = await setup({ "POST /client/devices/dev_1/heartbeat": () => answers.shift()! });
     const result = await wgo(["heartbeat", "--name", "laptop", "--interval", "1"]);
-    expect(result.stderr).toBe("error: 500 internal: Internal error\nerror: 401 unauthorized: The device credential is not valid\n");
-    expect(result.code).toBe(1);
+    // The 500 it survives is a line on stderr; the 401 that ends it is the --json error object on stdout.
+    expect(result.stderr).toBe("error: 500 internal: Internal error\n");
+    expect(result.json.at(-1)).toEqual({
+      error: {
+        code: "credential_refused",
+        message:
+          "the API refused the device credential (401 unauthorized: The device credential is not valid): the device was deleted or revoked; enrol this machine again",
+      },
+    });
+    expect(result.code).toBe(3);
     expect(answers).toEqual([]);
   });
 

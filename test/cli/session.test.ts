@@ -34,7 +34,7 @@ const session = (dir: string) => JSON.parse(readFileSync(join(dir, "session.json
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe("wgo login", () => {
-  it("stores {api, accessToken, refreshToken, expiresAt} 0600 in a home it creates 0700", async () => {
+  it("stores {api, accessToken, refreshToken, expiresAt, email} 0600 in a home it creates 0700", async () => {
     api = await startFakeApi({ "POST /auth/login": () => ({ status: 200, body: pair(1) }) });
     const dir = home();
     const result = await runWgo(["--api", api.url, "--home", dir, "login", "--email", "ada@e.test", "--password-stdin"], {
@@ -48,6 +48,7 @@ describe("wgo login", () => {
       accessToken: "access-1",
       refreshToken: "refresh-1",
       expiresAt: "2026-11-21T10:15:00.000Z",
+      email: "ada@e.test",
     });
     expect(mode(join(dir, "session.json"))).toBe(0o600);
     expect(mode(dir)).toBe(0o700);

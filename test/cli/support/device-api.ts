@@ -22,6 +22,8 @@ export interface NetworkState {
   configAnswers: Array<"config" | "delta">;
   /** false: /config ignores sinceRevision, like a server that cannot make a delta from there. */
   deltas: boolean;
+  /** The node's ListenPort (null: WireGuard picks one). */
+  listenPort: number | null;
 }
 
 export const GATEWAY: PeerConfig = {
@@ -40,7 +42,7 @@ export function currentConfig(state: NetworkState): NodeConfig {
     nodeId: "node_1",
     networkId: "net_1",
     routingRevision: state.revision,
-    interface: { address: "10.77.0.1/24", listenPort: null, dns: state.dns, dnsSearch: [] },
+    interface: { address: "10.77.0.1/24", listenPort: state.listenPort, dns: state.dns, dnsSearch: [] },
     peers: [{ ...GATEWAY, allowedIps: [...GATEWAY.allowedIps, ...state.extraAllowedIps] }, ...state.peers],
     routingIntent: [],
     forwarding: state.forwarding,
@@ -88,6 +90,7 @@ export function newNetworkState(): NetworkState {
     served: new Map(),
     configAnswers: [],
     deltas: true,
+    listenPort: null,
   };
 }
 

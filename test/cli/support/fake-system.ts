@@ -88,7 +88,14 @@ const family = (prefix: string) => (prefix.includes(":") ? "-6" : "-4");
 const ipSpelling = (prefix: string) => (prefix.endsWith("/0") ? "default" : prefix.replace(/\/(32|128)$/, ""));
 
 export function fakeHost(
-  options: { kernelModule?: boolean; refuseWgConfig?: boolean; resolver?: ResolverOptions; unreachable?: string[] } = {},
+  options: {
+    kernelModule?: boolean;
+    refuseWgConfig?: boolean;
+    resolver?: ResolverOptions;
+    unreachable?: string[];
+    /** Commands that fail on this host, with the stderr the real tool prints (EADDRINUSE, EPERM). */
+    failing?: Array<[RegExp, string]>;
+  } = {},
 ): FakeHost {
   const host: FakeHost = {
     links: new Map(),
@@ -131,6 +138,7 @@ export function fakeHost(
   function handle(argv: string[], input?: string): { code: number; stdout: string; stderr: string } {
     const command = argv.join(" ");
     let m: RegExpMatchArray | null;
+    for (const [pattern, stderr] of options.failing ?? []) if (pattern.test(command)) return { code: 1, stdout: "", stderr };
     if ((m = /^ip link show dev (\S+)$/.exec(command)))
       return host.links.has(m[1]!) ? ok(`${m[1]}: <POINTOPOINT>`) : fail("does not exist");
     if ((m = /^ip link add (\S+) type wireguard$/.exec(command))) {

@@ -1,5 +1,6 @@
 // The managed-client flow of issue 5, end to end with the real CLI: two machines (network namespaces on
-// one underlay) log in / enrol, bring their tunnels up, ping across the overlay, report heartbeats, and
+// one underlay), A onboarded with the one command `wgo up --network <name>` (issue 17), B enrolled headless
+// with a key, bring their tunnels up, ping across the overlay, report heartbeats, and
 // follow a routing change with `heartbeat --apply`. wgo runs in the root namespace (where the Worker on
 // 127.0.0.1 is reachable) and applies each interface inside its machine's namespace with --netns.
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -54,19 +55,55 @@ describe.skipIf(!dataPlane.ok)("wgo against a real Worker and wireguard-go", () 
     for (const home of Object.values(homes)) rmSync(home, { recursive: true, force: true });
   });
 
-  it("logs in as a member and enrols A with the session, B headless with an enrolment key", async () => {
-    await wgoA(["login", "--email", seeded.user.email, "--password-stdin"], { input: `${seeded.user.password}\n` });
-    expect(statSync(join(homes.a, "session.json")).mode & 0o777).toBe(0o600);
-
-    const [deviceA] = (await wgoA(["enrol", "--network", seeded.networkId, "--name", "dev-a"])).json;
+  it("enrols B headless with an enrolment key and gives it an endpoint", async () => {
     const [deviceB] = (await wgoB(["enrol", "--name", "dev-b", "--enrolment-key", seeded.enrolmentKey])).json;
-    enrolled.a = deviceA;
     enrolled.b = deviceB;
     expect(deviceB.networkId).toBe(seeded.networkId);
+    // B is reachable on its underlay address; A finds it through the Endpoint in its config.
+    expectAnswer(
+      await seeded.admin.PATCH("/api/v1/nodes/{id}", {
+        ...byId(enrolled.b.nodeId),
+        body: { endpoint: `${underlayB}:51820`, listenPort: 51820 },
+      }),
+      200,
+      "set endpoint",
+    );
+  });
+
+  it("onboards A in one command (`wgo up --network <name> --password-stdin`) and pings across the overlay", async () => {
+    // Sign in, find the network by its name, enrol with the session, fetch the config, bring the tunnel up.
+    const onboardA = [
+      "up",
+      "--network",
+      "cli-e2e",
+      "--name",
+      "dev-a",
+      "--email",
+      seeded.user.email,
+      "--password-stdin",
+      "--netns",
+      a.namespace,
+      "--interface",
+      IF_A,
+      "--method",
+      "setconf",
+    ];
+    const [upA] = (await wgoA(onboardA, { input: `${seeded.user.password}\n` })).json;
+    expect(upA).toMatchObject({
+      signedIn: "login",
+      enrolled: "new",
+      networkId: seeded.networkId,
+      networkName: "cli-e2e",
+      action: "created",
+      method: "setconf",
+      interface: IF_A,
+    });
+    enrolled.a = { deviceId: upA.deviceId, nodeId: upA.nodeId, address: upA.address, publicKey: upA.publicKey };
+    expect(statSync(join(homes.a, "session.json")).mode & 0o777).toBe(0o600);
 
     for (const [home, name, device] of [
-      [homes.a, "dev-a", deviceA],
-      [homes.b, "dev-b", deviceB],
+      [homes.a, "dev-a", enrolled.a],
+      [homes.b, "dev-b", enrolled.b],
     ] as const) {
       const keyFile = join(home, "devices", `${name}.key`);
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
@@ -81,28 +118,14 @@ describe.skipIf(!dataPlane.ok)("wgo against a real Worker and wireguard-go", () 
       200,
       "list devices",
     );
-    expect(owners.items.map((d: any) => [d.name, d.userId])).toEqual([
+    expect(owners.items.map((d: any) => [d.name, d.userId]).sort()).toEqual([
       ["dev-a", seeded.user.id],
       ["dev-b", null],
     ]);
-  });
 
-  it("brings both tunnels up inside the namespaces and pings across the overlay", async () => {
-    // B is reachable on its underlay address; A finds it through the Endpoint in its config.
-    expectAnswer(
-      await seeded.admin.PATCH("/api/v1/nodes/{id}", {
-        ...byId(enrolled.b.nodeId),
-        body: { endpoint: `${underlayB}:51820`, listenPort: 51820 },
-      }),
-      200,
-      "set endpoint",
-    );
-    const [configA] = (await wgoA(["config", "--name", "dev-a"])).json;
+    // B's config now has A as a peer.
     await wgoB(["config", "--name", "dev-b"]);
-    // B first: A's first handshake then finds B listening instead of waiting out a 5 s retry.
     const upB = (await wgoB(["up", "--name", "dev-b", "--netns", b.namespace, "--interface", IF_B, "--method", "setconf"])).json[0];
-    const upA = (await wgoA(["up", "--name", "dev-a", "--netns", a.namespace, "--interface", IF_A, "--method", "setconf"])).json[0];
-    expect(upA).toMatchObject({ action: "created", method: "setconf", appliedRevision: configA.routingRevision });
     expect(upB.action).toBe("created");
 
     const overlayA = enrolled.a.address.split("/")[0]!;
@@ -111,7 +134,9 @@ describe.skipIf(!dataPlane.ok)("wgo against a real Worker and wireguard-go", () 
     expect(reached, reached ? "" : await describeLab(lab)).toBe(true);
     expect(await b.ping(overlayA, 3)).toBe(true);
 
-    // `up` again is a re-apply (syncconf), not a second wireguard-go.
+    // The same command again: no second enrolment and no sign-in, the config re-applied (syncconf).
+    const [again] = (await wgoA(onboardA, { input: `${seeded.user.password}\n` })).json;
+    expect(again).toMatchObject({ enrolled: "existing", signedIn: null, deviceId: enrolled.a.deviceId, action: "synced" });
     expect((await wgoA(["up", "--name", "dev-a"])).json[0].action).toBe("synced");
     expect(await a.ping(overlayB, 2)).toBe(true);
   });

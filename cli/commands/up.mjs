@@ -1,0 +1,38 @@
+// `wgo up`, both forms: `--name NAME` brings an enrolled device's interface up (link.mjs); with
+// `--network` (or `--enrolment-key`) it onboards this machine first, in the same command (onboard.mjs).
+import { UsageError } from "../errors.mjs";
+import { METHODS } from "../interface.mjs";
+import { bringUp, placement, UP_USAGE } from "./link.mjs";
+import { ONBOARD_USAGE, onboard } from "./onboard.mjs";
+
+/** @type {import("../args.mjs").Command} */
+export const up = {
+  name: "up",
+  summary:
+    "bring this machine onto a network: sign in, enrol once, fetch the config, bring the interface up (or just up an enrolled device)",
+  usage: `${UP_USAGE}\n       ${ONBOARD_USAGE}`,
+  options: {
+    ...placement,
+    name: { type: "string", value: "NAME", help: "the device (a DNS label); with --network the default is this host's name" },
+    method: {
+      type: "string",
+      value: "M",
+      help: `${METHODS.slice(1).join(" or ")}; auto (default) takes wg-quick if the kernel module works`,
+    },
+    network: { type: "string", value: "NAME_OR_ID", help: "onboard: the network to join, by id or exact name (`wgo networks`)" },
+    email: { type: "string", value: "EMAIL", help: "onboard: sign in as this account when there is no session (the password is prompted)" },
+    "password-stdin": { type: "boolean", help: "onboard: read the password from standard input instead of prompting" },
+    totp: { type: "string", value: "CODE", help: "onboard: MFA code when the account has MFA on" },
+    "enrolment-key": { type: "string", value: "KEY", help: "onboard without signing in: an ek_… enrolment key (it decides the network)" },
+    "wait-handshake": { type: "string", value: "S", help: "then wait up to S seconds for a handshake with a peer (exit 1 if none)" },
+  },
+  async run(ctx, values) {
+    if (values.network !== undefined || values["enrolment-key"] !== undefined) return onboard(ctx, values);
+    if (!values.name) throw new UsageError("--name is required (or --network NAME_OR_ID, to onboard this machine)", `usage: ${up.usage}`);
+    for (const flag of ["email", "password-stdin", "totp", "wait-handshake"]) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --network (onboarding)`, `usage: ${up.usage}`);
+    }
+    const { human, data } = await bringUp(ctx, values);
+    ctx.print(human, data);
+  },
+};
