@@ -3,6 +3,7 @@ import { type ApiFetch, session } from "./api";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
 import { csrf } from "./csrf";
 import { accountLinkRoutes } from "./routes/account-links";
+import { deviceRoutes } from "./routes/devices";
 import { groupRoutes } from "./routes/groups";
 import { networkRoutes } from "./routes/networks";
 import { signInRoutes } from "./routes/sign-in";
@@ -55,6 +56,7 @@ export function createConsole(apiFetch: ApiFetch) {
   signedIn.use("*", requireUser as unknown as MiddlewareHandler<SignedInEnv>);
   signedIn.route("/", networkRoutes);
   signedIn.route("/", groupRoutes);
+  signedIn.route("/", deviceRoutes);
   console.route("/", signedIn);
   console.notFound((c) => c.text("Not found", 404));
   return console;
