@@ -7,6 +7,7 @@ import { deviceRoutes } from "./routes/devices";
 import { groupRoutes } from "./routes/groups";
 import { networkRoutes } from "./routes/networks";
 import { signInRoutes } from "./routes/sign-in";
+import { tunnelRoutes } from "./routes/tunnels";
 import type { ConsoleEnv, SignedInEnv } from "./types";
 
 /**
@@ -57,6 +58,7 @@ export function createConsole(apiFetch: ApiFetch) {
   signedIn.route("/", networkRoutes);
   signedIn.route("/", groupRoutes);
   signedIn.route("/", deviceRoutes);
+  signedIn.route("/", tunnelRoutes);
   console.route("/", signedIn);
   console.notFound((c) => c.text("Not found", 404));
   return console;
