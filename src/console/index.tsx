@@ -6,6 +6,7 @@ import { accountLinkRoutes } from "./routes/account-links";
 import { deviceRoutes } from "./routes/devices";
 import { groupRoutes } from "./routes/groups";
 import { networkRoutes } from "./routes/networks";
+import { notificationRoutes } from "./routes/notifications";
 import { signInRoutes } from "./routes/sign-in";
 import { tunnelRoutes } from "./routes/tunnels";
 import type { ConsoleEnv, SignedInEnv } from "./types";
@@ -59,6 +60,7 @@ export function createConsole(apiFetch: ApiFetch) {
   signedIn.route("/", groupRoutes);
   signedIn.route("/", deviceRoutes);
   signedIn.route("/", tunnelRoutes);
+  signedIn.route("/", notificationRoutes);
   console.route("/", signedIn);
   console.notFound((c) => c.text("Not found", 404));
   return console;
