@@ -3,6 +3,7 @@ import { type ApiFetch, session } from "./api";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
 import { csrf } from "./csrf";
 import { accountLinkRoutes } from "./routes/account-links";
+import { auditRoutes } from "./routes/audit";
 import { deviceRoutes } from "./routes/devices";
 import { groupRoutes } from "./routes/groups";
 import { networkRoutes } from "./routes/networks";
@@ -61,6 +62,7 @@ export function createConsole(apiFetch: ApiFetch) {
   signedIn.route("/", deviceRoutes);
   signedIn.route("/", tunnelRoutes);
   signedIn.route("/", notificationRoutes);
+  signedIn.route("/", auditRoutes);
   console.route("/", signedIn);
   console.notFound((c) => c.text("Not found", 404));
   return console;
