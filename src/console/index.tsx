@@ -3,6 +3,8 @@ import { type ApiFetch, session } from "./api";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
 import { csrf } from "./csrf";
 import { accountLinkRoutes } from "./routes/account-links";
+import { adminRoutes } from "./routes/admin";
+import { adminInventoryRoutes } from "./routes/admin-inventory";
 import { auditRoutes } from "./routes/audit";
 import { deviceRoutes } from "./routes/devices";
 import { groupRoutes } from "./routes/groups";
@@ -63,6 +65,8 @@ export function createConsole(apiFetch: ApiFetch) {
   signedIn.route("/", tunnelRoutes);
   signedIn.route("/", notificationRoutes);
   signedIn.route("/", auditRoutes);
+  signedIn.route("/", adminRoutes);
+  signedIn.route("/", adminInventoryRoutes);
   console.route("/", signedIn);
   console.notFound((c) => c.text("Not found", 404));
   return console;
