@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api } from "../helpers/api";
 import { createNetwork, createUser, expectStatus, networkSetup, signInAdmin } from "../helpers/factories";
 import { signedInAgent } from "./support/console-agent";
-import { inHtml, messageOf } from "./support/html";
+import { inHtml, messageOf } from "./support/api-message";
 
 const PASSWORD = "a long enough password";
 

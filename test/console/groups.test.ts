@@ -3,7 +3,7 @@ import { api } from "../helpers/api";
 import { addMember, createGroup, createUser, expectStatus, signInAdmin } from "../helpers/factories";
 import { TEST_ADMIN } from "../test-secrets";
 import { signedInAgent } from "./support/console-agent";
-import { inHtml, messageOf } from "./support/html";
+import { inHtml, messageOf } from "./support/api-message";
 
 const PASSWORD = "a long enough password";
 

@@ -3,7 +3,7 @@ import { api } from "../helpers/api";
 import { createUser, expectStatus, signInAdmin } from "../helpers/factories";
 import { newHook } from "../notifications/support/receiver";
 import { signedInAgent } from "./support/console-agent";
-import { inHtml, messageOf } from "./support/html";
+import { inHtml, messageOf } from "./support/api-message";
 
 const PASSWORD = "a long enough password";
 const secretIn = (text: string) => /<code id="webhook-secret">([^<]+)<\/code>/.exec(text)?.[1];
