@@ -19,8 +19,8 @@ export type { components, paths };
 export type Schemas = components["schemas"];
 /** One schema of the API by name, e.g. `Schema<"Network">`. */
 export type Schema<Name extends keyof Schemas> = Schemas[Name];
-/** The error envelope every refused request answers with. */
-export type ErrorEnvelope = Schemas["Error"];
+/** The error envelope every refused request answers with: one schema per status (Error404, …), each naming its codes. */
+export type ErrorEnvelope = Schemas[Extract<keyof Schemas, `Error${number}`>];
 export type ApiClient = Client<paths>;
 
 export interface ApiClientOptions {

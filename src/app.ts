@@ -1,6 +1,8 @@
 import { createDb } from "./db/client";
 import { API_BASE } from "./lib/api-base";
 import { createRouter } from "./lib/create-router";
+import { DOCUMENT_CONFIG, registerDocumentComponents, withRequestIdHeaders } from "./lib/openapi-document";
+import { requestDefaultsAsDescriptions } from "./lib/openapi-request-defaults";
 import { limitBody } from "./middleware/body-limit";
 import { handleError } from "./middleware/error-handler";
 import { notFoundHandler } from "./middleware/not-found";
@@ -21,6 +23,7 @@ import { groupsRouter } from "./routes/groups";
 import { healthRouter } from "./routes/health";
 import { inventoryRouter } from "./routes/inventory";
 import { invitesRouter } from "./routes/invites";
+import { metricsRouter } from "./routes/metrics";
 import { networksRouter } from "./routes/networks";
 import { nodesRouter } from "./routes/nodes";
 import { notificationsRouter } from "./routes/notifications";
@@ -62,22 +65,12 @@ export function createApp() {
     adminRouter,
     notificationsRouter,
     auditRouter,
+    metricsRouter,
   ];
   for (const router of routers) app.route("/", router);
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
-    type: "http",
-    scheme: "bearer",
-    bearerFormat: "JWT",
-  });
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "WireGuard overlay control plane",
-      version: "1.0.0",
-      description: "Accounts, groups, networks, nodes, routing policies, DNS and generated WireGuard configuration.",
-    },
-  });
+  registerDocumentComponents(app.openAPIRegistry);
+  app.get("/openapi.json", (c) => c.json(withRequestIdHeaders(requestDefaultsAsDescriptions(app.getOpenAPI31Document(DOCUMENT_CONFIG)))));
   app.route("/", docsRouter);
 
   app.notFound(notFoundHandler(app));

@@ -8,8 +8,10 @@ import { adminInventoryRoutes } from "./routes/admin-inventory";
 import { auditRoutes } from "./routes/audit";
 import { deviceRoutes } from "./routes/devices";
 import { groupRoutes } from "./routes/groups";
+import { networkPageRoutes } from "./routes/network-pages";
 import { networkRoutes } from "./routes/networks";
 import { notificationRoutes } from "./routes/notifications";
+import { oauthRoutes } from "./routes/oauth";
 import { signInRoutes } from "./routes/sign-in";
 import { tunnelRoutes } from "./routes/tunnels";
 import type { ConsoleEnv, SignedInEnv } from "./types";
@@ -54,12 +56,14 @@ export function createConsole(apiFetch: ApiFetch) {
   );
   console.use("*", csrf(), session(apiFetch));
   console.route("/", signInRoutes);
+  console.route("/", oauthRoutes);
   console.route("/", accountLinkRoutes);
   console.get("/", (c) => c.redirect(c.var.user ? "/networks" : "/sign-in", 303));
 
   const signedIn = new Hono<SignedInEnv>();
   signedIn.use("*", requireUser as unknown as MiddlewareHandler<SignedInEnv>);
   signedIn.route("/", networkRoutes);
+  signedIn.route("/", networkPageRoutes);
   signedIn.route("/", groupRoutes);
   signedIn.route("/", deviceRoutes);
   signedIn.route("/", tunnelRoutes);

@@ -75,9 +75,9 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
     });
   }
 
-  /** Since this writer started: D1 statements and rows, full loads of the network, what it holds. */
+  /** Since this writer started: D1 statements and rows, full loads of the network, what it holds; its queue now. */
   async stats(): Promise<WriterStats> {
-    return { ...this.meter, ...this.memory.stats() };
+    return { ...this.meter, ...this.memory.stats(), queueDepth: this.queue.depth };
   }
 
   /** The pool clock: evaluates the network's pools (services/networks/operations/pool-failover.ts), which sets the next alarm. */

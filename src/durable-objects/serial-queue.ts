@@ -4,10 +4,19 @@
  */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
+  private pending = 0;
 
   run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task, task);
+    this.pending++;
+    const result = this.tail.then(task, task).finally(() => {
+      this.pending--;
+    });
     this.tail = result.catch(() => undefined);
     return result;
+  }
+
+  /** Tasks accepted and not yet finished, the running one included (0 when idle): the writer's queue depth. */
+  get depth() {
+    return this.pending;
   }
 }

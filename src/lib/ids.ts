@@ -25,6 +25,8 @@ export type IdPrefix =
   | "aud"
   // agent enrolment tokens
   | "aet"
+  // the metrics token (GET /metrics)
+  | "mtk"
   // identity: password resets, invites, recovery codes, MFA challenges, OAuth states, development mail
   | "prt"
   | "inv"

@@ -1,39 +1,24 @@
 import { z } from "@hono/zod-openapi";
 
-export const FieldErrorSchema = z.object({ path: z.string(), message: z.string() }).openapi("FieldError");
+export { errorResponseFor, errorResponses, FieldErrorSchema } from "./openapi-errors";
 
-export const ErrorSchema = z
-  .object({
-    error: z.object({
-      code: z.string().openapi({ example: "not_found" }),
-      message: z.string(),
-      fields: z.array(FieldErrorSchema).optional(),
-    }),
-  })
-  .openapi("Error");
-
-const ERROR_DESCRIPTIONS = {
-  400: "Domain rule violated (code validation_error)",
-  401: "Missing or invalid credentials (code unauthorized)",
-  403: "Visible but not allowed (code forbidden)",
-  404: "Not found or not visible to the caller (code not_found)",
-  409: "Conflicts with the current state (code conflict)",
-  413: "Body over 64 KiB (code payload_too_large)",
-  415: "Body is not application/json (code unsupported_media_type)",
-  422: "Schema validation failed (code VALIDATION_ERROR, fields[])",
-  429: "Too many attempts (code rate_limited, Retry-After)",
-} as const;
-
-type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
-
-/** Error responses to spread into a route's `responses`. */
-export const errorResponses = <S extends ErrorStatus>(...statuses: S[]) =>
-  Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      { description: ERROR_DESCRIPTIONS[status], content: { "application/json": { schema: ErrorSchema } } },
-    ]),
-  ) as unknown as { [K in S]: { description: string; content: { "application/json": { schema: typeof ErrorSchema } } } };
+/**
+ * Who may call a route, as the document states it (components/securitySchemes, registered in
+ * openapi-document.ts). The middleware that enforces it is spread beside it (middleware/auth.ts, ...).
+ */
+type Security = Record<string, string[]>[];
+export const SECURITY = {
+  /** A user's access token (JWT from /auth/login). */
+  user: [{ userAuth: [] }] as Security,
+  /** An agent's own credential (agc_...). */
+  agent: [{ agentAuth: [] }] as Security,
+  /** A device's own credential (dvc_...), or a user's access token (the device's owner or a group admin). */
+  deviceOrUser: [{ deviceAuth: [] }, { userAuth: [] }] as Security,
+  /** A user's access token when one is sent; without one the body proves the right (enrolment key, password). */
+  optionalUser: [{ userAuth: [] }, {}] as Security,
+  /** No credentials at all. */
+  none: [] as Security,
+};
 
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({
   required: true,

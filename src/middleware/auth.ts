@@ -5,6 +5,7 @@ import { sessions, users } from "../db/schema";
 import { getConfig } from "../lib/env";
 import { ApiError, forbidden, unauthorized } from "../lib/errors";
 import { nowIso } from "../lib/ids";
+import { SECURITY } from "../lib/openapi";
 import type { AppEnv, PlatformRole, UserAuth } from "../lib/types";
 import { AUDIENCE, verifyAccessToken } from "../services/auth/jwt";
 import { currentGeneration, recentlyLive, rememberLive, sessionKey } from "../services/auth/session-cache";
@@ -78,7 +79,7 @@ function replaceWithUnauthorized(c: Context<AppEnv>) {
 /** Spread into createRoute for routes that need a signed-in user. */
 export const signedIn = {
   middleware: [requireUser] as MiddlewareHandler<AppEnv>[],
-  security: [{ bearerAuth: [] }],
+  security: SECURITY.user,
 };
 
 /** Inventory, agents, users and platform settings are changed by platform admins only (the token's role, checked live by requireUser). */

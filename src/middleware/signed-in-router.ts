@@ -1,6 +1,7 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { createRouter } from "../lib/create-router";
+import { SECURITY } from "../lib/openapi";
 import type { AppEnv } from "../lib/types";
 import { requireUser } from "./auth";
 
@@ -15,7 +16,7 @@ export function signedInRouter() {
   const guarded = (route: RouteConfig) => ({
     ...route,
     middleware: [requireUser, ...[route.middleware ?? []].flat()] as MiddlewareHandler<AppEnv>[],
-    security: route.security ?? [{ bearerAuth: [] }],
+    security: route.security ?? SECURITY.user,
   });
   router.openapi = ((route: RouteConfig, ...rest: unknown[]) =>
     (register as (...args: unknown[]) => unknown)(guarded(route), ...rest)) as typeof router.openapi;

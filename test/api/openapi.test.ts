@@ -24,14 +24,20 @@ describe("the OpenAPI document", () => {
     expect(new Set(documented)).toEqual(new Set(routes));
   });
 
-  it("marks protected routes with bearer security and documents the error envelope", async () => {
+  it("marks each route with the credentials it accepts and documents the error envelope per status", async () => {
     const doc = (await get("/openapi.json")).body;
-    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(doc.paths[`${API_BASE}/networks`].post.security).toEqual([{ bearerAuth: [] }]);
-    expect(doc.paths[`${API_BASE}/auth/login`].post.security).toBeUndefined();
+    for (const scheme of ["userAuth", "deviceAuth", "agentAuth"]) {
+      expect(doc.components.securitySchemes[scheme]).toMatchObject({ type: "http", scheme: "bearer" });
+    }
+    expect(doc.paths[`${API_BASE}/networks`].post.security).toEqual([{ userAuth: [] }]);
+    expect(doc.paths[`${API_BASE}/auth/login`].post.security).toEqual([]);
+    expect(doc.paths[`${API_BASE}/client/devices/{id}/heartbeat`].post.security).toEqual([{ deviceAuth: [] }, { userAuth: [] }]);
+    expect(doc.paths[`${API_BASE}/agents/me`].get.security).toEqual([{ agentAuth: [] }]);
     expect(doc.paths[`${API_BASE}/networks`].post.responses["422"].content["application/json"].schema.$ref).toBe(
-      "#/components/schemas/Error",
+      "#/components/schemas/Error422",
     );
+    expect(doc.components.schemas.Error422.properties.error.properties.code.enum).toEqual(["VALIDATION_ERROR"]);
+    expect(doc.components.schemas.Error400.properties.error.properties.code.enum).toEqual(["validation_error"]);
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["Network", "CreateNetwork", "TokenPair", "Group", "User"]));
   });
 

@@ -29,3 +29,4 @@ export * from "./audit-events";
 export * from "./agents";
 export * from "./admin-settings";
 export * from "./gateway-pools";
+export * from "./metrics";

@@ -1,11 +1,31 @@
 import { z } from "@hono/zod-openapi";
+import { GATEWAY_STATUSES } from "../../db/schema";
 import { SettingsSchema } from "../../services/settings/settings";
 
 export { SettingsSchema };
 
+const nullableSeconds = z.number().int().nullable();
+
+/**
+ * The stored settings as answered: SettingsSchema's output, every field present (defaults applied).
+ * SettingsSchema itself documents the input, where every field may be left out.
+ */
+const StoredSettingsSchema = z
+  .object({
+    routingPolicyMaxHops: z.number().int().nullable().openapi({ description: "null: ROUTING_POLICY_MAX_HOPS applies" }),
+    gatewayEligibility: z.object({
+      statuses: z.array(z.enum(GATEWAY_STATUSES)),
+      regionIds: z.array(z.string()).nullable().openapi({ description: "null: gateways of any region" }),
+    }),
+    tokenLifetimes: z.object({ accessTokenSeconds: nullableSeconds, refreshTokenSeconds: nullableSeconds }),
+    heartbeat: z.object({ offlineAfterSeconds: nullableSeconds }),
+    signUp: z.object({ mode: z.enum(["admins_only", "invites"]) }),
+  })
+  .openapi("AdminSettingsStored");
+
 export const SettingsView = z
   .object({
-    settings: SettingsSchema,
+    settings: StoredSettingsSchema,
     effective: z
       .object({
         routingPolicyMaxHops: z.number().int(),

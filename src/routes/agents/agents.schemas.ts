@@ -21,8 +21,18 @@ export const AgentSchema = z
 export const EnrolmentTokenBody = z
   .strictObject({
     kind: z.enum(AGENT_KINDS),
-    regionId: z.string().min(1).max(64).optional(),
-    gatewayId: z.string().min(1).max(64).optional(),
+    regionId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: "gateway-manager tokens only, and required there: an existing region" }),
+    gatewayId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: "gateway-daemon tokens only, and required there: an existing inventory gateway" }),
     expiresInSeconds: z.number().int().min(60).max(604_800).default(3600),
   })
   .refine((body) => (body.kind === "gateway-manager" ? !!body.regionId && !body.gatewayId : !!body.gatewayId && !body.regionId), {

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
+import { errorResponses, jsonBody, jsonResponse, noContent, SECURITY } from "../../lib/openapi";
 import { signedIn } from "../../middleware/auth";
 import { LoginBody, RefreshBody, SignInResultSchema, TokenPairSchema } from "./auth.schemas";
 
@@ -8,9 +8,12 @@ const tags = ["Auth"];
 export const login = createRoute({
   method: "post",
   path: "/auth/login",
+  security: SECURITY.none,
+  operationId: "login",
   tags,
   summary: "Sign in with email and password",
   description:
+    "Public. " +
     "Answers a token pair, or `{ mfaRequired, mfaToken }` when the account has MFA on. " +
     "Failures are throttled per account from one client address, per client address, and under a far higher " +
     "per-account ceiling, so other addresses' failures do not lock the owner out (429 with Retry-After).",
@@ -21,9 +24,12 @@ export const login = createRoute({
 export const refresh = createRoute({
   method: "post",
   path: "/auth/refresh",
+  security: SECURITY.none,
+  operationId: "refreshSession",
   tags,
   summary: "Rotate a refresh token for a new token pair",
   description:
+    "Public: the refresh token is the credential. " +
     "Every refresh token works once. Presenting a used one again revokes the whole session " +
     "(except within 10 s, when it returns the same successor, so concurrent clients do not log themselves out).",
   request: { body: jsonBody(RefreshBody) },
@@ -33,8 +39,11 @@ export const refresh = createRoute({
 export const logout = createRoute({
   method: "post",
   path: "/auth/logout",
+  operationId: "logout",
   tags,
   ...signedIn,
   summary: "End the current session (its refresh tokens stop working, and so does this access token)",
+  description:
+    "Any signed-in user, for the session of the access token sent. Its refresh tokens stop working and the access token is refused from now on (the session is checked on every call).",
   responses: { 204: noContent, ...errorResponses(401) },
 });

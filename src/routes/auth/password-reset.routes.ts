@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
+import { errorResponses, jsonBody, jsonResponse, noContent, SECURITY } from "../../lib/openapi";
 import { Email, NewPassword } from "../../schemas/users";
 
 const tags = ["Auth"];
@@ -16,9 +16,12 @@ export const AcceptedSchema = z.object({ message: z.string() }).openapi("Accepte
 export const request = createRoute({
   method: "post",
   path: "/auth/password-reset/request",
+  security: SECURITY.none,
+  operationId: "requestPasswordReset",
   tags,
   summary: "Mail a reset token to the account's address",
   description:
+    "Public. " +
     "Answers 202 with the same body whether or not an account uses the address. " +
     "Throttled per address requested and per client address (429 with Retry-After).",
   request: { body: jsonBody(ResetRequestBody) },
@@ -28,9 +31,13 @@ export const request = createRoute({
 export const confirm = createRoute({
   method: "post",
   path: "/auth/password-reset/confirm",
+  security: SECURITY.none,
+  operationId: "confirmPasswordReset",
   tags,
   summary: "Set a new password with a mailed token; every session of the account ends",
-  description: "The token works once and expires (PASSWORD_RESET_TTL_SECONDS, 30 min by default).",
+  description:
+    "Public: the mailed token is the credential. Every session of the account ends. " +
+    "The token works once and expires (PASSWORD_RESET_TTL_SECONDS, 30 min by default).",
   request: { body: jsonBody(ResetConfirmBody) },
   responses: { 204: noContent, ...errorResponses(400, 413, 415, 422, 429) },
 });

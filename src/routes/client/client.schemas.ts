@@ -11,7 +11,10 @@ export const EnrolBody = z
     publicKey: PublicKey,
     platform: displayName({ max: 64 }).default(""),
     clientVersion: displayName({ max: 64 }).default(""),
-    enrolmentKey: z.string().min(1).max(128).optional().openapi({ description: "Headless enrolment instead of a user token" }),
+    enrolmentKey: z.string().min(1).max(128).optional().openapi({
+      description:
+        "Headless enrolment instead of a user token: a key (ek_…) from POST /networks/{id}/enrolment-keys, unexpired, unrevoked and under its usage limit; it names the network",
+    }),
   })
   .openapi("EnrolDevice");
 

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { getConfig } from "../../lib/env";
 import { ApiError } from "../../lib/errors";
-import { errorResponses, jsonResponse } from "../../lib/openapi";
+import { errorResponses, jsonResponse, SECURITY } from "../../lib/openapi";
 import type { AppEnv } from "../../lib/types";
 import { DevMailQuery, DevMailSchema } from "./dev-mail.schemas";
 
@@ -15,10 +15,14 @@ const onlyInDevelopment: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const listDevMail = createRoute({
   method: "get",
   path: "/dev/mail",
+  security: SECURITY.none,
+  operationId: "listDevMail",
   tags: ["Development"],
   middleware: [onlyInDevelopment],
   summary: "Mail the development transport stored for an address, newest first (MAIL_TRANSPORT=dev only)",
-  description: "Answers 404 unless MAIL_TRANSPORT is `dev`: never enable that in production (anyone could read reset tokens).",
+  description:
+    "Public, and development only. " +
+    "Answers 404 unless MAIL_TRANSPORT is `dev`: never enable that in production (anyone could read reset tokens).",
   request: { query: DevMailQuery },
   responses: {
     200: jsonResponse(z.object({ items: z.array(DevMailSchema) }).openapi("DevMailList"), "Stored messages"),

@@ -46,8 +46,11 @@ const KeyParams = z.object({
 export const create = createRoute({
   method: "post",
   path: "/networks/{id}/enrolment-keys",
+  operationId: "createEnrolmentKey",
   tags,
   summary: "Create a headless enrolment key for a network (owner, admin)",
+  description:
+    "Owners and admins of the network's group. The key (ek_…) is shown only in this answer: give it to a headless machine, which enrols with POST /client/devices and no user token. It works usageLimit times (default 1) until it expires (expiresInSeconds, default 7 days) or is revoked.",
   request: { params: IdParam("Network", "net"), body: jsonBody(CreateKeyBody) },
   responses: { 201: jsonResponse(CreatedKeySchema, "Created"), ...errorResponses(401, 403, 404, 413, 415, 422) },
 });
@@ -55,8 +58,10 @@ export const create = createRoute({
 export const list = createRoute({
   method: "get",
   path: "/networks/{id}/enrolment-keys",
+  operationId: "listEnrolmentKeys",
   tags,
   summary: "Enrolment keys of a network (owner, admin); secrets are never shown again",
+  description: "Owners and admins of the network's group: every key with its use count; secrets are never shown again.",
   request: { params: IdParam("Network", "net"), query: PageQuery },
   responses: { 200: jsonResponse(pageOf(EnrolmentKeySchema, "EnrolmentKeyPage"), "A page of keys"), ...errorResponses(401, 403, 404, 422) },
 });
@@ -64,8 +69,10 @@ export const list = createRoute({
 export const revoke = createRoute({
   method: "delete",
   path: "/networks/{id}/enrolment-keys/{keyId}",
+  operationId: "revokeEnrolmentKey",
   tags,
   summary: "Revoke an enrolment key (owner, admin); devices already enrolled stay",
+  description: "Owners and admins of the network's group. The key stops working at once; devices it already enrolled stay.",
   request: { params: KeyParams },
-  responses: { 204: noContent, ...errorResponses(401, 403, 404) },
+  responses: { 204: noContent, ...errorResponses(401, 403, 404, 422) },
 });

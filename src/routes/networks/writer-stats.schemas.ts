@@ -11,5 +11,9 @@ export const WriterStatsSchema = z
       .openapi({ description: "Full loads of the network from D1: one after a start, more only when a change went around the writer" }),
     heldNodes: z.number().int().openapi({ description: "Nodes held in memory" }),
     topologiesKept: z.number().int().openapi({ description: "Routing revisions whose topology is kept, for config reads and deltas" }),
+    queueDepth: z
+      .number()
+      .int()
+      .openapi({ description: "Commands queued or running now (0 when idle): what a write arriving now waits behind" }),
   })
   .openapi("NetworkWriterStats");

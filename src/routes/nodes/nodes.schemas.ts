@@ -8,6 +8,10 @@ const keyUnlessGateway = (body: { roles?: string[]; gatewayId?: string | null; p
   body.publicKey !== undefined || (!!body.roles?.includes("gateway") && !!body.gatewayId);
 const dnsOnlyOnGateways = (body: { roles?: string[]; servesDns?: boolean }) => !body.servesDns || !!body.roles?.includes("gateway");
 const ServesDns = z.boolean().openapi({ description: "Gateway nodes only: serve the network's zone on the node's overlay address" });
+const GATEWAY_ROLE =
+  '["gateway"] makes this a gateway node: it then needs gatewayId, and may leave publicKey out for its gateway daemon to register';
+const GATEWAY_ID =
+  'Required when roles contains "gateway": the inventory gateway (GET /gateways) the node runs on. To be a routing-policy hop, that gateway must also be eligible under the platform settings (status, region)';
 
 export const CreateNodeBody = z
   .strictObject({
@@ -19,8 +23,8 @@ export const CreateNodeBody = z
     address: z.string().max(64).optional().openapi({ description: "A free address of the network; allocated when omitted" }),
     endpoint: Endpoint.nullable().optional(),
     listenPort: Port.nullable().optional(),
-    roles: Roles.default([]),
-    gatewayId: z.string().min(1).max(64).nullable().optional(),
+    roles: Roles.default([]).openapi({ description: GATEWAY_ROLE }),
+    gatewayId: z.string().min(1).max(64).nullable().optional().openapi({ description: GATEWAY_ID }),
     servesDns: ServesDns.default(false),
   })
   .refine(gatewayNeedsInventory, { message: "A gateway node names its inventory gateway", path: ["gatewayId"] })
@@ -35,8 +39,8 @@ export const UpdateNodeBody = z
     address: z.string().max(64).optional(),
     endpoint: Endpoint.nullable().optional(),
     listenPort: Port.nullable().optional(),
-    roles: Roles.optional(),
-    gatewayId: z.string().min(1).max(64).nullable().optional(),
+    roles: Roles.optional().openapi({ description: GATEWAY_ROLE }),
+    gatewayId: z.string().min(1).max(64).nullable().optional().openapi({ description: GATEWAY_ID }),
     servesDns: ServesDns.optional(),
   })
   .openapi("UpdateNode");

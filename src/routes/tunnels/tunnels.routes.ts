@@ -20,8 +20,11 @@ export const TunnelSchema = z
 export const list = createRoute({
   method: "get",
   path: "/tunnels",
+  operationId: "listTunnels",
   tags: ["Tunnels"],
   summary: "Observed tunnels (from heartbeats) in the networks the caller can see",
+  description:
+    "Any signed-in user: tunnels of the networks they can see (any role), as the nodes last reported them in heartbeats. Filter by network or node.",
   request: {
     query: PageQuery.extend({
       networkId: z.string().max(64).optional(),

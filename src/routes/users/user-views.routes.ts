@@ -30,8 +30,10 @@ export const NetworkAccessSchema = z
 export const groupsOfUser = createRoute({
   method: "get",
   path: "/users/{id}/groups",
+  operationId: "listUserGroups",
   tags,
   summary: "The groups a user belongs to, with the role in each (platform admins; anyone for themselves)",
+  description: "Platform admins for any user; everyone else only for themselves (`me` or their own id; others answer 404).",
   request: { params, query: PageQuery },
   responses: { 200: jsonResponse(pageOf(UserGroupSchema, "UserGroupPage"), "A page of memberships"), ...errorResponses(401, 404, 422) },
 });
@@ -39,9 +41,12 @@ export const groupsOfUser = createRoute({
 export const accessOfUser = createRoute({
   method: "get",
   path: "/users/{id}/access",
+  operationId: "listUserNetworkAccess",
   tags,
   summary: "Every network the user can reach and the role it has there (platform admins; anyone for themselves)",
-  description: "Through group memberships. A platform admin reaches every network as owner: all are listed with via=platform_admin.",
+  description:
+    "Platform admins for any user; everyone else only for themselves (others answer 404). " +
+    "Through group memberships. A platform admin reaches every network as owner: all are listed with via=platform_admin.",
   request: { params, query: PageQuery },
   responses: {
     200: jsonResponse(pageOf(NetworkAccessSchema, "NetworkAccessPage"), "A page of networks"),

@@ -8,6 +8,7 @@ import { newId, nowIso } from "../../lib/ids";
 import { sameText } from "../../lib/same-text";
 import type { AppEnv } from "../../lib/types";
 import type { AuditContext } from "../audit/audit-trail";
+import { recordLoginFailure } from "../metrics/counters";
 import { countAttempt } from "../throttle/throttle.limiter";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password";
 import { signIn, type SignInOutcome } from "./sign-in";
@@ -43,12 +44,16 @@ export async function passwordSignIn(c: Context<AppEnv>, email: string, password
   const user = (await db.select().from(users).where(eq(users.email, email)).get()) ?? (await bootstrapAdmin(db, config, email, password));
   if (!user?.passwordHash) {
     await burnPasswordCheck(password);
+    await recordLoginFailure(db, "password");
     throw unauthorized("Invalid email or password");
   }
   // A disabled account pays the same hash and gets the same answer whether or not the password is right:
   // a distinct "disabled" answer to the right password only would tell a guesser which one is right.
   const passwordMatches = await verifyPassword(password, user.passwordHash);
-  if (!passwordMatches || user.disabledAt) throw unauthorized("Invalid email or password");
+  if (!passwordMatches || user.disabledAt) {
+    await recordLoginFailure(db, "password");
+    throw unauthorized("Invalid email or password");
+  }
   await attempt.succeeded();
   return signIn(db, config, user, audit);
 }

@@ -5,6 +5,7 @@ import { getConfig } from "../../lib/env";
 import { unauthorized } from "../../lib/errors";
 import type { AppEnv } from "../../lib/types";
 import type { AuditContext } from "../audit/audit-trail";
+import { recordLoginFailure } from "../metrics/counters";
 import { countAttempt } from "../throttle/throttle.limiter";
 import { verifySecondFactor } from "./mfa";
 import { completeChallenge, findChallenge, invalidChallenge, spendAttempt } from "./mfa-challenge";
@@ -22,6 +23,7 @@ export async function finishMfaSignIn(c: Context<AppEnv>, mfaToken: string, code
   const forAccount = await countAttempt(c, "mfa", { account: challenge.userId, address: false });
   const triesLeft = await spendAttempt(db, challenge.id);
   if (!(await verifySecondFactor(db, config, challenge.userId, code))) {
+    await recordLoginFailure(db, "mfa");
     throw unauthorized(triesLeft > 0 ? `The code is not valid (${triesLeft} tries left)` : "The code is not valid; sign in again");
   }
   await completeChallenge(db, challenge.id);

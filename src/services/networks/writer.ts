@@ -30,6 +30,8 @@ export interface WriterStats {
   loads: number;
   heldNodes: number;
   topologiesKept: number;
+  /** Commands (and loads) queued or running now: what a write arriving now waits behind. */
+  queueDepth: number;
 }
 
 /** Instances are named by a network id, or "group:<id>" for the checks that span a group's networks. */

@@ -1,0 +1,15 @@
+import { createRouter } from "../../lib/create-router";
+import { signedInRouter } from "../../middleware/signed-in-router";
+import * as handlers from "./metrics.handlers";
+import * as routes from "./metrics.routes";
+import * as tokenRoutes from "./token.routes";
+
+/** GET /metrics authenticates itself (metrics token or admin); the token's management needs a signed-in admin. */
+const scrapeRouter = createRouter().openapi(routes.scrape, handlers.scrape);
+
+const tokenRouter = signedInRouter()
+  .openapi(tokenRoutes.issue, handlers.issue)
+  .openapi(tokenRoutes.show, handlers.show)
+  .openapi(tokenRoutes.revoke, handlers.revoke);
+
+export const metricsRouter = createRouter().route("/", scrapeRouter).route("/", tokenRouter);

@@ -1,0 +1,136 @@
+import { eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Db } from "../../db/client";
+import {
+  devices,
+  forwardingProbes,
+  gatewayPools,
+  gatewayPresence,
+  gateways,
+  metricCounters,
+  networks,
+  nodePresence,
+  nodes,
+  notificationDeliveries,
+  routingPolicies,
+  tunnelObservations,
+} from "../../db/schema";
+
+/** Heartbeat ages a histogram sorts nodes into (seconds): the offline threshold is 300 s by default. */
+export const HEARTBEAT_AGE_BUCKETS = [30, 60, 120, 300, 600, 1800, 3600, 21_600, 86_400] as const;
+/** WireGuard re-handshakes every 2 minutes on a live tunnel; past 180 s a tunnel end carries nothing. */
+export const HANDSHAKE_AGE_BUCKETS = [60, 120, 180, 300, 600, 1800, 3600, 86_400] as const;
+
+const ago = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000).toISOString();
+/**
+ * An aggregate as a number, under its own column name: D1 answers rows keyed by column name, and two
+ * unnamed aggregates with the same text (bucket cutoffs are bound parameters) would collapse into one.
+ */
+const int = (expression: SQL, alias: string) => sql<number>`coalesce(${expression}, 0)`.mapWith(Number).as(alias);
+
+/**
+ * Columns of an aggregate that sort `column`'s timestamps into cumulative age buckets: `le<i>` counts the
+ * timestamps at most `buckets[i]` seconds old (ISO strings of one format sort as time), `aged` those
+ * present, `ageSum` their ages in seconds. Nulls (never seen, no handshake) are in none of them.
+ */
+function ageColumns(column: SQLiteColumn, buckets: readonly number[], now: Date) {
+  const fields: Record<string, SQL.Aliased<number>> = {
+    aged: int(sql`count(${column})`, "aged"),
+    ageSum: sql<number>`coalesce(sum((julianday(${now.toISOString()}) - julianday(${column})) * 86400.0), 0)`.mapWith(Number).as("age_sum"),
+  };
+  buckets.forEach((le, index) => {
+    fields[`le${index}`] = int(sql`sum(case when ${column} >= ${ago(now, le)} then 1 else 0 end)`, `le${index}`);
+  });
+  return fields;
+}
+
+/** The le<i> columns back into cumulative bucket counts. */
+export const bucketsOf = (row: Record<string, unknown>, buckets: readonly number[]) =>
+  buckets.map((le, index) => ({ le, count: Number(row[`le${index}`] ?? 0) }));
+
+/** The node ids of every pool's members, for an IN (subquery): no bound parameter per member. */
+const poolMemberIds = sql`(select json_extract(member.value, '$.nodeId') from ${gatewayPools}, json_each(${gatewayPools.members}) as member)`;
+
+/**
+ * Every read a scrape makes, as statements of one D1 batch (one round trip). Each is an aggregate over
+ * a whole table (GROUP BY network, status...) or a small inventory table: the number of statements
+ * never depends on the fleet, only the rows they read do (docs/metrics.md, "Cost").
+ */
+export function fleetStatements(db: Db, now: Date) {
+  return [
+    db
+      .select({
+        id: networks.id,
+        name: networks.name,
+        groupId: networks.groupId,
+        routingRevision: networks.routingRevision,
+        updatedAt: networks.updatedAt,
+        nodes: int(sql`count(${nodes.id})`, "nodes"),
+        gatewayNodes: int(sql`sum(${nodes.isGateway})`, "gateway_nodes"),
+        online: int(sql`sum(case when ${nodePresence.state} = 'online' then 1 else 0 end)`, "online"),
+        behind: int(sql`sum(case when ${nodes.appliedRoutingRevision} < ${networks.routingRevision} then 1 else 0 end)`, "behind"),
+        unreported: int(
+          sql`sum(case when ${nodes.id} is not null and ${nodes.appliedRoutingRevision} is null then 1 else 0 end)`,
+          "unreported",
+        ),
+        ...ageColumns(nodes.lastSeenAt, HEARTBEAT_AGE_BUCKETS, now),
+      })
+      .from(networks)
+      .leftJoin(nodes, eq(nodes.networkId, networks.id))
+      .leftJoin(nodePresence, eq(nodePresence.nodeId, nodes.id))
+      .groupBy(networks.id),
+    db
+      .select({ networkId: devices.networkId, devices: int(sql`count(*)`, "devices") })
+      .from(devices)
+      .groupBy(devices.networkId),
+    db
+      .select({
+        networkId: tunnelObservations.networkId,
+        ends: int(sql`count(*)`, "ends"),
+        ...ageColumns(tunnelObservations.lastHandshakeAt, HANDSHAKE_AGE_BUCKETS, now),
+      })
+      .from(tunnelObservations)
+      .groupBy(tunnelObservations.networkId),
+    db
+      .select({
+        id: gateways.id,
+        name: gateways.name,
+        regionId: gateways.regionId,
+        status: gateways.status,
+        health: gateways.health,
+        presence: gatewayPresence.state,
+      })
+      .from(gateways)
+      .leftJoin(gatewayPresence, eq(gatewayPresence.gatewayId, gateways.id)),
+    db.select().from(gatewayPools),
+    db
+      .select({
+        id: nodes.id,
+        lastSeenAt: nodes.lastSeenAt,
+        probeFailStreak: forwardingProbes.failStreak,
+        proberNodeId: forwardingProbes.proberNodeId,
+      })
+      .from(nodes)
+      .leftJoin(forwardingProbes, eq(forwardingProbes.nodeId, nodes.id))
+      .where(inArray(nodes.id, poolMemberIds)),
+    // Who is asked to probe across a pool's active member follows from the policies of networks with pools.
+    db
+      .select()
+      .from(routingPolicies)
+      .where(inArray(routingPolicies.networkId, sql`(select ${gatewayPools.networkId} from ${gatewayPools})`)),
+    db
+      .select({ status: notificationDeliveries.status, deliveries: int(sql`count(*)`, "deliveries") })
+      .from(notificationDeliveries)
+      .groupBy(notificationDeliveries.status),
+    db.select({ key: metricCounters.key, value: metricCounters.value }).from(metricCounters),
+  ] as const;
+}
+
+export async function readFleet(db: Db, now: Date) {
+  const [networkRows, deviceRows, tunnelRows, gatewayRows, pools, poolVitals, poolPolicies, deliveryRows, counterRows] = await db.batch(
+    fleetStatements(db, now),
+  );
+  return { networkRows, deviceRows, tunnelRows, gatewayRows, pools, poolVitals, poolPolicies, deliveryRows, counterRows };
+}
+
+export type Fleet = Awaited<ReturnType<typeof readFleet>>;
