@@ -2,10 +2,18 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { type ApiFetch, session } from "./api";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
 import { csrf } from "./csrf";
+import { accountLinkRoutes } from "./routes/account-links";
+import { adminRoutes } from "./routes/admin";
+import { adminInventoryRoutes } from "./routes/admin-inventory";
+import { auditRoutes } from "./routes/audit";
+import { deviceRoutes } from "./routes/devices";
+import { groupRoutes } from "./routes/groups";
 import { networkPageRoutes } from "./routes/network-pages";
 import { networkRoutes } from "./routes/networks";
+import { notificationRoutes } from "./routes/notifications";
 import { oauthRoutes } from "./routes/oauth";
 import { signInRoutes } from "./routes/sign-in";
+import { tunnelRoutes } from "./routes/tunnels";
 import type { ConsoleEnv, SignedInEnv } from "./types";
 
 /**
@@ -49,12 +57,20 @@ export function createConsole(apiFetch: ApiFetch) {
   console.use("*", csrf(), session(apiFetch));
   console.route("/", signInRoutes);
   console.route("/", oauthRoutes);
+  console.route("/", accountLinkRoutes);
   console.get("/", (c) => c.redirect(c.var.user ? "/networks" : "/sign-in", 303));
 
   const signedIn = new Hono<SignedInEnv>();
   signedIn.use("*", requireUser as unknown as MiddlewareHandler<SignedInEnv>);
   signedIn.route("/", networkRoutes);
   signedIn.route("/", networkPageRoutes);
+  signedIn.route("/", groupRoutes);
+  signedIn.route("/", deviceRoutes);
+  signedIn.route("/", tunnelRoutes);
+  signedIn.route("/", notificationRoutes);
+  signedIn.route("/", auditRoutes);
+  signedIn.route("/", adminRoutes);
+  signedIn.route("/", adminInventoryRoutes);
   console.route("/", signedIn);
   console.notFound((c) => c.text("Not found", 404));
   return console;

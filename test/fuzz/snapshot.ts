@@ -7,8 +7,11 @@ import { env } from "cloudflare:workers";
  */
 const VOLATILE: Record<string, string[]> = { enrolment_keys: ["updated_at"], agents: ["last_seen_at"] };
 
-/** Bookkeeping tables that are not API data. */
-const SKIP = /^(_cf_|d1_migrations$|sqlite_)/;
+/**
+ * Bookkeeping tables that are not API data. `metric_counters` counts refusals (failed sign-ins for GET /metrics,
+ * docs/metrics.md): a refused login is exactly what writes it.
+ */
+const SKIP = /^(_cf_|d1_migrations$|sqlite_|metric_counters$)/;
 
 let statements: { table: string; sql: string }[] | undefined;
 
