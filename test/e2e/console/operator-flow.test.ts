@@ -1,8 +1,9 @@
 // Issue 18: an operator's work through the console in a real browser (Debian's Chromium, playwright-core)
 // against the real Worker (`wrangler dev`), by role and label as a person (or a screen reader) finds things:
-// a network, two gateway nodes, a 2-hop via_gateway policy and its chain, a DNS record and the Corefile
-// download, runtime status before and after a gateway's agent reports; then a viewer of the same group, who is
-// offered nothing that changes anything and whose hand-made POST the API refuses.
+// the gateway inventory (platform admin), a group, a network, two gateway nodes, a 2-hop via_gateway policy and
+// its chain, a DNS record and the Corefile download, runtime status before and after a gateway's agent reports
+// (the API, as the agent would); then a viewer added on the group's page, who is offered nothing that changes
+// the group's things and whose hand-made POST the API refuses with its own message.
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +13,8 @@ import { changingButtons, signInConsole } from "../support/console-browser.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 
 const browser = browserAvailability();
+/** Buttons every signed-in user has, whatever their group role (docs/notifications.md: channels are the account's). */
+const OWN_ACCOUNT_ACTIONS = ["Leave group", "Add channel"];
 const requireBrowser = process.env.CI === "true";
 
 describe.runIf(!browser.ok && requireBrowser)("the console's operator flow in Chromium (CI)", () => {
@@ -39,18 +42,35 @@ describe.skipIf(!browser.ok)("the console's operator flow in Chromium", () => {
   const sectionLink = (page: Page, name: string) => page.getByRole("navigation", { name: "Network sections" }).getByRole("link", { name });
 
   it("builds a network with two gateway nodes, a 2-hop policy, a DNS record, and follows its runtime status", async () => {
-    // What the console does not do: the platform's gateway inventory (a region, two gateways).
-    const region = expectAnswer(await admin.POST("/api/v1/regions", { body: { name: "eu-central" } }), 201, "region");
-    const inventory = [];
-    for (const name of ["edge-fra-1", "edge-ams-1"]) {
-      inventory.push(expectAnswer(await admin.POST("/api/v1/gateways", { body: { regionId: region.id, name } }), 201, name));
-    }
-    const group = expectAnswer(await admin.POST("/api/v1/groups", { body: { name: "platform-team" } }), 201, "group");
-    built.groupId = group.id;
-
     const tab = await signInConsole(chromium, server.baseUrl, server.admin);
     const { page } = tab;
     try {
+      // The platform's gateway inventory, as its admin keeps it: a region and two gateways.
+      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Admin" }).click();
+      await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Regions and gateways" }).click();
+      await page.getByLabel("Region name").fill("eu-central");
+      await page.getByRole("button", { name: "Add region" }).click();
+      for (const name of ["edge-fra-1", "edge-ams-1"]) {
+        await page.getByLabel("Region", { exact: true }).selectOption({ label: "eu-central" });
+        await page.getByLabel("Name", { exact: true }).fill(name);
+        await page.getByRole("button", { name: "Add gateway" }).click();
+        await page.getByRole("cell", { name, exact: true }).waitFor();
+      }
+      const inventory = expectAnswer(await admin.GET("/api/v1/gateways", { params: { query: { limit: 200 } } }), 200, "gateways").items;
+      const gatewayNamed = (name: string) => inventory.find((gateway) => gateway.name === name)?.id ?? `no gateway ${name}`;
+
+      // A group, which makes the admin its owner.
+      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Groups" }).click();
+      await page.getByLabel("Name", { exact: true }).fill("platform-team");
+      await page.getByRole("button", { name: "Create group" }).click();
+      await page.getByRole("heading", { name: "Group platform-team", level: 1 }).waitFor();
+      built.groupId = new URL(page.url()).pathname.split("/")[2] ?? "";
+      expect(expectAnswer(await admin.GET("/api/v1/groups/{id}", byId(built.groupId)), 200, "group")).toMatchObject({
+        name: "platform-team",
+        role: "owner",
+      });
+
+      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Networks" }).click();
       await page.getByLabel("Group").selectOption({ label: "platform-team" });
       await page.getByLabel("Name", { exact: true }).fill("corp");
       await page.getByLabel("Address range (CIDR)").fill("10.60.0.0/24");
@@ -60,7 +80,7 @@ describe.skipIf(!browser.ok)("the console's operator flow in Chromium", () => {
       const networkId = new URL(page.url()).pathname.split("/")[2] ?? "";
       built.networkId = networkId;
       expect(expectAnswer(await admin.GET("/api/v1/networks/{id}", byId(networkId)), 200, "network")).toMatchObject({
-        groupId: group.id,
+        groupId: built.groupId,
         cidr: "10.60.0.0/24",
         dnsDomain: "corp.internal",
       });
@@ -69,8 +89,8 @@ describe.skipIf(!browser.ok)("the console's operator flow in Chromium", () => {
       await sectionLink(page, "Nodes").click();
       await page.getByText("No nodes yet.").waitFor();
       const gateways = [
-        { name: "gw-fra", endpoint: "198.51.100.10:51820", gatewayId: inventory[0]?.id ?? "" },
-        { name: "gw-ams", endpoint: "198.51.100.20:51820", gatewayId: inventory[1]?.id ?? "" },
+        { name: "gw-fra", endpoint: "198.51.100.10:51820", gatewayId: gatewayNamed("edge-fra-1") },
+        { name: "gw-ams", endpoint: "198.51.100.20:51820", gatewayId: gatewayNamed("edge-ams-1") },
       ];
       for (const gateway of gateways) {
         await page.getByLabel("Name", { exact: true }).fill(gateway.name);
@@ -127,7 +147,7 @@ describe.skipIf(!browser.ok)("the console's operator flow in Chromium", () => {
       await sectionLink(page, "Runtime status").click();
       const fraRow = page.getByRole("row", { name: /^gw-fra / });
       expect(await fraRow.textContent()).toContain("unreported");
-      await reportAsAgent(server.baseUrl, admin, inventory[0]?.id ?? "", nodes[0]?.id ?? "");
+      await reportAsAgent(server.baseUrl, admin, gatewayNamed("edge-fra-1"), nodes[0]?.id ?? "");
       await page.getByRole("link", { name: "Refresh" }).click();
       await page.getByRole("row", { name: /^gw-fra .*in sync/ }).waitFor();
       expect(await page.getByRole("row", { name: /^gw-ams / }).textContent()).toContain("unreported");
@@ -141,22 +161,35 @@ describe.skipIf(!browser.ok)("the console's operator flow in Chromium", () => {
 
   it("offers a viewer no form that changes anything, and the API refuses the viewer's hand-made POST", async () => {
     expect(built.networkId, "the operator test built the network").not.toBe("");
+    // Accounts come from invitations or the platform admin (API); making someone a viewer is the group page's.
     const viewer = { email: "viewer@e2e.test", password: "a long enough password" };
-    const user = expectAnswer(await admin.POST("/api/v1/users", { body: { ...viewer, name: "Vera Viewer" } }), 201, "viewer");
-    expectAnswer(
-      await admin.POST("/api/v1/groups/{id}/members", { ...byId(built.groupId), body: { userId: user.id, role: "viewer" } }),
-      201,
-      "membership",
-    );
+    expectAnswer(await admin.POST("/api/v1/users", { body: { ...viewer, name: "Vera Viewer" } }), 201, "viewer account");
+    const owner = await signInConsole(chromium, server.baseUrl, server.admin);
+    try {
+      await owner.page.goto(`${server.baseUrl}/groups/${built.groupId}`);
+      const addMember = owner.page.getByRole("region", { name: "Add a member" });
+      await addMember.getByLabel("Email or user id").fill(viewer.email);
+      await addMember.getByLabel("Role").selectOption("viewer");
+      await addMember.getByRole("button", { name: "Add member" }).click();
+      await owner.page.getByRole("row", { name: new RegExp(viewer.email) }).waitFor();
+    } finally {
+      await owner.close();
+    }
+    const members = expectAnswer(await admin.GET("/api/v1/groups/{id}/members", byId(built.groupId)), 200, "members").items;
+    expect(members.find((member) => member.email === viewer.email)?.role).toBe("viewer");
 
     const tab = await signInConsole(chromium, server.baseUrl, viewer);
     const { page } = tab;
     try {
       const base = `/networks/${built.networkId}`;
-      for (const path of ["/networks", base, `${base}/nodes`, `${base}/policies`, `${base}/dns`, `${base}/status`]) {
+      const pages = ["/networks", base, `${base}/nodes`, `${base}/policies`, `${base}/dns`, `${base}/status`];
+      pages.push(`/groups/${built.groupId}`, "/devices", "/tunnels", "/notifications", "/audit");
+      for (const path of pages) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.getByRole("heading", { level: 1 }).waitFor();
-        expect(await changingButtons(page), `changing buttons on ${path}`).toEqual([]);
+        // The viewer's own business, not the group's: leaving it, and the account's own notification channels.
+        const offered = (await changingButtons(page)).filter((label) => !OWN_ACCOUNT_ACTIONS.includes(label));
+        expect(offered, `buttons that change something on ${path}`).toEqual([]);
       }
       // The data is there to read.
       await page.goto(`${server.baseUrl}${base}/dns`);
