@@ -26,11 +26,17 @@ table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
 th, td { text-align: left; padding: .5rem .75rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 thead th { background: var(--bg-soft); }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; }
+/* Tables full of long ids (audit): the ids break anywhere rather than push the page sideways. */
+table.ids td code { overflow-wrap: anywhere; }
+figure { margin: 1rem 0; }
+.chain-scroll { overflow-x: auto; }
+.chain-scroll svg { display: block; max-width: none; }
 pre { background: var(--bg-soft); padding: 1rem; overflow-x: auto; border: 1px solid var(--line); }
 .card { border: 1px solid var(--line); border-radius: 6px; padding: 1rem 1.25rem; margin: 1rem 0; display: grid; gap: .35rem; max-width: 640px; }
 .narrow { max-width: 420px; }
 label { font-weight: 600; margin-top: .5rem; }
 input, select, textarea { font: inherit; padding: .45rem .6rem; border: 1px solid #6e7781; border-radius: 4px; min-height: 2.5rem; width: 100%; }
+input[type=checkbox], input[type=radio] { width: auto; min-height: 0; }
 button, .button { font: inherit; display: inline-block; padding: .5rem 1rem; min-height: 2.5rem; border-radius: 4px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; justify-self: start; margin-top: .5rem; }
 button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: var(--bad); border-color: var(--bad); }

@@ -57,7 +57,7 @@ export function AuditPage({ user, csrfToken, events, nextCursor, filters, groups
           administer appear here.
         </EmptyState>
       ) : (
-        <table>
+        <table class="ids">
           <caption class="visually-hidden">Audit events, newest first</caption>
           <thead>
             <tr>

@@ -61,26 +61,30 @@ export function PolicyChain({ id, name, boxes }: { id: string; name: string; box
   const summary = boxes.map((box) => (box.kind === "hop" ? box.title : box.kind === "source" ? "source" : box.title)).join(" → ");
   return (
     <figure>
-      <svg
-        role="img"
-        aria-labelledby={captionId}
-        viewBox={`0 0 ${width} ${height}`}
-        width="100%"
-        height={height}
-        font-family="system-ui, sans-serif"
-        font-size="13"
-      >
-        <title>{`Chain of ${name}: ${summary}`}</title>
-        {boxes.map((box, index) => {
-          const x = index * (BOX_WIDTH + GAP);
-          return (
-            <>
-              <Box box={box} x={x} height={height - TOP * 2} />
-              {index < boxes.length - 1 && <Arrow x={x + BOX_WIDTH} y={TOP + 24} />}
-            </>
-          );
-        })}
-      </svg>
+      {/* Drawn at its own size: on a narrow screen the picture scrolls sideways in its box (keyboard too) instead of shrinking. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: a picture's scroll box, not a set of form controls (fieldset) */}
+      <div class="chain-scroll" tabindex={0} role="group" aria-label={`Chain picture of ${name}`}>
+        <svg
+          role="img"
+          aria-labelledby={captionId}
+          viewBox={`0 0 ${width} ${height}`}
+          width={width}
+          height={height}
+          font-family="system-ui, sans-serif"
+          font-size="13"
+        >
+          <title>{`Chain of ${name}: ${summary}`}</title>
+          {boxes.map((box, index) => {
+            const x = index * (BOX_WIDTH + GAP);
+            return (
+              <>
+                <Box box={box} x={x} height={height - TOP * 2} />
+                {index < boxes.length - 1 && <Arrow x={x + BOX_WIDTH} y={TOP + 24} />}
+              </>
+            );
+          })}
+        </svg>
+      </div>
       <figcaption id={captionId}>
         Chain of {name}: {summary}
       </figcaption>

@@ -11,6 +11,7 @@ import { byId, expectAnswer, login, type TypedApiClient, typedApi } from "../sup
 import { browserAvailability, launchBrowser } from "../support/browser.ts";
 import { changingButtons, signInConsole } from "../support/console-browser.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
+import { reportAsAgent } from "./showcase.ts";
 
 const browser = browserAvailability();
 /** Buttons every signed-in user has, whatever their group role (docs/notifications.md: channels are the account's). */
@@ -183,7 +184,14 @@ describe.skipIf(!browser.ok)("the console's operator flow in Chromium", () => {
     try {
       const base = `/networks/${built.networkId}`;
       const pages = ["/networks", base, `${base}/nodes`, `${base}/policies`, `${base}/dns`, `${base}/status`];
-      pages.push(`/groups/${built.groupId}`, "/devices", "/tunnels", "/notifications", "/audit");
+      pages.push(
+        `/groups/${built.groupId}`,
+        "/devices",
+        `/enrolment-keys?network=${built.networkId}`,
+        "/tunnels",
+        "/notifications",
+        "/audit",
+      );
       for (const path of pages) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.getByRole("heading", { level: 1 }).waitFor();
@@ -220,33 +228,6 @@ describe.skipIf(!browser.ok)("the console's operator flow in Chromium", () => {
     }
   });
 });
-
-/** What a gateway machine's agent does: enrol for its inventory gateway, read the desired state, report it applied. */
-async function reportAsAgent(baseUrl: string, admin: TypedApiClient, gatewayId: string, nodeId: string): Promise<void> {
-  const issued = expectAnswer(
-    await admin.POST("/api/v1/agents/enrolment-tokens", { body: { kind: "gateway-daemon", gatewayId } }),
-    201,
-    "agent enrolment token",
-  );
-  const enrolled = expectAnswer(
-    await typedApi(baseUrl).POST("/api/v1/agents/enrol", { body: { token: issued.token, name: "fra-agent", version: "1.0.0" } }),
-    201,
-    "agent enrol",
-  );
-  const agent = typedApi(baseUrl, enrolled.credential);
-  const desired = expectAnswer(await agent.GET("/api/v1/agents/me/desired-state"), 200, "desired state");
-  const entry = desired.nodes.find((node) => node.nodeId === nodeId);
-  if (!entry?.config) throw new Error(`the agent's desired state has no config for node ${nodeId}: ${JSON.stringify(desired)}`);
-  expectAnswer(
-    await agent.POST("/api/v1/agents/me/report", {
-      body: {
-        nodes: [{ nodeId, appliedRoutingRevision: entry.config.routingRevision, appliedDnsRevision: entry.dns?.revision, peers: [] }],
-      },
-    }),
-    200,
-    "agent report",
-  );
-}
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
