@@ -114,6 +114,7 @@ describe.skipIf(!browser.ok)("the console's pages in Chromium", () => {
         await visit(tab.page, path);
         found.push(...(await seriousAxeViolations(tab.page)).map((violation) => ({ ...violation, path })));
       }
+      expect(tab.blocked).toEqual([]);
       expect(tab.problems).toEqual([]);
     } finally {
       await tab.close();
@@ -149,6 +150,7 @@ describe.skipIf(!browser.ok)("the console's pages in Chromium", () => {
       await tabTo("Create network", { name: "keyboard-net", cidr: "10.61.0.0/24" });
       await page.keyboard.press("Enter");
       await page.getByRole("heading", { name: "keyboard-net", level: 1 }).waitFor();
+      expect(tab.blocked).toEqual([]);
       expect(tab.problems).toEqual([]);
     } finally {
       await tab.close();
