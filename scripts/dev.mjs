@@ -53,8 +53,9 @@ if (assets.status !== 0) process.exit(assets.status ?? 1);
 const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "overlay", "--local"], { stdio: "inherit", env });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-// --test-scheduled: GET /__scheduled runs the cron (offline/drift detection, webhook retries) on demand.
-const server = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", PORT, "--test-scheduled"], { stdio: "inherit", env });
+// DEV_CRON_TRIGGER: GET /__scheduled runs the cron (offline/drift detection, webhook retries) on demand
+// (src/dev-cron-trigger.ts; wrangler's own trigger fails once the Worker has static assets).
+const server = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", PORT, "--var", "DEV_CRON_TRIGGER:true"], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));
 

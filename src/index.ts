@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import { createConsole } from "./console";
+import { isDevCronTrigger, runDevCron } from "./dev-cron-trigger";
 import { scheduled } from "./scheduled";
 
 export { NetworkWriter } from "./durable-objects/network-writer";
@@ -13,8 +14,10 @@ const consoleApp = createConsole((request, env, ctx) => api.fetch(request, env, 
 const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
 
 export default {
-  fetch: (request, env, ctx) =>
-    isApiPath(new URL(request.url).pathname) ? api.fetch(request, env, ctx) : consoleApp.fetch(request, env, ctx),
+  fetch: (request, env, ctx) => {
+    if (isDevCronTrigger(request, env)) return runDevCron(env);
+    return isApiPath(new URL(request.url).pathname) ? api.fetch(request, env, ctx) : consoleApp.fetch(request, env, ctx);
+  },
   // Cron Trigger (wrangler.toml): offline, gateway and drift detection, then notification deliveries.
   scheduled,
 } satisfies ExportedHandler<Cloudflare.Env>;

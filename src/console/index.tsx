@@ -1,4 +1,5 @@
 import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { type ApiFetch, session } from "./api";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
 import { csrf } from "./csrf";
@@ -54,6 +55,9 @@ export function createConsole(apiFetch: ApiFetch) {
   console.get("/assets/console.js", (c) =>
     c.body(CONSOLE_JS, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
   );
+  // Console forms are small; the API's own limit (64 KiB) applies to what they forward, and a larger body is
+  // refused here before the CSRF check buffers it.
+  console.use("*", bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.text("Refused: the form is larger than 64 KiB.", 413) }));
   console.use("*", csrf(), session(apiFetch));
   console.route("/", signInRoutes);
   console.route("/", oauthRoutes);

@@ -22,6 +22,8 @@ export interface Env {
   /** Identity (docs/identity.md): throttle counters, mail, token lifetimes, OAuth providers. */
   THROTTLE: DurableObjectNamespace;
   MAIL_TRANSPORT?: string;
+  /** "true" in development only: GET /__scheduled runs the cron once (src/dev-cron-trigger.ts). */
+  DEV_CRON_TRIGGER?: string;
   MAIL_FROM?: string;
   MAIL_HTTP_URL?: string;
   MAIL_HTTP_TOKEN?: string;

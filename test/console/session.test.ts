@@ -117,3 +117,12 @@ describe("console networks page", () => {
     expect(page.text).not.toContain("Create a network");
   });
 });
+
+describe("console request limits", () => {
+  it("refuses a form body over 64 KiB before reading it", async () => {
+    const agent = await signedInAgent(TEST_ADMIN.email, TEST_ADMIN.password);
+    const answer = await agent.post("/networks", { name: "x".repeat(70_000) });
+    expect(answer.status).toBe(413);
+    expect(answer.text).toContain("64 KiB");
+  });
+});

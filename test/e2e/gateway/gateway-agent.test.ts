@@ -165,9 +165,8 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
       201,
       "webhook channel",
     );
-    // Local crons never fire on their own; wrangler dev runs the scheduled handler on this request.
-    const runCron = async () =>
-      expect((await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`)).status, server.logs().slice(-2000)).toBe(200);
+    // Local crons never fire on their own; GET /__scheduled runs the scheduled handler (src/dev-cron-trigger.ts).
+    const runCron = async () => expect((await fetch(`${server.baseUrl}/__scheduled`)).status, server.logs().slice(-2000)).toBe(200);
     await runCron(); // every gateway reported: recorded as up, silently
     expect(await agents.g3!.stop()).toBe(0);
     const stoppedAt = Date.now();

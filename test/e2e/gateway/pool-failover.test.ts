@@ -208,7 +208,7 @@ describe.skipIf(!dataPlane.ok)("a pool at hop 2 survives its active member faili
     await waitFor(
       "three gateway.failover webhooks",
       async () => {
-        expect((await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`)).status).toBe(200);
+        expect((await fetch(`${server.baseUrl}/__scheduled`)).status).toBe(200);
         return received().length >= 3;
       },
       { timeoutMs: 20_000, intervalMs: 1_000, details: () => JSON.stringify(hooks.received).slice(0, 1000) },

@@ -65,7 +65,8 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
     // An explicit --env-file makes wrangler skip the repo's .dev.vars (npm run dev's secrets), and
     // keeps the secrets out of `ps` (a --var would show them on the command line).
     const envFile = join(dir, "secrets.env");
-    await writeFile(envFile, dotenv({ ...freshSecrets(admin), ...options.vars }), { mode: 0o600 });
+    // DEV_CRON_TRIGGER: suites run the cron by hand with GET /__scheduled (src/dev-cron-trigger.ts).
+    await writeFile(envFile, dotenv({ ...freshSecrets(admin), DEV_CRON_TRIGGER: "true", ...options.vars }), { mode: 0o600 });
 
     const port = await freePort();
     const inspectorPort = await freePort();
