@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { HOST_COOKIE } from "./session";
 import type { ConsoleEnv } from "./types";
 
 /**
@@ -55,7 +56,7 @@ export const csrf = (): MiddlewareHandler<ConsoleEnv> => async (c, next) => {
   }
   if (!token) {
     token = randomToken();
-    setCookie(c, CSRF_COOKIE, token, { path: "/", secure: true, httpOnly: true, sameSite: "Strict" });
+    setCookie(c, CSRF_COOKIE, token, HOST_COOKIE);
   }
   c.set("csrfToken", token);
   await next();

@@ -38,6 +38,11 @@ const securityHeaders: MiddlewareHandler = async (c, next) => {
   c.header("X-Content-Type-Options", "nosniff");
   c.header("X-Frame-Options", "DENY");
   c.header("Referrer-Policy", "same-origin");
+  // No other window keeps a handle on a console tab, and no other site may embed its answers as resources.
+  c.header("Cross-Origin-Opener-Policy", "same-origin");
+  c.header("Cross-Origin-Resource-Policy", "same-origin");
+  // The session cookies are Secure (__Host-): tell the browser never to try this origin over plain HTTP.
+  if (new URL(c.req.url).protocol === "https:") c.header("Strict-Transport-Security", "max-age=31536000");
   if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
 };
 

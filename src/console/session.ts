@@ -18,16 +18,22 @@ export interface TokenPair {
   expiresIn: number;
 }
 
-const cookieOptions = { path: "/", secure: true, httpOnly: true, sameSite: "Lax" } as const;
+/**
+ * The flags of every cookie the console sets, and of the deletion of each (a deletion is a Set-Cookie too).
+ * Lax for all of them, never Strict: a browser leaves Strict cookies off every request of a navigation
+ * another site started, redirects included, so after an OAuth provider's redirect the MFA step would
+ * lose its cookie and the CSRF check would mint a new token (breaking the forms of other open tabs).
+ */
+export const HOST_COOKIE = { path: "/", secure: true, httpOnly: true, sameSite: "Lax" } as const;
 
 export function storeSession(c: Context, pair: TokenPair, refreshMaxAgeSeconds: number) {
-  setCookie(c, ACCESS_COOKIE, pair.accessToken, { ...cookieOptions, maxAge: pair.expiresIn });
-  setCookie(c, REFRESH_COOKIE, pair.refreshToken, { ...cookieOptions, maxAge: refreshMaxAgeSeconds });
+  setCookie(c, ACCESS_COOKIE, pair.accessToken, { ...HOST_COOKIE, maxAge: pair.expiresIn });
+  setCookie(c, REFRESH_COOKIE, pair.refreshToken, { ...HOST_COOKIE, maxAge: refreshMaxAgeSeconds });
 }
 
 export function clearSession(c: Context) {
-  deleteCookie(c, ACCESS_COOKIE, cookieOptions);
-  deleteCookie(c, REFRESH_COOKIE, cookieOptions);
+  deleteCookie(c, ACCESS_COOKIE, HOST_COOKIE);
+  deleteCookie(c, REFRESH_COOKIE, HOST_COOKIE);
 }
 
 export const readSession = (c: Context) => ({

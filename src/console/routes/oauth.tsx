@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { refusal } from "../form";
+import { HOST_COOKIE } from "../session";
 import { SignInPage } from "../pages/sign-in";
 import { configuredProviders, finishSignIn } from "./sign-in-result";
 import type { ConsoleEnv } from "../types";
@@ -31,14 +32,14 @@ oauthRoutes.get("/sign-in/oauth/:provider", async (c) => {
     const { message, status } = refusal(started);
     return c.html(<SignInPage csrfToken={c.var.csrfToken} providers={configuredProviders(c.env)} error={message} />, status);
   }
-  // Lax: the provider's redirect back is a cross-site top-level GET, which Lax cookies accompany.
-  setCookie(c, STATE_COOKIE, state, { path: "/", secure: true, httpOnly: true, sameSite: "Lax", maxAge: 600 });
+  // Lax (session.ts): the provider's redirect back is a cross-site top-level GET, which Lax cookies accompany.
+  setCookie(c, STATE_COOKIE, state, { ...HOST_COOKIE, maxAge: 600 });
   return c.redirect(location, 302);
 });
 
 oauthRoutes.get("/sign-in/oauth/:provider/callback", async (c) => {
   const state = getCookie(c, STATE_COOKIE);
-  deleteCookie(c, STATE_COOKIE, { path: "/", secure: true });
+  deleteCookie(c, STATE_COOKIE, HOST_COOKIE);
   const query = { ...c.req.query(), client: "console" as const };
   const result = await c.var.api.GET("/api/v1/auth/oauth/{provider}/callback", {
     params: { path: { provider: c.req.param("provider") }, query },

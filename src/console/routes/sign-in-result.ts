@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import type { Schema } from "../../../client/index.ts";
 import { getConfig } from "../../lib/env";
-import { storeSession } from "../session";
+import { HOST_COOKIE, storeSession } from "../session";
 import type { ConsoleEnv } from "../types";
 
 /** The MFA step's token between the two forms: httpOnly, this origin, as short-lived as the API's challenge. */
@@ -20,10 +20,10 @@ export const configuredProviders = (env: ConsoleEnv["Bindings"]) => PROVIDERS.fi
 /** What every way of signing in ends with: a session (cookies) and the networks page, or the MFA step. */
 export function finishSignIn(c: Context<ConsoleEnv>, result: Schema<"SignInResult">) {
   if ("mfaRequired" in result) {
-    setCookie(c, MFA_COOKIE, result.mfaToken, { path: "/", secure: true, httpOnly: true, sameSite: "Strict", maxAge: result.expiresIn });
+    setCookie(c, MFA_COOKIE, result.mfaToken, { ...HOST_COOKIE, maxAge: result.expiresIn });
     return c.redirect("/sign-in/mfa", 303);
   }
   storeSession(c, result, getConfig(c.env).REFRESH_TOKEN_TTL_SECONDS);
-  deleteCookie(c, MFA_COOKIE, { path: "/", secure: true });
+  deleteCookie(c, MFA_COOKIE, HOST_COOKIE);
   return c.redirect("/networks", 303);
 }
