@@ -32,6 +32,13 @@ module.exports = {
       to: { path: "^src/routes/([^/]+)/", pathNot: "^src/routes/$1/" },
     },
     {
+      name: "console-is-an-api-client",
+      severity: "error",
+      comment: "The console (src/console) reaches data only through the API (client/): no routes, services, middleware or db.",
+      from: { path: "^src/console/" },
+      to: { path: ["routes", "services", "middleware", "db", "schemas", "durable-objects"].map(layer) },
+    },
+    {
       name: "cli-is-a-node-program",
       severity: "error",
       comment: "wgo (cli/) runs on operators' machines with Node alone: it shares no code with the Worker.",

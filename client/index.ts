@@ -12,7 +12,7 @@
  * error envelope `{ error: { code, message, fields? } }`. Nothing throws on a 4xx/5xx answer.
  * This module is plain TypeScript over `fetch` (no test framework), so it works in Node, browsers and Workers.
  */
-import createClient, { type Client } from "openapi-fetch";
+import createClient, { type Client, defaultPathSerializer, type PathSerializer } from "openapi-fetch";
 import type { components, paths } from "./schema.js";
 
 export type { components, paths };
@@ -41,8 +41,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // Wrapped so the global fetch is looked up per call (tests and polyfills may replace it).
     fetch: fetchFn ? (request) => fetchFn(request) : (request) => globalThis.fetch(request),
     headers: { ...(options.token ? bearer(options.token) : {}), ...options.headers },
+    pathSerializer: dotSafePathSerializer,
   });
 }
+
+/**
+ * A path parameter of "." or ".." would survive encodeURIComponent and then be removed by URL parsing
+ * (`/networks/{id}/enrolment-keys` with id ".." is `/enrolment-keys`, another route); its percent-encoded
+ * forms (%2E) count as dot segments too. No id is a dot segment, so such a value is sent encoded twice
+ * (%252E): the API reads the literal "%2E%2E" as the id it was given, and answers 404 for it.
+ */
+const dotSafePathSerializer: PathSerializer = (pathname, pathParams) => {
+  const params = Object.fromEntries(
+    Object.entries(pathParams ?? {}).map(([name, value]) => [name, value === "." || value === ".." ? value.replace(/\./g, "%2E") : value]),
+  );
+  return defaultPathSerializer(pathname, params);
+};
 
 /** The path parameter of every `/{id}` route: `api.GET("/api/v1/nodes/{id}", byId(node.id))`. */
 export const byId = (id: string) => ({ params: { path: { id } } });

@@ -237,7 +237,7 @@ export interface paths {
         };
         /**
          * Redirect to the provider (authorization code + PKCE S256, state bound to this browser by a cookie)
-         * @description Public. Redirects a browser to the provider's authorization page (authorization code with PKCE S256); the state is bound to this browser by the wg_oauth_state cookie for 10 minutes. 404 for a provider that is not configured.
+         * @description Public. Redirects a browser to the provider's authorization page (authorization code with PKCE S256); the state is bound to this browser by the wg_oauth_state cookie for 10 minutes. 404 for a provider that is not configured. `client=console` makes the provider return to the web console's callback instead (register both redirect URIs).
          */
         get: operations["startOAuth"];
         put?: never;
@@ -4178,7 +4178,10 @@ export interface operations {
     };
     startOAuth: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description api (default) or console: where the provider returns to */
+                client?: "api" | "console";
+            };
             header?: never;
             path: {
                 /** @description github, google or oidc */
@@ -4231,6 +4234,8 @@ export interface operations {
     finishOAuth: {
         parameters: {
             query?: {
+                /** @description api (default) or console: where the provider returns to */
+                client?: "api" | "console";
                 code?: string;
                 state?: string;
                 error?: string;

@@ -1,14 +1,23 @@
 import { createApp } from "./app";
+import { createConsole } from "./console";
 import { isDevCronTrigger, runDevCron } from "./dev-cron-trigger";
 import { scheduled } from "./scheduled";
 
 export { NetworkWriter } from "./durable-objects/network-writer";
 export { Throttle } from "./durable-objects/throttle";
 
-const app = createApp();
+const api = createApp();
+// The console calls the API in-process: the same app, the same checks, no network hop.
+const consoleApp = createConsole((request, env, ctx) => api.fetch(request, env, ctx));
+
+/** Everything under /api belongs to the API (its 404s included); the rest of the origin is the console. */
+const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
 
 export default {
-  fetch: (request, env, ctx) => (isDevCronTrigger(request, env) ? runDevCron(env) : app.fetch(request, env, ctx)),
+  fetch: (request, env, ctx) => {
+    if (isDevCronTrigger(request, env)) return runDevCron(env);
+    return isApiPath(new URL(request.url).pathname) ? api.fetch(request, env, ctx) : consoleApp.fetch(request, env, ctx);
+  },
   // Cron Trigger (wrangler.toml): offline, gateway and drift detection, then notification deliveries.
   scheduled,
 } satisfies ExportedHandler<Cloudflare.Env>;

@@ -68,7 +68,6 @@ describe("API9 the documented surface is the whole surface", () => {
   });
 
   it.each([
-    "/",
     "/api",
     "/api/v1",
     "/api/v2/users/me",
@@ -80,14 +79,25 @@ describe("API9 the documented surface is the whole surface", () => {
     "/api/v1/graphql",
     "/api/v1/swagger.json",
     "/api/v1/openapi.yaml",
-    "/.well-known/security.txt",
-    "/api/v1/users/me/../../../../etc/passwd",
     "/api/v1/admin/users",
     "/api/v1/internal/writer",
   ])("nothing undocumented answers: GET %s is 404 in the envelope", async (path) => {
     const response = await exports.default.fetch(`http://api.test${path}`);
     expect(response.status, path).toBe(404);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("not_found");
+  });
+
+  it("outside /api the web console answers: / sends a visitor to sign in, an unknown path is a plain 404", async () => {
+    const root = await exports.default.fetch("http://api.test/", { redirect: "manual" });
+    expect(root.status).toBe(303);
+    expect(root.headers.get("location")).toBe("/sign-in");
+    // A dot-segment walk out of /api (URL parsing resolves it to /etc/passwd) lands here too, never on a file.
+    for (const path of ["/.well-known/security.txt", "/debug", "/.env", "/api/v1/users/me/../../../../etc/passwd"]) {
+      const response = await exports.default.fetch(`http://api.test${path}`, { redirect: "manual" });
+      expect([303, 404], path).toContain(response.status);
+      expect(response.headers.get("content-security-policy"), path).toContain("default-src 'none'");
+      expect(await response.text(), path).not.toMatch(/stack|at \w+ \(/i);
+    }
   });
 
   it("the development mailbox does not exist outside MAIL_TRANSPORT=dev", async () => {

@@ -12,14 +12,20 @@ import { presentSignIn } from "./auth.schemas";
 const STATE_COOKIE = "wg_oauth_state";
 const COOKIE_PATH = "/api/v1/auth/oauth";
 
-/** PUBLIC_BASE_URL when set (behind a proxy); the request's own origin otherwise. Must match the provider's registration. */
-const redirectUri = (c: Context<AppEnv>, provider: string) =>
-  new URL(`/api/v1/auth/oauth/${provider}/callback`, getConfig(c.env).PUBLIC_BASE_URL ?? new URL(c.req.url).origin).toString();
+/**
+ * PUBLIC_BASE_URL when set (behind a proxy); the request's own origin otherwise. Must match the provider's
+ * registration. The console's flow returns to the console (same origin), which then calls the callback here.
+ */
+const redirectUri = (c: Context<AppEnv>, provider: string, client: "api" | "console" = "api") =>
+  new URL(
+    client === "console" ? `/sign-in/oauth/${provider}/callback` : `/api/v1/auth/oauth/${provider}/callback`,
+    getConfig(c.env).PUBLIC_BASE_URL ?? new URL(c.req.url).origin,
+  ).toString();
 
 export const start: AppRouteHandler<typeof routes.start> = async (c) => {
   const config = getConfig(c.env);
   const provider = providerFor(config, c.req.valid("param").provider);
-  const { url, state } = await authorizationUrl(c.var.db, config, provider, redirectUri(c, provider.id));
+  const { url, state } = await authorizationUrl(c.var.db, config, provider, redirectUri(c, provider.id, c.req.valid("query").client));
   // Binds the flow to this browser: a callback URL replayed into someone else's browser lacks the cookie.
   setCookie(c, STATE_COOKIE, state, {
     path: COOKIE_PATH,
@@ -37,6 +43,7 @@ export const callback: AppRouteHandler<typeof routes.callback> = async (c) => {
   const cookieState = getCookie(c, STATE_COOKIE);
   // Spent once its own state comes back; a forged callback (other state) leaves the real flow alive.
   if (cookieState && cookieState === c.req.query("state")) deleteCookie(c, STATE_COOKIE, { path: COOKIE_PATH });
-  const user = await completeAuthorization(c.var.db, config, provider, new URL(c.req.url), redirectUri(c, provider.id), cookieState);
+  const redirect = redirectUri(c, provider.id, c.req.valid("query").client);
+  const user = await completeAuthorization(c.var.db, config, provider, new URL(c.req.url), redirect, cookieState);
   return c.json(presentSignIn(await signIn(c.var.db, config, user, auditOf(c, 200))), 200);
 };

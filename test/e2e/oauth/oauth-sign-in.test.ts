@@ -1,9 +1,9 @@
 // OAuth sign-in against a real OpenID Connect provider (oidc-provider) and the real Worker (wrangler dev):
 // authorization code + PKCE, state bound to the browser, linking only on a verified email, MFA on top.
-import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError, expectErrorIn } from "../../helpers/expect-error.ts";
 import { expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
+import { totp } from "../support/totp.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { authorizeAtProvider, Browser, startProvider, type LocalProvider } from "./oidc-provider.ts";
 
@@ -21,7 +21,7 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
       vars: { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret },
     });
     callbackPrefix = `${server.baseUrl}/api/v1/auth/oauth/oidc/callback`;
-    provider.configure(callbackPrefix);
+    provider.configure(callbackPrefix, `${server.baseUrl}/sign-in/oauth/oidc/callback`);
     admin = typedApi(server.baseUrl, await login(server.baseUrl, server.admin));
   });
   afterAll(async () => {
@@ -157,6 +157,31 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     expect(verified.user.id).toBe(account.id);
   });
 
+  it("signs in through the console: the provider returns to the console, which keeps the tokens in its cookies", async () => {
+    const account = await createAccount("olga");
+    provider.accounts.set("olga-sub", { email: account.email, emailVerified: true });
+    const browser = new Browser();
+    const started = await browser.request(`${server.baseUrl}/sign-in/oauth/oidc`);
+    expect(started.status).toBe(302);
+    const consoleCallback = `${server.baseUrl}/sign-in/oauth/oidc/callback`;
+    const authorization = new URL(started.headers.get("location")!);
+    expect(authorization.searchParams.get("redirect_uri")).toBe(consoleCallback);
+    expect(browser.cookie("__Host-wgo_oauth")).toBe(authorization.searchParams.get("state"));
+
+    const returned = await authorizeAtProvider(browser, authorization.toString(), "olga-sub", consoleCallback);
+    // The same callback URL in a browser that did not start the flow (no state cookie) signs nobody in.
+    const elsewhere = await new Browser().request(returned);
+    expect(elsewhere.status).toBe(401);
+    expect(await elsewhere.text()).toContain("does not match");
+
+    const landed = await browser.request(returned);
+    expect(landed.status).toBe(303);
+    expect(landed.headers.get("location")).toBe("/networks");
+    const accessToken = browser.cookie("__Host-wgo_at");
+    expect(expectAnswer(await typedApi(server.baseUrl, accessToken).GET("/api/v1/users/me"), 200, "me").id).toBe(account.id);
+    expect((await browser.request(`${server.baseUrl}/networks`)).status).toBe(200);
+  });
+
   it("answers 404 for providers that are unknown or not configured", async () => {
     for (const name of ["facebook", "github", "google"]) {
       const response = await fetch(`${server.baseUrl}/api/v1/auth/oauth/${name}/start`, { redirect: "manual" });
@@ -165,15 +190,3 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     }
   });
 });
-
-/** RFC 6238 with node:crypto, independent of the Worker's implementation. */
-function totp(secret: string, offset = 0): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const char of secret) bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offset));
-  const mac = createHmac("sha1", key).update(counter).digest();
-  return String((mac.readUInt32BE(mac[19]! & 0xf) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}

@@ -18,7 +18,8 @@ export interface LocalProvider {
   /** Accounts by login name; the dev login page takes any password. */
   accounts: Map<string, TestAccount>;
   /** Registers the client once the Worker's callback URL is known. */
-  configure(redirectUri: string): void;
+  /** The redirect URIs the client registers (the API's callback, the console's). */
+  configure(...redirectUris: string[]): void;
   stop(): Promise<void>;
 }
 
@@ -39,13 +40,13 @@ export async function startProvider(): Promise<LocalProvider> {
     clientId,
     clientSecret,
     accounts,
-    configure(redirectUri) {
+    configure(...redirectUris) {
       const provider = new Provider(issuer, {
         clients: [
           {
             client_id: clientId,
             client_secret: clientSecret,
-            redirect_uris: [redirectUri],
+            redirect_uris: redirectUris,
             grant_types: ["authorization_code"],
             response_types: ["code"],
             token_endpoint_auth_method: "client_secret_basic",

@@ -29,8 +29,9 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-dev-shm-usage",
       // A second wall behind the request blocking below: no host resolves but the loopback address the
       // e2e servers listen on, so nothing the page router does not see (a prefetch, Chromium's own
-      // background requests) can leave either.
-      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+      // background requests) can leave either. 127.0.0.2 (also loopback) plays "another site" in the
+      // console's cross-site request forgery test.
+      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE 127.0.0.2",
     ],
   });
 }

@@ -1,0 +1,86 @@
+import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { type ApiFetch, session } from "./api";
+import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
+import { csrf } from "./csrf";
+import { accountLinkRoutes } from "./routes/account-links";
+import { adminRoutes } from "./routes/admin";
+import { adminInventoryRoutes } from "./routes/admin-inventory";
+import { auditRoutes } from "./routes/audit";
+import { deviceRoutes } from "./routes/devices";
+import { groupRoutes } from "./routes/groups";
+import { networkPageRoutes } from "./routes/network-pages";
+import { networkRoutes } from "./routes/networks";
+import { notificationRoutes } from "./routes/notifications";
+import { oauthRoutes } from "./routes/oauth";
+import { signInRoutes } from "./routes/sign-in";
+import { tunnelRoutes } from "./routes/tunnels";
+import type { ConsoleEnv, SignedInEnv } from "./types";
+
+/**
+ * The operator console, served by the same Worker at `/` (spec 5.7): server-rendered pages whose own
+ * routes keep the API's tokens in httpOnly cookies and call the API with the bearer header. It is a
+ * client of the API like any other (client/), so every rule and role check stays the API's.
+ */
+const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const securityHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.header("Content-Security-Policy", CONSOLE_CSP);
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("X-Frame-Options", "DENY");
+  c.header("Referrer-Policy", "same-origin");
+  // No other window keeps a handle on a console tab, and no other site may embed its answers as resources.
+  c.header("Cross-Origin-Opener-Policy", "same-origin");
+  c.header("Cross-Origin-Resource-Policy", "same-origin");
+  // The session cookies are Secure (__Host-): tell the browser never to try this origin over plain HTTP.
+  if (new URL(c.req.url).protocol === "https:") c.header("Strict-Transport-Security", "max-age=31536000");
+  if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+};
+
+const requireUser: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
+  if (!c.var.user) return c.redirect("/sign-in", 303);
+  await next();
+};
+
+export function createConsole(apiFetch: ApiFetch) {
+  const console = new Hono<ConsoleEnv>();
+  console.use("*", securityHeaders);
+  console.get("/assets/console.css", (c) =>
+    c.body(CONSOLE_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
+  );
+  console.get("/assets/console.js", (c) =>
+    c.body(CONSOLE_JS, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
+  );
+  // Console forms are small; the API's own limit (64 KiB) applies to what they forward, and a larger body is
+  // refused here before the CSRF check buffers it.
+  console.use("*", bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.text("Refused: the form is larger than 64 KiB.", 413) }));
+  console.use("*", csrf(), session(apiFetch));
+  console.route("/", signInRoutes);
+  console.route("/", oauthRoutes);
+  console.route("/", accountLinkRoutes);
+  console.get("/", (c) => c.redirect(c.var.user ? "/networks" : "/sign-in", 303));
+
+  const signedIn = new Hono<SignedInEnv>();
+  signedIn.use("*", requireUser as unknown as MiddlewareHandler<SignedInEnv>);
+  signedIn.route("/", networkRoutes);
+  signedIn.route("/", networkPageRoutes);
+  signedIn.route("/", groupRoutes);
+  signedIn.route("/", deviceRoutes);
+  signedIn.route("/", tunnelRoutes);
+  signedIn.route("/", notificationRoutes);
+  signedIn.route("/", auditRoutes);
+  signedIn.route("/", adminRoutes);
+  signedIn.route("/", adminInventoryRoutes);
+  console.route("/", signedIn);
+  console.notFound((c) => c.text("Not found", 404));
+  return console;
+}

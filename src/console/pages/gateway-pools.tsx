@@ -1,0 +1,103 @@
+import type { Schema } from "../../../client/index.ts";
+import { CsrfField, EmptyState } from "../layout";
+
+const MAX_FORM_MEMBERS = 4;
+
+export interface PoolsProps {
+  csrfToken: string;
+  networkId: string;
+  canChange: boolean;
+  pools: Schema<"GatewayPool">[];
+  /** Gateway nodes in no pool yet: what a new pool can hold. */
+  free: Schema<"Node">[];
+  names: Map<string, string>;
+  values?: Record<string, string>;
+}
+
+type PoolMember = Schema<"GatewayPool">["members"][number];
+
+const stateOf = (member: PoolMember, active: boolean) =>
+  `${active ? "active" : member.drained ? "drained" : "standby"}, ${member.healthy ? "healthy" : `unhealthy${member.health.reason ? `: ${member.health.reason}` : ""}`}`;
+
+/** Gateway pools: hops with failover. Members in preference order; drain takes one out of service. */
+export function GatewayPools({ csrfToken, networkId, canChange, pools, free, names, values = {} }: PoolsProps) {
+  const base = `/networks/${networkId}/pools`;
+  return (
+    <section aria-labelledby="pools-heading">
+      <h2 id="pools-heading">Gateway pools</h2>
+      {pools.length === 0 ? (
+        <EmptyState>No gateway pools. {canChange ? "Create one below to give a hop failover." : ""}</EmptyState>
+      ) : (
+        <table>
+          <caption class="visually-hidden">Gateway pools and their members</caption>
+          <thead>
+            <tr>
+              <th scope="col">Pool</th>
+              <th scope="col">Member</th>
+              <th scope="col">Priority</th>
+              <th scope="col">State</th>
+              {canChange && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {pools.flatMap((pool) =>
+              pool.members.map((member) => {
+                const name = names.get(member.nodeId) ?? member.nodeId;
+                return (
+                  <tr>
+                    <td>{pool.name}</td>
+                    <td>{name}</td>
+                    <td>{member.priority}</td>
+                    <td>{stateOf(member, member.nodeId === pool.activeNodeId)}</td>
+                    {canChange && (
+                      <td>
+                        <form method="post" action={`${base}/${pool.id}/members/${member.nodeId}/${member.drained ? "undrain" : "drain"}`}>
+                          <CsrfField token={csrfToken} />
+                          <button type="submit" class="secondary">
+                            {member.drained ? "Undrain" : "Drain"} {name}
+                          </button>
+                        </form>
+                      </td>
+                    )}
+                  </tr>
+                );
+              }),
+            )}
+          </tbody>
+        </table>
+      )}
+      {canChange && (
+        <form method="post" action={base} class="card">
+          <h3>Create a gateway pool</h3>
+          <CsrfField token={csrfToken} />
+          <label for="pool-name">Pool name</label>
+          <input id="pool-name" name="name" required value={values.name ?? ""} />
+          {Array.from({ length: MAX_FORM_MEMBERS }, (_, index) => (
+            <>
+              <label for={`member${index + 1}`}>
+                Member {index + 1} (priority {index + 1})
+              </label>
+              <select id={`member${index + 1}`} name={`member${index + 1}`} required={index === 0}>
+                <option value="">None</option>
+                {free.map((node) => (
+                  <option value={node.id} selected={values[`member${index + 1}`] === node.id}>
+                    {node.name}
+                  </option>
+                ))}
+              </select>
+            </>
+          ))}
+          <input type="checkbox" id="preempt" name="preempt" value="on" checked={values.preempt === "on"} />
+          <label for="preempt">Preempt: a preferred member takes traffic back once healthy again</label>
+          <button type="submit">Create pool</button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** The pool form's members in priority order (member1 = priority 1), empty selects skipped. */
+export const poolMembersOf = (values: Record<string, string>) =>
+  Array.from({ length: MAX_FORM_MEMBERS }, (_, index) => values[`member${index + 1}`] ?? "")
+    .map((nodeId, index) => ({ nodeId, priority: index + 1 }))
+    .filter((member) => member.nodeId !== "");

@@ -1,0 +1,44 @@
+import { CsrfField, ErrorNotice, Page } from "../layout";
+import { PostButton } from "../parts";
+import { InvitesSection } from "./group-invites";
+import { MembersTable } from "./group-members";
+import { type GroupProps, RoleSelect } from "./group-shared";
+
+/** One group: its members with their roles and, for owners and admins, adding people and invites. */
+export function GroupPage(props: GroupProps) {
+  const { user, csrfToken, group, canManage, grantable, error, values = {} } = props;
+  const base = `/groups/${group.id}`;
+  return (
+    <Page title={`Group ${group.name}`} user={user} csrfToken={csrfToken} section="/groups">
+      <p>
+        Your role: <strong>{group.role}</strong>. <a href="/groups">All groups</a>
+      </p>
+      {/* A refusal whose form is not on this page (a viewer's forged POST) shows at the top. */}
+      {error && (error.form === "row" || !canManage) && <ErrorNotice message={error.message} fields={error.fields} />}
+      <h2 id="members">Members</h2>
+      <MembersTable {...props} />
+      {canManage && (
+        <section aria-labelledby="add-member">
+          <h2 id="add-member">Add a member</h2>
+          <p class="help">Someone who already shares a group with you, by email or user id. Anyone else: send an invite below.</p>
+          {error?.form === "member" && <ErrorNotice message={error.message} fields={error.fields} />}
+          <form method="post" action={`${base}/members`} class="card">
+            <CsrfField token={csrfToken} />
+            <label for="member-who">Email or user id</label>
+            <input id="member-who" name="who" required value={error?.form === "member" ? (values.who ?? "") : ""} />
+            <label for="member-role">Role</label>
+            <RoleSelect id="member-role" roles={grantable} selected={error?.form === "member" ? values.role : "member"} />
+            <button type="submit">Add member</button>
+          </form>
+        </section>
+      )}
+      {canManage && <InvitesSection {...props} />}
+      {!canManage && group.role !== "owner" && (
+        <section aria-labelledby="leave">
+          <h2 id="leave">Leave this group</h2>
+          <PostButton action={`${base}/members/${user.id}/remove`} csrfToken={csrfToken} label="Leave group" danger />
+        </section>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,59 @@
+import type { Schema } from "../../../client/index.ts";
+import { when } from "../format";
+import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
+import { NextPage } from "../parts";
+import type { ConsoleUser } from "../types";
+
+export interface GroupsProps {
+  user: ConsoleUser;
+  csrfToken: string;
+  groups: Schema<"Group">[];
+  nextCursor: string | null;
+  error?: { message: string; fields?: { path: string; message: string }[] };
+  values?: Record<string, string>;
+}
+
+/** The groups the user belongs to (all of them for a platform admin), and a form to start one. */
+export function GroupsPage({ user, csrfToken, groups, nextCursor, error, values = {} }: GroupsProps) {
+  return (
+    <Page title="Groups" user={user} csrfToken={csrfToken} section="/groups">
+      {groups.length === 0 ? (
+        <EmptyState>You are not in any group yet. Create one below, or accept an invitation someone sent you.</EmptyState>
+      ) : (
+        <table>
+          <caption class="visually-hidden">Your groups</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Your role</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map((group) => (
+              <tr>
+                <td>
+                  <a href={`/groups/${group.id}`}>{group.name}</a>
+                </td>
+                <td>{group.role}</td>
+                <td>{when(group.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <NextPage path="/groups" query={{}} cursor={nextCursor} />
+      <section aria-labelledby="create-group">
+        <h2 id="create-group">Create a group</h2>
+        <ErrorNotice message={error?.message} fields={error?.fields} />
+        <form method="post" action="/groups" class="card">
+          <CsrfField token={csrfToken} />
+          <label for="group-name">Name</label>
+          <input id="group-name" name="name" required maxlength={100} value={values.name ?? ""} />
+          <p class="help">You become the group's owner.</p>
+          <button type="submit">Create group</button>
+        </form>
+      </section>
+    </Page>
+  );
+}

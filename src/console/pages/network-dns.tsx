@@ -1,0 +1,169 @@
+import type { Schema } from "../../../client/index.ts";
+import { CsrfField, EmptyState } from "../layout";
+import type { ConsoleUser } from "../types";
+import { NetworkFrame } from "./network-frame";
+
+type Refusal = { message: string; fields?: { path: string; message: string }[] };
+const TYPES = ["A", "AAAA", "CNAME", "TXT"] as const;
+
+export interface DnsProps {
+  user: ConsoleUser;
+  csrfToken: string;
+  network: Schema<"Network">;
+  canChange: boolean;
+  records: Schema<"DnsRecord">[];
+  nextCursor: string | null;
+  error?: Refusal;
+  values?: Record<string, string>;
+}
+
+export function NetworkDnsPage({ user, csrfToken, network, canChange, records, nextCursor, error, values }: DnsProps) {
+  const base = `/networks/${network.id}/dns`;
+  return (
+    <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/dns" error={error}>
+      <p>
+        Zone <code>{network.dnsDomain}</code>, DNS revision {network.dnsRevision}. Nodes get their names automatically; these are the
+        records added by hand.
+      </p>
+      <ul class="buttons">
+        <li>
+          <a class="button" href={`${base}/corefile`} download>
+            Download Corefile
+          </a>
+        </li>
+        <li>
+          <a class="button" href={`${base}/zonefile`} download>
+            Download zone file
+          </a>
+        </li>
+      </ul>
+      {records.length === 0 ? (
+        <EmptyState>No records added by hand. {canChange ? "Add one below." : ""}</EmptyState>
+      ) : (
+        <table>
+          <caption class="visually-hidden">DNS records of {network.dnsDomain}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Value</th>
+              <th scope="col">TTL (s)</th>
+              {canChange && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {records.map((record) => (
+              <tr>
+                <td>
+                  <code>{record.name}</code>
+                </td>
+                <td>{record.type}</td>
+                <td>
+                  <code>{record.value}</code>
+                </td>
+                <td>{record.ttl}</td>
+                {canChange && (
+                  <td>
+                    <a href={`${base}/${record.id}/edit`}>
+                      Edit
+                      <span class="visually-hidden">
+                        {" "}
+                        {record.name} {record.type}
+                      </span>
+                    </a>
+                    <form method="post" action={`${base}/${record.id}/delete`}>
+                      <CsrfField token={csrfToken} />
+                      <button type="submit" class="danger">
+                        Delete
+                        <span class="visually-hidden">
+                          {" "}
+                          {record.name} {record.type}
+                        </span>
+                      </button>
+                    </form>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {nextCursor && (
+        <p>
+          <a href={`${base}?cursor=${encodeURIComponent(nextCursor)}`}>Next page</a>
+        </p>
+      )}
+      {canChange && (
+        <section aria-labelledby="add-record">
+          <h2 id="add-record">Add a record</h2>
+          <RecordForm
+            csrfToken={csrfToken}
+            action={`${base}/records`}
+            submitLabel="Add record"
+            values={values}
+            domain={network.dnsDomain}
+          />
+        </section>
+      )}
+    </NetworkFrame>
+  );
+}
+
+export interface RecordFormProps {
+  csrfToken: string;
+  action: string;
+  submitLabel: string;
+  domain: string;
+  values?: Record<string, string>;
+}
+
+export function RecordForm({ csrfToken, action, submitLabel, domain, values = {} }: RecordFormProps) {
+  return (
+    <form method="post" action={action} class="card">
+      <CsrfField token={csrfToken} />
+      <label for="record-name">Name</label>
+      <input id="record-name" name="name" required value={values.name ?? ""} aria-describedby="record-name-help" />
+      <p id="record-name-help" class="help">
+        Relative to {domain}; @ is the zone's apex.
+      </p>
+      <label for="record-type">Type</label>
+      <select id="record-type" name="type">
+        {TYPES.map((type) => (
+          <option value={type} selected={values.type === type}>
+            {type}
+          </option>
+        ))}
+      </select>
+      <label for="record-value">Value</label>
+      <input id="record-value" name="value" required value={values.value ?? ""} />
+      <label for="record-ttl">TTL in seconds (optional)</label>
+      <input id="record-ttl" name="ttl" inputmode="numeric" placeholder="300" value={values.ttl ?? ""} />
+      <button type="submit">{submitLabel}</button>
+    </form>
+  );
+}
+
+export function EditRecordPage(props: Omit<DnsProps, "records" | "nextCursor" | "canChange"> & { record: Schema<"DnsRecord"> }) {
+  const { user, csrfToken, network, record, error, values } = props;
+  const base = `/networks/${network.id}/dns`;
+  const initial = { name: record.name, type: record.type, value: record.value, ttl: String(record.ttl) };
+  return (
+    <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/dns" error={error}>
+      <section aria-labelledby="edit-record">
+        <h2 id="edit-record">
+          Edit {record.name} {record.type}
+        </h2>
+        <RecordForm
+          csrfToken={csrfToken}
+          action={`${base}/${record.id}/edit`}
+          submitLabel="Save record"
+          domain={network.dnsDomain}
+          values={values ?? initial}
+        />
+        <p>
+          <a href={base}>Cancel</a>
+        </p>
+      </section>
+    </NetworkFrame>
+  );
+}

@@ -1,0 +1,99 @@
+import type { Schema } from "../../../client/index.ts";
+import { CsrfField, EmptyState } from "../layout";
+import type { ConsoleUser } from "../types";
+import { AddNodeForm } from "./node-form";
+import { NetworkFrame, shortKey, when } from "./network-frame";
+
+export interface NodesProps {
+  user: ConsoleUser;
+  csrfToken: string;
+  network: Schema<"Network">;
+  canChange: boolean;
+  nodes: Schema<"Node">[];
+  nextCursor: string | null;
+  /** The shared gateway inventory, for the gateway role's select (loaded only when the form is offered). */
+  gateways: Schema<"Gateway">[];
+  error?: { message: string; fields?: { path: string; message: string }[] };
+  values?: Record<string, string>;
+}
+
+export function NetworkNodesPage(props: NodesProps) {
+  const { user, csrfToken, network, canChange, nodes, nextCursor, error } = props;
+  const base = `/networks/${network.id}/nodes`;
+  return (
+    <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/nodes" error={error}>
+      {nodes.length === 0 ? (
+        <EmptyState>
+          No nodes yet.{" "}
+          {canChange ? "Add the first one below, or enrol a device with wgo." : "Ask an owner or admin of the group to add one."}
+        </EmptyState>
+      ) : (
+        <table>
+          <caption class="visually-hidden">Nodes of {network.name}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Address</th>
+              <th scope="col">Public key</th>
+              <th scope="col">Roles</th>
+              <th scope="col">Endpoint</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {nodes.map((node) => (
+              <tr>
+                <th scope="row">{node.name}</th>
+                <td>
+                  <code>{node.address}</code>
+                </td>
+                <td>
+                  <code title={node.publicKey ?? undefined}>{shortKey(node.publicKey)}</code>
+                </td>
+                <td>{[...node.roles, ...(node.servesDns ? ["DNS server"] : [])].join(", ") || "peer"}</td>
+                <td>{canChange ? <EndpointForm {...{ csrfToken, base, node }} /> : <code>{node.endpoint ?? "none"}</code>}</td>
+                <td>{when(node.lastSeenAt)}</td>
+                <td>
+                  <a href={`${base}/${node.id}/config`} download>
+                    Download config<span class="visually-hidden"> of {node.name}</span>
+                  </a>
+                  {canChange && (
+                    <form method="post" action={`${base}/${node.id}/delete`}>
+                      <CsrfField token={csrfToken} />
+                      <button type="submit" class="danger">
+                        Delete<span class="visually-hidden"> {node.name}</span>
+                      </button>
+                    </form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {nextCursor && (
+        <p>
+          <a href={`${base}?cursor=${encodeURIComponent(nextCursor)}`}>Next page</a>
+        </p>
+      )}
+      {canChange && <AddNodeForm {...props} />}
+    </NetworkFrame>
+  );
+}
+
+function EndpointForm({ csrfToken, base, node }: { csrfToken: string; base: string; node: Schema<"Node"> }) {
+  const id = `endpoint-${node.id}`;
+  return (
+    <form method="post" action={`${base}/${node.id}/endpoint`}>
+      <CsrfField token={csrfToken} />
+      <label for={id} class="visually-hidden">
+        Endpoint of {node.name}
+      </label>
+      <input id={id} name="endpoint" value={node.endpoint ?? ""} placeholder="host:port or empty" />
+      <button type="submit" class="secondary">
+        Save endpoint<span class="visually-hidden"> of {node.name}</span>
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,37 @@
+import type { Schema } from "../../../client/index.ts";
+
+type Status = Schema<"RuntimeStatus">;
+
+/** One node's state against the desired revision: what the status page shows in words. */
+export interface NodeSync {
+  state: "in sync" | "lagging" | "unreported" | "failing" | "unknown" | "not a DNS server";
+  detail?: string;
+}
+
+/**
+ * Routing per node, from the network's runtime status: failing (its agent could not apply; with the error)
+ * first, then never reported, then behind the desired revision; any other node runs the desired revision.
+ */
+export function routingSyncOf(status: Status, nodeId: string): NodeSync {
+  const failing = status.routing.failing.find((entry) => entry.nodeId === nodeId);
+  if (failing) return { state: "failing", detail: failing.error };
+  if (status.routing.unreported.includes(nodeId)) return { state: "unreported", detail: "never reported an applied revision" };
+  if (status.routing.lagging.includes(nodeId)) return { state: "lagging", detail: `behind revision ${status.routing.desiredRevision}` };
+  return { state: "in sync", detail: `runs revision ${status.routing.desiredRevision}` };
+}
+
+/**
+ * DNS is served by gateway nodes only. The API names lagging gateways and the oldest revision served; a
+ * gateway that never reported routing has not reported DNS either (one agent report carries both); beyond
+ * that, while some gateway has not reported DNS, the API does not say which, and neither does this page.
+ */
+export function dnsSyncOf(status: Status, node: Pick<Schema<"Node">, "id" | "roles">): NodeSync {
+  if (!node.roles.includes("gateway")) return { state: "not a DNS server" };
+  if (status.dns.lagging.includes(node.id)) return { state: "lagging", detail: `behind revision ${status.dns.desiredRevision}` };
+  if (status.dns.inSync) return { state: "in sync", detail: `serves revision ${status.dns.desiredRevision}` };
+  if (status.routing.unreported.includes(node.id)) return { state: "unreported" };
+  return { state: "unknown", detail: "some gateway has not reported its DNS revision" };
+}
+
+export const syncClass = (sync: NodeSync) =>
+  sync.state === "in sync" ? "status-ok" : sync.state === "failing" || sync.state === "lagging" ? "status-bad" : "status-warn";

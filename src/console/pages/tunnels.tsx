@@ -1,0 +1,79 @@
+import type { Schema } from "../../../client/index.ts";
+import { ago, bytes } from "../format";
+import { EmptyState, Page } from "../layout";
+import { NextPage } from "../parts";
+import type { ConsoleUser } from "../types";
+
+export interface TunnelsProps {
+  user: ConsoleUser;
+  csrfToken: string;
+  tunnels: Schema<"Tunnel">[];
+  nextCursor: string | null;
+  networks: Schema<"Network">[];
+  /** The network filter in force, if any. */
+  networkId?: string;
+  nodeNames: Map<string, string>;
+}
+
+const STATE_CLASS = { up: "status-ok", stale: "status-warn", down: "status-bad" } as const;
+
+/** Tunnels as the nodes report them (heartbeats, agents): handshake age and traffic, per network. */
+export function TunnelsPage({ user, csrfToken, tunnels, nextCursor, networks, networkId, nodeNames }: TunnelsProps) {
+  const networkNames = new Map(networks.map((network) => [network.id, network.name]));
+  const nodeName = (id: string | null, key: string) => (id ? (nodeNames.get(id) ?? id) : `unknown peer ${key.slice(0, 8)}…`);
+  return (
+    <Page title="Tunnels" user={user} csrfToken={csrfToken} section="/tunnels">
+      <form method="get" action="/tunnels" class="card" aria-label="Filter tunnels">
+        <label for="tunnel-network">Network</label>
+        <select id="tunnel-network" name="network">
+          <option value="">All networks</option>
+          {networks.map((network) => (
+            <option value={network.id} selected={network.id === networkId}>
+              {network.name}
+            </option>
+          ))}
+        </select>
+        <button type="submit" class="secondary">
+          Show tunnels
+        </button>
+      </form>
+      {tunnels.length === 0 ? (
+        <EmptyState>
+          No tunnels reported{networkId ? " in this network" : ""} yet. Tunnels appear once devices send heartbeats (wgo heartbeat) or
+          gateway agents report.
+        </EmptyState>
+      ) : (
+        <table>
+          <caption class="visually-hidden">Observed tunnels</caption>
+          <thead>
+            <tr>
+              <th scope="col">Network</th>
+              <th scope="col">From</th>
+              <th scope="col">To</th>
+              <th scope="col">State</th>
+              <th scope="col">Last handshake</th>
+              <th scope="col">Received</th>
+              <th scope="col">Sent</th>
+              <th scope="col">Reported</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tunnels.map((tunnel) => (
+              <tr>
+                <td>{networkNames.get(tunnel.networkId) ?? tunnel.networkId}</td>
+                <td>{nodeName(tunnel.fromNodeId, "")}</td>
+                <td>{nodeName(tunnel.toNodeId, tunnel.peerPublicKey)}</td>
+                <td class={STATE_CLASS[tunnel.state]}>{tunnel.state}</td>
+                <td>{ago(tunnel.lastHandshakeAt)}</td>
+                <td>{bytes(tunnel.rxBytes)}</td>
+                <td>{bytes(tunnel.txBytes)}</td>
+                <td>{ago(tunnel.reportedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <NextPage path="/tunnels" query={{ network: networkId }} cursor={nextCursor} />
+    </Page>
+  );
+}

@@ -1,0 +1,56 @@
+import { type Context, Hono } from "hono";
+import { need, onFailure } from "../failure";
+import { formFields, refusal } from "../form";
+import { AdminInventoryPage, type AdminInventoryProps } from "../pages/admin-inventory";
+import type { SignedInEnv } from "../types";
+
+/** Regions and gateways (platform admins; the API refuses everyone else's changes). */
+export const adminInventoryRoutes = new Hono<SignedInEnv>();
+adminInventoryRoutes.onError(onFailure);
+
+async function inventoryView(c: Context<SignedInEnv>) {
+  const [regions, gateways] = await Promise.all([
+    c.var.api.GET("/api/v1/regions", { params: { query: { limit: 200 } } }),
+    c.var.api.GET("/api/v1/gateways", { params: { query: { limit: 200 } } }),
+  ]);
+  return { user: c.var.user, csrfToken: c.var.csrfToken, regions: need(regions).items, gateways: need(gateways).items };
+}
+
+async function answer(
+  c: Context<SignedInEnv>,
+  result: { error?: unknown; response: Response },
+  form: NonNullable<AdminInventoryProps["error"]>["form"],
+  values: Record<string, string> = {},
+) {
+  if (result.response.ok) return c.redirect("/admin/inventory", 303);
+  const { message, fields, status } = refusal(result);
+  return c.html(<AdminInventoryPage {...(await inventoryView(c))} error={{ message, fields, form }} values={values} />, status);
+}
+
+// The inventory is readable by every user (policies name gateways); the page is for platform admins.
+adminInventoryRoutes.get("/admin/inventory", async (c) => {
+  if (c.var.user.platformRole !== "admin") return c.redirect("/admin", 303);
+  return c.html(<AdminInventoryPage {...(await inventoryView(c))} />);
+});
+
+adminInventoryRoutes.post("/admin/regions", async (c) => {
+  const values = await formFields(c);
+  return answer(c, await c.var.api.POST("/api/v1/regions", { body: { name: values.name ?? "" } }), "region", values);
+});
+
+adminInventoryRoutes.post("/admin/gateways", async (c) => {
+  const values = await formFields(c);
+  const body = {
+    regionId: values.regionId ?? "",
+    name: values.name ?? "",
+    ...(values.publicHost?.trim() ? { publicHost: values.publicHost.trim() } : {}),
+    ...(values.capacity?.trim() ? { capacity: Number(values.capacity) } : {}),
+  };
+  return answer(c, await c.var.api.POST("/api/v1/gateways", { body }), "gateway", values);
+});
+
+adminInventoryRoutes.post("/admin/gateways/:id/status", async (c) => {
+  const { status } = await formFields(c);
+  const body = { status: status as "active" | "draining" | "disabled" };
+  return answer(c, await c.var.api.PATCH("/api/v1/gateways/{id}", { params: { path: { id: c.req.param("id") } }, body }), "row");
+});

@@ -1,0 +1,91 @@
+import { type Context, Hono } from "hono";
+import { byId } from "../../../client/index.ts";
+import { ApiFailure, need, onFailure } from "../failure";
+import { formFields, refusal } from "../form";
+import { DevicesPage } from "../pages/devices";
+import { EnrolmentKeysPage } from "../pages/enrolment-keys";
+import { canChangeGroup } from "../roles";
+import type { SignedInEnv } from "../types";
+
+export const deviceRoutes = new Hono<SignedInEnv>();
+deviceRoutes.onError(onFailure);
+
+async function devicesView(c: Context<SignedInEnv>, cursor?: string) {
+  const [devices, networks, groups] = await Promise.all([
+    c.var.api.GET("/api/v1/devices", { params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } } }),
+    c.var.api.GET("/api/v1/networks", { params: { query: { limit: 200 } } }),
+    c.var.api.GET("/api/v1/groups", { params: { query: { limit: 200 } } }),
+  ]);
+  const groupById = new Map(need(groups).items.map((group) => [group.id, group]));
+  const networkList = need(networks).items;
+  const manages = (networkId: string) => {
+    const network = networkList.find((item) => item.id === networkId);
+    return canChangeGroup(c.var.user, network ? groupById.get(network.groupId) : undefined);
+  };
+  const page = need(devices);
+  return {
+    user: c.var.user,
+    csrfToken: c.var.csrfToken,
+    devices: page.items,
+    nextCursor: page.nextCursor,
+    networkNames: new Map(networkList.map((network) => [network.id, network.name])),
+    revocable: new Set(page.items.filter((d) => d.userId === c.var.user.id || manages(d.networkId)).map((d) => d.id)),
+    keyNetworks: networkList.filter((network) => manages(network.id)),
+  };
+}
+
+deviceRoutes.get("/devices", async (c) => c.html(<DevicesPage {...(await devicesView(c, c.req.query("cursor")))} />));
+
+deviceRoutes.post("/devices/:id/revoke", async (c) => {
+  const revoked = await c.var.api.DELETE("/api/v1/devices/{id}", byId(c.req.param("id")));
+  if (revoked.response.ok) return c.redirect("/devices", 303);
+  const { message, status } = refusal(revoked);
+  return c.html(<DevicesPage {...(await devicesView(c))} error={{ message }} />, status);
+});
+
+/**
+ * `wgo up` in one command (docs/cli.md, "One-command onboarding"). With an enrolment key nobody signs in,
+ * so the network is given by id: wgo looks names up only with a session, and refuses a name with a key.
+ */
+export const wgoUpCommand = (origin: string, networkId: string, key: string) =>
+  `wgo up --api ${origin} --network ${networkId} --enrolment-key ${key}`;
+
+async function keysView(c: Context<SignedInEnv>, networkId: string) {
+  const [network, keys] = await Promise.all([
+    c.var.api.GET("/api/v1/networks/{id}", byId(networkId)),
+    c.var.api.GET("/api/v1/networks/{id}/enrolment-keys", { params: { path: { id: networkId }, query: { limit: 200 } } }),
+  ]);
+  return { user: c.var.user, csrfToken: c.var.csrfToken, network: need(network), keys: need(keys).items };
+}
+
+deviceRoutes.get("/enrolment-keys", async (c) => {
+  const networkId = c.req.query("network");
+  if (!networkId) return c.redirect("/devices#keys", 303);
+  return c.html(<EnrolmentKeysPage {...(await keysView(c, networkId))} />);
+});
+
+/** The created key is in this answer only (the API never shows it again), so it renders here, no redirect. */
+deviceRoutes.post("/enrolment-keys", async (c) => {
+  const values = await formFields(c);
+  const networkId = values.network ?? "";
+  const body = { name: values.name ?? "", usageLimit: Number(values.usageLimit), expiresInSeconds: Number(values.expiresInSeconds) };
+  const created = await c.var.api.POST("/api/v1/networks/{id}/enrolment-keys", { params: { path: { id: networkId } }, body });
+  if (!created.data) {
+    const { message, fields, status } = refusal(created);
+    const view = await keysView(c, networkId).catch(() => Promise.reject(new ApiFailure(message, status)));
+    return c.html(<EnrolmentKeysPage {...view} values={values} error={{ message, fields }} />, status);
+  }
+  const command = wgoUpCommand(new URL(c.req.url).origin, networkId, created.data.key);
+  return c.html(<EnrolmentKeysPage {...(await keysView(c, networkId))} created={{ key: created.data.key, command }} />, 201);
+});
+
+deviceRoutes.post("/enrolment-keys/:keyId/revoke", async (c) => {
+  const { network = "" } = await formFields(c);
+  const path = { id: network, keyId: c.req.param("keyId") };
+  const revoked = await c.var.api.DELETE("/api/v1/networks/{id}/enrolment-keys/{keyId}", { params: { path } });
+  if (revoked.response.ok) return c.redirect(`/enrolment-keys?network=${encodeURIComponent(network)}`, 303);
+  const { message, status } = refusal(revoked);
+  // Someone who may not list the keys (a viewer) gets the refusal of what they tried, as a page.
+  const view = await keysView(c, network).catch(() => Promise.reject(new ApiFailure(message, status)));
+  return c.html(<EnrolmentKeysPage {...view} error={{ message }} />, status);
+});

@@ -1,0 +1,122 @@
+import { type Context, Hono } from "hono";
+import { byId } from "../../../client/index.ts";
+import { need, onFailure } from "../failure";
+import { formFields, refusal } from "../form";
+import { GroupPage } from "../pages/group";
+import type { GroupProps, Role } from "../pages/group-shared";
+import { GroupsPage } from "../pages/groups";
+import { canChangeGroup, isPlatformAdmin } from "../roles";
+import type { SignedInEnv } from "../types";
+
+export const groupRoutes = new Hono<SignedInEnv>();
+groupRoutes.onError(onFailure);
+
+const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
+
+async function groupsPage(c: Context<SignedInEnv>, cursor?: string) {
+  return need(await c.var.api.GET("/api/v1/groups", { params: { query: cursor ? { cursor } : {} } }));
+}
+
+groupRoutes.get("/groups", async (c) => {
+  const page = await groupsPage(c, c.req.query("cursor"));
+  return c.html(<GroupsPage user={c.var.user} csrfToken={c.var.csrfToken} groups={page.items} nextCursor={page.nextCursor} />);
+});
+
+groupRoutes.post("/groups", async (c) => {
+  const values = await formFields(c);
+  const created = await c.var.api.POST("/api/v1/groups", { body: { name: values.name ?? "" } });
+  if (created.data) return c.redirect(`/groups/${created.data.id}`, 303);
+  const { message, fields, status } = refusal(created);
+  const page = await groupsPage(c);
+  return c.html(
+    <GroupsPage
+      user={c.var.user}
+      csrfToken={c.var.csrfToken}
+      groups={page.items}
+      nextCursor={page.nextCursor}
+      values={values}
+      error={{ message, fields }}
+    />,
+    status,
+  );
+});
+
+/** Everything the group page shows; invites only for those who may manage them (the API lists them to no one else). */
+async function groupView(c: Context<SignedInEnv>, id: string): Promise<GroupProps> {
+  const [group, members] = await Promise.all([
+    c.var.api.GET("/api/v1/groups/{id}", byId(id)),
+    c.var.api.GET("/api/v1/groups/{id}/members", { params: { path: { id }, query: { limit: 200 } } }),
+  ]);
+  const groupData = need(group);
+  const canManage = canChangeGroup(c.var.user, groupData);
+  const invites = canManage
+    ? need(await c.var.api.GET("/api/v1/groups/{id}/invites", { params: { path: { id }, query: { limit: 200 } } })).items
+    : undefined;
+  const grantsOwner = groupData.role === "owner" || isPlatformAdmin(c.var.user);
+  return {
+    user: c.var.user,
+    csrfToken: c.var.csrfToken,
+    group: groupData,
+    members: need(members).items,
+    invites,
+    canManage,
+    grantable: grantsOwner ? ROLES : ROLES.filter((role) => role !== "owner"),
+  };
+}
+
+groupRoutes.get("/groups/:id", async (c) => c.html(<GroupPage {...(await groupView(c, c.req.param("id")))} />));
+
+/** After a change: back to the group (303), or the page again with the API's refusal where the form is. */
+async function answer(
+  c: Context<SignedInEnv>,
+  result: { data?: unknown; error?: unknown; response: Response },
+  form: "member" | "invite" | "row",
+  values: Record<string, string> = {},
+) {
+  const id = c.req.param("id") ?? "";
+  if (result.response.ok) return c.redirect(`/groups/${id}`, 303);
+  const { message, fields, status } = refusal(result);
+  const view = await groupView(c, id);
+  return c.html(<GroupPage {...view} error={{ message, fields, form }} values={values} />, status);
+}
+
+const asRole = (value: string | undefined) => (ROLES.includes(value as Role) ? (value as Role) : ("" as Role));
+
+groupRoutes.post("/groups/:id/members", async (c) => {
+  const values = await formFields(c);
+  const who = (values.who ?? "").trim();
+  // The API takes either: an address has an @, a user id never does.
+  const body = who.includes("@") ? { email: who, role: asRole(values.role) } : { userId: who, role: asRole(values.role) };
+  const added = await c.var.api.POST("/api/v1/groups/{id}/members", { params: { path: { id: c.req.param("id") } }, body });
+  return answer(c, added, "member", values);
+});
+
+groupRoutes.post("/groups/:id/members/:userId/role", async (c) => {
+  const { role } = await formFields(c);
+  const path = { id: c.req.param("id"), userId: c.req.param("userId") };
+  return answer(
+    c,
+    await c.var.api.PATCH("/api/v1/groups/{id}/members/{userId}", { params: { path }, body: { role: asRole(role) } }),
+    "row",
+  );
+});
+
+groupRoutes.post("/groups/:id/members/:userId/remove", async (c) => {
+  const path = { id: c.req.param("id"), userId: c.req.param("userId") };
+  const removed = await c.var.api.DELETE("/api/v1/groups/{id}/members/{userId}", { params: { path } });
+  // Leaving a group ends access to it: there is no group page to go back to.
+  if (removed.response.ok && path.userId === c.var.user.id) return c.redirect("/groups", 303);
+  return answer(c, removed, "row");
+});
+
+groupRoutes.post("/groups/:id/invites", async (c) => {
+  const values = await formFields(c);
+  const body = { email: (values.email ?? "").trim(), role: asRole(values.role) };
+  const invited = await c.var.api.POST("/api/v1/groups/{id}/invites", { params: { path: { id: c.req.param("id") } }, body });
+  return answer(c, invited, "invite", values);
+});
+
+groupRoutes.post("/groups/:id/invites/:inviteId/revoke", async (c) => {
+  const path = { id: c.req.param("id"), inviteId: c.req.param("inviteId") };
+  return answer(c, await c.var.api.DELETE("/api/v1/groups/{id}/invites/{inviteId}", { params: { path } }), "row");
+});

@@ -1,0 +1,132 @@
+import { type Context, Hono } from "hono";
+import { json, type Schema } from "../../../client/index.ts";
+import { getConfig } from "../../lib/env";
+import { formFields } from "../form";
+import { chainOf } from "../pages/chain-model";
+import { EditPolicyPage, NetworkPoliciesPage } from "../pages/network-policies";
+import { hopChoices, pathOf, policyValues } from "../pages/policy-form";
+import type { SignedInEnv } from "../types";
+import { failure, type LoadedNetwork, loadNetwork, type Refused, refusedBy } from "./network-context";
+
+/** /networks/:id/policies: each via_gateway policy with its chain picture; create, edit, delete; routing intent. */
+export const networkPolicyRoutes = new Hono<SignedInEnv>();
+
+type C = Context<SignedInEnv>;
+
+/** Everything the section reads: policies (each with its status), pools, nodes (names, hop choices). */
+async function readSection(c: C, networkId: string) {
+  const path = { params: { path: { id: networkId } } };
+  const [policies, pools, nodes] = await Promise.all([
+    c.var.api.GET("/api/v1/networks/{id}/routing-policies", { params: { path: { id: networkId }, query: { limit: 200 } } }),
+    c.var.api.GET("/api/v1/networks/{id}/gateway-pools", path),
+    c.var.api.GET("/api/v1/nodes", { params: { query: { networkId, limit: 200 } } }),
+  ]);
+  if (!policies.data) return { failed: policies };
+  if (!pools.data) return { failed: pools };
+  if (!nodes.data) return { failed: nodes };
+  const names = new Map<string, string>([
+    ...nodes.data.items.map((node) => [node.id, node.name] as const),
+    ...pools.data.items.map((pool) => [pool.id, pool.name] as const),
+  ]);
+  return { policies: policies.data.items, pools: pools.data.items, nodes: nodes.data.items, names };
+}
+
+export async function renderPolicies(c: C, loaded: LoadedNetwork, refused?: Refused & { valuesOf?: "policy" | "pool" }) {
+  const read = await readSection(c, loaded.network.id);
+  if ("failed" in read) return failure(c, read.failed as { error?: unknown; response: Response });
+  const { policies, pools, nodes, names } = read;
+  const statuses = await Promise.all(
+    policies.map((policy) => c.var.api.GET("/api/v1/routing-policies/{id}/status", { params: { path: { id: policy.id } } })),
+  );
+  const chosenNode = nodes.find((node) => node.id === c.req.query("node"));
+  const config = chosenNode ? await c.var.api.GET("/api/v1/nodes/{id}/config", { params: { path: { id: chosenNode.id } } }) : undefined;
+  const intent = config?.data ? json(config.data).routingIntent : undefined;
+  const pooled = new Set(pools.flatMap((pool) => pool.members.map((member) => member.nodeId)));
+  const page = (
+    <NetworkPoliciesPage
+      user={c.var.user}
+      csrfToken={c.var.csrfToken}
+      {...loaded}
+      policies={policies.map((policy, index) => ({ policy, chain: chainOf(policy, statuses[index]?.data, names) }))}
+      choices={hopChoices(nodes, pools)}
+      maxHops={getConfig(c.env).ROUTING_POLICY_MAX_HOPS}
+      pools={{ pools, names, free: nodes.filter((node) => node.roles.includes("gateway") && !pooled.has(node.id)) }}
+      intent={{ nodes, names, chosen: chosenNode && intent ? { node: chosenNode, intent } : undefined }}
+      error={refused?.error}
+      values={refused?.values}
+      valuesOf={refused?.valuesOf}
+    />
+  );
+  return c.html(page, refused?.status ?? 200);
+}
+
+const policyBody = (values: Record<string, string>, maxHops: number): Schema<"RoutingPolicyInput"> => ({
+  name: values.name ?? "",
+  type: "via_gateway",
+  destinationCidr: (values.destinationCidr ?? "").trim(),
+  gatewayPath: pathOf(values, maxHops),
+});
+
+networkPolicyRoutes.get("/networks/:id/policies", async (c) => {
+  const loaded = await loadNetwork(c);
+  if (loaded instanceof Response) return loaded;
+  return renderPolicies(c, loaded);
+});
+
+networkPolicyRoutes.post("/networks/:id/policies", async (c) => {
+  const values = await formFields(c);
+  const loaded = await loadNetwork(c);
+  if (loaded instanceof Response) return loaded;
+  const created = await c.var.api.POST("/api/v1/networks/{id}/routing-policies", {
+    params: { path: { id: loaded.network.id } },
+    body: policyBody(values, getConfig(c.env).ROUTING_POLICY_MAX_HOPS),
+  });
+  if (created.data) return c.redirect(`/networks/${loaded.network.id}/policies`, 303);
+  return renderPolicies(c, loaded, { ...refusedBy(created, values), valuesOf: "policy" });
+});
+
+async function renderEdit(c: C, loaded: LoadedNetwork, refused?: Refused) {
+  const policy = await c.var.api.GET("/api/v1/routing-policies/{id}", { params: { path: { id: c.req.param("policyId") ?? "" } } });
+  if (!policy.data) return failure(c, policy);
+  const read = await readSection(c, loaded.network.id);
+  if ("failed" in read) return failure(c, read.failed as { error?: unknown; response: Response });
+  const page = (
+    <EditPolicyPage
+      user={c.var.user}
+      csrfToken={c.var.csrfToken}
+      network={loaded.network}
+      policy={policy.data}
+      choices={hopChoices(read.nodes, read.pools)}
+      maxHops={getConfig(c.env).ROUTING_POLICY_MAX_HOPS}
+      values={refused?.values ?? policyValues(policy.data)}
+      error={refused?.error}
+    />
+  );
+  return c.html(page, refused?.status ?? 200);
+}
+
+networkPolicyRoutes.get("/networks/:id/policies/:policyId/edit", async (c) => {
+  const loaded = await loadNetwork(c);
+  if (loaded instanceof Response) return loaded;
+  return renderEdit(c, loaded);
+});
+
+networkPolicyRoutes.post("/networks/:id/policies/:policyId/edit", async (c) => {
+  const values = await formFields(c);
+  const loaded = await loadNetwork(c);
+  if (loaded instanceof Response) return loaded;
+  const replaced = await c.var.api.PUT("/api/v1/routing-policies/{id}", {
+    params: { path: { id: c.req.param("policyId") } },
+    body: policyBody(values, getConfig(c.env).ROUTING_POLICY_MAX_HOPS),
+  });
+  if (replaced.data) return c.redirect(`/networks/${loaded.network.id}/policies`, 303);
+  return renderEdit(c, loaded, refusedBy(replaced, values));
+});
+
+networkPolicyRoutes.post("/networks/:id/policies/:policyId/delete", async (c) => {
+  const loaded = await loadNetwork(c);
+  if (loaded instanceof Response) return loaded;
+  const deleted = await c.var.api.DELETE("/api/v1/routing-policies/{id}", { params: { path: { id: c.req.param("policyId") } } });
+  if (deleted.response.ok) return c.redirect(`/networks/${loaded.network.id}/policies`, 303);
+  return renderPolicies(c, loaded, refusedBy(deleted));
+});

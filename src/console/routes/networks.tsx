@@ -1,0 +1,46 @@
+import { type Context, Hono } from "hono";
+import type { Schema } from "../../../client/index.ts";
+import { formFields, refusal } from "../form";
+import { NetworksPage } from "../pages/networks";
+import { canChangeGroup } from "../roles";
+import type { SignedInEnv } from "../types";
+
+export const networkRoutes = new Hono<SignedInEnv>();
+
+async function listPage(c: Context<SignedInEnv>, cursor?: string) {
+  const [networks, groups] = await Promise.all([
+    c.var.api.GET("/api/v1/networks", { params: { query: cursor ? { cursor } : {} } }),
+    c.var.api.GET("/api/v1/groups", { params: { query: { limit: 200 } } }),
+  ]);
+  if (!networks.data || !groups.data) throw new Error(`networks ${networks.response.status}, groups ${groups.response.status}`);
+  const groupList: Schema<"Group">[] = groups.data.items;
+  return {
+    networks: networks.data.items,
+    nextCursor: networks.data.nextCursor,
+    groupNames: new Map(groupList.map((group) => [group.id, group.name])),
+    creatableIn: groupList.filter((group) => canChangeGroup(c.var.user, group)),
+  };
+}
+
+networkRoutes.get("/networks", async (c) => {
+  const page = await listPage(c, c.req.query("cursor"));
+  return c.html(<NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} />);
+});
+
+networkRoutes.post("/networks", async (c) => {
+  const values = await formFields(c);
+  const body = {
+    groupId: values.groupId ?? "",
+    name: values.name ?? "",
+    cidr: values.cidr ?? "",
+    ...(values.dnsDomain ? { dnsDomain: values.dnsDomain } : {}),
+  };
+  const created = await c.var.api.POST("/api/v1/networks", { body });
+  if (created.data) return c.redirect(`/networks/${created.data.id}`, 303);
+  const { message, fields, status } = refusal(created);
+  const page = await listPage(c);
+  return c.html(
+    <NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} values={values} error={{ message, fields }} />,
+    status,
+  );
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { ago, bytes } from "../../src/console/format";
+import { api } from "../helpers/api";
+import { createUser, enrolDevice, type Enrolled, networkSetup, signInAdmin } from "../helpers/factories";
+import { signedInAgent } from "./support/console-agent";
+
+const PASSWORD = "a long enough password";
+
+/** A device's node always has its key (only gateway nodes wait for one). */
+const keyOf = (device: Enrolled) => device.body.node.publicKey ?? "";
+
+async function report(from: Enrolled, peers: { publicKey: string; lastHandshakeAt: string | null; rxBytes: number; txBytes: number }[]) {
+  const beat = await api(from.deviceToken).POST("/api/v1/client/devices/{id}/heartbeat", {
+    params: { path: { id: from.deviceId } },
+    body: { appliedRevision: null, peers },
+  });
+  expect(beat.response.status).toBe(200);
+}
+
+describe("console tunnels", { timeout: 30_000 }, () => {
+  it("shows reported tunnels with handshake age and human byte counts, filtered by network, to a viewer too", async () => {
+    const { admin, network, as } = await networkSetup({ owner: "user" });
+    const other = await networkSetup();
+    const [a, b, c] = [
+      await enrolDevice(admin, { networkId: network.id }),
+      await enrolDevice(admin, { networkId: network.id }),
+      await enrolDevice(admin, { networkId: network.id }),
+    ];
+    const elsewhere = [
+      await enrolDevice(admin, { networkId: other.network.id }),
+      await enrolDevice(admin, { networkId: other.network.id }),
+    ];
+    const handshake = new Date(Date.now() - 42_000).toISOString();
+    await report(a, [
+      { publicKey: keyOf(b), lastHandshakeAt: handshake, rxBytes: 1536, txBytes: 5 * 1024 * 1024 },
+      { publicKey: keyOf(c), lastHandshakeAt: null, rxBytes: 0, txBytes: 0 },
+    ]);
+    await report(elsewhere[0]!, [{ publicKey: keyOf(elsewhere[1]!), lastHandshakeAt: null, rxBytes: 7, txBytes: 7 }]);
+
+    const viewer = await as("viewer");
+    const agent = await signedInAgent(viewer.email, PASSWORD);
+    const page = await agent.get(`/tunnels?network=${network.id}`);
+    expect(page.status).toBe(200);
+    const rows = page.text.split("<tr>").slice(2);
+    expect(rows).toHaveLength(2);
+    const toB = rows.find((row) => row.includes(`<td>${b.body.node.name}</td>`)) ?? "";
+    expect(toB).toContain(`<td>${a.body.node.name}</td>`);
+    expect(toB).toMatch(/<td>4\d s ago<\/td>/);
+    expect(toB).toContain("<td>1.50 KiB</td>");
+    expect(toB).toContain("<td>5.00 MiB</td>");
+    const toC = rows.find((row) => row.includes(`<td>${c.body.node.name}</td>`)) ?? "";
+    expect(toC).toContain("<td>never</td>");
+    expect(toC).toContain("<td>0 B</td>");
+    expect(page.text).not.toContain(elsewhere[0]!.body.node.name);
+    expect(page.text).not.toMatch(/<form method="post" action="\/(?!sign-out)/);
+  });
+
+  it("says when there is nothing reported yet", async () => {
+    const user = await createUser(await signInAdmin());
+    const page = await (await signedInAgent(user.email, PASSWORD)).get("/tunnels");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("No tunnels reported yet");
+  });
+
+  it("writes ages and sizes for people", () => {
+    const now = Date.parse("2026-07-02T12:00:00Z");
+    expect(ago(null, now)).toBe("never");
+    expect(ago("2026-07-02T11:59:18Z", now)).toBe("42 s ago");
+    expect(ago("2026-07-02T11:55:00Z", now)).toBe("5 min ago");
+    expect(ago("2026-06-30T12:00:00Z", now)).toBe("2 d ago");
+    expect(bytes(512)).toBe("512 B");
+    expect(bytes(1024 * 1024 * 1024 * 3.2)).toBe("3.20 GiB");
+    expect(bytes(150 * 1024)).toBe("150 KiB");
+  });
+});
