@@ -42,7 +42,12 @@ function fromThisOrigin(request: Request) {
 async function submittedToken(request: Request) {
   const type = request.headers.get("content-type") ?? "";
   if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) return undefined;
-  const value = (await request.clone().formData()).get(CSRF_FIELD);
+  // A body that does not parse as the form it claims to be (a bad multipart boundary) carries no token.
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => undefined);
+  const value = form?.get(CSRF_FIELD);
   return typeof value === "string" ? value : undefined;
 }
 

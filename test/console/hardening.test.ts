@@ -103,4 +103,23 @@ describe("console hardening", { timeout: 60_000 }, () => {
       expect(page.text, path).not.toMatch(/\/api\/v1|at \w+ \(|Error:/);
     }
   });
+
+  it("refuses a form body that does not parse (bad multipart) with the CSRF page, not a 500", async () => {
+    const agent = await signedInAgent(TEST_ADMIN.email, TEST_ADMIN.password);
+    const answer = await agent.request("/networks", {
+      method: "POST",
+      body: "not multipart at all",
+      headers: { "Content-Type": "multipart/form-data; boundary=x", "Sec-Fetch-Site": "same-origin" },
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.text).toContain("CSRF check");
+  });
+
+  it("answers a list the API refuses (a cursor it cannot read) with its status and sentence, not a 500", async () => {
+    const agent = await signedInAgent(TEST_ADMIN.email, TEST_ADMIN.password);
+    const page = await agent.get("/networks?cursor=garbage");
+    expect(page.status).toBe(422);
+    expect(page.text).toContain('role="alert"');
+    expect(page.text).not.toMatch(/Internal Server Error|at \w+ \(/);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField, EmptyState } from "../layout";
+import { NextPage } from "../parts";
 import type { ConsoleUser } from "../types";
 import { NetworkFrame } from "./network-frame";
 
@@ -88,11 +89,7 @@ export function NetworkDnsPage({ user, csrfToken, network, canChange, records, n
           </tbody>
         </table>
       )}
-      {nextCursor && (
-        <p>
-          <a href={`${base}?cursor=${encodeURIComponent(nextCursor)}`}>Next page</a>
-        </p>
-      )}
+      <NextPage path={base} query={{}} cursor={nextCursor} />
       {canChange && (
         <section aria-labelledby="add-record">
           <h2 id="add-record">Add a record</h2>

@@ -1,5 +1,6 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField, EmptyState } from "../layout";
+import { NextPage } from "../parts";
 import type { ConsoleUser } from "../types";
 import { AddNodeForm } from "./node-form";
 import { NetworkFrame, shortKey, when } from "./network-frame";
@@ -72,11 +73,7 @@ export function NetworkNodesPage(props: NodesProps) {
           </tbody>
         </table>
       )}
-      {nextCursor && (
-        <p>
-          <a href={`${base}?cursor=${encodeURIComponent(nextCursor)}`}>Next page</a>
-        </p>
-      )}
+      <NextPage path={base} query={{}} cursor={nextCursor} />
       {canChange && <AddNodeForm {...props} />}
     </NetworkFrame>
   );

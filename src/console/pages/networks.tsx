@@ -1,5 +1,6 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
+import { NextPage } from "../parts";
 import type { ConsoleUser } from "../types";
 
 export interface NetworksProps {
@@ -52,11 +53,7 @@ export function NetworksPage({ user, csrfToken, networks, nextCursor, creatableI
           </tbody>
         </table>
       )}
-      {nextCursor && (
-        <p>
-          <a href={`/networks?cursor=${encodeURIComponent(nextCursor)}`}>Next page</a>
-        </p>
-      )}
+      <NextPage path="/networks" query={{}} cursor={nextCursor} />
       {creatableIn.length > 0 && (
         <section aria-labelledby="create-network">
           <h2 id="create-network">Create a network</h2>

@@ -1,22 +1,24 @@
 import { type Context, Hono } from "hono";
 import type { Schema } from "../../../client/index.ts";
+import { need, onFailure } from "../failure";
 import { formFields, refusal } from "../form";
 import { NetworksPage } from "../pages/networks";
 import { canChangeGroup } from "../roles";
 import type { SignedInEnv } from "../types";
 
 export const networkRoutes = new Hono<SignedInEnv>();
+networkRoutes.onError(onFailure);
 
 async function listPage(c: Context<SignedInEnv>, cursor?: string) {
   const [networks, groups] = await Promise.all([
     c.var.api.GET("/api/v1/networks", { params: { query: cursor ? { cursor } : {} } }),
     c.var.api.GET("/api/v1/groups", { params: { query: { limit: 200 } } }),
   ]);
-  if (!networks.data || !groups.data) throw new Error(`networks ${networks.response.status}, groups ${groups.response.status}`);
-  const groupList: Schema<"Group">[] = groups.data.items;
+  const networkPage = need(networks);
+  const groupList: Schema<"Group">[] = need(groups).items;
   return {
-    networks: networks.data.items,
-    nextCursor: networks.data.nextCursor,
+    networks: networkPage.items,
+    nextCursor: networkPage.nextCursor,
     groupNames: new Map(groupList.map((group) => [group.id, group.name])),
     creatableIn: groupList.filter((group) => canChangeGroup(c.var.user, group)),
   };
