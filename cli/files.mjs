@@ -1,6 +1,6 @@
 // Where wgo keeps its state, and how: every file holds a secret (tokens, a private key, a config with
-// the private key in it), so files are 0600 and the directories wgo creates are 0700. The one file wgo
-// writes for others to read, a namespace's resolv.conf, has its own helper (writeSharedFile).
+// the private key in it), so files are 0600 and the directories wgo creates are 0700. The files wgo
+// writes for others to read (a namespace's resolv.conf, a systemd unit) have their own helper (writeSharedFile).
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -50,7 +50,7 @@ export function writeSecretFile(path, text) {
 }
 
 /**
- * A file every process must read (a namespace's resolv.conf), so 0644 in a 0755 directory. Written in
+ * A file every process must read (a namespace's resolv.conf, a systemd unit), so 0644 in a 0755 directory. Written in
  * place, not renamed over: `ip netns exec` bind-mounts it, and a process that already holds that mount
  * would keep seeing a replaced file's old inode. @returns {string[]} the directories it created, deepest first
  */

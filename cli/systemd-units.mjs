@@ -3,9 +3,14 @@
 // the absolute paths of node and wgo, since systemd neither searches PATH the way a shell does nor
 // knows where `npm link` put wgo.
 
-/** A value in ExecStart: quoted when it has anything systemd would split or expand. */
-function arg(value) {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `"${value.replace(/(["\\])/g, "\\$1")}"`;
+/**
+ * A value in ExecStart= (or, with `exec: false`, Environment=): quoted when it has anything systemd would
+ * split on. Quotes do not stop expansion: systemd expands %-specifiers in both (so % is doubled) and
+ * $VARIABLES in ExecStart= only (so $ is doubled there; in Environment= it is literal).
+ */
+function arg(value, { exec = true } = {}) {
+  const literal = exec ? value.replace(/%/g, "%%").replace(/\$/g, "$$$$") : value.replace(/%/g, "%%");
+  return /^[\w@%+=:,./-]+$/.test(literal) ? literal : `"${literal.replace(/(["\\])/g, "\\$1")}"`;
 }
 
 /** Both units restart a failed wgo, except on exit 3: a refused credential, which restarting cannot fix. */
@@ -35,7 +40,7 @@ export function deviceUnit({ node, wgo, home, name }) {
     "",
     "[Service]",
     "Type=simple",
-    `Environment=${arg(`WGO_HOME=${home}`)}`,
+    `Environment=${arg(`WGO_HOME=${home}`, { exec: false })}`,
     "# The interface is gone after a reboot: bring it up (or re-apply it) before the loop starts.",
     `ExecStartPre=${exec(["up", "--name", name])}`,
     `ExecStart=${exec(["heartbeat", "--name", name, "--apply"])}`,
@@ -69,7 +74,7 @@ export function gatewayUnit({ node, wgo, stateDir }) {
     "",
     "[Service]",
     "Type=simple",
-    `Environment=${arg(`WGO_GATEWAY_STATE=${stateDir}`)}`,
+    `Environment=${arg(`WGO_GATEWAY_STATE=${stateDir}`, { exec: false })}`,
     ...(managed
       ? [
           `# ${stateDir}, 0700, kept across restarts: the credential, each node's private key, its held config.`,

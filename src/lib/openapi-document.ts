@@ -70,9 +70,9 @@ export const DOCUMENT_CONFIG = {
     version: "1.0.0",
     description:
       "Accounts, groups, networks, nodes, routing policies, DNS and generated WireGuard configuration. " +
-      "Three bearer credentials exist (userAuth, deviceAuth, agentAuth); each operation lists the ones it accepts, " +
-      "and `security: []` marks the public ones. Errors share one envelope, `{ error: { code, message, fields? } }`, " +
-      "with one schema per status naming its codes. Every response carries X-Request-Id.",
+      "Four bearer credentials exist (userAuth, deviceAuth, agentAuth, and metricsAuth for GET /metrics); each " +
+      "operation lists the ones it accepts, and `security: []` marks the public ones. Errors share one envelope, " +
+      "`{ error: { code, message, fields? } }`, with one schema per status naming its codes. Every response carries X-Request-Id.",
   },
   // Relative: the API is served by the origin that serves this document (its paths carry /api/v1).
   servers: [{ url: "/", description: "The origin serving this document" }],

@@ -96,6 +96,22 @@ describe("wgo install-service", () => {
     expect(existsSync(join(units, "wgo-device-laptop.service"))).toBe(true);
   });
 
+  it("escapes what systemd expands even in quotes: % everywhere (specifiers), $ in ExecStart (variables)", async () => {
+    const units = await import(/* @vite-ignore */ `../../cli/${"systemd-units.mjs"}`);
+    const unit: string = units.deviceUnit({
+      node: "/opt/node%h/bin/node",
+      wgo: "/opt/w $HOME/wgo.mjs",
+      home: "/srv/100% $x",
+      name: "laptop",
+    });
+    // Unescaped, systemd would run /opt/node/root/bin/node (%h is the home directory) and expand $HOME.
+    expect(unit).toContain('\nExecStart=/opt/node%%h/bin/node "/opt/w $$HOME/wgo.mjs" heartbeat --name laptop --apply\n');
+    // Environment= expands specifiers but takes $ literally.
+    expect(unit).toContain('\nEnvironment="WGO_HOME=/srv/100%% $x"\n');
+    const gateway: string = units.gatewayUnit({ node: "/usr/bin/node", wgo: "/opt/wgo.mjs", stateDir: "/srv/gw%i" });
+    expect(gateway).toContain("\nEnvironment=WGO_GATEWAY_STATE=/srv/gw%%i\n");
+  });
+
   it("a failing systemctl is reported; no device enrolled is a clear error before anything is written", async () => {
     const home = await enrolledHome();
     const units = tempDir("wgo-units-");
