@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { GATEWAY_STATUSES } from "../db/schema";
+import { GATEWAY_HEALTH, GATEWAY_STATUSES } from "../db/schema";
 import { displayName } from "../lib/display-name";
 import { hostProblem } from "../services/networks/net/endpoint";
 import { Timestamp } from "../lib/openapi";
@@ -13,7 +13,7 @@ export const InventoryName = displayName({ min: 1, max: 100 });
 /** Only active gateways are eligible for new policy hops. */
 export const GatewayStatus = z.enum(GATEWAY_STATUSES);
 
-export const GatewayHealth = z.enum(["unknown", "healthy", "degraded", "down"]);
+export const GatewayHealth = z.enum(GATEWAY_HEALTH);
 
 export const GatewaySchema = z
   .object({

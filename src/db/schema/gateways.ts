@@ -3,6 +3,8 @@ import { regions } from "./regions";
 
 export const GATEWAY_STATUSES = ["active", "draining", "disabled"] as const;
 export type GatewayStatus = (typeof GATEWAY_STATUSES)[number];
+/** What a region's gateway-manager reports; the API, the schema and GET /metrics share this one list. */
+export const GATEWAY_HEALTH = ["unknown", "healthy", "degraded", "down"] as const;
 
 /** Shared runtime inventory: a gateway serves networks through nodes with the gateway role. */
 export const gateways = sqliteTable(
@@ -19,7 +21,7 @@ export const gateways = sqliteTable(
     status: text({ enum: GATEWAY_STATUSES }).notNull().default("active"),
     capacity: integer(),
     /** What the region's gateway-manager last reported. */
-    health: text({ enum: ["unknown", "healthy", "degraded", "down"] })
+    health: text({ enum: GATEWAY_HEALTH })
       .notNull()
       .default("unknown"),
     healthCheckedAt: text(),

@@ -1,12 +1,10 @@
 import type { D1Meter } from "../../db/metered-d1";
-import { DELIVERY_STATUSES, GATEWAY_STATUSES } from "../../db/schema";
+import { DELIVERY_STATUSES, GATEWAY_HEALTH, GATEWAY_STATUSES } from "../../db/schema";
 import type { MetricFamily } from "../../lib/prometheus-text";
 import { memberHealth, NO_VITALS, type PoolHealthRules } from "../networks/pools/health";
 import { assignedProbers, trustedVitals } from "../networks/pools/probes";
 import { loginFailures } from "./counters";
 import type { Fleet } from "./fleet-queries";
-
-const GATEWAY_HEALTH = ["unknown", "healthy", "degraded", "down"] as const;
 
 /** Inventory gateways: counts by status and health (every pair, zeros included), and the presence verdict of each. */
 function gatewayFamilies(fleet: Fleet): MetricFamily[] {
