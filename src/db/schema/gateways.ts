@@ -21,9 +21,7 @@ export const gateways = sqliteTable(
     status: text({ enum: GATEWAY_STATUSES }).notNull().default("active"),
     capacity: integer(),
     /** What the region's gateway-manager last reported. */
-    health: text({ enum: GATEWAY_HEALTH })
-      .notNull()
-      .default("unknown"),
+    health: text({ enum: GATEWAY_HEALTH }).notNull().default("unknown"),
     healthCheckedAt: text(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),
