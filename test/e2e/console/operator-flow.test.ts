@@ -6,25 +6,17 @@
 // the group's things and whose hand-made POST the API refuses with its own message.
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { byId, expectAnswer, login, type TypedApiClient, typedApi } from "../support/api-client.ts";
-import { browserAvailability, launchBrowser } from "../support/browser.ts";
+import { describeInChromium, launchBrowser } from "../support/browser.ts";
 import { changingButtons, signInConsole } from "../support/console-browser.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { reportAsAgent } from "./showcase.ts";
 
-const browser = browserAvailability();
 /** Buttons every signed-in user has, whatever their group role (docs/notifications.md: channels are the account's). */
 const OWN_ACCOUNT_ACTIONS = ["Leave group", "Add channel"];
-const requireBrowser = process.env.CI === "true";
 
-describe.runIf(!browser.ok && requireBrowser)("the console's operator flow in Chromium (CI)", () => {
-  it("needs Chromium", () => {
-    expect.fail(`CI=true and ${browser.reason}: the console browser tests cannot run`);
-  });
-});
-
-describe.skipIf(!browser.ok)("the console's operator flow in Chromium", () => {
+describeInChromium("the console's operator flow in Chromium", () => {
   let server: WorkerServer;
   let chromium: Browser;
   let admin: TypedApiClient;

@@ -5,24 +5,16 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { login, typedApi } from "../support/api-client.ts";
-import { browserAvailability, launchBrowser, openOriginPage } from "../support/browser.ts";
+import { describeInChromium, launchBrowser, openOriginPage } from "../support/browser.ts";
 import { type AxeViolation, horizontalOverflow, seriousAxeViolations, signInConsole } from "../support/console-browser.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { buildShowcase, type Showcase } from "./showcase.ts";
 
-const browser = browserAvailability();
-const requireBrowser = process.env.CI === "true";
 const SCREENSHOT_DIR = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-
-describe.runIf(!browser.ok && requireBrowser)("the console's pages in Chromium (CI)", () => {
-  it("needs Chromium", () => {
-    expect.fail(`CI=true and ${browser.reason}: the console browser tests cannot run`);
-  });
-});
 
 /** The pages an operator lives in, signed in as the platform admin (who sees every section). */
 function mainPages(showcase: Showcase) {
@@ -47,7 +39,7 @@ function mainPages(showcase: Showcase) {
   ];
 }
 
-describe.skipIf(!browser.ok)("the console's pages in Chromium", () => {
+describeInChromium("the console's pages in Chromium", () => {
   let server: WorkerServer;
   let chromium: Browser;
   let showcase: Showcase;

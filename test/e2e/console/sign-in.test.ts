@@ -4,22 +4,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { expectAnswer, login, typedApi } from "../support/api-client.ts";
-import { browserAvailability, launchBrowser, openOriginPage } from "../support/browser.ts";
+import { describeInChromium, launchBrowser, openOriginPage } from "../support/browser.ts";
 import { totp } from "../support/totp.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 
-const browser = browserAvailability();
-const requireBrowser = process.env.CI === "true";
-
-describe.runIf(!browser.ok && requireBrowser)("the console in Chromium (CI)", () => {
-  it("needs Chromium", () => {
-    expect.fail(`CI=true and ${browser.reason}: the console browser tests cannot run`);
-  });
-});
-
-describe.skipIf(!browser.ok)("console sign-in in Chromium", () => {
+describeInChromium("console sign-in in Chromium", () => {
   let server: WorkerServer;
   let chromium: Browser;
   const password = "a long enough password";

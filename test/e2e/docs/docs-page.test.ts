@@ -2,15 +2,9 @@
 // /api/v1/docs on `wrangler dev` with every other origin blocked (and no host name resolving); the page must
 // load its UI from the Worker, break no CSP rule, log no error, and show the operations of our document.
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserAvailability, launchBrowser, openOriginPage } from "../support/browser.ts";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeInChromium, launchBrowser, openOriginPage } from "../support/browser.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
-
-const browser = browserAvailability();
-const requireBrowser = process.env.CI === "true";
-if (!browser.ok) {
-  console.warn(`\n!!! ${requireBrowser ? "FAILING (CI=true)" : "SKIPPING"} the docs page browser test: ${browser.reason} !!!\n`);
-}
 
 // A few operations whose summaries must appear, read from the served document (the wording may change).
 const OPERATIONS = [
@@ -19,13 +13,7 @@ const OPERATIONS = [
   ["get", "/api/v1/nodes/{id}/config"],
 ] as const;
 
-describe.runIf(!browser.ok && requireBrowser)("the docs page in Chromium (CI)", () => {
-  it("needs Chromium", () => {
-    expect.fail(`CI=true and ${browser.reason}: the docs page browser test cannot run`);
-  });
-});
-
-describe.skipIf(!browser.ok)("the docs page in Chromium, offline", () => {
+describeInChromium("the docs page in Chromium, offline", () => {
   let server: WorkerServer;
   let chromium: Browser;
 

@@ -7,6 +7,7 @@
 // (a CSP violation is one) and failed same-origin requests are collected the same way.
 import { existsSync } from "node:fs";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -14,6 +15,22 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export function browserAvailability(): { ok: boolean; reason: string } {
   if (!existsSync(CHROMIUM)) return { ok: false, reason: `no Chromium at ${CHROMIUM} (apt-get install chromium)` };
   return { ok: true, reason: `Chromium at ${CHROMIUM}` };
+}
+
+/**
+ * A suite that needs Chromium: it runs where Chromium is; elsewhere it is skipped with a loud warning, except under
+ * CI=true, where a stand-in test fails ("needs Chromium") so a CI without the browser cannot pass silently.
+ */
+export function describeInChromium(title: string, body: () => void) {
+  const availability = browserAvailability();
+  const required = process.env.CI === "true";
+  if (!availability.ok) console.warn(`\n!!! ${required ? "FAILING (CI=true)" : "SKIPPING"} ${title}: ${availability.reason} !!!\n`);
+  describe.runIf(!availability.ok && required)(`${title} (CI)`, () => {
+    it("needs Chromium", () => {
+      expect.fail(`CI=true and ${availability.reason}: ${title} cannot run`);
+    });
+  });
+  describe.skipIf(!availability.ok)(title, body);
 }
 
 export function launchBrowser(): Promise<Browser> {
