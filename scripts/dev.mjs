@@ -55,8 +55,24 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 // DEV_CRON_TRIGGER: GET /__scheduled runs the cron (offline/drift detection, webhook retries) on demand
 // (src/dev-cron-trigger.ts; wrangler's own trigger fails once the Worker has static assets).
-const server = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", PORT, "--var", "DEV_CRON_TRIGGER:true"], { stdio: "inherit", env });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+// Its own process group, so a signal to this process (Ctrl-C, or `kill <pid>` of npm, which forwards it) stops
+// wrangler and the workerd processes it started, not wrangler alone.
+const server = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", PORT, "--var", "DEV_CRON_TRIGGER:true"], {
+  stdio: "inherit",
+  env,
+  detached: true,
+});
+const stopServer = (signal) => {
+  try {
+    process.kill(-server.pid, signal);
+  } catch {
+    // already gone
+  }
+};
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => stopServer(signal));
+// npm does not pass a SIGTERM sent to it on to this script: when npm (our parent) is gone, stop too.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && stopServer("SIGTERM"), 1000).unref();
 server.on("exit", (code) => process.exit(code ?? 0));
 
 const base = `http://127.0.0.1:${PORT}`;
@@ -64,6 +80,7 @@ const seeded = await seedAdmin(base);
 console.log(
   [
     "",
+    `  Console   ${base}/`,
     `  API       ${base}/api/v1`,
     `  Docs      ${base}/api/v1/docs`,
     `  Admin     ${DEV_ADMIN.email} / ${DEV_ADMIN.password}${seeded ? "" : "  (login failed: .dev.vars holds other bootstrap values?)"}`,
