@@ -6,6 +6,20 @@ import { testSecrets } from "./test/test-secrets.ts";
 /** test/fuzz: FUZZ_RUNS (runs per route and caller) and FUZZ_SEED reach the Worker as bindings. */
 const fuzzSettings = () => ({ FUZZ_RUNS: process.env.FUZZ_RUNS ?? "", FUZZ_SEED: process.env.FUZZ_SEED ?? "" });
 
+/**
+ * The pure cores (routing, DNS, addresses, the Prometheus renderer, webhook URL rules, queues) need no
+ * runtime: they run in Node (project `unit`), without workerd's start-up and D1 migrations per file.
+ */
+const unitTests = [
+  "test/routing/**/*.test.ts",
+  "test/dns/**/*.test.ts",
+  "test/metrics/prometheus-text.test.ts",
+  "test/metrics/writer-queue.test.ts",
+  "test/notifications/webhook-url.test.ts",
+  "test/durable-objects/group-commit.test.ts",
+  "test/console/node-sync.test.ts",
+];
+
 /** test/notifications: webhooks reach the Node receiver on 127.0.0.1 (globalSetup), and time out fast. */
 const notificationSettings = () => ({ WEBHOOK_ALLOW_HTTP_LOOPBACK: "true", WEBHOOK_TIMEOUT_MS: "1000" });
 
@@ -40,13 +54,18 @@ export default defineConfig(async () => {
           test: {
             name: "workers",
             include: ["test/**/*.test.ts"],
-            exclude: ["test/e2e/**", "test/cli/**", "test/client-lib/**"],
+            exclude: ["test/e2e/**", "test/cli/**", "test/client-lib/**", ...unitTests],
             setupFiles: ["./test/setup.ts"],
             // Sign-ins hash passwords (scrypt): on a busy 2-core machine a test with several users passes 5 s.
             testTimeout: 20_000,
             // A real HTTP receiver in Node for webhook deliveries; tests get its URL with inject().
             globalSetup: ["./test/notifications/support/webhook-receiver.global.ts"],
           },
+        },
+        {
+          // The pure cores, in Node: no workerd, no D1.
+          // Property tests over generated networks take seconds on a busy 2-core machine: the workers project's timeout.
+          test: { name: "unit", include: unitTests, environment: "node", testTimeout: 20_000 },
         },
         {
           // The command-line client's own logic (argument parsing, state files, error messages), in Node.
