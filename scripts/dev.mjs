@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 
 const PORT = process.env.PORT ?? "8787";
 const DEV_ADMIN = { email: "admin@example.com", password: "dev-admin-password" };
@@ -27,6 +28,28 @@ function ensureDevVars() {
   ];
   writeFileSync(".dev.vars", `${lines.join("\n")}\n`, { mode: 0o600 });
   console.log("wrote .dev.vars with fresh development secrets");
+}
+
+/**
+ * wrangler's output, less two misleading parts: its hint to trigger the cron at /cdn-cgi/handler/scheduled (which
+ * answers 500 for a Worker with static assets; /__scheduled is ours) and the stack trace of its failed look-up of
+ * workers.cloudflare.com (this machine is offline; wrangler falls back to a placeholder and says so).
+ */
+function passOn(from, to) {
+  let skipping = false;
+  createInterface({ input: from }).on("line", (line) => {
+    if (/Scheduled Workers are not automatically triggered/.test(line)) {
+      skipping = true;
+      to.write(`  The cron (detection, deliveries): curl http://127.0.0.1:${PORT}/__scheduled\n`);
+      return;
+    }
+    if (skipping && /For more details/.test(line)) {
+      skipping = false;
+      return;
+    }
+    if (/^Error: getaddrinfo ENOTFOUND workers\.cloudflare\.com|^\s+at .*(GetAddrInfoReqWrap|callbackTrampoline)/.test(line)) return;
+    if (!skipping) to.write(`${line}\n`);
+  });
 }
 
 async function seedAdmin(base) {
@@ -55,13 +78,15 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 // DEV_CRON_TRIGGER: GET /__scheduled runs the cron (offline/drift detection, webhook retries) on demand
 // (src/dev-cron-trigger.ts; wrangler's own trigger fails once the Worker has static assets).
-// Its own process group, so a signal to this process (Ctrl-C, or `kill <pid>` of npm, which forwards it) stops
-// wrangler and the workerd processes it started, not wrangler alone.
+// Its own process group, so a signal to this process (Ctrl-C, or `kill <pid>` of npm) stops wrangler and the
+// workerd processes it started, not wrangler alone.
 const server = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", PORT, "--var", "DEV_CRON_TRIGGER:true"], {
-  stdio: "inherit",
+  stdio: ["inherit", "pipe", "pipe"],
   env,
   detached: true,
 });
+passOn(server.stdout, process.stdout);
+passOn(server.stderr, process.stderr);
 const stopServer = (signal) => {
   try {
     process.kill(-server.pid, signal);
@@ -85,6 +110,8 @@ console.log(
     `  Docs      ${base}/api/v1/docs`,
     `  Admin     ${DEV_ADMIN.email} / ${DEV_ADMIN.password}${seeded ? "" : "  (login failed: .dev.vars holds other bootstrap values?)"}`,
     `  Mail      ${base}/api/v1/dev/mail?to=<address>  (development outbox)`,
+    `  Cron      ${base}/__scheduled  (runs the minute's cron once)`,
+    "  Stop      Ctrl-C",
     "",
   ].join("\n"),
 );
