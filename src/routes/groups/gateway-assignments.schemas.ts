@@ -12,12 +12,9 @@ export const GatewayAssignmentSchema = z
       .string()
       .nullable()
       .openapi({ description: "The assigned region: every gateway in it, present and future (null when one gateway is assigned)" }),
-    createdBy: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "The platform admin who assigned it; null for assignments the upgrade back-filled or whose author was deleted",
-      }),
+    createdBy: z.string().nullable().openapi({
+      description: "The platform admin who assigned it; null for assignments the upgrade back-filled or whose author was deleted",
+    }),
     createdAt: Timestamp,
   })
   .openapi("GatewayAssignment");

@@ -6,8 +6,9 @@ import { gatewayAssignments, users } from "../../db/schema";
 import { domainError } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { auditStatement } from "../audit/audit-trail";
-import { gatewayAssignedToGroup, isPlatformAdmin } from "../live-authority";
-import type { WriterContext } from "./commit";
+import { gatewayAssignedToGroup, gatewaysAssignedToGroup, isPlatformAdmin } from "../live-authority";
+import type { Conditional, WriterContext } from "./commit";
+import type { HeldNetwork } from "./memory/held-network";
 
 /**
  * Which inventory gateways a network's gateway nodes may run on: those assigned to the network's group,
@@ -15,9 +16,6 @@ import type { WriterContext } from "./commit";
  * writer checks it before a write and the write's batch checks it again (services/live-authority.ts), so an
  * assignment withdrawn between the two cannot let a node onto the gateway.
  */
-
-export const notAssigned = (subject: string, gatewayId: string) =>
-  `${subject} runs on gateway ${gatewayId}, which is not assigned to this network's group`;
 
 /** The 400 for a node placed on a gateway its group may not use. */
 export const placementRefused = (gatewayId: string) =>
@@ -71,3 +69,24 @@ export async function placeOnGateway(ctx: WriterContext, groupId: string, gatewa
     onlyIf,
   };
 }
+
+/**
+ * The batch's re-check for a write that names gateway nodes (a path, a pool's members): its first
+ * statement (which must return rows when written) and what rides on it run only while every gateway those
+ * nodes run on is still assigned to the group.
+ */
+export function stillAssigned(held: HeldNetwork, nodeIds: Iterable<string>): Conditional {
+  const gatewayIds = new Set<string>();
+  for (const id of nodeIds) {
+    const gatewayId = held.nodes.get(id)?.gatewayId;
+    if (gatewayId) gatewayIds.add(gatewayId);
+  }
+  return {
+    onlyIf: gatewaysAssignedToGroup(held.network.groupId, [...gatewayIds]),
+    happened: (results) => (results[0] as unknown[]).length > 0,
+  };
+}
+
+/** The 400 when the batch's re-check refused: an assignment was withdrawn after the writer's check. */
+export const assignmentWithdrawn = (subject: string) =>
+  domainError(`${subject}: a gateway it runs on is no longer assigned to this network's group`);
