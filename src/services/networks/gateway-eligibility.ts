@@ -7,7 +7,7 @@ import { domainError } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { auditStatement } from "../audit/audit-trail";
 import { gatewayAssignedToGroup, gatewaysAssignedToGroup, isPlatformAdmin } from "../live-authority";
-import type { Conditional, WriterContext } from "./commit";
+import { type Conditional, commit, type WriterContext } from "./commit";
 import type { HeldNetwork } from "./memory/held-network";
 
 /**
@@ -90,3 +90,23 @@ export function stillAssigned(held: HeldNetwork, nodeIds: Iterable<string>): Con
 /** The 400 when the batch's re-check refused: an assignment was withdrawn after the writer's check. */
 export const assignmentWithdrawn = (subject: string) =>
   domainError(`${subject}: a gateway it runs on is no longer assigned to this network's group`);
+
+/**
+ * The commit of a node write, after the statements its gateway placement needs (if any). The node's own
+ * statement comes first in `statements`; with a placement it is conditional, and a refusal (the assignment
+ * withdrawn since the check) is the same 400 as the check's.
+ */
+export async function commitPlaced(
+  ctx: WriterContext,
+  placement: GatewayPlacement | undefined,
+  statements: Parameters<typeof commit>[1],
+  event: Parameters<typeof commit>[2],
+  gatewayId: string | null,
+) {
+  if (!placement) return commit(ctx, statements, event);
+  const at = placement.before.length;
+  const happened = (results: unknown[]) => (results[at] as unknown[]).length > 0;
+  const results = await commit(ctx, [...placement.before, ...statements], event, { onlyIf: placement.onlyIf, happened });
+  if (!happened(results)) throw placementRefused(gatewayId ?? "");
+  return results;
+}

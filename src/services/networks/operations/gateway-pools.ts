@@ -4,6 +4,7 @@ import { gatewayPools, type PoolMember } from "../../../db/schema";
 import { conflict, domainError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { commit, type WriterContext } from "../commit";
+import { assertMovedEgressFree } from "../egress-claims";
 import { assignmentWithdrawn, stillAssigned } from "../gateway-eligibility";
 import { type GatewayEligibility, gatewayNodeProblem } from "../gateway-path";
 import type { HeldNetwork } from "../memory/held-network";
@@ -141,6 +142,10 @@ export async function updatePool(
   let members = current.members;
   if (changes.members) {
     await assertMembersFit(ctx, held, changes.members, eligibility, poolId);
+    // Policies leaving the overlay at this pool now leave at every new member's gateway.
+    const gatewaysAfter = () =>
+      changes.members!.map((member) => held.nodes.get(member.nodeId)?.gatewayId).filter((id): id is string => !!id);
+    await assertMovedEgressFree(ctx.db, held, [poolId], gatewaysAfter, "members");
     const drained = new Set(current.members.filter((member) => member.drained).map((member) => member.nodeId));
     members = changes.members.map(({ nodeId, priority }) => ({ nodeId, priority, drained: drained.has(nodeId) }));
   }

@@ -5,7 +5,8 @@ import { conflict, domainError, fieldError, notFound } from "../../../lib/errors
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
 import { commit, type WriterContext } from "../commit";
-import { type GatewayPlacement, placeOnGateway, placementRefused } from "../gateway-eligibility";
+import { assertMovedEgressFree } from "../egress-claims";
+import { commitPlaced, placeOnGateway } from "../gateway-eligibility";
 import { insertWhere } from "../../../db/insert-where";
 import { nodeNameProblem } from "../dns";
 import { mustParseCidr } from "../net/cidr";
@@ -203,6 +204,11 @@ export async function updateNode(
   if (moved) await assertGatewayRole(db, isGateway, gatewayId);
   // A node moved onto a gateway: the gateway must be assigned to the group (checked again by the batch).
   const placement = moved && gatewayId ? await placeOnGateway(ctx, held.network.groupId, gatewayId) : undefined;
+  // Policies leaving the overlay at this node (or its pool) now leave at the new gateway.
+  if (moved && gatewayId) {
+    const egressIds = [nodeId, ...(held.poolOf(nodeId) ? [held.poolOf(nodeId)!.id] : [])];
+    await assertMovedEgressFree(db, held, egressIds, () => [gatewayId], "gatewayId");
+  }
   // Names, addresses and gateways (the zone's name server is a gateway's address) all shape the zone file.
   const renamed = next.name !== current.name || next.address !== current.address || next.isGateway !== current.isGateway;
   // Heartbeat columns are left alone: heartbeats write them outside the writer.
@@ -225,26 +231,6 @@ export async function updateNode(
   held.putNode(next);
   held.bumped({ routing: true, dns: renamed });
   return next;
-}
-
-/**
- * The commit of a node write, after the statements its gateway placement needs (if any). The node's own
- * statement comes first in `statements`; with a placement it is conditional, and a refusal (the assignment
- * withdrawn since the check) is the same 400 as the check's.
- */
-async function commitPlaced(
-  ctx: WriterContext,
-  placement: GatewayPlacement | undefined,
-  statements: Parameters<typeof commit>[1],
-  event: Parameters<typeof commit>[2],
-  gatewayId: string | null,
-) {
-  if (!placement) return commit(ctx, statements, event);
-  const at = placement.before.length;
-  const happened = (results: unknown[]) => (results[at] as unknown[]).length > 0;
-  const results = await commit(ctx, [...placement.before, ...statements], event, { onlyIf: placement.onlyIf, happened });
-  if (!happened(results)) throw placementRefused(gatewayId ?? "");
-  return results;
 }
 
 /** Deleting frees the address for reuse; a hop of a policy cannot go while the policy names it. */

@@ -6,6 +6,7 @@ import { conflict, domainError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
 import { gatewayAssignedToGroup } from "../../live-authority";
+import { assertEgressFree, egressClaim } from "../egress-claims";
 import { assignmentWithdrawn, stillAssigned } from "../gateway-eligibility";
 import { checkGatewayPath, type GatewayEligibility } from "../gateway-path";
 import { checkDestination, findRoutingConflicts, type RoutingNode } from "../routing";
@@ -75,6 +76,7 @@ async function assertPolicyFits(db: Db, held: HeldNetwork, input: PolicyInput, r
   if (pathProblem) throw domainError(pathProblem);
   const destinationProblem = checkDestination(held.network.cidr, input.destinationCidr);
   if (destinationProblem) throw domainError(`destinationCidr ${input.destinationCidr}: ${destinationProblem}`);
+  await assertEgressFree(db, held.network.id, egressClaim(held, input.gatewayPath, input.destinationCidr), "destinationCidr");
   const others = [...held.policies.values()].filter((policy) => policy.id !== selfId);
   const nameTaken = others.find((policy) => policy.name === input.name);
   if (nameTaken) throw conflict(`Routing policy ${nameTaken.id} already uses the name "${input.name}"`);
