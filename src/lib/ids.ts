@@ -15,6 +15,8 @@ export type IdPrefix =
   | "ek"
   | "reg"
   | "gw"
+  // gateway assignments (which groups may use which inventory gateway or region)
+  | "gwa"
   | "agt"
   | "tun"
   | "req"

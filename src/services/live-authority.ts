@@ -56,3 +56,20 @@ export function inviterStillGrants(inviteId: string): SQL {
  */
 export const agentServesGateway = (agentId: string, gatewayId: string): SQL =>
   sql`exists (select 1 from agents a where a.id = ${agentId} and a.revoked_at is null and a.gateway_id = ${gatewayId})`;
+
+/**
+ * The inventory gateway is assigned to the group, directly or through its region (gateway_assignments;
+ * docs/identity.md, "Gateway assignment"). `groupId` and `gatewayId` may be values or SQL.
+ */
+export const gatewayAssignedToGroup = (groupId: SQL | string, gatewayId: SQL | string): SQL =>
+  sql`exists (select 1 from gateways g join gateway_assignments ga on ga.group_id = ${groupId}
+    and (ga.gateway_id = g.id or ga.region_id = g.region_id) where g.id = ${gatewayId})`;
+
+/** Every gateway in the list (one JSON parameter, whatever its length) is assigned to the group. */
+export const gatewaysAssignedToGroup = (groupId: string, gatewayIds: readonly string[]): SQL =>
+  sql`not exists (select 1 from json_each(${JSON.stringify(gatewayIds)}) wanted
+    where not ${gatewayAssignedToGroup(groupId, sql`wanted.value`)})`;
+
+/** The user exists, is not disabled and is a platform admin: who may assign gateways to groups. */
+export const isPlatformAdmin = (userId: string): SQL =>
+  sql`exists (select 1 from users u where u.id = ${userId} and u.disabled_at is null and u.platform_role = 'admin')`;

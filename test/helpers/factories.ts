@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { Schema } from "../../client/index.ts";
 import { TEST_ADMIN } from "../test-secrets";
-import { api } from "./api";
+import { api, post } from "./api";
 
 let counter = 0;
 /** Storage lives per test file, not per test: every factory value is unique so tests never collide. */
@@ -75,6 +75,16 @@ export async function createGateway(admin: Session, status: "active" | "draining
   const client = api(admin.token);
   const region = expectStatus(await client.POST("/api/v1/regions", { body: { name: unique("region") } }), 201);
   return expectStatus(await client.POST("/api/v1/gateways", { body: { regionId: region.id, name: unique("gw"), status } }), 201);
+}
+
+/**
+ * Lets `groupId` put gateway nodes on a gateway (or every gateway of a region): a platform admin's
+ * assignment (POST /groups/{id}/gateway-assignments). Tests whose gateway nodes a group owner creates need it.
+ */
+export async function assignGateway(admin: Session, groupId: string, target: { gatewayId: string } | { regionId: string }) {
+  const response = await post(`/groups/${groupId}/gateway-assignments`, target, admin.token);
+  expect(response.status, response.text).toBe(201);
+  return response.body as { id: string; groupId: string; gatewayId: string | null; regionId: string | null };
 }
 
 export interface NodeOptions {

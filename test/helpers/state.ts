@@ -13,6 +13,8 @@ export type Table =
   | "dns_records"
   | "regions"
   | "gateways"
+  | "gateway_assignments"
+  | "gateway_pools"
   | "agents"
   | "agent_enrolment_tokens"
   | "enrolment_keys"

@@ -30,3 +30,4 @@ export * from "./agents";
 export * from "./admin-settings";
 export * from "./gateway-pools";
 export * from "./metrics";
+export * from "./gateway-assignments";

@@ -1,4 +1,6 @@
 import { signedInRouter } from "../../middleware/signed-in-router";
+import * as assignments from "./gateway-assignments.handlers";
+import * as assignmentRoutes from "./gateway-assignments.routes";
 import * as groups from "./groups.handlers";
 import * as groupRoutes from "./groups.routes";
 import * as members from "./members.handlers";
@@ -13,4 +15,7 @@ export const groupsRouter = signedInRouter()
   .openapi(memberRoutes.list, members.list)
   .openapi(memberRoutes.add, members.add)
   .openapi(memberRoutes.update, members.update)
-  .openapi(memberRoutes.remove, members.remove);
+  .openapi(memberRoutes.remove, members.remove)
+  .openapi(assignmentRoutes.list, assignments.list)
+  .openapi(assignmentRoutes.create, assignments.create)
+  .openapi(assignmentRoutes.remove, assignments.remove);

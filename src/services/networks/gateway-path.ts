@@ -21,7 +21,8 @@ export interface PathPool {
 export interface PathContext {
   maxHops: number;
   nodesById: Map<string, PathNode>;
-  gatewaysById: Map<string, { status: GatewayStatus; regionId: string }>;
+  /** `assigned`: the gateway is assigned to the network's group (directly or through its region). */
+  gatewaysById: Map<string, { status: GatewayStatus; regionId: string; assigned: boolean }>;
   eligibility: GatewayEligibility;
   /** The network's gateway pools (absent: none); a hop may name one. */
   poolsById?: ReadonlyMap<string, PathPool>;
@@ -29,7 +30,8 @@ export interface PathContext {
 
 /**
  * Why one gateway node cannot be a hop, as the end of a sentence that starts with `subject`; null when it can:
- * a node of this network holding the gateway role whose inventory gateway exists and is eligible.
+ * a node of this network holding the gateway role whose inventory gateway exists, is assigned to the
+ * network's group (gateway_assignments) and is eligible.
  * Every member of a pool must pass it too, whether the pool is written or named in a path.
  */
 export function gatewayNodeProblem(subject: string, nodeId: string, context: Omit<PathContext, "maxHops">): string | null {
@@ -38,6 +40,7 @@ export function gatewayNodeProblem(subject: string, nodeId: string, context: Omi
   if (!node.isGateway || !node.gatewayId) return `${subject} does not hold the gateway role`;
   const gateway = context.gatewaysById.get(node.gatewayId);
   if (!gateway) return `${subject} references gateway ${node.gatewayId}, which is not in the inventory`;
+  if (!gateway.assigned) return `${subject} runs on gateway ${node.gatewayId}, which is not assigned to this network's group`;
   if (!context.eligibility.statuses.includes(gateway.status)) {
     return `${subject} runs on gateway ${node.gatewayId}, which is ${gateway.status} and not eligible`;
   }

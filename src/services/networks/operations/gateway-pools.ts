@@ -1,8 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { insertWhere } from "../../../db/insert-where";
 import { gatewayPools, type PoolMember } from "../../../db/schema";
 import { conflict, domainError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { commit, type WriterContext } from "../commit";
+import { assertMovedEgressFree } from "../egress-claims";
+import { assignmentWithdrawn, stillAssigned } from "../gateway-eligibility";
 import { type GatewayEligibility, gatewayNodeProblem } from "../gateway-path";
 import type { HeldNetwork } from "../memory/held-network";
 import { initialActive } from "../pools/health";
@@ -70,8 +73,25 @@ const poolEvent = (held: HeldNetwork, action: string, pool: PoolRow) => ({
 /** Every pool write bumps the routing revision: the topology of a revision must not change under it. */
 async function writePool(ctx: WriterContext, held: HeldNetwork, next: PoolRow, action: string, insert = false) {
   const { db } = ctx;
-  const write = insert ? db.insert(gatewayPools).values(next) : db.update(gatewayPools).set(next).where(eq(gatewayPools.id, next.id));
-  await commit(ctx, [write, bumpRoutingRevision(db, held.network.id)], poolEvent(held, action, next));
+  // The members' gateways must still be assigned to the group when the batch runs.
+  const assigned = stillAssigned(
+    held,
+    next.members.map((member) => member.nodeId),
+  );
+  const write = insert
+    ? insertWhere(db, gatewayPools, next, assigned.onlyIf).returning({ id: gatewayPools.id })
+    : db
+        .update(gatewayPools)
+        .set(next)
+        .where(and(eq(gatewayPools.id, next.id), assigned.onlyIf))
+        .returning({ id: gatewayPools.id });
+  const results = await commit(
+    ctx,
+    [write, bumpRoutingRevision(db, held.network.id, assigned.onlyIf)],
+    poolEvent(held, action, next),
+    assigned,
+  );
+  if (!assigned.happened(results)) throw assignmentWithdrawn("members");
   held.pools.set(next.id, next);
   held.bumped({ routing: true });
   return next;
@@ -122,6 +142,10 @@ export async function updatePool(
   let members = current.members;
   if (changes.members) {
     await assertMembersFit(ctx, held, changes.members, eligibility, poolId);
+    // Policies leaving the overlay at this pool now leave at every new member's gateway.
+    const gatewaysAfter = () =>
+      changes.members!.map((member) => held.nodes.get(member.nodeId)?.gatewayId).filter((id): id is string => !!id);
+    await assertMovedEgressFree(ctx.db, held, [poolId], gatewaysAfter, "members");
     const drained = new Set(current.members.filter((member) => member.drained).map((member) => member.nodeId));
     members = changes.members.map(({ nodeId, priority }) => ({ nodeId, priority, drained: drained.has(nodeId) }));
   }

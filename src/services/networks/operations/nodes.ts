@@ -5,6 +5,9 @@ import { conflict, domainError, fieldError, notFound } from "../../../lib/errors
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
 import { commit, type WriterContext } from "../commit";
+import { assertMovedEgressFree } from "../egress-claims";
+import { commitPlaced, placeOnGateway } from "../gateway-eligibility";
+import { insertWhere } from "../../../db/insert-where";
 import { nodeNameProblem } from "../dns";
 import { mustParseCidr } from "../net/cidr";
 import type { HeldNetwork } from "../memory/held-network";
@@ -148,10 +151,18 @@ const nodeEvent = (action: NodeAction, node: { id: string; networkId: string; de
 export async function createNode(ctx: WriterContext, networkId: string, input: NodeInput): Promise<NodeRow> {
   const { db } = ctx;
   const { row, groupId, held } = await planNode(ctx, networkId, input);
-  await commit(
+  const placement = row.gatewayId ? await placeOnGateway(ctx, groupId, row.gatewayId) : undefined;
+  const insert = placement ? insertWhere(db, nodes, row, placement.onlyIf) : db.insert(nodes).values(row);
+  await commitPlaced(
     ctx,
-    [db.insert(nodes).values(row), bumpRoutingRevision(db, networkId), bumpDnsRevision(db, networkId)],
+    placement,
+    [
+      insert.returning({ id: nodes.id }),
+      bumpRoutingRevision(db, networkId, placement?.onlyIf),
+      bumpDnsRevision(db, networkId, placement?.onlyIf),
+    ],
     nodeEvent("node.added", row, groupId),
+    row.gatewayId,
   );
   held.putNode(row);
   held.bumped({ routing: true, dns: true });
@@ -189,19 +200,33 @@ export async function updateNode(
   if (next.name !== current.name) assertNameFitsZone(held, next.name);
   assertUniqueIdentity(held, next, nodeId);
   assertGatewayOnly(next);
-  if (gatewayId !== current.gatewayId || isGateway !== current.isGateway) await assertGatewayRole(db, isGateway, gatewayId);
+  const moved = gatewayId !== current.gatewayId || isGateway !== current.isGateway;
+  if (moved) await assertGatewayRole(db, isGateway, gatewayId);
+  // A node moved onto a gateway: the gateway must be assigned to the group (checked again by the batch).
+  const placement = moved && gatewayId ? await placeOnGateway(ctx, held.network.groupId, gatewayId) : undefined;
+  // Policies leaving the overlay at this node (or its pool) now leave at the new gateway.
+  if (moved && gatewayId) {
+    const egressIds = [nodeId, ...(held.poolOf(nodeId) ? [held.poolOf(nodeId)!.id] : [])];
+    await assertMovedEgressFree(db, held, egressIds, () => [gatewayId], "gatewayId");
+  }
   // Names, addresses and gateways (the zone's name server is a gateway's address) all shape the zone file.
   const renamed = next.name !== current.name || next.address !== current.address || next.isGateway !== current.isGateway;
   // Heartbeat columns are left alone: heartbeats write them outside the writer.
   const { appliedRoutingRevision: _applied, appliedDnsRevision: _dns, lastSeenAt: _seen, applyError: _error, ...managed } = next;
-  await commit(
+  await commitPlaced(
     ctx,
+    placement,
     [
-      db.update(nodes).set(managed).where(eq(nodes.id, nodeId)),
-      bumpRoutingRevision(db, networkId),
-      ...(renamed ? [bumpDnsRevision(db, networkId)] : []),
+      db
+        .update(nodes)
+        .set(managed)
+        .where(and(eq(nodes.id, nodeId), placement?.onlyIf))
+        .returning({ id: nodes.id }),
+      bumpRoutingRevision(db, networkId, placement?.onlyIf),
+      ...(renamed ? [bumpDnsRevision(db, networkId, placement?.onlyIf)] : []),
     ],
     nodeEvent(action, next, held.network.groupId),
+    gatewayId,
   );
   held.putNode(next);
   held.bumped({ routing: true, dns: renamed });

@@ -1,9 +1,13 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { insertWhere } from "../../../db/insert-where";
 import type { Db } from "../../../db/client";
 import { gateways, nodes, routingPolicies } from "../../../db/schema";
 import { conflict, domainError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
+import { gatewayAssignedToGroup } from "../../live-authority";
+import { assertEgressFree, egressClaim } from "../egress-claims";
+import { assignmentWithdrawn, stillAssigned } from "../gateway-eligibility";
 import { checkGatewayPath, type GatewayEligibility } from "../gateway-path";
 import { checkDestination, findRoutingConflicts, type RoutingNode } from "../routing";
 import { actorOf, commit, type WriterContext } from "../commit";
@@ -35,20 +39,29 @@ const poolAsGatewayUnit = (pool: { id: string; name: string }): RoutingNode => (
   routing: { mode: "none" },
 });
 
-/** The inventory gateways of these nodes (status and region), for the eligibility rules of a path or a pool. */
+/**
+ * The inventory gateways of these nodes (status, region, and whether the network's group may use them),
+ * for the eligibility rules of a path or a pool.
+ */
 export async function inventoryOf(db: Db, held: HeldNetwork, nodeIds: Iterable<string>) {
   const gatewayIds = [...new Set([...nodeIds].map((id) => held.nodes.get(id)?.gatewayId).filter((id): id is string => !!id))];
   const inventory =
     gatewayIds.length === 0
       ? []
       : await db
-          .select({ id: gateways.id, status: gateways.status, regionId: gateways.regionId })
+          .select({
+            id: gateways.id,
+            status: gateways.status,
+            regionId: gateways.regionId,
+            assigned: sql<boolean>`${gatewayAssignedToGroup(held.network.groupId, sql`${gateways.id}`)}`.mapWith(Boolean),
+          })
           .from(gateways)
           .where(inArray(gateways.id, gatewayIds))
           .all();
   return new Map(inventory.map((gateway) => [gateway.id, gateway]));
 }
 
+/** Returns the nodes the path runs through (a pool's members for a pool hop). */
 async function assertPolicyFits(db: Db, held: HeldNetwork, input: PolicyInput, rules: PolicyRules, selfId?: string) {
   const nodesById = held.nodes;
   // A hop is a node or a pool: the eligibility rules apply to every member of a pool.
@@ -63,6 +76,7 @@ async function assertPolicyFits(db: Db, held: HeldNetwork, input: PolicyInput, r
   if (pathProblem) throw domainError(pathProblem);
   const destinationProblem = checkDestination(held.network.cidr, input.destinationCidr);
   if (destinationProblem) throw domainError(`destinationCidr ${input.destinationCidr}: ${destinationProblem}`);
+  await assertEgressFree(db, held.network.id, egressClaim(held, input.gatewayPath, input.destinationCidr), "destinationCidr");
   const others = [...held.policies.values()].filter((policy) => policy.id !== selfId);
   const nameTaken = others.find((policy) => policy.name === input.name);
   if (nameTaken) throw conflict(`Routing policy ${nameTaken.id} already uses the name "${input.name}"`);
@@ -78,6 +92,7 @@ async function assertPolicyFits(db: Db, held: HeldNetwork, input: PolicyInput, r
     [...others.map(toRoutingPolicy), candidate],
   );
   if (conflicts.length > 0) throw conflict(conflicts.join("; "));
+  return pathNodes;
 }
 
 /** policy.changed names the policy as it now is (for a deletion: its id and name) and who changed it. */
@@ -114,7 +129,7 @@ export async function createPolicy(ctx: WriterContext, networkId: string, input:
   const held = await ctx.memory.forWrite(db, networkId);
   if (held.policies.size >= LIMITS.policiesPerNetwork)
     throw conflict(`A network holds at most ${LIMITS.policiesPerNetwork} routing policies`);
-  await assertPolicyFits(db, held, input, rules);
+  const pathNodes = await assertPolicyFits(db, held, input, rules);
   const now = nowIso();
   const row: PolicyRow = {
     id: newId("rp"),
@@ -124,7 +139,17 @@ export async function createPolicy(ctx: WriterContext, networkId: string, input:
     createdAt: now,
     updatedAt: now,
   };
-  await commit(ctx, [db.insert(routingPolicies).values(row), bumpRoutingRevision(db, networkId)], policyEvent(ctx, held, "created", row));
+  const assigned = stillAssigned(held, pathNodes);
+  const results = await commit(
+    ctx,
+    [
+      insertWhere(db, routingPolicies, row, assigned.onlyIf).returning({ id: routingPolicies.id }),
+      bumpRoutingRevision(db, networkId, assigned.onlyIf),
+    ],
+    policyEvent(ctx, held, "created", row),
+    assigned,
+  );
+  if (!assigned.happened(results)) throw assignmentWithdrawn("gatewayPath");
   held.policies.set(row.id, row);
   held.bumped({ routing: true });
   return row;
@@ -141,13 +166,23 @@ export async function replacePolicy(
   const held = await ctx.memory.forWrite(db, networkId);
   const current = held.policies.get(policyId);
   if (!current) throw notFound("Routing policy");
-  await assertPolicyFits(db, held, input, rules, policyId);
+  const pathNodes = await assertPolicyFits(db, held, input, rules, policyId);
   const next: PolicyRow = { ...current, ...input, revision: held.network.routingRevision + 1, updatedAt: nowIso() };
-  await commit(
+  const assigned = stillAssigned(held, pathNodes);
+  const results = await commit(
     ctx,
-    [db.update(routingPolicies).set(next).where(eq(routingPolicies.id, policyId)), bumpRoutingRevision(db, networkId)],
+    [
+      db
+        .update(routingPolicies)
+        .set(next)
+        .where(and(eq(routingPolicies.id, policyId), assigned.onlyIf))
+        .returning({ id: routingPolicies.id }),
+      bumpRoutingRevision(db, networkId, assigned.onlyIf),
+    ],
     policyEvent(ctx, held, "updated", next),
+    assigned,
   );
+  if (!assigned.happened(results)) throw assignmentWithdrawn("gatewayPath");
   held.policies.set(policyId, next);
   held.bumped({ routing: true });
   return next;
