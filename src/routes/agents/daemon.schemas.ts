@@ -94,7 +94,7 @@ export const ReportBody = z
             .optional()
             .openapi({
               description:
-                'Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Probes across nodes of other networks are ignored.',
+                'Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Only results of the probes this node\'s desired state names now (same acrossNodeId and target) count; any other result is ignored (the rest of the report is kept).',
             }),
           error: z.string().max(500).nullable().optional().openapi({
             description:
