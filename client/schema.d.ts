@@ -3136,14 +3136,14 @@ export interface components {
                     rxBytes: number;
                     txBytes: number;
                 }[];
-                /** @description Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Probes across nodes of other networks are ignored. */
+                /** @description Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Only results of the probes this node's desired state names now (same acrossNodeId and target) count; any other result is ignored (the rest of the report is kept). */
                 probes?: {
                     acrossNodeId: string;
                     target: string;
                     /** @description Whether the target answered since the last report */
                     ok: boolean;
                 }[];
-                /** @description What the daemon could not apply for this node (it keeps running the previous state); null or absent clears a reported error */
+                /** @description What the daemon could not apply for this node (it keeps running the previous state); null or absent clears a reported error. Stored as one line of visible text: control, bidirectional-formatting and zero-width characters become spaces (docs/agents.md), the report is not refused for them */
                 error?: string | null;
             }[];
         };

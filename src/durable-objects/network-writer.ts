@@ -7,7 +7,7 @@ import { capture, unwrap } from "../lib/write-result";
 import type { AuditContext } from "../services/audit/audit-trail";
 import { isCommandName, writerCommands } from "../services/networks/commands";
 import type { WriterContext } from "../services/networks/commit";
-import { type ConfigWanted, readConfigs } from "../services/networks/memory/config-reads";
+import { type ConfigWanted, readConfigs, readProbes } from "../services/networks/memory/config-reads";
 import { NetworkMemory } from "../services/networks/memory/network-memory";
 import { RevisionWaiters } from "../services/networks/memory/revision-waiters";
 import { mergeHeartbeats, writeHeartbeats, type HeartbeatWrite } from "../services/networks/operations/heartbeats";
@@ -66,6 +66,10 @@ export class NetworkWriter extends DurableObject<Env> implements WriterRpc {
 
   readConfigs(networkId: string, wanted: ConfigWanted[]) {
     return capture(() => readConfigs(this.memory, this.db, networkId, wanted));
+  }
+
+  readProbes(networkId: string, nodeIds: string[]) {
+    return capture(() => readProbes(this.memory, this.db, networkId, nodeIds));
   }
 
   awaitRoutingChange(networkId: string, since: number, ms: number) {

@@ -37,3 +37,21 @@ export function displayName(limits: { min?: number; max: number }) {
     if (found) ctx.addIssue({ code: "custom", message: `${UNSAFE_TEXT_MESSAGE} (found ${found})` });
   });
 }
+
+const UNSAFE_CHARACTERS = new RegExp(UNSAFE_CHARACTER.source, "gu");
+
+/**
+ * The same rule for text a running agent or device writes, where a refusal would cost more than the text:
+ * a gateway report refused for its `error` would drop the node's applied revisions and liveness with it
+ * (and a node that stops reporting is failed over). Each unsafe character becomes a space, runs of spaces
+ * collapse, the ends are trimmed: one line of visible text ("ip: RTNETLINK answers\nFile exists" reads
+ * "ip: RTNETLINK answers File exists"). Also applied where such text is read, for rows stored before.
+ */
+export function sanitisedDisplayText(text: string): string {
+  return text.replace(UNSAFE_CHARACTERS, " ").replace(/ {2,}/g, " ").trim();
+}
+
+/** The schema for that text: within its length limit (422 beyond it), never refused for its characters, stored clean. */
+export function sanitisedText(limits: { max: number }) {
+  return z.string().max(limits.max).overwrite(sanitisedDisplayText);
+}

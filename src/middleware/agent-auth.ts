@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { agents } from "../db/schema";
 import { inBackground } from "../lib/background";
 import { forbidden, unauthorized } from "../lib/errors";
@@ -9,11 +9,8 @@ import { AGENT_CREDENTIAL_PREFIX } from "../services/agents/enrolment";
 import { sha256 } from "../services/auth/tokens";
 import { bearerToken } from "./auth";
 
-/**
- * An agent's own credential: opaque, looked up by hash (revoking or rotating takes effect at once).
- * Authenticated calls refresh lastSeenAt (at most once a minute), which the /agents inventory shows.
- */
-export const requireAgent: MiddlewareHandler<AppEnv> = async (c, next) => {
+/** The agent this request's credential names now: null once it was revoked or rotated. */
+export async function liveAgent(c: Context<AppEnv>) {
   const token = bearerToken(c.req.header("authorization"));
   if (!token?.startsWith(AGENT_CREDENTIAL_PREFIX)) throw unauthorized("An agent credential is required");
   const agent = await c.var.db
@@ -21,6 +18,15 @@ export const requireAgent: MiddlewareHandler<AppEnv> = async (c, next) => {
     .from(agents)
     .where(and(eq(agents.credentialHash, sha256(token)), isNull(agents.revokedAt)))
     .get();
+  return agent ?? null;
+}
+
+/**
+ * An agent's own credential: opaque, looked up by hash (revoking or rotating takes effect at once).
+ * Authenticated calls refresh lastSeenAt (at most once a minute), which the /agents inventory shows.
+ */
+export const requireAgent: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const agent = await liveAgent(c);
   if (!agent) throw unauthorized("The agent credential is not valid");
   // Polls that end in 304 should stay reads: lastSeenAt moves at most once a minute.
   if (!agent.lastSeenAt || Date.now() - Date.parse(agent.lastSeenAt) > 60_000) {

@@ -16,7 +16,7 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /** Live session, user not disabled, and the role the token claims still the user's role. */
-async function sessionIsLive(db: Db, userId: string, sessionId: string, claimedRole: PlatformRole): Promise<boolean> {
+export async function sessionIsLive(db: Db, userId: string, sessionId: string, claimedRole: PlatformRole): Promise<boolean> {
   const row = await db
     .select({
       platformRole: users.platformRole,

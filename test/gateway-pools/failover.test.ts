@@ -5,30 +5,8 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
-import { enrolDevice, type Session, unique } from "../helpers/factories";
 import { networkWriter } from "../../src/services/networks/writer";
-import { allowedVia, configOf, createPolicy, createPool, poolNetwork, poolOf, routingRevision, setSeen } from "./support";
-
-const DESTINATION = "172.30.0.0/16";
-
-/** gw1 -> pool(gw2 preferred, gw3) -> gw4, every gateway fresh, and a device routing through it. */
-async function chain(extra = {}) {
-  const setup = await poolNetwork();
-  const { admin, network, gw1, gw2, gw3, gw4 } = setup;
-  const pool = await createPool(
-    admin.token,
-    network.id,
-    [
-      { nodeId: gw2.id, priority: 1 },
-      { nodeId: gw3.id, priority: 2 },
-    ],
-    extra,
-  );
-  const policy = await createPolicy(admin.token, network.id, [gw1.id, pool.id, gw4.id], DESTINATION);
-  const device = await enrolDevice(admin, { networkId: network.id });
-  await setSeen([gw1.id, gw2.id, gw3.id, gw4.id], 0);
-  return { ...setup, pool, policy, device };
-}
+import { allowedVia, chain, configOf, DESTINATION, enrolDaemon, poolNetwork, poolOf, routingRevision, setSeen } from "./support";
 
 const failoverEvents = async (poolId: string) =>
   (
@@ -46,13 +24,6 @@ const systemAuditRows = async (poolId: string) =>
       .bind(poolId)
       .all()
   ).results;
-
-async function enrolDaemon(admin: Session, gatewayId: string) {
-  const issued = await post("/agents/enrolment-tokens", { kind: "gateway-daemon", gatewayId }, admin.token);
-  const enrolled = await post("/agents/enrol", { token: issued.body.token, name: unique("agent"), version: "1.0.0" });
-  expect(enrolled.status, enrolled.text).toBe(201);
-  return enrolled.body.credential as string;
-}
 
 describe("gateway pool failover", () => {
   it("routes a policy through the pool's active member; the standby is a flat node; a stale active fails over to it", async () => {

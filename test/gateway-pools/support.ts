@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { get, post } from "../helpers/api";
-import { networkSetup, unique } from "../helpers/factories";
+import { enrolDevice, networkSetup, type Session, unique } from "../helpers/factories";
 
 /** A network with four gateway nodes gw1..gw4 (each on its own active inventory gateway). */
 export async function poolNetwork() {
@@ -51,3 +51,32 @@ export const configOf = async (nodeId: string, token: string) => (await get(`/no
 /** The peer entry for `peerId` in a node's config: its AllowedIPs say what that node routes through it. */
 export const allowedVia = (config: { peers: { nodeId: string; allowedIps: string[] }[] }, peerId: string) =>
   config.peers.find((peer) => peer.nodeId === peerId)?.allowedIps ?? null;
+
+export const DESTINATION = "172.30.0.0/16";
+
+/** gw1 -> pool(gw2 preferred, gw3) -> gw4, every gateway fresh, and a device routing through it. */
+export async function chain(extra = {}) {
+  const setup = await poolNetwork();
+  const { admin, network, gw1, gw2, gw3, gw4 } = setup;
+  const pool = await createPool(
+    admin.token,
+    network.id,
+    [
+      { nodeId: gw2.id, priority: 1 },
+      { nodeId: gw3.id, priority: 2 },
+    ],
+    extra,
+  );
+  const policy = await createPolicy(admin.token, network.id, [gw1.id, pool.id, gw4.id], DESTINATION);
+  const device = await enrolDevice(admin, { networkId: network.id });
+  await setSeen([gw1.id, gw2.id, gw3.id, gw4.id], 0);
+  return { ...setup, pool, policy, device };
+}
+
+/** A gateway daemon agent of an inventory gateway: its credential. */
+export async function enrolDaemon(admin: Session, gatewayId: string) {
+  const issued = await post("/agents/enrolment-tokens", { kind: "gateway-daemon", gatewayId }, admin.token);
+  const enrolled = await post("/agents/enrol", { token: issued.body.token, name: unique("agent"), version: "1.0.0" });
+  expect(enrolled.status, enrolled.text).toBe(201);
+  return enrolled.body.credential as string;
+}

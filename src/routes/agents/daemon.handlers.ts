@@ -1,5 +1,6 @@
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
+import { assertStillAuthorised } from "../../middleware/still-authorised";
 import { presentNode } from "../../schemas/nodes";
 import { putAgentNodeState } from "../../services/agents/agent-nodes";
 import { desiredStateEtag, renderDesiredState, servedNodes } from "../../services/agents/desired-state";
@@ -14,24 +15,29 @@ const gatewayOf = (c: { var: { agent: { gatewayId: string | null } } }) => c.var
 
 /**
  * A poll whose ETag matches answers 304 after one query, before anything is rendered; with `wait` it first
- * waits for a change (one query a second), and ends early when the daemon hangs up.
+ * waits for a change (one query a second), and ends early when the daemon hangs up. A poll that waited
+ * checks its credential again before it answers (after rendering, so nothing rendered after a revocation
+ * leaves): an agent revoked or rotated while it waited gets 401, not the state that changed since.
  */
 export const desired: AppRouteHandler<typeof routes.desired> = async (c) => {
   const query = c.req.valid("query");
   let served = await servedNodes(c.var.db, gatewayOf(c));
   let etag = desiredStateEtag(served);
+  const waits = query.wait > 0 && matchesEtag(c.req.header("if-none-match"), etag);
   if (matchesEtag(c.req.header("if-none-match"), etag)) {
-    const changed = query.wait > 0 ? await awaitDesiredStateChange(c.var.db, gatewayOf(c), etag, query.wait, c.req.raw.signal) : null;
+    const changed = waits ? await awaitDesiredStateChange(c.var.db, gatewayOf(c), etag, query.wait, c.req.raw.signal) : null;
     if (!changed) {
+      if (waits) await assertStillAuthorised(c);
       c.header("ETag", etag);
       return c.body(null, 304);
     }
     served = changed;
     etag = desiredStateEtag(served);
   }
+  const state = await renderDesiredState(c.env, c.var.db, gatewayOf(c), served, parseHeld(query.held));
+  if (waits) await assertStillAuthorised(c);
   c.header("ETag", etag);
-  const held = parseHeld(query.held);
-  return c.json(await renderDesiredState(c.env, c.var.db, gatewayOf(c), served, held), 200);
+  return c.json(state, 200);
 };
 
 /** Telemetry: not audited (middleware/audit.ts NOT_AUDITED). */

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { sanitisedText } from "../../lib/display-name";
 import { HeartbeatBody } from "../../schemas/heartbeat";
 import { ConfigDeltaSchema, NodeConfigSchema } from "../../schemas/node-config";
 import { PublicKey } from "../../schemas/nodes";
@@ -94,11 +95,11 @@ export const ReportBody = z
             .optional()
             .openapi({
               description:
-                'Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Probes across nodes of other networks are ignored.',
+                'Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Only results of the probes this node\'s desired state names now (same acrossNodeId and target) count; any other result is ignored (the rest of the report is kept).',
             }),
-          error: z.string().max(500).nullable().optional().openapi({
+          error: sanitisedText({ max: 500 }).nullable().optional().openapi({
             description:
-              "What the daemon could not apply for this node (it keeps running the previous state); null or absent clears a reported error",
+              "What the daemon could not apply for this node (it keeps running the previous state); null or absent clears a reported error. Stored as one line of visible text: control, bidirectional-formatting and zero-width characters become spaces (docs/agents.md), the report is not refused for them",
           }),
         }),
       )

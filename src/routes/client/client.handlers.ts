@@ -1,5 +1,6 @@
 import type { AppRouteHandler, DeviceAuth, UserAuth } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
+import { assertStillAuthorised } from "../../middleware/still-authorised";
 import { deviceConfig, enrolDevice, recordDeviceHeartbeat } from "../../services/networks/enrolment";
 import { offlineAfterSeconds } from "../../services/settings/settings";
 import { presentDevice } from "../../schemas/devices";
@@ -19,11 +20,13 @@ const actor = (c: { get: (key: "auth" | "device") => unknown }) => ({
   device: c.get("device") as DeviceAuth | undefined,
 });
 
-export const config: AppRouteHandler<typeof routes.config> = async (c) =>
-  c.json(
-    await deviceConfig(c.env, c.var.db, actor(c), c.req.valid("param").id, c.req.valid("json").sinceRevision, c.req.valid("query").wait),
-    200,
-  );
+/** A long poll (`wait`) checks the credential or session again before it answers: one ended while it waited gets 401. */
+export const config: AppRouteHandler<typeof routes.config> = async (c) => {
+  const { wait } = c.req.valid("query");
+  const answer = await deviceConfig(c.env, c.var.db, actor(c), c.req.valid("param").id, c.req.valid("json").sinceRevision, wait);
+  if (wait > 0) await assertStillAuthorised(c);
+  return c.json(answer, 200);
+};
 
 export const heartbeat: AppRouteHandler<typeof routes.heartbeat> = async (c) =>
   c.json(await recordDeviceHeartbeat(c.env, c.var.db, actor(c), c.req.valid("param").id, c.req.valid("json")), 200);

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { networks, nodes } from "../../db/schema";
 import { type Env, getConfig } from "../../lib/env";
-import { domainError, notFound } from "../../lib/errors";
+import { ApiError, domainError, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { describeForLog } from "../../lib/log";
 import { type PeerReport, replaceObservations } from "../networks/operations/observations";
@@ -68,7 +68,8 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
     ];
   });
   const config = getConfig(env);
-  const probes = await probeStatements(db, reports, byId, now, config.POOL_PROBE_FAILURES);
+  const assigned = await assignedProbes(env, reports, byId);
+  const probes = await probeStatements(db, reports, byId, assigned, now, config.POOL_PROBE_FAILURES);
   const all = [...statements, ...probes.statements];
   await db.batch(all as [(typeof all)[number], ...typeof all]);
   // A node heard again after it went stale may be the healthy member a pool waits for: evaluate now, not at the next tick.
@@ -84,6 +85,31 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
       configChanged: r.appliedRoutingRevision !== node.routing || r.appliedDnsRevision !== node.dns,
     };
   });
+}
+
+/**
+ * What the reporting nodes that sent probe results were asked to probe, from their networks' writers
+ * (the held network: no D1 read beyond its revision). Only reports with probes cost a call.
+ */
+async function assignedProbes(env: Env, reports: NodeReport[], reporters: ReadonlyMap<string, { networkId: string }>) {
+  const byNetwork = new Map<string, string[]>();
+  for (const report of reports) {
+    if (!report.probes?.length) continue;
+    const { networkId } = reporters.get(report.nodeId)!;
+    byNetwork.set(networkId, [...(byNetwork.get(networkId) ?? []), report.nodeId]);
+  }
+  const answers = await Promise.all(
+    [...byNetwork].map(([networkId, nodeIds]) =>
+      networkWriter(env, networkId)
+        .readProbes(nodeIds)
+        // A network deleted meanwhile asks for no probes.
+        .catch((error: unknown) => {
+          if (error instanceof ApiError && error.code === "not_found") return [];
+          throw error;
+        }),
+    ),
+  );
+  return new Map(answers.flat().map((entry) => [entry.nodeId, entry.probes]));
 }
 
 /** Asks each network's writer to evaluate its pools (it returns at once when the network has none). */

@@ -2,7 +2,7 @@ import type { Env } from "../../lib/env";
 import { unwrap, type WriteResult } from "../../lib/write-result";
 import type { AuditContext } from "../audit/audit-trail";
 import type { CommandName, WriterCommands } from "./commands";
-import type { ConfigRead, ConfigWanted } from "./memory/config-reads";
+import type { AssignedProbes, ConfigRead, ConfigWanted } from "./memory/config-reads";
 import type { HeartbeatWrite } from "./operations/heartbeats";
 
 /**
@@ -16,6 +16,8 @@ export interface WriterRpc {
   recordHeartbeat(heartbeat: HeartbeatWrite): Promise<WriteResult<void>>;
   /** Config reads, served from the writer's memory (memory/config-reads.ts). */
   readConfigs(networkId: string, wanted: ConfigWanted[]): Promise<WriteResult<ConfigRead[]>>;
+  /** The forwarding probes these nodes are asked to run now (memory/config-reads.ts): a report's probes are checked against them. */
+  readProbes(networkId: string, nodeIds: string[]): Promise<WriteResult<AssignedProbes[]>>;
   /** A long poll: resolves once the network's routing revision is no longer `since`, or after `ms`. */
   awaitRoutingChange(networkId: string, since: number, ms: number): Promise<WriteResult<void>>;
   stats(): Promise<WriterStats>;
@@ -93,6 +95,7 @@ export const networkWriter = (env: Env, networkId: string, audit?: AuditContext)
     deleteDnsRecord: (recordId: string) => send("deleteDnsRecord", networkId, recordId),
     recordHeartbeat: (heartbeat: HeartbeatWrite) => unwrap(rpc.recordHeartbeat(heartbeat)),
     readConfigs: (wanted: ConfigWanted[]) => unwrap(rpc.readConfigs(networkId, wanted)),
+    readProbes: (nodeIds: string[]) => unwrap(rpc.readProbes(networkId, nodeIds)),
     awaitRoutingChange: (since: number, ms: number) => unwrap(rpc.awaitRoutingChange(networkId, since, ms)),
     stats: () => rpc.stats(),
   };

@@ -1,6 +1,7 @@
 import type { Db } from "../../../db/client";
 import { type ConfigDelta, configCoreFor, configFor, diffConfigs, type NodeConfig } from "../routing";
 import { type Probe, probesByProber } from "../pools/probes";
+import type { HeldNetwork } from "./held-network";
 import type { NetworkMemory } from "./network-memory";
 
 /**
@@ -27,11 +28,7 @@ export async function readConfigs(memory: NetworkMemory, db: Db, networkId: stri
   const held = await memory.forRead(db, networkId);
   const current = memory.topologies.current(held);
   const topologyAt = (revision: number) => (revision === held.network.routingRevision ? current : memory.topologies.at(revision));
-  const accepted = new Set(current.policiesById.map(({ policy }) => policy.id));
-  const probes =
-    held.pools.size === 0
-      ? new Map<string, Probe[]>()
-      : probesByProber(held.policies.values(), held.pools, (nodeId) => held.nodes.get(nodeId)?.address, accepted);
+  const probes = heldProbes(memory, held);
   return wanted
     .filter(({ nodeId }) => held.nodes.has(nodeId))
     .map(({ nodeId, sinceRevision }): ConfigRead => {
@@ -42,4 +39,22 @@ export async function readConfigs(memory: NetworkMemory, db: Db, networkId: stri
       }
       return { nodeId, config: configFor(current, nodeId), probes: own };
     });
+}
+
+/** Every prober's probes at the held revision: what the desired state asks of each gateway node. */
+function heldProbes(memory: NetworkMemory, held: HeldNetwork) {
+  if (held.pools.size === 0) return new Map<string, Probe[]>();
+  const accepted = new Set(memory.topologies.current(held).policiesById.map(({ policy }) => policy.id));
+  return probesByProber(held.policies.values(), held.pools, (nodeId) => held.nodes.get(nodeId)?.address, accepted);
+}
+
+/** The probes each of these nodes is asked to run now (absent: none): a report's probe results count only within them. */
+export async function readProbes(memory: NetworkMemory, db: Db, networkId: string, nodeIds: string[]): Promise<AssignedProbes[]> {
+  const probes = heldProbes(memory, await memory.forRead(db, networkId));
+  return nodeIds.flatMap((nodeId) => (probes.has(nodeId) ? [{ nodeId, probes: probes.get(nodeId)! }] : []));
+}
+
+export interface AssignedProbes {
+  nodeId: string;
+  probes: Probe[];
 }

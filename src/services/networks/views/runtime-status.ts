@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { nodes } from "../../../db/schema";
+import { sanitisedDisplayText } from "../../../lib/display-name";
 import type { NetworkRow, NodeRow } from "../state";
 
 type Reported = Pick<NodeRow, "id" | "appliedRoutingRevision">;
@@ -42,7 +43,8 @@ export function dnsStatus(network: Pick<NetworkRow, "dnsRevision">, nodes: DnsRe
 export const failingNodes = (nodes: Pick<NodeRow, "id" | "applyError">[]) =>
   nodes
     .filter((node) => node.applyError !== null)
-    .map((node) => ({ nodeId: node.id, error: node.applyError! }))
+    // Reports store the text clean (lib/display-name.ts); rows stored before that rule are cleaned here.
+    .map((node) => ({ nodeId: node.id, error: sanitisedDisplayText(node.applyError!) }))
     .sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
 
 /** One read of what the network's nodes report, against the network the caller's access check read. */
