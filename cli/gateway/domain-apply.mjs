@@ -93,7 +93,10 @@ export async function syncDomains(ctx) {
   const wanted = {};
   const overlay = {};
   for (const record of records) {
-    wanted[record.networkId] = [...(wanted[record.networkId] ?? []), ...egressOf(record.config)];
+    // A node without a config right now (a delta that did not fit: the next poll brings the whole config) keeps
+    // its network's claims: a hiccup must not hand its LAN to another network waiting for it.
+    const claims = record.config ? egressOf(record.config) : (domains[record.networkId]?.held ?? []);
+    wanted[record.networkId] = [...(wanted[record.networkId] ?? []), ...claims];
     if (record.config) overlay[record.networkId] = [...(overlay[record.networkId] ?? []), canonicalPrefix(record.config.interface.address)];
   }
   const held = Object.fromEntries(Object.entries(domains).map(([id, domain]) => [id, domain.held]));

@@ -204,6 +204,26 @@ describe("wgo gateway run with two tenants' networks on one host", () => {
     expect(host.routes.filter((r) => r.dev === B.nsIf && r.proto === "boot").map((r) => r.dst)).toEqual(["192.168.72.0/24"]);
   });
 
+  it("a holder whose config is briefly missing (a delta that did not fit) keeps its claim", async () => {
+    const a = gatewayEntry("node_a", "net_a", "10.71.0.1/24", ["192.168.71.0/24"], 51820);
+    const b = gatewayEntry("node_b", "net_b", "10.72.0.1/24", ["192.168.71.0/24"], 51821);
+    const misfit = {
+      ...a,
+      config: undefined,
+      delta: { nodeId: "node_a", networkId: "net_a", fromRevision: 99, routingRevision: 100, peersUpserted: [], peersRemoved: [] },
+    };
+    let nodes: unknown[] = [a];
+    const { host, wgo, reports } = await gateway(() => nodes);
+    expect((await wgo(["run", "--once"])).code).toBe(0);
+    nodes = [misfit, b];
+    expect((await wgo(["run", "--once"])).code).toBe(0);
+    const last = reports().at(-1)!;
+    expect(last.find((n: { nodeId: string }) => n.nodeId === "node_a").error).toMatch(/starts at revision/);
+    expect(last.find((n: { nodeId: string }) => n.nodeId === "node_b").error).toMatch(/egress to 192\.168\.71\.0\/24 refused/);
+    expect(hostTable(host)).toContain(`iifname "${A.hostIf}" ip daddr { 192.168.71.0/24 } accept`);
+    expect(hostTable(host)).not.toContain(`iifname "${B.hostIf}" ip daddr`);
+  });
+
   it("moves a node set up in the host's namespace (the layout before domains) into its network's, and `down` removes it all", async () => {
     const nodes = [gatewayEntry("node_a", "net_a", "10.71.0.1/24", ["192.168.71.0/24"], 51820)];
     const { host, wgo, dir } = await gateway(() => nodes);
