@@ -28,10 +28,13 @@ export async function chooseMethod(sys, requested) {
  * Brings the interface up from `text` (a complete wg-quick file, private key filled in), or re-applies
  * it when the interface exists. Re-applying uses `wg syncconf`: setconf would drop every live session,
  * and peers still holding the old one would send into the void until their rekey timeout.
+ * `birthSys` (the gateway agent's routing domains): the interface is created there and moved into `sys`'s
+ * namespace, so its UDP socket stays where it was born (the underlay) while the interface, its addresses
+ * and routes live in `sys`'s namespace.
  * @param {{ sys: import("./system.mjs").System, ifname: string, text: string, method: "wg-quick" | "setconf",
- *   wgQuickPath: string, env?: NodeJS.ProcessEnv }} options
+ *   wgQuickPath: string, env?: NodeJS.ProcessEnv, birthSys?: import("./system.mjs").System }} options
  */
-export async function applyConfig({ sys, ifname, text, method, wgQuickPath, env = process.env }) {
+export async function applyConfig({ sys, ifname, text, method, wgQuickPath, env = process.env, birthSys }) {
   const plan = planWgQuick(text);
   const exists = await interfaceExists(sys, ifname);
   if (method === "wg-quick" && !exists) {
@@ -39,7 +42,8 @@ export async function applyConfig({ sys, ifname, text, method, wgQuickPath, env 
     await portFree(plan, () => sys.check(["wg-quick", "up", wgQuickPath]));
     return { action: "created", method, plan, routes: [] };
   }
-  if (!exists) await createLink(sys, ifname, env);
+  if (!exists && birthSys) await createAndMove(birthSys, sys, ifname, env);
+  else if (!exists) await createLink(sys, ifname, env);
   try {
     return await configure(sys, ifname, plan, exists, method, text, wgQuickPath);
   } catch (error) {
@@ -97,6 +101,17 @@ async function createLink(sys, ifname, env) {
   if (result.code !== 0 || !(await interfaceExists(sys, ifname))) {
     const detail = result.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${result.code}`;
     throw new OperationError(`${binary} ${ifname} did not create the interface: ${detail}`);
+  }
+}
+
+/** Creates the link in `birthSys`'s namespace and moves it into `sys`'s; a link that cannot move is deleted again. */
+async function createAndMove(birthSys, sys, ifname, env) {
+  await createLink(birthSys, ifname, env);
+  try {
+    await birthSys.check(["ip", "link", "set", "dev", ifname, "netns", sys.netns]);
+  } catch (error) {
+    await birthSys.run(["ip", "link", "del", "dev", ifname]);
+    throw error;
   }
 }
 

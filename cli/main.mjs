@@ -5,6 +5,7 @@ import { GLOBAL_USAGE, helpText, parseCommandLine } from "./args.mjs";
 import { config } from "./commands/config.mjs";
 import { enrol } from "./commands/enrol.mjs";
 import { gatewayEnrol, gatewayRun, gatewayStatus } from "./commands/gateway.mjs";
+import { gatewayDown } from "./commands/gateway-down.mjs";
 import { heartbeat } from "./commands/heartbeat.mjs";
 import { installService } from "./commands/install-service.mjs";
 import { down } from "./commands/link.mjs";
@@ -22,9 +23,22 @@ import { VERSION } from "./version.mjs";
 export const DEFAULT_API = "http://127.0.0.1:8787";
 
 export const COMMANDS = Object.fromEntries(
-  [login, logout, networks, enrol, config, up, down, status, heartbeat, installService, gatewayEnrol, gatewayRun, gatewayStatus].map(
-    (c) => [c.name, c],
-  ),
+  [
+    login,
+    logout,
+    networks,
+    enrol,
+    config,
+    up,
+    down,
+    status,
+    heartbeat,
+    installService,
+    gatewayEnrol,
+    gatewayRun,
+    gatewayStatus,
+    gatewayDown,
+  ].map((c) => [c.name, c]),
 );
 
 /**

@@ -21,6 +21,7 @@ const PACKAGES = {
   resolvectl: "systemd-resolved",
   resolvconf: "resolvconf",
   sysctl: "procps",
+  nft: "nftables",
   systemctl: "systemd",
 };
 

@@ -6,11 +6,12 @@ import { createHash } from "node:crypto";
 import { isIP } from "node:net";
 import { applyConfigDelta } from "../config-delta.mjs";
 import { ApiError, OperationError } from "../errors.mjs";
-import { readText } from "../files.mjs";
+import { readText, writeSecretFile } from "../files.mjs";
 import { applyConfig, interfaceExists, takeDown } from "../interface.mjs";
 import { heartbeatPeers, parseWgDump } from "../system.mjs";
 import { fillPrivateKey } from "../wg-quick-text.mjs";
 import { claimNode } from "./agent-api.mjs";
+import { ensureNamespace } from "./domain-apply.mjs";
 import { serveZone, stopZone } from "./dns-server.mjs";
 import { forgetNode, loadNode, nodeKeyPair, saveNode, statePaths } from "./state.mjs";
 
@@ -40,7 +41,7 @@ export async function applyNode(ctx, entry) {
     nodeId: entry.nodeId,
     networkId: entry.networkId,
     ifname: interfaceFor(entry.nodeId),
-    netns: ctx.netns,
+    netns: null, // set below, once its network's namespace exists
     config: null,
     appliedRouting: 0,
     appliedDns: null,
@@ -56,20 +57,27 @@ export async function applyNode(ctx, entry) {
       claimed = true;
     }
     const config = entry.config ?? applyConfigDelta(record.config, entry.delta);
-    await assertAddressFree(ctx.sys, record.ifname, config.interface.address);
+    // The node lives in its network's routing domain; a node set up elsewhere before (an agent upgraded in
+    // place, whose nodes ran in the host's namespace) is taken down there first and comes up inside it.
+    const netns = await ensureNamespace(ctx, entry.networkId);
+    if (record.netns !== netns) await leaveOldPlace(ctx, record);
+    record.netns = netns;
+    const sys = ctx.systemFor(netns);
+    await assertAddressFree(sys, record.ifname, config.interface.address);
     const text = fillPrivateKey(config.wgQuick, keys.privateKey);
     await applyConfig({
-      sys: ctx.sys,
+      sys,
+      birthSys: ctx.sys, // born in the underlay: its UDP socket stays there, reachable at the node's endpoint
       ifname: record.ifname,
       text,
       method: "setconf",
       wgQuickPath: statePaths.wgQuick(ctx.dir, entry.nodeId),
       env: ctx.env,
     });
-    Object.assign(record, { config, appliedRouting: config.routingRevision, netns: ctx.netns, error: null });
+    Object.assign(record, { config, appliedRouting: config.routingRevision, error: null });
     // Probes the server asks of this node: kept with it, so reports between polls (and after 304s) run them.
     record.probes = validProbes(entry.probes);
-    if (servesDns) await serveNodeZone(ctx, record, entry.dns, config.interface.address.split("/")[0]);
+    if (servesDns) await serveNodeZone(ctx, sys, record, entry.dns, config.interface.address.split("/")[0]);
   } catch (error) {
     // A refused credential ends the daemon; anything else the server refuses (the node moved to another
     // gateway, its key is taken) is this node's error, and the other nodes go on.
@@ -87,12 +95,25 @@ export async function applyNode(ctx, entry) {
   return { record, claimed };
 }
 
+/** The interface and DNS server of a node set up outside its domain (the layout before routing domains). */
+async function leaveOldPlace(ctx, record) {
+  const old = ctx.systemFor(record.netns);
+  if (await interfaceExists(old, record.ifname)) {
+    await takeDown({ sys: old, ifname: record.ifname, method: "setconf", wgQuickPath: statePaths.wgQuick(ctx.dir, record.nodeId) });
+  }
+  // Its DNS server listens in the old place: stopped, and started again inside the domain from the same zone.
+  const dir = statePaths.dns(ctx.dir, record.nodeId);
+  const zone = readZone(dir);
+  await stopZone(dir);
+  if (zone !== null) writeSecretFile(`${dir}/zone`, zone);
+}
+
 /** Serves the zone the entry carries, or the copy kept here when the server knew this revision was held. */
-async function serveNodeZone(ctx, record, dns, address) {
+async function serveNodeZone(ctx, sys, record, dns, address) {
   const dir = statePaths.dns(ctx.dir, record.nodeId);
   const zonefile = dns.zonefile ?? (record.dns?.revision === dns.revision ? readZone(dir) : null);
   if (zonefile === null) throw new OperationError(`no zone for DNS revision ${dns.revision}: the next poll fetches it`);
-  const server = await serveZone(ctx.sys, { dir, kind: ctx.dnsKind, address, domain: dns.domain, zonefile });
+  const server = await serveZone(sys, { dir, kind: ctx.dnsKind, address, domain: dns.domain, zonefile });
   record.dns = { domain: dns.domain, revision: dns.revision, server };
   record.appliedDns = dns.revision;
 }
@@ -135,4 +156,15 @@ export async function removeNode(ctx, nodeId) {
   }
   await stopZone(statePaths.dns(ctx.dir, nodeId));
   forgetNode(ctx.dir, nodeId);
+}
+
+/** Takes a node's interface and DNS server down but keeps its key and config (`wgo gateway down`; `run` brings it back). */
+export async function stopNode(ctx, nodeId) {
+  const record = loadNode(ctx.dir, nodeId);
+  if (!record) return;
+  const sys = ctx.systemFor(record.netns);
+  await takeDown({ sys, ifname: record.ifname, method: "setconf", wgQuickPath: statePaths.wgQuick(ctx.dir, nodeId) });
+  await stopZone(statePaths.dns(ctx.dir, nodeId));
+  // The zone file is gone: hold no DNS revision, so the next answer carries the zone again.
+  saveNode(ctx.dir, { ...record, dns: null, appliedDns: null });
 }

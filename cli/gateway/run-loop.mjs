@@ -5,10 +5,12 @@
 import { ApiError, CredentialRefusedError, NetworkError } from "../errors.mjs";
 import { fetchDesiredState, LONG_POLL_SECONDS } from "./agent-api.mjs";
 import { availableDnsServer } from "./dns-server.mjs";
+import { syncDomains } from "./domain-apply.mjs";
+import { egressOf } from "./domains.mjs";
 import { applyNode, heldEntry, removeNode } from "./node-apply.mjs";
 import { pause } from "./pause.mjs";
 import { reportEvery, reportOrLog } from "./reporter.mjs";
-import { heldNodeIds, loadStatus, saveStatus } from "./state.mjs";
+import { heldNodeIds, loadNode, loadStatus, saveNode, saveStatus } from "./state.mjs";
 
 const BACKOFF_MS = { first: 1_000, max: 30_000 };
 const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -140,7 +142,39 @@ async function applyDesiredState(ctx, desired, log) {
     }
     failed ||= Boolean(record.error);
   }
+  failed = (await syncRoutingDomains(ctx, log)) || failed;
   return { applied, failed, claimed };
+}
+
+/**
+ * The networks' routing domains after their nodes: veths, egress routes and the host's table. An egress
+ * destination another network served here already routes is refused: the nodes that route it get that as
+ * their error (the rest of their config runs). Says whether anything failed.
+ */
+async function syncRoutingDomains(ctx, log) {
+  let denied;
+  try {
+    denied = await syncDomains(ctx);
+  } catch (error) {
+    // Every node's error until it works: without its domain's link a node's egress does not run.
+    for (const nodeId of heldNodeIds(ctx.dir)) {
+      const record = loadNode(ctx.dir, nodeId);
+      if (record) saveNode(ctx.dir, { ...record, error: `the network's routing domain could not be set up: ${error.message}` });
+    }
+    log(`the routing domains could not be set up: ${error.message}`);
+    return true;
+  }
+  let failed = false;
+  for (const nodeId of heldNodeIds(ctx.dir)) {
+    const record = loadNode(ctx.dir, nodeId);
+    const refused = egressOf(record?.config).filter((prefix) => (denied[record.networkId] ?? []).includes(prefix));
+    if (!record || refused.length === 0) continue;
+    record.error = `egress to ${refused.join(", ")} refused on this gateway: another network served here routes an overlapping destination`;
+    saveNode(ctx.dir, record);
+    log(`node ${nodeId}: ${record.error}`);
+    failed = true;
+  }
+  return failed;
 }
 
 /** What the server wants of each node, for `wgo gateway status`. */

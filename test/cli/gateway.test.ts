@@ -35,6 +35,10 @@ const config = (revision: number, peers: Array<{ nodeId: string; address: string
 
 const FIRST = config(4, [{ nodeId: "node_g2", address: "10.60.0.2", allowedIps: ["10.60.0.2/32", "192.168.99.0/24"] }]);
 const dns = { domain: "lab.internal", revision: 2 };
+/** NETWORK's routing domain on a host run without --netns (cli/gateway/domains.mjs). */
+const DOMAIN = cli.domains.domainNames(null, NETWORK).netns;
+/** The nodes' WireGuard links (the veths of the routing domains aside). */
+const wgLinks = (host: ReturnType<typeof fakeHost>) => [...host.links.keys()].filter((name) => /^wgo[0-9a-f]{8}$/.test(name));
 
 let api: FakeApi | undefined;
 const dirs: string[] = [];
@@ -137,13 +141,14 @@ describe("wgo gateway run", () => {
     const claim = fake.requests.find((r) => r.method === "PUT")!;
     expect(claim.token).toBe("agc_secret");
     expect(claim.body).toEqual({ publicKey: publicKeyIn(dir), servesDns: false }); // no DNS server on this host
-    const [ifname] = [...host.links.keys()];
+    const [ifname] = wgLinks(host);
     expect(ifname).toMatch(/^wgo[0-9a-f]{8}$/);
     const link = host.links.get(ifname!)!;
-    expect(link).toMatchObject({ up: true, addresses: ["10.60.0.1/24"] });
+    // Inside its network's routing domain, not in the host's namespace.
+    expect(link).toMatchObject({ ns: DOMAIN, up: true, addresses: ["10.60.0.1/24"] });
     expect(link.conf).toContain(`PrivateKey = ${readFileSync(join(dir, "nodes", NODE, "private.key"), "utf8").trim()}`);
     expect(host.routesOf(ifname!)).toEqual(["192.168.99.0/24"]);
-    expect(host.sysctls).toEqual(["net.ipv4.ip_forward=1"]);
+    expect(host.sysctlsIn).toEqual([{ ns: DOMAIN, setting: "net.ipv4.ip_forward=1" }]);
     expect(reports(fake)).toEqual([[{ nodeId: NODE, appliedRoutingRevision: 4, appliedDnsRevision: null, peers: [], error: null }]]);
   });
 
@@ -171,7 +176,7 @@ describe("wgo gateway run", () => {
     expect((await run(["run", "--once"])).code).toBe(0);
     expect((await run(["run", "--once"])).code).toBe(0);
     expect(polls[1]!.query.get("held")).toBe(`${NODE}:4:0`);
-    const ifname = [...host.links.keys()][0]!;
+    const ifname = wgLinks(host)[0]!;
     expect(host.wgVerbs).toEqual(["setconf", "syncconf"]);
     expect([...host.links.get(ifname)!.peers.keys()]).toHaveLength(2);
     expect(
@@ -190,7 +195,7 @@ describe("wgo gateway run", () => {
     expect(() => statSync(join(dir, "nodes", NODE))).toThrow();
   });
 
-  it("does not touch the host when the node's address is already on another interface, and reports why", async () => {
+  it("does not touch the domain when the node's address is already on another interface there, and reports why", async () => {
     const {
       api: fake,
       host,
@@ -198,9 +203,19 @@ describe("wgo gateway run", () => {
     } = await setup({
       "GET /agents/me/desired-state": () => desired([entry({ publicKey: null, config: FIRST })]),
     });
-    host.links.set("eth9", { up: true, mtu: null, addresses: ["10.60.0.1/16"], conf: "", peers: new Map(), fwmark: null, dump: "" });
+    host.namespaces.add(DOMAIN);
+    host.links.set("eth9", {
+      ns: DOMAIN,
+      up: true,
+      mtu: null,
+      addresses: ["10.60.0.1/16"],
+      conf: "",
+      peers: new Map(),
+      fwmark: null,
+      dump: "",
+    });
     expect((await run(["run", "--once"])).code).toBe(0);
-    expect([...host.links.keys()]).toEqual(["eth9"]);
+    expect(wgLinks(host)).toEqual([]);
     expect(reports(fake)).toEqual([
       [
         {
@@ -246,7 +261,7 @@ describe("wgo gateway run", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/unreachable|503/);
     expect(result.json.at(-1)).toMatchObject({ stopped: true, applied: 1 });
-    expect(host.links.size).toBe(1);
+    expect(wgLinks(host)).toHaveLength(1);
     expect(reports(fake).length).toBeGreaterThanOrEqual(1);
   });
 });
@@ -283,7 +298,7 @@ describe("wgo gateway run: what the server refuses", () => {
       }),
       expect.objectContaining({ nodeId: "node_gw2", appliedRoutingRevision: 4, error: null }),
     ]);
-    expect([...host.links.values()].map((link) => link.addresses)).toEqual([["10.70.0.1/24"]]);
+    expect(wgLinks(host).map((name) => host.links.get(name)!.addresses)).toEqual([["10.70.0.1/24"]]);
   });
 
   it("waits out a 429 (Retry-After) and a report refused for a moved node, instead of exiting", async () => {

@@ -21,6 +21,7 @@ export const cli = {
   configDelta: await load("config-delta.mjs"),
   resolver: await load("resolver.mjs"),
   pause: await load("gateway/pause.mjs"),
+  domains: await load("gateway/domains.mjs"),
   failures: await load("failures.mjs"),
 };
 

@@ -12,6 +12,8 @@ export interface WgPeer {
   keepalive: number | null;
 }
 interface Link {
+  /** The namespace it is in ("" for the host's own): `ip link set … netns` moves it. */
+  ns?: string;
   up: boolean;
   mtu: number | null;
   addresses: string[];
@@ -24,6 +26,7 @@ interface Link {
 interface Route {
   dst: string;
   dev: string;
+  via?: string;
   proto: "kernel" | "boot";
   table: string;
 }
@@ -33,6 +36,12 @@ export interface FakeHost {
   routes: Route[];
   rules: string[];
   sysctls: string[];
+  /** Each sysctl with the namespace it was set in ("" for the host's own). */
+  sysctlsIn: Array<{ ns: string; setting: string }>;
+  /** Network namespaces `ip netns add` made (the host's own is not listed). */
+  namespaces: Set<string>;
+  /** The nftables ruleset each namespace was last given, by table name ("ns table"). */
+  nftTables: Map<string, string>;
   calls: string[][];
   /** Which of setconf / syncconf configured WireGuard, in order. */
   wgVerbs: string[];
@@ -95,6 +104,8 @@ export function fakeHost(
     unreachable?: string[];
     /** Commands that fail on this host, with the stderr the real tool prints (EADDRINUSE, EPERM). */
     failing?: Array<[RegExp, string]>;
+    /** Namespaces that exist before wgo runs (default ["ns1"]); others come from `ip netns add`. */
+    namespaces?: string[];
   } = {},
 ): FakeHost {
   const host: FakeHost = {
@@ -102,13 +113,19 @@ export function fakeHost(
     routes: [],
     rules: [],
     sysctls: [],
+    sysctlsIn: [],
+    namespaces: new Set(),
+    nftTables: new Map(),
     calls: [],
     wgVerbs: [],
     resolver: fakeResolver(options.resolver),
     createSystem: (opts = {}) => {
       const run = async (argv: string[], runOptions: { input?: string } = {}) => {
         host.calls.push(opts.netns ? ["ip", "netns", "exec", opts.netns, ...argv] : argv);
-        return handle(argv, runOptions.input);
+        if (opts.netns && !host.namespaces.has(opts.netns) && !preexisting.has(opts.netns)) {
+          return fail(`Cannot open network namespace "${opts.netns}": No such file or directory`);
+        }
+        return handle(argv, runOptions.input, opts.netns ?? "");
       };
       return {
         netns: opts.netns,
@@ -127,7 +144,9 @@ export function fakeHost(
         .sort(),
   };
 
-  const newLink = (): Link => ({ up: false, mtu: null, addresses: [], conf: "", peers: new Map(), fwmark: null, dump: "" });
+  // Namespaces the tests name with --netns exist before wgo runs (the lab's own "host").
+  const preexisting = new Set(options.namespaces ?? ["ns1"]);
+  const newLink = (ns = ""): Link => ({ ns, up: false, mtu: null, addresses: [], conf: "", peers: new Map(), fwmark: null, dump: "" });
 
   function link(name: string): Link {
     const found = host.links.get(name);
@@ -135,22 +154,29 @@ export function fakeHost(
     return found;
   }
 
-  function handle(argv: string[], input?: string): { code: number; stdout: string; stderr: string } {
+  /** A link visible from namespace `ns`; a link without a namespace (made by a test) is everywhere. */
+  const visible = (name: string, ns: string) => {
+    const found = host.links.get(name);
+    return found !== undefined && (found.ns === undefined || found.ns === ns);
+  };
+
+  function handle(argv: string[], input: string | undefined, ns: string): { code: number; stdout: string; stderr: string } {
     const command = argv.join(" ");
     let m: RegExpMatchArray | null;
     for (const [pattern, stderr] of options.failing ?? []) if (pattern.test(command)) return { code: 1, stdout: "", stderr };
-    if ((m = /^ip link show dev (\S+)$/.exec(command)))
-      return host.links.has(m[1]!) ? ok(`${m[1]}: <POINTOPOINT>`) : fail("does not exist");
+    if ((m = /^ip link show dev (\S+)$/.exec(command))) return visible(m[1]!, ns) ? ok(`${m[1]}: <POINTOPOINT>`) : fail("does not exist");
     if ((m = /^ip link add (\S+) type wireguard$/.exec(command))) {
       if (!options.kernelModule) return fail("Unknown device type");
-      host.links.set(m[1]!, newLink());
+      host.links.set(m[1]!, newLink(ns));
       return ok();
     }
+    const netnsAnswer = namespaceCommand(command, ns);
+    if (netnsAnswer) return netnsAnswer;
     if (command === "sh -c command -v wg-quick") return options.kernelModule ? ok("/usr/bin/wg-quick") : fail("");
     // Any other tool looked up (a DNS server for the gateway agent): this host has none.
     if (/^sh -c .*command -v (coredns|knotd|knotc)$/.test(command)) return fail("");
     if ((m = /^wireguard-go (\S+)$/.exec(command))) {
-      host.links.set(m[1]!, newLink());
+      host.links.set(m[1]!, newLink(ns));
       return ok();
     }
     if ((m = /^wg (setconf|syncconf) (\S+) (\S+)$/.exec(command))) {
@@ -161,10 +187,12 @@ export function fakeHost(
       return ok();
     }
     if (command === "ip -j address show") {
-      const all = [...host.links].map(([ifname, l]) => ({
-        ifname,
-        addr_info: l.addresses.map((a) => ({ local: a.split("/")[0], prefixlen: Number(a.split("/")[1]), scope: "global" })),
-      }));
+      const all = [...host.links]
+        .filter(([ifname]) => visible(ifname, ns))
+        .map(([ifname, l]) => ({
+          ifname,
+          addr_info: l.addresses.map((a) => ({ local: a.split("/")[0], prefixlen: Number(a.split("/")[1]), scope: "global" })),
+        }));
       return ok(JSON.stringify(all));
     }
     if ((m = /^ip -j address show dev (\S+)$/.exec(command))) {
@@ -193,6 +221,11 @@ export function fakeHost(
         (r) => r.dev === m![2] && family(r.dst) === m![1] && r.table === (m![5] ?? "main") && (!m![3] || r.proto === "kernel"),
       );
       return ok(JSON.stringify(listed.map((r) => ({ dst: ipSpelling(r.dst), dev: r.dev, protocol: r.proto }))));
+    }
+    if ((m = /^ip (-4|-6) route replace (\S+) via (\S+) dev (\S+)$/.exec(command))) {
+      host.routes = host.routes.filter((r) => !(r.dst === m![2] && r.dev === m![4] && r.table === "main"));
+      host.routes.push({ dst: m[2]!, dev: m[4]!, via: m[3]!, proto: "boot", table: "main" });
+      return ok();
     }
     if ((m = /^ip (-4|-6) route (add|del) (\S+) dev (\S+)(?: table (\S+))?$/.exec(command))) {
       const route: Route = { dst: m[3]!, dev: m[4]!, proto: "boot", table: m[5] ?? "main" };
@@ -236,14 +269,10 @@ export function fakeHost(
     }
     if ((m = /^sysctl -q -w (\S+)$/.exec(command))) {
       host.sysctls.push(m[1]!);
+      host.sysctlsIn.push({ ns, setting: m[1]! });
       return ok();
     }
     if ((m = /^wg show (\S+) dump$/.exec(command))) return ok(link(m[1]!).dump);
-    if ((m = /^ip link del dev (\S+)$/.exec(command))) {
-      host.links.delete(m[1]!);
-      host.routes = host.routes.filter((r) => r.dev !== m![1]);
-      return ok();
-    }
     if ((m = /^wg-quick (up|down) (\S+)\/([^/]+)\.conf$/.exec(command))) {
       if (m[1] === "up") {
         const conf = readFileSync(`${m[2]}/${m[3]}.conf`, "utf8");
@@ -258,6 +287,61 @@ export function fakeHost(
     const resolver = resolverCommand(host.resolver, argv, input, (name) => host.links.has(name));
     if (resolver) return resolver;
     throw new Error(`fake host: unexpected command: ${command}`);
+  }
+
+  /** ip netns, veth pairs, moving links between namespaces, nft: what the gateway agent's routing domains use. */
+  function namespaceCommand(command: string, ns: string) {
+    let m: RegExpMatchArray | null;
+    if (command === "ip netns list") return ok([...host.namespaces].map((name) => `${name} (id: 1)\n`).join(""));
+    if ((m = /^ip netns (add|del) (\S+)$/.exec(command))) {
+      if (m[1] === "add") host.namespaces.add(m[2]!);
+      else {
+        host.namespaces.delete(m[2]!);
+        for (const [name, l] of host.links) if (l.ns === m[2]) dropLink(name);
+        for (const key of [...host.nftTables.keys()]) if (key.startsWith(`${m[2]} `)) host.nftTables.delete(key);
+      }
+      return ok();
+    }
+    if (command === "ip link set dev lo up") return ok();
+    if ((m = /^ip link add (\S+) type veth peer name (\S+) netns (\S+)$/.exec(command))) {
+      if (host.links.has(m[1]!)) return fail("RTNETLINK answers: File exists");
+      host.links.set(m[1]!, newLink(ns));
+      host.links.set(m[2]!, newLink(m[3]!));
+      peers.set(m[1]!, m[2]!).set(m[2]!, m[1]!);
+      return ok();
+    }
+    if ((m = /^ip link set dev (\S+) netns (\S+)$/.exec(command))) {
+      if (!visible(m[1]!, ns)) return fail(`Cannot find device "${m[1]}"`);
+      link(m[1]!).ns = m[2]!;
+      return ok();
+    }
+    if ((m = /^ip link del dev (\S+)$/.exec(command))) {
+      if (!visible(m[1]!, ns)) return fail(`Cannot find device "${m[1]}"`);
+      dropLink(m[1]!);
+      return ok();
+    }
+    if ((m = /^nft -f (\S+)$/.exec(command))) {
+      // The agent's scripts replace one table: "table inet T {}", "delete table inet T", then its rules.
+      const text = readFileSync(m[1]!, "utf8");
+      const table = /^delete table inet (\S+)$/m.exec(text)?.[1];
+      if (!table) return fail(`fake nft: not a table replacement: ${text.slice(0, 80)}`);
+      host.nftTables.set(`${ns} ${table}`, text.slice(text.indexOf("\n", text.indexOf("delete table")) + 1));
+      return ok();
+    }
+    if ((m = /^nft delete table inet (\S+)$/.exec(command))) {
+      return host.nftTables.delete(`${ns} ${m[1]}`) ? ok() : fail("No such file or directory");
+    }
+    return null;
+  }
+  /** A veth's other end goes with it. */
+  const peers = new Map<string, string>();
+  function dropLink(name: string) {
+    const other = peers.get(name);
+    for (const gone of other ? [name, other] : [name]) {
+      host.links.delete(gone);
+      host.routes = host.routes.filter((r) => r.dev !== gone);
+      peers.delete(gone);
+    }
   }
   return host;
 }

@@ -123,6 +123,13 @@ export async function createChainNetwork(
   return { ...fleet, setPath: policy.setPath };
 }
 
+/**
+ * The namespace `wgo gateway run --netns <host>` keeps a network's routing domain in, beside the host's
+ * (cli/gateway/domains.mjs domainNames): the nodes' interfaces, routes, forwarding and DNS server live there.
+ */
+export const agentDomain = (hostNamespace: string, networkId: string) =>
+  `${hostNamespace}-n${createHash("sha256").update(networkId).digest("hex").slice(0, 8)}`;
+
 /** The interface `wgo gateway run` names after a node (cli/gateway/node-apply.mjs interfaceFor). */
 export const agentInterface = (nodeId: string) => `wgo${createHash("sha256").update(nodeId).digest("hex").slice(0, 8)}`;
 

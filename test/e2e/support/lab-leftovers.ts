@@ -1,5 +1,5 @@
 import { check, run } from "./command.ts";
-import { listNamespaces, type Lab } from "./netns.ts";
+import { labNamespaces, listNamespaces, type Lab } from "./netns.ts";
 
 export interface Leftovers {
   /** Namespaces of this lab still listed by `ip netns list`. */
@@ -14,7 +14,7 @@ export interface Leftovers {
  */
 export async function cleanupAndFindLeftovers(lab: Lab): Promise<Leftovers> {
   const pids: number[] = [];
-  for (const namespace of lab.namespaces()) {
+  for (const namespace of await labNamespaces(lab.name)) {
     const listed = await run(["ip", "netns", "pids", namespace]);
     pids.push(...listed.stdout.split("\n").filter(Boolean).map(Number));
   }
@@ -38,7 +38,7 @@ function isAlive(pid: number): boolean {
  * outlives wgo by design (systemd's KillMode=process), so suites that run it clean up by namespace.
  */
 export async function killLabProcesses(lab: Lab | undefined): Promise<void> {
-  for (const namespace of lab?.namespaces() ?? []) {
+  for (const namespace of lab ? await labNamespaces(lab.name) : []) {
     for (const pid of (await run(["ip", "netns", "pids", namespace])).stdout.split("\n").filter(Boolean)) await run(["kill", pid]);
   }
 }
@@ -46,7 +46,7 @@ export async function killLabProcesses(lab: Lab | undefined): Promise<void> {
 /** For failure messages: what the namespaces looked like. */
 export async function describeLab(lab: Lab): Promise<string> {
   const parts: string[] = [];
-  for (const namespace of lab.namespaces()) {
+  for (const namespace of await labNamespaces(lab.name)) {
     const show = (...args: string[]) => check(["ip", "-n", namespace, ...args]);
     parts.push(`## ${namespace}\n${await show("-br", "address")}${await show("route")}${await show("-6", "route")}`);
   }

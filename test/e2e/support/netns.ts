@@ -76,15 +76,26 @@ export async function listNamespaces(): Promise<string[]> {
     .filter(Boolean);
 }
 
+/** Every namespace of lab `labName` now listed: its hosts' and those made beside them (wgo's routing domains). */
+export async function labNamespaces(labName: string): Promise<string[]> {
+  return (await listNamespaces()).filter((namespace) => namespace.startsWith(`${labName}-`));
+}
+
 /** `prefix` keeps names readable; a random suffix keeps runs (and crashed leftovers) from colliding. */
 export function createLab(prefix: string): Lab {
   if (!/^[a-z][a-z0-9]{0,11}$/.test(prefix)) throw new Error(`lab prefix must be short lowercase: ${prefix}`);
   const name = `${prefix}-${randomBytes(2).toString("hex")}`;
   const state: LabState = { namespaces: [], processes: [], scratchDir: mkdtempSync(join(tmpdir(), `${name}-`)) };
   const unregister = onAbruptExit(() => {
-    // Only synchronous work is possible here: signal the daemons, drop the namespaces.
+    // Only synchronous work is possible here: signal the daemons, drop the namespaces (with those
+    // `wgo gateway run --netns` made beside the lab's hosts, named after them).
     for (const child of state.processes) child.kill("SIGKILL");
     for (const namespace of state.namespaces) spawnSync("ip", ["netns", "del", namespace]);
+    const listed = spawnSync("ip", ["netns", "list"], { encoding: "utf8" }).stdout ?? "";
+    for (const line of listed.split("\n")) {
+      const namespace = line.split(" ")[0];
+      if (namespace?.startsWith(`${name}-`)) spawnSync("ip", ["netns", "del", namespace]);
+    }
     rmSync(state.scratchDir, { recursive: true, force: true });
   });
   mkdirSync(WG_RUN_DIR, { recursive: true }); // the mount point the per-host directories go over
@@ -213,6 +224,8 @@ export function createLab(prefix: string): Lab {
   async function cleanup(): Promise<void> {
     await Promise.all(state.processes.splice(0).map(stopProcess));
     for (const namespace of state.namespaces.splice(0).reverse()) await run(["ip", "netns", "del", namespace]);
+    // The routing domains `wgo gateway run --netns <host>` made beside the hosts (named <host>-n…).
+    for (const namespace of await labNamespaces(name)) await run(["ip", "netns", "del", namespace]);
     rmSync(state.scratchDir, { recursive: true, force: true });
     unregister();
   }
