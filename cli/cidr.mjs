@@ -32,13 +32,18 @@ function parseV6(text) {
   return groups.reduce((n, g) => (n << 16n) | BigInt(parseInt(g, 16)), 0n);
 }
 
-/** `10.0.0.5/24`, `fd00::1`, `default` (with a family) → Prefix, host bits cleared. */
+/**
+ * `10.0.0.5/24`, `fd00::1`, `default` (with a family) → Prefix, host bits cleared.
+ * @param {string} text
+ * @param {4 | 6} [defaultFamily]
+ * @returns {Prefix}
+ */
 export function parsePrefix(text, defaultFamily = 4) {
   if (text === "default") return { family: defaultFamily, value: 0n, length: 0 };
   const [address, lengthText, extra] = text.trim().split("/");
   if (extra !== undefined || !address) throw new Error(`not an IP prefix: ${text}`);
   const v4 = parseV4(address);
-  const family = v4 !== null ? 4 : 6;
+  const family = /** @type {4 | 6} */ (v4 !== null ? 4 : 6);
   const value = v4 ?? parseV6(address);
   const bits = family === 4 ? 32 : 128;
   const length = lengthText === undefined ? bits : Number(lengthText);
@@ -66,7 +71,10 @@ export function formatPrefix({ family, value, length }) {
   return `${text}/${length}`;
 }
 
-/** The spelling `ip -j route` uses for a route's destination, always with its length. */
+/**
+ * The spelling `ip -j route` uses for a route's destination, always with its length.
+ * @type {(text: string, defaultFamily?: 4 | 6) => string}
+ */
 export const canonicalPrefix = (text, defaultFamily = 4) => formatPrefix(parsePrefix(text, defaultFamily));
 
 /** True when `outer` contains every address of `inner`. */

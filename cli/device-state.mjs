@@ -12,7 +12,7 @@ import { fillPrivateKey } from "./wg-quick-text.mjs";
  *   deviceToken: string, interface: string, netns: string | null, method: string | null,
  *   configRevision: number | null, appliedRevision: number | null,
  *   lastHeartbeat: { at: string, desiredRevision: number, configChanged: boolean } | null,
- *   dns?: import("./resolver.mjs").DnsRecord | null }} Device
+ *   dns?: import("./resolver.mjs").DnsRecord | null, networkName?: string | null }} Device
  */
 
 /** @returns {Device} */
@@ -66,7 +66,10 @@ export async function fetchConfigOrDelta(ctx, device, sinceRevision) {
     api: ctx.api ?? device.api,
     token: device.deviceToken,
     path: `/client/devices/${encodeURIComponent(device.deviceId)}/config`,
-    body: sinceRevision === undefined ? undefined : { sinceRevision },
+    body:
+      sinceRevision === undefined
+        ? undefined
+        : /** @satisfies {import("./api-types.js").RequestBody<"/client/devices/{id}/config", "post">} */ ({ sinceRevision }),
   });
   if (!body?.config && !body?.delta)
     throw new ApiError(200, { code: "bad_response", message: "the config answer has neither config nor delta" });

@@ -33,6 +33,7 @@ export async function apiRequest(request) {
  * @returns {Promise<{ body: any, bytes: number, status: number, etag: string | null }>}
  */
 export async function apiExchange({ api, method = "POST", path, token, body, headers: extra = {}, timeoutMs = TIMEOUT_MS, signal }) {
+  /** @type {Record<string, string>} */
   const headers = { accept: "application/json", ...extra };
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers["content-type"] = "application/json";

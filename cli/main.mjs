@@ -78,7 +78,8 @@ export async function main(argv, io) {
       /** A failure a daemon survives (a network blip): reported like a fatal one, on stderr. */
       reportError: (error) => writeLine(io.stderr, errorLine(describeFailure(error))),
     };
-    return (await parsed.command.run(ctx, parsed.values)) ?? EXIT.ok;
+    const exitCode = await parsed.command.run(ctx, parsed.values);
+    return typeof exitCode === "number" ? exitCode : EXIT.ok;
   } catch (error) {
     const failure = describeFailure(error);
     if (failure.exit === EXIT.usage) failure.usage ??= GLOBAL_USAGE;

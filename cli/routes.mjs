@@ -59,10 +59,12 @@ const family = (prefix) => (parsePrefix(prefix).family === 4 ? "-4" : "-6");
 /** Routes through the interface in both families, canonical, with their lengths. */
 async function deviceRoutes(sys, ifname, selectors) {
   const routes = [];
-  for (const [flag, defaultFamily] of [
+  /** @type {Array<[string, 4 | 6]>} */
+  const families = [
     ["-4", 4],
     ["-6", 6],
-  ]) {
+  ];
+  for (const [flag, defaultFamily] of families) {
     const listed = JSON.parse((await sys.check(["ip", "-j", flag, "route", "show", "dev", ifname, ...selectors])) || "[]");
     for (const { dst } of listed) {
       if (dst.startsWith("fe80:") || dst.startsWith("ff00:") || dst.startsWith("multicast")) continue; // kernel's

@@ -53,7 +53,11 @@ export function requireSession(home, api) {
 export async function refreshSession(home, session, now = Date.now) {
   let pair;
   try {
-    pair = await apiRequest({ api: session.api, path: "/auth/refresh", body: { refreshToken: session.refreshToken } });
+    pair = await apiRequest({
+      api: session.api,
+      path: "/auth/refresh",
+      body: /** @satisfies {import("./api-types.js").RequestBody<"/auth/refresh", "post">} */ ({ refreshToken: session.refreshToken }),
+    });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       throw new ApiError(401, { code: error.code, message: `${error.message}; the session has ended: run \`wgo login\` again` });

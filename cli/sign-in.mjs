@@ -21,18 +21,31 @@ export async function readPassword(ctx, values, usage) {
 
 /**
  * Logs in to `api` and saves the session (0600). @returns {Promise<{ session: import("./session.mjs").Session, email: string }>}
+ * @param {any} ctx
+ * @param {string} api
  * @param {{ email: string, password: string, totp?: string }} credentials
  * @param {string} command what to run again with --totp (`wgo login`, `wgo up`)
  */
 export async function signIn(ctx, api, { email, password, totp }, command) {
-  let answer = await apiRequest({ api, path: "/auth/login", body: { email, password } });
+  let answer = await apiRequest({
+    api,
+    path: "/auth/login",
+    body: /** @satisfies {import("./api-types.js").RequestBody<"/auth/login", "post">} */ ({ email, password }),
+  });
   if (answer.mfaRequired) {
     if (!totp) {
       throw new OperationError(
         `MFA is required for this account: run \`${command}\` again with --totp CODE (authenticator or recovery code)`,
       );
     }
-    answer = await apiRequest({ api, path: "/auth/mfa/verify", body: { mfaToken: answer.mfaToken, code: totp } });
+    answer = await apiRequest({
+      api,
+      path: "/auth/mfa/verify",
+      body: /** @satisfies {import("./api-types.js").RequestBody<"/auth/mfa/verify", "post">} */ ({
+        mfaToken: answer.mfaToken,
+        code: totp,
+      }),
+    });
   }
   const signedInAs = answer.user?.email ?? email;
   return { session: saveSession(ctx.home, api, answer, ctx.now(), signedInAs), email: signedInAs };

@@ -31,7 +31,10 @@ export function missingTool(name) {
   return new OperationError(`${name} is not installed (or not on PATH)${hint}`, { code: "missing_tool" });
 }
 
-/** @returns {System} */
+/**
+ * @param {{ netns?: string | null, env?: NodeJS.ProcessEnv }} [options]
+ * @returns {System}
+ */
 export function createSystem({ netns, env = process.env } = {}) {
   const prefix = netns ? ["ip", "netns", "exec", netns] : [];
   const run = (argv, options = {}) => spawnCommand([...prefix, ...argv], env, options);
@@ -53,6 +56,7 @@ export function createSystem({ netns, env = process.env } = {}) {
  * `daemon`: the command forks a daemon and exits (wireguard-go). The daemon may keep our pipes open,
  * so the result is taken at the parent's exit, not when the pipes close.
  */
+/** @param {string[]} argv @param {NodeJS.ProcessEnv} env @param {{ input?: string, daemon?: boolean }} [options] */
 function spawnCommand(argv, env, { input, daemon = false } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0], argv.slice(1), { env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });

@@ -29,7 +29,7 @@ const RESTART = [
  * @returns {string}
  */
 export function deviceUnit({ node, wgo, home, name }) {
-  const exec = (args) => [node, wgo, ...args].map(arg).join(" ");
+  const exec = (args) => [node, wgo, ...args].map((value) => arg(value)).join(" ");
   return lines([
     `# wgo device "${name}": brought up at start, then heartbeats and applies its config changes.`,
     "# Written by `wgo install-service`; run it again to rewrite.",
@@ -82,7 +82,7 @@ export function gatewayUnit({ node, wgo, stateDir }) {
           "StateDirectoryMode=0700",
         ]
       : []),
-    `ExecStart=${[node, wgo, "gateway", "run"].map(arg).join(" ")}`,
+    `ExecStart=${[node, wgo, "gateway", "run"].map((value) => arg(value)).join(" ")}`,
     ...RESTART,
     "# It creates interfaces, addresses, routes and sysctls, and binds port 53 on overlay addresses.",
     "AmbientCapabilities=CAP_NET_ADMIN CAP_NET_BIND_SERVICE",

@@ -46,6 +46,7 @@ export const enrol = {
 /**
  * Makes the key pair, registers the public half (with the user session, or headless with an enrolment
  * key) and keeps the device file, key and config. Shared by `wgo enrol` and `wgo up --network`.
+ * @param {any} ctx
  * @param {{ name: string, networkId?: string, enrolmentKey?: string }} request
  * @returns {Promise<{ device: import("../device-state.mjs").Device, publicKey: string }>}
  */
@@ -58,14 +59,14 @@ export async function enrolDevice(ctx, { name, networkId, enrolmentKey: key }) {
   }
   const pair = generateKeyPair();
   writeSecretFile(paths.key(ctx.home, name), `${pair.privateKey}\n`);
-  const body = {
+  const body = /** @satisfies {import("../api-types.js").RequestBody<"/client/devices", "post">} */ ({
     name,
     publicKey: pair.publicKey,
     platform: `${process.platform}-${process.arch}`,
     clientVersion: `wgo/${VERSION}`,
     ...(networkId ? { networkId } : {}),
     ...(key ? { enrolmentKey: key } : {}),
-  };
+  });
   let answer;
   let api;
   try {

@@ -18,6 +18,7 @@ export async function followConfigChange(ctx, place, up) {
   const device = place.device;
   const held = deltaBase(heldConfig(ctx.home, device.name));
   const first = await fetchConfigOrDelta(ctx, device, held?.routingRevision);
+  /** @type {Array<{ answer: "delta" | "config", bytes: number }>} */
   const fetched = [{ answer: first.delta ? "delta" : "config", bytes: first.bytes }];
   if (!first.delta) return { fetched, applied: await followFull(ctx, place, up, first.config) };
   try {

@@ -10,6 +10,7 @@ import { zoneServerRunning } from "../gateway/dns-server.mjs";
 import { runGateway } from "../gateway/run-loop.mjs";
 import { DEFAULT_STATE_DIR, heldNodeIds, loadAgent, loadNode, loadStatus, saveAgent, statePaths } from "../gateway/state.mjs";
 
+/** @type {import("../args.mjs").OptionSpec} */
 const stateDir = {
   type: "string",
   value: "DIR",

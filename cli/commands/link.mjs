@@ -11,6 +11,7 @@ import { revisionInText } from "../wg-quick-text.mjs";
 export const UP_USAGE = "wgo up --name NAME [--interface wg0] [--netns NS] [--method auto|wg-quick|setconf]";
 const DOWN_USAGE = "wgo down --name NAME [--interface wg0] [--netns NS]";
 
+/** @type {Record<string, import("../args.mjs").OptionSpec>} */
 export const placement = {
   name: { type: "string", value: "NAME", help: "the enrolled device" },
   interface: { type: "string", value: "IF", help: "interface name (default: the last one used, else wg0)" },

@@ -9,7 +9,11 @@ export const LONG_POLL_SECONDS = 25;
 
 /** Trades the single-use enrolment token (aet_…) for the agent and its credential (agc_…). */
 export const enrolAgent = (api, token, name) =>
-  apiRequest({ api, path: "/agents/enrol", body: { token, name, version: `wgo ${VERSION}` } });
+  apiRequest({
+    api,
+    path: "/agents/enrol",
+    body: /** @satisfies {import("../api-types.js").RequestBody<"/agents/enrol", "post">} */ ({ token, name, version: `wgo ${VERSION}` }),
+  });
 
 /**
  * @param {import("./state.mjs").AgentRecord} agent
@@ -39,7 +43,7 @@ export const claimNode = (agent, nodeId, publicKey, servesDns) =>
     method: "PUT",
     path: `/agents/me/nodes/${encodeURIComponent(nodeId)}`,
     token: agent.credential,
-    body: { publicKey, servesDns },
+    body: /** @satisfies {import("../api-types.js").RequestBody<"/agents/me/nodes/{nodeId}", "put">} */ ({ publicKey, servesDns }),
   });
 
 /** At most 90 nodes a report (the server's limit): larger gateways send several. */

@@ -90,7 +90,9 @@ export async function syncDomains(ctx) {
     delete domains[networkId];
     saveDomains(ctx.dir, domains);
   }
+  /** @type {Record<string, string[]>} */
   const wanted = {};
+  /** @type {Record<string, string[]>} */
   const overlay = {};
   for (const record of records) {
     // A node without a config right now (a delta that did not fit: the next poll brings the whole config) keeps

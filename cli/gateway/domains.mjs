@@ -67,7 +67,9 @@ export function chooseLinkSubnet(networkId, avoid) {
  */
 export function resolveEgressClaims(held, wanted) {
   const keeps = Object.fromEntries(Object.entries(wanted).map(([net, list]) => [net, (held[net] ?? []).filter((p) => list.includes(p))]));
+  /** @type {Record<string, string[]>} */
   const granted = {};
+  /** @type {Record<string, string[]>} */
   const denied = {};
   for (const [net, list] of Object.entries(wanted)) {
     granted[net] = [];

@@ -37,6 +37,7 @@ export function heldEntry(dir, nodeId) {
  * @param {NodeContext} ctx
  */
 export async function applyNode(ctx, entry) {
+  /** @type {import("./state.mjs").NodeRecord} */
   const record = loadNode(ctx.dir, entry.nodeId) ?? {
     nodeId: entry.nodeId,
     networkId: entry.networkId,
