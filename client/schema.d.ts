@@ -653,7 +653,7 @@ export interface paths {
         };
         /**
          * Nodes the caller can see, optionally of one network
-         * @description Any signed-in user: nodes of the networks they can see (any role), optionally of one network.
+         * @description Any signed-in user: nodes of the networks they can see (any role), optionally of one network. Another member's device node is listed redacted (redacted: true; routing and lastSeenAt null): its detail is for its owner, the group's owners and admins, and platform admins.
          */
         get: operations["listNodes"];
         put?: never;
@@ -677,7 +677,7 @@ export interface paths {
         };
         /**
          * One node
-         * @description Members of the network's group (viewer and up); others get 404.
+         * @description Members of the network's group (viewer and up); others get 404. Another member's device node answers the redacted entry the list shows (redacted: true).
          */
         get: operations["getNode"];
         put?: never;
@@ -705,7 +705,7 @@ export interface paths {
         };
         /**
          * Generated WireGuard configuration with routingIntent[]
-         * @description Members of the network's group (viewer and up). JSON by default (the wg-quick text, the peers and routingIntent[]); send `Accept: text/plain` (without application/json) for only the wg-quick text, ready for `wg-quick up`. The PrivateKey line is a placeholder (REPLACE_WITH_PRIVATE_KEY): the server never holds private keys.
+         * @description Members of the network's group (viewer and up); another member's device node answers 404 (its config is for its owner, the group's owners and admins, and platform admins). JSON by default (the wg-quick text, the peers and routingIntent[]); send `Accept: text/plain` (without application/json) for only the wg-quick text, ready for `wg-quick up`. The PrivateKey line is a placeholder (REPLACE_WITH_PRIVATE_KEY): the server never holds private keys.
          */
         get: operations["getNodeConfig"];
         put?: never;
@@ -1261,7 +1261,7 @@ export interface paths {
         };
         /**
          * Observed tunnels (from heartbeats) in the networks the caller can see
-         * @description Any signed-in user: tunnels of the networks they can see (any role), as the nodes last reported them in heartbeats. Filter by network or node.
+         * @description Any signed-in user: tunnels of the networks they can see (any role), as the nodes last reported them in heartbeats. Filter by network or node. A tunnel that another member's device reports, or that leads to one, is shown only to that device's owner, the group's owners and admins, and platform admins.
          */
         get: operations["listTunnels"];
         put?: never;
@@ -2308,7 +2308,7 @@ export interface components {
                 /** @description Oldest revision any reporter runs; null while one has not reported */
                 appliedRevision: number | null;
                 inSync: boolean;
-                /** @description Reporters behind the desired revision (nodes for routing, gateway nodes for DNS) */
+                /** @description Reporters behind the desired revision (nodes for routing, gateway nodes for DNS). These lists leave out another member's device nodes (counted in appliedRevision and inSync, not named) */
                 lagging: string[];
                 /** @description Nodes that never reported */
                 unreported: string[];
@@ -2323,7 +2323,7 @@ export interface components {
                 /** @description Oldest revision any reporter runs; null while one has not reported */
                 appliedRevision: number | null;
                 inSync: boolean;
-                /** @description Reporters behind the desired revision (nodes for routing, gateway nodes for DNS) */
+                /** @description Reporters behind the desired revision (nodes for routing, gateway nodes for DNS). These lists leave out another member's device nodes (counted in appliedRevision and inSync, not named) */
                 lagging: string[];
             };
         };
@@ -2357,14 +2357,18 @@ export interface components {
             /** @description A gateway node that serves the network's zone on its overlay address */
             servesDns: boolean;
             deviceId: string | null;
-            routing: components["schemas"]["RoutingPreference"];
+            /** @description Which policies apply to this node (a device's owner chooses); null when redacted */
+            routing: components["schemas"]["RoutingPreference"] | null;
             /** @description Network routing revision at which the node last changed */
             revision: number;
             /**
              * Format: date-time
+             * @description The last heartbeat; null when redacted or never seen
              * @example 2026-11-21T10:00:00.000Z
              */
             lastSeenAt: string | null;
+            /** @description true: another member's device node. Shown is what every peer's config carries (name, address, public key, endpoint, roles); its routing choice and last-seen time (null here), config, tunnels and place in the runtime status are for its owner, the group's owners and admins, and platform admins */
+            redacted: boolean;
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z

@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { type ApiFetch, session } from "./api";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
+import { limitFormBody } from "./body-limit";
 import { csrf } from "./csrf";
 import { accountLinkRoutes } from "./routes/account-links";
 import { adminRoutes } from "./routes/admin";
@@ -60,9 +60,9 @@ export function createConsole(apiFetch: ApiFetch) {
   console.get("/assets/console.js", (c) =>
     c.body(CONSOLE_JS, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
   );
-  // Console forms are small; the API's own limit (64 KiB) applies to what they forward, and a larger body is
-  // refused here before the CSRF check buffers it.
-  console.use("*", bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.text("Refused: the form is larger than 64 KiB.", 413) }));
+  // Console forms are small; the API's own limit (64 KiB), applied the API's way (read to the end, then 413),
+  // refuses a larger body here before the CSRF check buffers it.
+  console.use("*", limitFormBody());
   console.use("*", csrf(), session(apiFetch));
   console.route("/", signInRoutes);
   console.route("/", oauthRoutes);

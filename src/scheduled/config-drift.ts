@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, isNotNull, isNull, lt, lte, notInArray, or } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { networks, nodePresence, nodes } from "../db/schema";
+import { devices, networks, nodePresence, nodes } from "../db/schema";
 import type { EventInput } from "../services/notifications/event-types";
 import { type Cutoffs, MAX_TRANSITIONS_PER_RUN } from "./cutoffs";
 
@@ -47,10 +47,13 @@ export async function detectConfigDrift(db: Db, at: Cutoffs) {
       desiredRevision: networks.routingRevision,
       behindSince: nodePresence.behindSince,
       lastSeenAt: nodes.lastSeenAt,
+      deviceId: devices.id,
+      deviceOwnerId: devices.userId,
     })
     .from(nodePresence)
     .innerJoin(nodes, eq(nodes.id, nodePresence.nodeId))
     .innerJoin(networks, eq(networks.id, nodes.networkId))
+    .leftJoin(devices, eq(devices.nodeId, nodes.id))
     .where(
       and(
         lte(nodePresence.behindSince, at.driftSince),
@@ -74,6 +77,8 @@ export async function detectConfigDrift(db: Db, at: Cutoffs) {
       lastSeenAt: row.lastSeenAt,
     },
     dedupeKey: `config.drift:${row.node.id}:${row.desiredRevision}`,
+    // A device's drift is its owner's detail: only its readers hear of it.
+    ...(row.deviceId ? { device: { ownerId: row.deviceOwnerId } } : {}),
   }));
   const writes = rows.map((row) =>
     db

@@ -1,6 +1,6 @@
 import { and, eq, gte, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { networks, nodePresence, nodes } from "../db/schema";
+import { devices, networks, nodePresence, nodes } from "../db/schema";
 import type { EventInput } from "../services/notifications/event-types";
 import { type Cutoffs, MAX_TRANSITIONS_PER_RUN } from "./cutoffs";
 
@@ -22,12 +22,14 @@ const changed = (db: Db, at: Cutoffs) =>
       lastSeenAt: nodes.lastSeenAt,
       networkId: nodes.networkId,
       groupId: networks.groupId,
+      deviceOwnerId: devices.userId,
       previous: nodePresence.state,
       previousSince: nodePresence.changedAt,
     })
     .from(nodes)
     .innerJoin(networks, eq(networks.id, nodes.networkId))
     .leftJoin(nodePresence, eq(nodePresence.nodeId, nodes.id))
+    .leftJoin(devices, eq(devices.nodeId, nodes.id))
     .where(
       and(
         isNotNull(nodes.lastSeenAt),
@@ -51,6 +53,8 @@ export async function detectNodePresence(db: Db, at: Cutoffs) {
   const events: EventInput[] = [];
   const writes = rows.map((row) => {
     const state: "online" | "offline" = row.lastSeenAt! < at.onlineSince ? "offline" : "online";
+    // A device's presence is its owner's detail: only its readers hear of it.
+    const device = row.node.deviceId ? { device: { ownerId: row.deviceOwnerId } } : {};
     if (state === "offline") {
       events.push({
         type: "node.offline",
@@ -59,6 +63,7 @@ export async function detectNodePresence(db: Db, at: Cutoffs) {
         subjectId: row.node.id,
         data: { node: row.node, lastSeenAt: row.lastSeenAt },
         dedupeKey: `node.offline:${row.node.id}:${row.lastSeenAt}`,
+        ...device,
       });
     } else if (row.previous === "offline") {
       events.push({
@@ -68,6 +73,7 @@ export async function detectNodePresence(db: Db, at: Cutoffs) {
         subjectId: row.node.id,
         data: { node: row.node, lastSeenAt: row.lastSeenAt, offlineSince: row.previousSince },
         dedupeKey: `node.online:${row.node.id}:${row.previousSince}`,
+        ...device,
       });
     }
     // Going offline also stops the drift clock: a node that cannot be reached is not "drifting".

@@ -63,15 +63,24 @@ export const NodeSchema = z
     gatewayId: z.string().nullable(),
     servesDns: z.boolean().openapi({ description: "A gateway node that serves the network's zone on its overlay address" }),
     deviceId: z.string().nullable(),
-    routing: RoutingPreference,
+    routing: z
+      .union([RoutingPreference, z.null()])
+      .openapi({ description: "Which policies apply to this node (a device's owner chooses); null when redacted" }),
     revision: z.number().int().openapi({ description: "Network routing revision at which the node last changed" }),
-    lastSeenAt: Timestamp.nullable(),
+    lastSeenAt: Timestamp.nullable().openapi({ description: "The last heartbeat; null when redacted or never seen" }),
+    redacted: z.boolean().openapi({
+      description:
+        "true: another member's device node. Shown is what every peer's config carries (name, address, public key, endpoint, roles); " +
+        "its routing choice and last-seen time (null here), config, tunnels and place in the runtime status are for its owner, " +
+        "the group's owners and admins, and platform admins",
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
   .openapi("Node");
 
-export const presentNode = (node: typeof nodes.$inferSelect): z.infer<typeof NodeSchema> => ({
+/** `redacted`: the caller may not read this device node's detail (services/networks/device-node-privacy.ts). */
+export const presentNode = (node: typeof nodes.$inferSelect, redacted = false): z.infer<typeof NodeSchema> => ({
   id: node.id,
   networkId: node.networkId,
   name: node.name,
@@ -83,9 +92,10 @@ export const presentNode = (node: typeof nodes.$inferSelect): z.infer<typeof Nod
   gatewayId: node.gatewayId,
   servesDns: node.servesDns,
   deviceId: node.deviceId,
-  routing: { mode: node.routingMode, policyIds: node.routingPolicyIds },
+  routing: redacted ? null : { mode: node.routingMode, policyIds: node.routingPolicyIds },
   revision: node.revision,
-  lastSeenAt: node.lastSeenAt,
+  lastSeenAt: redacted ? null : node.lastSeenAt,
+  redacted,
   createdAt: node.createdAt,
   updatedAt: node.updatedAt,
 });

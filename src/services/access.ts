@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { dnsRecords, gatewayPools, groups, memberships, networks, nodes, routingPolicies, type GroupRole } from "../db/schema";
+import { devices, dnsRecords, gatewayPools, groups, memberships, networks, nodes, routingPolicies, type GroupRole } from "../db/schema";
 import { forbidden, notFound } from "../lib/errors";
 import type { UserAuth } from "../lib/types";
 
@@ -51,17 +51,21 @@ export async function networkAccess(db: Db, auth: UserAuth, networkId: string, n
   return { network: row.network, role: check(auth, row.role, need, "Network") };
 }
 
-/** One query: the node, its network and the caller's role in the network's group. */
+/**
+ * One query: the node, its network, the caller's role in the network's group, and the owner of the node's
+ * device if it is one (what may be read of a device node: networks/device-node-privacy.ts).
+ */
 export async function nodeAccess(db: Db, auth: UserAuth, nodeId: string, need: Need) {
   const row = await db
-    .select({ node: nodes, network: networks, role: memberships.role })
+    .select({ node: nodes, network: networks, role: memberships.role, deviceOwnerId: devices.userId })
     .from(nodes)
     .innerJoin(networks, eq(networks.id, nodes.networkId))
     .leftJoin(memberships, and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId)))
+    .leftJoin(devices, eq(devices.nodeId, nodes.id))
     .where(eq(nodes.id, nodeId))
     .get();
   if (!row) throw notFound("Node");
-  return { node: row.node, network: row.network, role: check(auth, row.role, need, "Node") };
+  return { node: row.node, network: row.network, role: check(auth, row.role, need, "Node"), deviceOwnerId: row.deviceOwnerId };
 }
 
 /** One query: the policy, its network and the caller's role in the network's group. */

@@ -54,11 +54,13 @@ export function NetworkNodesPage(props: NodesProps) {
                 </td>
                 <td>{[...node.roles, ...(node.servesDns ? ["DNS server"] : [])].join(", ") || "peer"}</td>
                 <td>{canChange ? <EndpointForm {...{ csrfToken, base, node }} /> : <code>{node.endpoint ?? "none"}</code>}</td>
-                <td>{when(node.lastSeenAt)}</td>
+                <td>{node.redacted ? "not shown" : when(node.lastSeenAt)}</td>
                 <td>
-                  <a href={`${base}/${node.id}/config`} download>
-                    Download config<span class="visually-hidden"> of {node.name}</span>
-                  </a>
+                  {!node.redacted && (
+                    <a href={`${base}/${node.id}/config`} download>
+                      Download config<span class="visually-hidden"> of {node.name}</span>
+                    </a>
+                  )}
                   {canChange && (
                     <form method="post" action={`${base}/${node.id}/delete`}>
                       <CsrfField token={csrfToken} />

@@ -80,12 +80,12 @@ export function NetworkStatusPage({ user, csrfToken, network, status, nodes, rea
               <tr data-node={node.id}>
                 <th scope="row">{node.name}</th>
                 <td>
-                  <Sync sync={routingSyncOf(status, node.id)} />
+                  <Sync sync={routingSyncOf(status, node)} />
                 </td>
                 <td>
                   <Sync sync={dnsSyncOf(status, node)} />
                 </td>
-                <td>{when(node.lastSeenAt)}</td>
+                <td>{node.redacted ? "not shown" : when(node.lastSeenAt)}</td>
               </tr>
             ))}
           </tbody>

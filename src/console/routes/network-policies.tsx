@@ -38,7 +38,9 @@ export async function renderPolicies(c: C, loaded: LoadedNetwork, refused?: Refu
   const statuses = await Promise.all(
     policies.map((policy) => c.var.api.GET("/api/v1/routing-policies/{id}/status", { params: { path: { id: policy.id } } })),
   );
-  const chosenNode = nodes.find((node) => node.id === c.req.query("node"));
+  // Another member's device has no config to read here (the API answers 404): it is not offered.
+  const intentNodes = nodes.filter((node) => !node.redacted);
+  const chosenNode = intentNodes.find((node) => node.id === c.req.query("node"));
   const config = chosenNode ? await c.var.api.GET("/api/v1/nodes/{id}/config", { params: { path: { id: chosenNode.id } } }) : undefined;
   const intent = config?.data ? json(config.data).routingIntent : undefined;
   const pooled = new Set(pools.flatMap((pool) => pool.members.map((member) => member.nodeId)));
@@ -51,7 +53,7 @@ export async function renderPolicies(c: C, loaded: LoadedNetwork, refused?: Refu
       choices={hopChoices(nodes, pools)}
       maxHops={getConfig(c.env).ROUTING_POLICY_MAX_HOPS}
       pools={{ pools, names, free: nodes.filter((node) => node.roles.includes("gateway") && !pooled.has(node.id)) }}
-      intent={{ nodes, names, chosen: chosenNode && intent ? { node: chosenNode, intent } : undefined }}
+      intent={{ nodes: intentNodes, names, chosen: chosenNode && intent ? { node: chosenNode, intent } : undefined }}
       error={refused?.error}
       values={refused?.values}
       valuesOf={refused?.valuesOf}

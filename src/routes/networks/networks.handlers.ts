@@ -55,8 +55,8 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
 };
 
 export const runtimeStatus: AppRouteHandler<typeof routes.runtimeStatus> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
-  return c.json(await loadRuntimeStatus(c.var.db, network), 200);
+  const { network, role } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  return c.json(await loadRuntimeStatus(c.var.db, network, { auth: c.var.auth, role }), 200);
 };
 
 /** Diagnostics of the network's writer, for platform admins (it is infrastructure, not a tenant's data). */

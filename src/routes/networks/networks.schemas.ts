@@ -92,7 +92,10 @@ const PlaneStatus = z.object({
     .nullable()
     .openapi({ description: "Oldest revision any reporter runs; null while one has not reported" }),
   inSync: z.boolean(),
-  lagging: z.array(z.string()).openapi({ description: "Reporters behind the desired revision (nodes for routing, gateway nodes for DNS)" }),
+  lagging: z.array(z.string()).openapi({
+    description:
+      "Reporters behind the desired revision (nodes for routing, gateway nodes for DNS). These lists leave out another member's device nodes (counted in appliedRevision and inSync, not named)",
+  }),
 });
 
 export const RuntimeStatusSchema = z

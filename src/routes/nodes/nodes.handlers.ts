@@ -2,6 +2,7 @@ import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess, nodeAccess } from "../../services/access";
+import { nodeDetailAccess, nodeReadAccess } from "../../services/networks/device-node-privacy";
 import { loadNodeConfig } from "../../services/networks/views/node-configs";
 import { listNodes } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer";
@@ -20,12 +21,17 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { networkId, ...page } = c.req.valid("query");
-  return c.json(toPage(await listNodes(c.var.db, c.var.auth, page, networkId), page.limit, presentNode), 200);
+  const rows = await listNodes(c.var.db, c.var.auth, page, networkId);
+  return c.json(
+    toPage(rows, page.limit, (row) => presentNode(row, !row.detail)),
+    200,
+  );
 };
 
+/** Another member's device node: the entry the network's node list shows, without its owner's detail. */
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
-  return c.json(presentNode(node), 200);
+  const { node, detail } = await nodeReadAccess(c.var.db, c.var.auth, c.req.valid("param").id);
+  return c.json(presentNode(node, !detail), 200);
 };
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
@@ -43,9 +49,12 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
 
 const wantsText = (accept: string | undefined) => !!accept && accept.includes("text/plain") && !accept.includes("application/json");
 
-/** The access check, then the network's writer renders it from memory (one row read whatever the network's size). */
+/**
+ * The access check (another member's device node is 404), then the network's writer renders it from memory
+ * (one row read whatever the network's size).
+ */
 export const config: AppRouteHandler<typeof routes.config> = async (c) => {
-  const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  const { node } = await nodeDetailAccess(c.var.db, c.var.auth, c.req.valid("param").id);
   const rendered = await loadNodeConfig(c.env, node.networkId, node.id);
   if (wantsText(c.req.header("accept"))) return c.text(rendered.wgQuick, 200);
   return c.json(rendered, 200);

@@ -39,7 +39,8 @@ export const list = createRoute({
   operationId: "listNodes",
   tags,
   summary: "Nodes the caller can see, optionally of one network",
-  description: "Any signed-in user: nodes of the networks they can see (any role), optionally of one network.",
+  description:
+    "Any signed-in user: nodes of the networks they can see (any role), optionally of one network. Another member's device node is listed redacted (redacted: true; routing and lastSeenAt null): its detail is for its owner, the group's owners and admins, and platform admins.",
   request: { query: PageQuery.extend(NodeListQuery.shape) },
   responses: { 200: jsonResponse(pageOf(NodeSchema, "NodePage"), "A page of nodes"), ...errorResponses(401, 422) },
 });
@@ -50,7 +51,8 @@ export const get = createRoute({
   operationId: "getNode",
   tags,
   summary: "One node",
-  description: "Members of the network's group (viewer and up); others get 404.",
+  description:
+    "Members of the network's group (viewer and up); others get 404. Another member's device node answers the redacted entry the list shows (redacted: true).",
   request: { params },
   responses: { 200: jsonResponse(NodeSchema, "The node"), ...errorResponses(401, 404, 422) },
 });
@@ -86,7 +88,7 @@ export const config = createRoute({
   operationId: "getNodeConfig",
   summary: "Generated WireGuard configuration with routingIntent[]",
   description:
-    "Members of the network's group (viewer and up). JSON by default (the wg-quick text, the peers and routingIntent[]); " +
+    "Members of the network's group (viewer and up); another member's device node answers 404 (its config is for its owner, the group's owners and admins, and platform admins). JSON by default (the wg-quick text, the peers and routingIntent[]); " +
     "send `Accept: text/plain` (without application/json) for only the wg-quick text, ready for `wg-quick up`. " +
     "The PrivateKey line is a placeholder (REPLACE_WITH_PRIVATE_KEY): the server never holds private keys.",
   request: { params },

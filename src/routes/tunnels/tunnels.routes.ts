@@ -24,7 +24,7 @@ export const list = createRoute({
   tags: ["Tunnels"],
   summary: "Observed tunnels (from heartbeats) in the networks the caller can see",
   description:
-    "Any signed-in user: tunnels of the networks they can see (any role), as the nodes last reported them in heartbeats. Filter by network or node.",
+    "Any signed-in user: tunnels of the networks they can see (any role), as the nodes last reported them in heartbeats. Filter by network or node. A tunnel that another member's device reports, or that leads to one, is shown only to that device's owner, the group's owners and admins, and platform admins.",
   request: {
     query: PageQuery.extend({
       networkId: z.string().max(64).optional(),

@@ -1,4 +1,4 @@
-import { and, eq, exists, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { insertWhere } from "../../db/insert-where";
 import { memberships, notificationChannels, notificationDeliveries, notificationEvents, users } from "../../db/schema";
@@ -8,9 +8,17 @@ import type { EventInput } from "./event-types";
 /** D1 batches stay well under their statement limits; each event costs two statements. */
 const EVENTS_PER_BATCH = 40;
 
+/** Which memberships of the event's group receive it: any role, or for a device's event its readers only. */
+const receivingRole = (input: EventInput, channelOwner: typeof notificationChannels.userId) => {
+  if (!input.device) return undefined;
+  const owns = input.device.ownerId === null ? undefined : and(eq(channelOwner, input.device.ownerId), ne(memberships.role, "viewer"));
+  return or(inArray(memberships.role, ["admin", "owner"]), owns);
+};
+
 /**
  * One delivery per enabled channel that subscribed to the type and whose owner may see the network:
- * a member of its group (any role) or a platform admin, and not disabled. Recipients are fixed here,
+ * a member of its group (any role; for an event about a device node, its owner and the group's owners and
+ * admins) or a platform admin, and not disabled. Recipients are fixed here,
  * when the event happens. The EXISTS on the event makes this a no-op when the event insert was
  * skipped as a duplicate (same dedupeKey), all inside one atomic batch.
  */
@@ -23,7 +31,7 @@ const fanOut = (db: Db, eventId: string, input: EventInput, now: string) => {
       db
         .select({ one: sql`1` })
         .from(memberships)
-        .where(and(eq(memberships.groupId, input.groupId), eq(memberships.userId, c.userId))),
+        .where(and(eq(memberships.groupId, input.groupId), eq(memberships.userId, c.userId), receivingRole(input, c.userId))),
     ),
   );
   const eventKept = exists(db.select({ one: sql`1` }).from(notificationEvents).where(eq(notificationEvents.id, eventId)));

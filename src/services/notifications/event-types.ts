@@ -36,4 +36,10 @@ export interface EventInput {
   data: Record<string, unknown>;
   /** Same key, one event: makes repeated detection runs harmless. */
   dedupeKey?: string;
+  /**
+   * Set when the event is about a device node (its presence, drift, enrolment): then only its owner (while a
+   * member, admin or owner), the group's owners and admins, and platform admins receive it, as only they
+   * read its detail (services/networks/device-node-privacy.ts). null owner: a device enrolled with a key.
+   */
+  device?: { ownerId: string | null };
 }

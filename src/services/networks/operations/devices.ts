@@ -78,7 +78,14 @@ export async function enrolDevice(
       resourceId: device.id,
       networkId,
       groupId,
-      notify: { type: "device.enrolled", networkId, groupId, subjectId: device.id, data: { device: announced, actor: actorOf(ctx) } },
+      notify: {
+        type: "device.enrolled",
+        networkId,
+        groupId,
+        subjectId: device.id,
+        data: { device: announced, actor: actorOf(ctx) },
+        device: { ownerId: device.userId },
+      },
     },
     { onlyIf: written, happened: nodeWritten },
   );

@@ -4,6 +4,7 @@ import type { Db } from "../../../db/client";
 import { devices, dnsRecords, enrolmentKeys, memberships, networks, nodes, routingPolicies, tunnelObservations } from "../../../db/schema";
 import { afterCursor } from "../../../lib/pagination";
 import type { UserAuth } from "../../../lib/types";
+import { nodeDetailVisible, ownedDevice, seesNodeDetail } from "../device-node-privacy";
 
 /**
  * Paged reads of the network domain: one query each, scoped to what the caller may see (platform admins
@@ -39,27 +40,31 @@ export async function listNetworks(db: Db, auth: UserAuth, page: PageRequest, gr
   return rows.map((row) => row.network);
 }
 
+/** Each node with `detail`: false for another member's device node, which lists redacted (device-node-privacy.ts). */
 export async function listNodes(db: Db, auth: UserAuth, page: PageRequest, networkId?: string) {
   const filter = and(networkId ? eq(nodes.networkId, networkId) : undefined, afterCursor(nodes, page.cursor));
   const order = [asc(nodes.createdAt), asc(nodes.id)];
-  if (auth.platformRole === "admin")
-    return db
+  if (auth.platformRole === "admin") {
+    const all = await db
       .select()
       .from(nodes)
       .where(filter)
       .orderBy(...order)
       .limit(page.limit + 1)
       .all();
+    return all.map((node) => ({ ...node, detail: true }));
+  }
   const rows = await db
-    .select({ node: nodes })
+    .select({ node: nodes, role: memberships.role, deviceOwnerId: devices.userId })
     .from(nodes)
     .innerJoin(networks, eq(networks.id, nodes.networkId))
     .innerJoin(memberships, memberOf(auth))
+    .leftJoin(devices, eq(devices.nodeId, nodes.id))
     .where(filter)
     .orderBy(...order)
     .limit(page.limit + 1)
     .all();
-  return rows.map((row) => row.node);
+  return rows.map((row) => ({ ...row.node, detail: seesNodeDetail(auth, row.role, row.node, row.deviceOwnerId) }));
 }
 
 /** The caller's access to the network is checked before: these list one network's own rows. */
@@ -108,6 +113,18 @@ export async function listDevices(db: Db, auth: UserAuth, page: PageRequest, net
 }
 
 const peer = alias(nodes, "peer");
+const reporterDevice = alias(devices, "reporter_device");
+const peerDevice = alias(devices, "peer_device");
+
+/**
+ * A tunnel's counters and handshakes are its ends' detail (device-node-privacy.ts): a caller sees a tunnel
+ * its own device reports, or one whose both ends' detail it may read.
+ */
+const tunnelVisible = (auth: UserAuth) =>
+  or(
+    ownedDevice(auth, memberships.role, reporterDevice),
+    and(nodeDetailVisible(auth, memberships.role, reporterDevice), nodeDetailVisible(auth, memberships.role, peerDevice)),
+  );
 
 /** The peer's node is resolved here (by network and public key), so heartbeats never pay for it. */
 export async function listTunnels(db: Db, auth: UserAuth, page: PageRequest, filter: { networkId?: string; nodeId?: string }) {
@@ -116,11 +133,15 @@ export async function listTunnels(db: Db, auth: UserAuth, page: PageRequest, fil
     .select({ tunnel: t, toNodeId: peer.id })
     .from(t)
     .innerJoin(networks, eq(networks.id, t.networkId))
-    .leftJoin(peer, and(eq(peer.networkId, t.networkId), eq(peer.publicKey, t.peerPublicKey)));
-  const scoped = auth.platformRole === "admin" ? query : query.innerJoin(memberships, memberOf(auth));
+    .leftJoin(peer, and(eq(peer.networkId, t.networkId), eq(peer.publicKey, t.peerPublicKey)))
+    .leftJoin(reporterDevice, eq(reporterDevice.nodeId, t.fromNodeId))
+    .leftJoin(peerDevice, eq(peerDevice.nodeId, peer.id));
+  const admin = auth.platformRole === "admin";
+  const scoped = admin ? query : query.innerJoin(memberships, memberOf(auth));
   const rows = await scoped
     .where(
       and(
+        admin ? undefined : tunnelVisible(auth),
         filter.networkId ? eq(t.networkId, filter.networkId) : undefined,
         filter.nodeId ? or(eq(t.fromNodeId, filter.nodeId), eq(peer.id, filter.nodeId)) : undefined,
         afterCursor(t, page.cursor),

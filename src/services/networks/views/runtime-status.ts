@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { nodes } from "../../../db/schema";
+import { devices, type GroupRole, nodes } from "../../../db/schema";
 import { sanitisedDisplayText } from "../../../lib/display-name";
+import type { UserAuth } from "../../../lib/types";
+import { seesNodeDetail } from "../device-node-privacy";
 import type { NetworkRow, NodeRow } from "../state";
 
 type Reported = Pick<NodeRow, "id" | "appliedRoutingRevision">;
@@ -47,22 +49,46 @@ export const failingNodes = (nodes: Pick<NodeRow, "id" | "applyError">[]) =>
     .map((node) => ({ nodeId: node.id, error: sanitisedDisplayText(node.applyError!) }))
     .sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
 
-/** One read of what the network's nodes report, against the network the caller's access check read. */
-export async function loadRuntimeStatus(db: Db, network: Pick<NetworkRow, "id" | "routingRevision" | "dnsRevision">) {
+/** Who reads the status: the lists name only nodes whose detail that reader may see. */
+export interface StatusReader {
+  auth: UserAuth;
+  role: GroupRole;
+}
+
+/**
+ * One read of what the network's nodes report, against the network the caller's access check read. The
+ * revisions and inSync count every node; the lists (lagging, unreported, failing) leave out another
+ * member's device node, whose reports are its owner's (device-node-privacy.ts).
+ */
+export async function loadRuntimeStatus(db: Db, network: Pick<NetworkRow, "id" | "routingRevision" | "dnsRevision">, reader: StatusReader) {
   const reported = await db
     .select({
       id: nodes.id,
+      deviceId: nodes.deviceId,
+      deviceOwnerId: devices.userId,
       isGateway: nodes.isGateway,
       appliedRoutingRevision: nodes.appliedRoutingRevision,
       appliedDnsRevision: nodes.appliedDnsRevision,
       applyError: nodes.applyError,
     })
     .from(nodes)
+    .leftJoin(devices, eq(devices.nodeId, nodes.id))
     .where(eq(nodes.networkId, network.id))
     .all();
+  const hidden = new Set(
+    reported.filter((node) => !seesNodeDetail(reader.auth, reader.role, node, node.deviceOwnerId)).map((node) => node.id),
+  );
+  const named = (ids: string[]) => ids.filter((id) => !hidden.has(id));
+  const routing = routingStatus(network, reported);
+  const dns = dnsStatus(network, reported);
   return {
     networkId: network.id,
-    routing: { ...routingStatus(network, reported), failing: failingNodes(reported) },
-    dns: dnsStatus(network, reported),
+    routing: {
+      ...routing,
+      lagging: named(routing.lagging),
+      unreported: named(routing.unreported),
+      failing: failingNodes(reported).filter((entry) => !hidden.has(entry.nodeId)),
+    },
+    dns: { ...dns, lagging: named(dns.lagging) },
   };
 }

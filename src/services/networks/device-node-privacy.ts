@@ -1,0 +1,56 @@
+import { and, eq, inArray, isNull, ne, or, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Db } from "../../db/client";
+import type { GroupRole } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import type { UserAuth } from "../../lib/types";
+import { nodeAccess, roleAllows } from "../access";
+
+/**
+ * What a member may read of another member's device node (docs/security.md, "Device nodes").
+ *
+ * Every reader of a network (viewer and up) sees that a device node exists and what every peer's config
+ * already carries about it: id, name, address, public key, endpoint, roles, deviceId. What the device's owner
+ * chose or what its heartbeats report is the owner's: its routing choice, last-seen time, config (peers,
+ * routingIntent), place in the runtime status's lagging/unreported lists, the tunnels it reports or that
+ * lead to it, and the presence and drift notifications about it. That detail is read by the device's owner
+ * (while they hold devices there: member and up), the group's owners and admins, and platform admins,
+ * exactly those `deviceAccess` lets reach the device itself. Others get the redacted entry in lists and 404
+ * for the detail on its own (GET /nodes/:id/config), as for GET /devices/:id.
+ */
+export function seesNodeDetail(
+  auth: UserAuth,
+  role: GroupRole | null | undefined,
+  node: { deviceId: string | null },
+  deviceOwnerId: string | null | undefined,
+): boolean {
+  if (node.deviceId === null || auth.platformRole === "admin") return true;
+  if (!role) return false;
+  return roleAllows(role, "manage") || (deviceOwnerId === auth.userId && roleAllows(role, "enrol"));
+}
+
+/**
+ * The same rule as a SQL condition over one row, for list queries that join the caller's membership:
+ * `device` is the node's device row (left-joined by node id; its id is null for a node that is no device).
+ */
+export function nodeDetailVisible(auth: UserAuth, role: SQLiteColumn, device: { id: SQLiteColumn; userId: SQLiteColumn }): SQL | undefined {
+  if (auth.platformRole === "admin") return undefined;
+  return or(isNull(device.id), inArray(role, ["admin", "owner"]), ownedDevice(auth, role, device));
+}
+
+/** The caller owns this device and still holds devices in its group (not a viewer). */
+export const ownedDevice = (auth: UserAuth, role: SQLiteColumn, device: { userId: SQLiteColumn }) =>
+  and(eq(device.userId, auth.userId), ne(role, "viewer"));
+
+/** A node as a reader of its network sees it: `detail` false for another member's device node. */
+export async function nodeReadAccess(db: Db, auth: UserAuth, nodeId: string) {
+  const access = await nodeAccess(db, auth, nodeId, "read");
+  return { ...access, detail: seesNodeDetail(auth, access.role, access.node, access.deviceOwnerId) };
+}
+
+/** A node's detail (its config): another member's device node answers 404, like GET /devices/:id. */
+export async function nodeDetailAccess(db: Db, auth: UserAuth, nodeId: string) {
+  const access = await nodeReadAccess(db, auth, nodeId);
+  if (!access.detail) throw notFound("Node config");
+  return access;
+}
