@@ -24,12 +24,13 @@ const ROWS_PER_STATEMENT = Math.floor((100 - 1) / 9);
 export function replaceObservations(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[] | undefined, now: string) {
   if (peers === undefined) return [];
   return [
-    ...upsertStatements(db, networkId, fromNodeId, peers, now),
+    ...upsertObservations(db, networkId, fromNodeId, peers, now),
     db.delete(tunnelObservations).where(and(eq(tunnelObservations.fromNodeId, fromNodeId), lt(tunnelObservations.reportedAt, now))),
   ];
 }
 
-function upsertStatements(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[], now: string) {
+/** Upserts of these peers' rows, written only while the reporter's node exists. */
+export function upsertObservations(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[], now: string) {
   const rows = peers.map((peer) => ({
     id: newId("tun"),
     networkId,
