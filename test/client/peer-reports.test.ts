@@ -14,6 +14,7 @@ import {
   fakePublicKey,
   networkSetup,
   signInAdmin,
+  type Session,
   unique,
 } from "../helpers/factories";
 
@@ -49,6 +50,13 @@ async function tunnelsOf(token: string, networkId: string, fromNodeId: string) {
     cursor = page.body.nextCursor;
   } while (cursor);
   return rows;
+}
+
+/** Public keys of `count` new devices of the network: peers a report may name. */
+async function peerKeys(admin: Session, networkId: string, count: number) {
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) keys.push((await enrolDevice(admin, { networkId })).body.node.publicKey as string);
+  return keys;
 }
 
 const countersOnly = (rows: Map<string, { counters: Counters }>) => new Map([...rows].map(([key, row]) => [key, row.counters]));
@@ -138,14 +146,16 @@ describe("peer report rules", () => {
   it("a paged full report keeps the old rows until its last page, then drops those it did not send", async () => {
     const { admin, network } = await networkSetup();
     const me = await enrolDevice(admin, { networkId: network.id });
-    const [a, b, c] = [fakePublicKey(), fakePublicKey(), fakePublicKey()];
+    const [a, b, c] = (await peerKeys(admin, network.id, 3)) as [string, string, string];
     const at = nowSeconds();
     const send = (peerReport: object) => beat(me.deviceId, me.deviceToken, { appliedRevision: null, peerReport });
+    // A key that is no node of the network gets no row: what a reporter holds stays bounded by the network.
     const first = await send({
       base: null,
       changed: [
         [a, at, 1, 1],
         [b, at, 2, 2],
+        [fakePublicKey(), at, 9, 9],
       ],
     });
     expect(first.body.peerReport).toEqual({ seq: expect.any(Number), resync: false });
@@ -209,7 +219,7 @@ describe("peer report rules", () => {
     });
     expect(node.status, node.text).toBe(201);
     const revision = (await get(`/networks/${network.id}`, admin.token)).body.routingRevision;
-    const [a, b] = [fakePublicKey(), fakePublicKey()];
+    const [a, b] = (await peerKeys(admin, network.id, 2)) as [string, string];
     const at = nowSeconds();
     const send = (peerReport: object) =>
       call("POST", "/agents/me/report", {

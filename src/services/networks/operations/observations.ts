@@ -30,7 +30,14 @@ export function replaceObservations(db: Db, networkId: string, fromNodeId: strin
 }
 
 /** Upserts of these peers' rows, written only while the reporter's node exists. */
-export function upsertObservations(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[], now: string) {
+export function upsertObservations(
+  db: Db,
+  networkId: string,
+  fromNodeId: string,
+  peers: PeerReport[],
+  now: string,
+  onlyNetworkKeys = false,
+) {
   const rows = peers.map((peer) => ({
     id: newId("tun"),
     networkId,
@@ -45,7 +52,11 @@ export function upsertObservations(db: Db, networkId: string, fromNodeId: string
   const chunks = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) chunks.push(rows.slice(start, start + ROWS_PER_STATEMENT));
   const reporterExists = sql`exists (select 1 from nodes where id = ${fromNodeId})`;
-  return chunks.map((chunk) => upsert(db, chunk, reporterExists));
+  // A delta adds rows rather than replacing them: only keys of the network's nodes may have one, so what
+  // a reporter holds stays bounded by the network's size. VALUES names its columns column1…: column4 is
+  // peer_public_key (the table's order, which insertWhere follows). One index lookup a row.
+  const peerIsNode = sql`exists (select 1 from nodes where network_id = ${networkId} and public_key = column4)`;
+  return chunks.map((chunk) => upsert(db, chunk, onlyNetworkKeys ? sql`${reporterExists} and ${peerIsNode}` : reporterExists));
 }
 
 function upsert(db: Db, rows: (typeof tunnelObservations.$inferInsert)[], onlyIf: SQL) {

@@ -94,7 +94,7 @@ export function peerDeltaStatements(db: Db, networkId: string, fromNodeId: strin
             .where(and(eq(tunnelObservations.fromNodeId, fromNodeId), lt(tunnelObservations.reportedAt, admitted.resyncFrom))),
         ]
       : [];
-  return [...upsertObservations(db, networkId, fromNodeId, admitted.changed, now), ...removals, ...stale];
+  return [...upsertObservations(db, networkId, fromNodeId, admitted.changed, now, true), ...removals, ...stale];
 }
 
 /** Two deltas of one node in one group commit (two reporters at once): both pages' peers land, the newer's seq wins. */
