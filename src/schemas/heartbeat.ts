@@ -38,7 +38,10 @@ export const PeerReportBody = z
         z.tuple([PublicKey, Counter, Counter, Counter]).openapi({
           description: "[publicKey, latest handshake in Unix seconds (0: never), rxBytes, txBytes]",
           example: ["xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=", 1763719200, 1234, 5678],
-        }),
+          // OpenAPI 3.1: exactly the four prefixItems, nothing after them (`items` that no value matches;
+          // the linters want an `items` beside every array).
+          items: { not: {} },
+        } as { description: string }),
       )
       .max(PEER_REPORT_MAX)
       .openapi({
