@@ -11,8 +11,8 @@ export interface PeerReport {
   txBytes: number;
 }
 
-/** D1 binds at most 100 parameters per statement; a row here binds 9 and the guard 1, so 11 rows a statement. */
-const ROWS_PER_STATEMENT = Math.floor((100 - 1) / 9);
+/** D1 binds at most 100 parameters per statement; a row here binds 9 and the guards 2, so 10 rows a statement. */
+const ROWS_PER_STATEMENT = Math.floor((100 - 2) / 9);
 
 /**
  * Statements for one batch that make the reporter's observations exactly `peers` (devices' heartbeats and
