@@ -1,12 +1,14 @@
 // How the cost grows with the network (issue 14): one network grown through the API to each size, and at
 // each size the p50 of a node create and a config read, the config's and a delta's bytes, D1 rows read
 // per operation as D1 reports them (the writer's meter, GET /networks/{id}/writer), and server memory.
-// Then the heartbeat rate one network's writer sustains, at the largest size.
+// Then the heartbeat rate one network's writer sustains, at the largest size: with empty peer lists (what
+// the handler costs) and as a real device of that network sends them (bench/real-heartbeats.ts).
 import { execFileSync } from "node:child_process";
 import type { ApiClient } from "../test/e2e/support/api-client.ts";
 import type { WorkerServer } from "../test/e2e/support/worker-server.ts";
 import { expectCreated, inParallel } from "./seed.ts";
 import { processGroupRssBytes } from "./server-memory.ts";
+import { measureRealHeartbeats, REAL_HEARTBEAT_DEVICES, realHeartbeatLines } from "./real-heartbeats.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
 
 export const GROWTH_SIZES = (process.env.BENCH_SIZES ?? "10,100,1000,5000,10000").split(",").map(Number);
@@ -63,10 +65,12 @@ export async function measureGrowth(server: WorkerServer, admin: ApiClient, toke
   let count = 1;
   let serial = 0;
   const rows: Row[] = [];
+  const allKeys: string[] = [];
   for (const wanted of GROWTH_SIZES) {
     // The samples below and the heartbeat fleet after the table add nodes too: near the cap, leave them room.
-    const size = Math.min(wanted, NODE_CAP - SAMPLES - 1 - HEARTBEAT_DEVICES);
+    const size = Math.min(wanted, NODE_CAP - SAMPLES - 1 - HEARTBEAT_DEVICES - REAL_HEARTBEAT_DEVICES);
     const keys = publicKeys(Math.max(0, size - count) + SAMPLES + 1);
+    allKeys.push(...keys);
     const grow = size - count;
     await inParallel(grow, 8, (i) =>
       expectCreated("node", () => admin.post("/nodes", { networkId: network.id, name: `g${serial + i}`, publicKey: keys[i] })),
@@ -115,7 +119,9 @@ export async function measureGrowth(server: WorkerServer, admin: ApiClient, toke
     });
     console.log(`growth: ${size} nodes measured`);
   }
-  return { rows, heartbeats: await heartbeatRate(server, admin, network.id) };
+  const heartbeats = await heartbeatRate(server, admin, network.id);
+  const real = await measureRealHeartbeats(server, admin, network.id, allKeys, publicKeys(REAL_HEARTBEAT_DEVICES));
+  return { rows, heartbeats, real };
 }
 
 /** Heartbeats from many devices of the one grown network, driven by wrk: the rate one network's writer sustains. */
@@ -143,7 +149,7 @@ async function heartbeatRate(server: WorkerServer, admin: ApiClient, networkId: 
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-export function growthLines({ rows, heartbeats }: Awaited<ReturnType<typeof measureGrowth>>): string[] {
+export function growthLines({ rows, heartbeats, real }: Awaited<ReturnType<typeof measureGrowth>>): string[] {
   return [
     "Growth: one network grown through the API (POST /nodes, 8 in flight), a full mesh; at each size the p50 of",
     `${SAMPLES} node creates and ${SAMPLES} config reads, D1 rows read per operation by the network's writer (D1's`,
@@ -157,7 +163,9 @@ export function growthLines({ rows, heartbeats }: Awaited<ReturnType<typeof meas
         `| ${r.nodes} | ${fmt(r.createP50, 2)} | ${fmt(r.createRows)} | ${fmt(r.readP50, 2)} | ${fmt(r.readKiB)} | ${fmt(r.readRows)} | ${r.deltaBytes} | ${r.deltaRows} | ${fmt(r.memoryMiB, 0)} |`,
     ),
     "",
-    `Heartbeats one network's writer sustains (${heartbeats.label}): ${fmt(heartbeats.requestsPerSecond)}/s, p50 ${fmt(heartbeats.p50Ms, 2)} ms,`,
-    `p99 ${fmt(heartbeats.p99Ms, 2)} ms, ${heartbeats.non2xx} non-2xx; 10,000 devices every 30 s need 333/s.`,
+    `Heartbeats with empty peer lists, what the handler alone costs (${heartbeats.label}): ${fmt(heartbeats.requestsPerSecond)}/s,`,
+    `p50 ${fmt(heartbeats.p50Ms, 2)} ms, p99 ${fmt(heartbeats.p99Ms, 2)} ms, ${heartbeats.non2xx} non-2xx.`,
+    "",
+    ...realHeartbeatLines(real),
   ];
 }

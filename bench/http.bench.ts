@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, it } from "vitest";
 import { startWorker, type WorkerServer } from "../test/e2e/support/worker-server.ts";
 import { growthLines, measureGrowth } from "./growth.ts";
+import { heartbeatOnly } from "./heartbeat-only.ts";
 import { measureRenderScaling } from "./render-scaling.ts";
 import { FLEET_SIZE, seed, seedNetwork } from "./seed.ts";
 import { runSoak } from "./soak.ts";
@@ -21,6 +22,13 @@ it("benchmark", async () => {
   // Login is measured for its cost (scrypt), not its throttle: one account signs in thousands of times here.
   server = await startWorker({ vars: { THROTTLE_LOGIN_ACCOUNT: "10000/1", THROTTLE_LOGIN_ADDRESS: "10000/1" } });
   try {
+    if (process.env.BENCH_ONLY === "heartbeat") {
+      const lines = await heartbeatOnly(server);
+      console.log(`\n${lines.join("\n")}\n`);
+      await mkdir("bench/results", { recursive: true });
+      await writeFile("bench/results/heartbeat.md", `${lines.join("\n")}\n`);
+      return;
+    }
     await benchmark(server);
   } catch (error) {
     console.error(`wrangler output (tail):\n${server.logs().slice(-3000)}`);

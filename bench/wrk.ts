@@ -14,6 +14,13 @@ export interface WrkTarget {
   accept?: string;
   /** Requests cycle through these (path, bearer token) pairs instead of `path`/`token`: many devices. */
   rotate?: { path: string; token: string }[];
+  /**
+   * With `rotate`: each request's body is `prefix .. seq .. suffix`, where seq starts at the device's
+   * entry in `seqs` and goes up by one per request to that device (a delta peer report's base). Each
+   * wrk thread takes its own share of the devices, so a device's requests go in order. Answers that
+   * ask for a resync are counted (WrkResult.resyncs): a base that did not match wrote nothing.
+   */
+  sequenced?: { prefix: string; suffix: string; seqs: number[] };
 }
 
 export interface WrkResult {
@@ -23,6 +30,8 @@ export interface WrkResult {
   p99Ms: number;
   requests: number;
   non2xx: number;
+  /** With `sequenced`: answers that asked for a resync. */
+  resyncs?: number;
 }
 
 export const WRK = { threads: 2, connections: 16, seconds: Number(process.env.BENCH_SECONDS ?? 5) };
@@ -34,6 +43,7 @@ function luaScript(target: WrkTarget): string {
     target.accept ? `wrk.headers["Accept"] = "${target.accept}"` : "",
   ].join("\n");
   const staticBody = target.body ? `wrk.body = [[${target.body}]]` : "";
+  if (target.rotate && target.sequenced) return `${headers}\n${sequencedRotation(target)}\n`;
   if (target.rotate) return `${headers}\n${staticBody}\n${rotation(target)}\n`;
   const perRequest = target.luaBody
     ? `local counter = 0
@@ -64,6 +74,45 @@ request = function()
 end`;
 }
 
+/** Lua long strings hold any JSON (no escaping); each thread keeps the next base of its own devices. */
+function sequencedRotation(target: WrkTarget): string {
+  const { prefix, suffix, seqs } = target.sequenced!;
+  const entries = target.rotate!.map((entry, i) => `{ "${entry.path}", "Bearer ${entry.token}", ${seqs[i]} }`).join(",\n  ");
+  return `local all = {
+  ${entries}
+}
+local prefix = [==[${prefix}]==]
+local suffix = [==[${suffix}]==]
+local threads = {}
+local made = 0
+function setup(thread) made = made + 1; thread:set("t", made); table.insert(threads, thread) end
+local mine = {}
+local counter = 0
+resyncs = 0
+function init(args)
+  -- thread:set("t", n) in setup made t a global of this thread's state
+  for i, entry in ipairs(all) do
+    if (i - 1) % ${WRK.threads} == t - 1 then table.insert(mine, entry) end
+  end
+end
+request = function()
+  counter = counter + 1
+  local pick = mine[((counter - 1) % #mine) + 1]
+  local base = pick[3]
+  pick[3] = base + 1
+  wrk.headers["Authorization"] = pick[2]
+  return wrk.format("POST", pick[1], nil, prefix .. base .. suffix)
+end
+response = function(status, headers, body)
+  if string.find(body, '"resync":true', 1, true) then resyncs = resyncs + 1 end
+end
+done = function(summary, latency, requests)
+  local total = 0
+  for _, thread in ipairs(threads) do total = total + (thread:get("resyncs") or 0) end
+  io.write(string.format("resyncs: %d\n", total))
+end`;
+}
+
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
 const toMs = (text: string) => {
   const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
@@ -76,6 +125,7 @@ export function parseWrk(label: string, output: string): WrkResult {
   const p50 = /^\s+50%\s+(\S+)/m.exec(output);
   const p99 = /^\s+99%\s+(\S+)/m.exec(output);
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output);
+  const resyncs = /^resyncs: (\d+)$/m.exec(output);
   if (!perSecond || !p50 || !p99 || !total) throw new Error(`could not read wrk output for ${label}:\n${output}`);
   return {
     label,
@@ -84,6 +134,7 @@ export function parseWrk(label: string, output: string): WrkResult {
     p99Ms: toMs(p99[1]!),
     requests: Number(total[1]),
     non2xx: non2xx ? Number(non2xx[1]) : 0,
+    ...(resyncs ? { resyncs: Number(resyncs[1]) } : {}),
   };
 }
 

@@ -21,6 +21,8 @@ export const paths = {
   config: (home, name) => join(home, "devices", `${name}.conf`),
   /** The NodeConfig JSON the .conf was made from, the base of delta sync (not *.json: that is a device). */
   heldConfig: (home, name) => join(home, "devices", `${name}.nodeconfig`),
+  /** What the server holds of the device's peer counters (cli/peer-report.mjs): the base of the next report. */
+  peerReport: (home, name) => join(home, "devices", `${name}.peerreport`),
   /** wg-quick names the interface after the file, so its copy lives under the interface's name. */
   wgQuick: (home, ifname) => join(home, "run", `${ifname}.conf`),
 };

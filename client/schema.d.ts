@@ -2903,13 +2903,21 @@ export interface components {
             desiredRevision: number;
             /** @description True when the device should fetch its config again */
             configChanged: boolean;
+            peerReport?: components["schemas"]["PeerReportAck"];
+        };
+        /** @description When the heartbeat carried peerReport: its seq, or a request for a full report */
+        PeerReportAck: {
+            /** @description The base of the next report; null with resync */
+            seq: number | null;
+            /** @description The server holds no report this one builds on (base unknown or out of date): nothing of it was stored; send a full report (base null) */
+            resync: boolean;
         };
         Heartbeat: {
             /** @description The routing revision the device runs; null before it has applied any config */
             appliedRevision: number | null;
             /** @example gw1.example.net:51820 */
             endpoint?: string;
-            /** @description Every peer of the interface (wg show): replaces what this node reported before; omit to leave it */
+            /** @description Every peer of the interface (wg show): replaces what this node reported before; omit to leave it. A 64 KiB body holds about 600 of these, so an interface with more peers sends peerReport instead. */
             peers?: {
                 /** @example xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg= */
                 publicKey: string;
@@ -2921,6 +2929,23 @@ export interface components {
                 rxBytes: number;
                 txBytes: number;
             }[];
+            peerReport?: components["schemas"]["PeerReport"];
+        };
+        /** @description The delta form of peers (not with peers); the answer then carries peerReport */
+        PeerReport: {
+            /** @description The seq of the last report the server accepted from this node (its answer's peerReport.seq), which this one builds on; null starts a full report: every peer that carried something, the server's other rows of this node go when it completes */
+            base: number | null;
+            /** @description Peers whose handshake or counters changed since the base (in a full report: every peer with a handshake or bytes). A peer that never handshook and carried no bytes is never sent and has no tunnel row. */
+            changed: [
+                string,
+                number,
+                number,
+                number
+            ][];
+            /** @description Peers the base had that left the interface (or whose counters were reset): their rows go. Default: []. */
+            removed?: string[];
+            /** @description More pages of this report follow (each builds on the seq the previous one was answered); a full report completes on its last page. Default: false. */
+            more?: boolean;
         };
         DevicePage: {
             items: components["schemas"]["Device"][];
@@ -3189,6 +3214,7 @@ export interface components {
                 desiredRoutingRevision: number;
                 desiredDnsRevision: number;
                 configChanged: boolean;
+                peerReport?: components["schemas"]["PeerReportAck"] & unknown;
             }[];
         };
         GatewayReport: {
@@ -3198,7 +3224,7 @@ export interface components {
                 appliedRoutingRevision: number;
                 /** @description Default: null. */
                 appliedDnsRevision?: number | null;
-                /** @description Every peer of the interface (wg show): replaces what this node reported before; omit to leave it */
+                /** @description Every peer of the interface (wg show): replaces what this node reported before; omit to leave it. A 64 KiB body holds about 600 of these, so an interface with more peers sends peerReport instead. */
                 peers?: {
                     /** @example xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg= */
                     publicKey: string;
@@ -3210,6 +3236,7 @@ export interface components {
                     rxBytes: number;
                     txBytes: number;
                 }[];
+                peerReport?: components["schemas"]["PeerReport"] & unknown;
                 /** @description Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Only results of the probes this node's desired state names now (same acrossNodeId and target) count; any other result is ignored (the rest of the report is kept). */
                 probes?: {
                     acrossNodeId: string;

@@ -2,12 +2,13 @@
 // --apply, follow a configChanged answer by fetching what changed and applying it (follow-config.mjs),
 // and between beats long-poll the config so a routing change is applied at once.
 import { deviceName, positiveInteger } from "../args.mjs";
-import { deviceRequest, heldConfig, loadDevice, saveDevice } from "../device-state.mjs";
+import { heldConfig, loadDevice, saveDevice } from "../device-state.mjs";
 import { ApiError, CredentialRefusedError } from "../errors.mjs";
 import { apiExchange } from "../http.mjs";
 import { interfaceExists } from "../interface.mjs";
-import { heartbeatPeers, parseWgDump } from "../system.mjs";
+import { parseWgDump } from "../system.mjs";
 import { followConfigChange } from "./follow-config.mjs";
+import { describeSent, sendBeat } from "./heartbeat-report.mjs";
 import { placeDevice } from "./link.mjs";
 
 const USAGE = "wgo heartbeat --name NAME [--interface wg0] [--netns NS] [--interval 30] [--once] [--apply]";
@@ -19,12 +20,9 @@ async function beat(ctx, place, apply) {
   const device = place.device;
   const up = await interfaceExists(place.sys, place.ifname);
   if (!up) ctx.note(`${place.ifname} is not up: reporting no peers`);
-  const peers = up ? heartbeatPeers(parseWgDump(await place.sys.check(["wg", "show", place.ifname, "dump"]))) : [];
+  const dump = up ? parseWgDump(await place.sys.check(["wg", "show", place.ifname, "dump"])) : { peers: [] };
   const appliedRevision = device.appliedRevision ?? 0; // 0: nothing applied yet (the schema needs a number)
-  const ack = await deviceRequest(ctx, device, {
-    path: `/client/devices/${encodeURIComponent(device.deviceId)}/heartbeat`,
-    body: { appliedRevision, peers },
-  });
+  const { ack, report: sent } = await sendBeat(ctx, device, appliedRevision, dump);
   device.lastHeartbeat = { at: new Date(ctx.now()).toISOString(), desiredRevision: ack.desiredRevision, configChanged: ack.configChanged };
   saveDevice(ctx.home, device);
 
@@ -37,7 +35,8 @@ async function beat(ctx, place, apply) {
     appliedRevision,
     desiredRevision: ack.desiredRevision,
     configChanged: ack.configChanged,
-    peers: peers.length,
+    peers: dump.peers.length,
+    reported: sent,
     applied,
     ...(fetched.length ? { fetched } : {}),
   };
@@ -49,7 +48,7 @@ async function beat(ctx, place, apply) {
         ? "config changed: nothing applied"
         : "config changed: run with --apply, or `wgo config` + `wgo up`";
   ctx.print(
-    `heartbeat ${device.name}: reported revision ${appliedRevision} and ${peers.length} peers; server wants ${ack.desiredRevision}: ${change}`,
+    `heartbeat ${device.name}: reported revision ${appliedRevision} and ${dump.peers.length} peers (${describeSent(sent)}); server wants ${ack.desiredRevision}: ${change}`,
     report,
   );
   return report;
@@ -75,7 +74,9 @@ async function untilConfigChanges(ctx, place, seconds, signal) {
       api: ctx.api ?? place.device.api,
       token: place.device.deviceToken,
       path: `/client/devices/${encodeURIComponent(place.device.deviceId)}/config?wait=${Math.min(seconds, 60)}`,
-      body: { sinceRevision: held.routingRevision },
+      body: /** @satisfies {import("../api-types.js").RequestBody<"/client/devices/{id}/config", "post">} */ ({
+        sinceRevision: held.routingRevision,
+      }),
       timeoutMs: (Math.min(seconds, 60) + 15) * 1000,
       signal,
     });

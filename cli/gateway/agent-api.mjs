@@ -45,15 +45,3 @@ export const claimNode = (agent, nodeId, publicKey, servesDns) =>
     token: agent.credential,
     body: /** @satisfies {import("../api-types.js").RequestBody<"/agents/me/nodes/{nodeId}", "put">} */ ({ publicKey, servesDns }),
   });
-
-/** At most 90 nodes a report (the server's limit): larger gateways send several. */
-export async function sendReports(agent, nodes) {
-  for (let start = 0; start < nodes.length; start += 90) {
-    await apiRequest({
-      api: agent.api,
-      path: "/agents/me/report",
-      token: agent.credential,
-      body: { nodes: nodes.slice(start, start + 90) },
-    });
-  }
-}

@@ -8,7 +8,6 @@ import { applyConfigDelta } from "../config-delta.mjs";
 import { ApiError, OperationError } from "../errors.mjs";
 import { readText, writeSecretFile } from "../files.mjs";
 import { applyConfig, interfaceExists, takeDown } from "../interface.mjs";
-import { heartbeatPeers, parseWgDump } from "../system.mjs";
 import { fillPrivateKey } from "../wg-quick-text.mjs";
 import { claimNode } from "./agent-api.mjs";
 import { ensureNamespace } from "./domain-apply.mjs";
@@ -140,12 +139,6 @@ async function assertAddressFree(sys, ifname, cidr) {
 function validProbes(probes) {
   if (!Array.isArray(probes)) return [];
   return probes.filter((probe) => isIP(String(probe?.target)) !== 0 && /^[A-Za-z0-9_-]{1,64}$/.test(String(probe?.acrossNodeId)));
-}
-
-/** Per-peer counters of a node's interface, for the report (none when it is not up). */
-export async function peerCounters(sys, ifname) {
-  if (!(await interfaceExists(sys, ifname))) return [];
-  return heartbeatPeers(parseWgDump(await sys.check(["wg", "show", ifname, "dump"])));
 }
 
 /** Takes down what this gateway set up for a node the server no longer gives it, and forgets it. */

@@ -1,10 +1,10 @@
-// What a gateway tells the server about the nodes it runs: applied revisions, errors, per-peer counters,
-// and the forwarding probes the server asked for (a ping to a node beyond a pool's active member, which
-// only answers if that member forwards). Sent after every applied change and every few seconds between.
+// What a gateway tells the server about the nodes it runs: applied revisions, errors, per-peer counters
+// (as delta peer reports: gateway/peer-reports.mjs), and the forwarding probes the server asked for (a
+// ping to a node beyond a pool's active member, which only answers if that member forwards). Sent after
+// every applied change and every few seconds between.
 import { ApiError, NetworkError, OperationError } from "../errors.mjs";
-import { sendReports } from "./agent-api.mjs";
 import { pause } from "./pause.mjs";
-import { peerCounters } from "./node-apply.mjs";
+import { readInterface, sendNodeReports } from "./peer-reports.mjs";
 import { heldNodeIds, loadNode } from "./state.mjs";
 
 /** At most this many probes a node (the server's limit), each one echo request waiting 1 s. */
@@ -17,7 +17,7 @@ const MAX_PROBES = 32;
  */
 export async function reportOrLog(ctx, log) {
   try {
-    await report(ctx);
+    await oneAtATime(ctx, () => report(ctx));
   } catch (error) {
     const refusedForANode =
       error instanceof ApiError && error.status >= 400 && error.status < 500 && ![401, 403, 429].includes(error.status);
@@ -39,7 +39,21 @@ export async function reportEvery(ctx, log, signal, intervalMs) {
   }
 }
 
-/** Applied revisions, errors, per-peer counters and probe results of every node held. */
+/**
+ * The poll loop reports after an apply while the report clock runs: one report at a time per agent, so
+ * two never send pages from the same base (the second would only be answered with a resync).
+ */
+const running = new WeakMap();
+function oneAtATime(ctx, task) {
+  const next = (running.get(ctx) ?? Promise.resolve()).then(task, task);
+  running.set(
+    ctx,
+    next.catch(() => {}),
+  );
+  return next;
+}
+
+/** Applied revisions, errors, peer reports and probe results of every node held. */
 async function report(ctx) {
   const nodes = [];
   for (const nodeId of heldNodeIds(ctx.dir)) {
@@ -47,17 +61,17 @@ async function report(ctx) {
     if (!record) continue;
     const sys = ctx.systemFor(record.netns);
     const probes = await runProbes(sys, record.probes ?? []);
-    nodes.push({
+    const fields = {
       nodeId,
       appliedRoutingRevision: record.appliedRouting,
       appliedDnsRevision: record.appliedDns,
-      peers: await peerCounters(sys, record.ifname),
       error: record.error ? record.error.slice(0, 500) : null,
       // Only when asked for: a server without pools knows no `probes` field.
       ...(probes.length > 0 ? { probes } : {}),
-    });
+    };
+    nodes.push({ nodeId, fields, dump: await readInterface(sys, record.ifname) });
   }
-  if (nodes.length > 0) await sendReports(ctx.agent, nodes);
+  if (nodes.length > 0) await sendNodeReports(ctx, nodes);
 }
 
 /** One echo request to each target, in parallel, in the node's namespace: answered or not. */

@@ -1,6 +1,75 @@
 import { z } from "@hono/zod-openapi";
 import { Endpoint, PublicKey } from "./nodes";
 
+const Counter = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** The old form: every peer of the interface in one array (small interfaces, old clients). */
+export const HeartbeatPeers = z
+  .array(
+    z.strictObject({
+      publicKey: PublicKey,
+      lastHandshakeAt: z.iso.datetime({ offset: true }).nullable().openapi({ description: "RFC 3339; null when no handshake yet" }),
+      rxBytes: Counter,
+      txBytes: Counter,
+    }),
+  )
+  .max(1000)
+  .optional()
+  .openapi({
+    description:
+      "Every peer of the interface (wg show): replaces what this node reported before; omit to leave it. A 64 KiB body holds about 600 of these, so an interface with more peers sends peerReport instead.",
+  });
+
+/** Most a peerReport request carries of each list; the 64 KiB body limit binds first (about 700 changed peers). */
+export const PEER_REPORT_MAX = 1000;
+
+/**
+ * The delta form (docs/scale.md "Peer reports"): only what changed since the report the server last
+ * accepted from this node, in compact tuples, in pages when it does not fit one body.
+ */
+export const PeerReportBody = z
+  .strictObject({
+    base: z.number().int().min(0).nullable().openapi({
+      description:
+        "The seq of the last report the server accepted from this node (its answer's peerReport.seq), which this one builds on; null starts a full report: every peer that carried something, the server's other rows of this node go when it completes",
+    }),
+    changed: z
+      .array(
+        z.tuple([PublicKey, Counter, Counter, Counter]).openapi({
+          description: "[publicKey, latest handshake in Unix seconds (0: never), rxBytes, txBytes]",
+          example: ["xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=", 1763719200, 1234, 5678],
+          // OpenAPI 3.1: exactly the four prefixItems, nothing after them (`items` that no value matches;
+          // the linters want an `items` beside every array).
+          items: { not: {} },
+        } as { description: string }),
+      )
+      .max(PEER_REPORT_MAX)
+      .openapi({
+        description:
+          "Peers whose handshake or counters changed since the base (in a full report: every peer with a handshake or bytes). A peer that never handshook and carried no bytes is never sent and has no tunnel row.",
+      }),
+    removed: z
+      .array(PublicKey)
+      .max(PEER_REPORT_MAX)
+      .default([])
+      .openapi({ description: "Peers the base had that left the interface (or whose counters were reset): their rows go" }),
+    more: z.boolean().default(false).openapi({
+      description:
+        "More pages of this report follow (each builds on the seq the previous one was answered); a full report completes on its last page",
+    }),
+  })
+  .openapi("PeerReport");
+
+export const PeerReportAck = z
+  .object({
+    seq: z.number().int().nullable().openapi({ description: "The base of the next report; null with resync" }),
+    resync: z.boolean().openapi({
+      description:
+        "The server holds no report this one builds on (base unknown or out of date): nothing of it was stored; send a full report (base null)",
+    }),
+  })
+  .openapi("PeerReportAck");
+
 /** What a device's heartbeat and a gateway daemon's report say of the interface (client and agents routes). */
 export const HeartbeatBody = z
   .strictObject({
@@ -11,17 +80,13 @@ export const HeartbeatBody = z
       .nullable()
       .openapi({ description: "The routing revision the device runs; null before it has applied any config" }),
     endpoint: Endpoint.optional(),
-    peers: z
-      .array(
-        z.strictObject({
-          publicKey: PublicKey,
-          lastHandshakeAt: z.iso.datetime({ offset: true }).nullable().openapi({ description: "RFC 3339; null when no handshake yet" }),
-          rxBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-          txBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-        }),
-      )
-      .max(1000)
-      .optional()
-      .openapi({ description: "Every peer of the interface (wg show): replaces what this node reported before; omit to leave it" }),
+    peers: HeartbeatPeers,
+    peerReport: PeerReportBody.optional().openapi({
+      description: "The delta form of peers (not with peers); the answer then carries peerReport",
+    }),
+  })
+  .refine((body) => body.peers === undefined || body.peerReport === undefined, {
+    message: "Send peers or peerReport, not both",
+    path: ["peerReport"],
   })
   .openapi("Heartbeat");

@@ -86,6 +86,8 @@ const entry = (extra: Record<string, unknown>) => ({
   dns,
   ...extra,
 });
+/** A first peer report of an interface with no peers in use (cli/peer-report.mjs). */
+const NO_PEERS = { base: null, changed: [], removed: [], more: false };
 const reports = (fake: FakeApi) => fake.requests.filter((r) => r.path === "/agents/me/report").map((r) => r.body.nodes);
 const publicKeyIn = (dir: string) => cli.keys.publicKeyOf(readFileSync(join(dir, "nodes", NODE, "private.key"), "utf8").trim());
 
@@ -149,7 +151,9 @@ describe("wgo gateway run", () => {
     expect(link.conf).toContain(`PrivateKey = ${readFileSync(join(dir, "nodes", NODE, "private.key"), "utf8").trim()}`);
     expect(host.routesOf(ifname!)).toEqual(["192.168.99.0/24"]);
     expect(host.sysctlsIn).toEqual([{ ns: DOMAIN, setting: "net.ipv4.ip_forward=1" }]);
-    expect(reports(fake)).toEqual([[{ nodeId: NODE, appliedRoutingRevision: 4, appliedDnsRevision: null, peers: [], error: null }]]);
+    expect(reports(fake)).toEqual([
+      [{ nodeId: NODE, appliedRoutingRevision: 4, appliedDnsRevision: null, peerReport: NO_PEERS, error: null }],
+    ]);
   });
 
   it("holds the revision it applied, receives a delta and syncs it; a node that leaves is taken down and forgotten", async () => {
@@ -222,7 +226,7 @@ describe("wgo gateway run", () => {
           nodeId: NODE,
           appliedRoutingRevision: 0,
           appliedDnsRevision: null,
-          peers: [],
+          peerReport: NO_PEERS,
           error: "address 10.60.0.1 is already on interface eth9; not applied",
         },
       ],

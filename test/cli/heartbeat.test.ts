@@ -31,15 +31,16 @@ async function setup(routes: Record<string, FakeRoute> = {}, state = newNetworkS
 }
 
 describe("wgo heartbeat --once", () => {
-  it("reports the applied revision and each peer from `wg show dump`, with the device token", async () => {
+  it("reports the applied revision and each peer from `wg show dump`, with the device token, as a delta peer report", async () => {
     const { api, wgo } = await setup();
     const result = await wgo(["heartbeat", "--name", "laptop", "--once"]);
     expect(result.code).toBe(0);
     const request = api.requests.at(-1)!;
     expect(request).toMatchObject({ path: "/client/devices/dev_1/heartbeat", token: DEVICE_TOKEN });
+    // No base yet: a full report, the handshake in Unix seconds.
     expect(request.body).toEqual({
       appliedRevision: 3,
-      peers: [{ publicKey: PEER_KEY, lastHandshakeAt: "2025-11-21T10:00:00.000Z", rxBytes: 1234, txBytes: 5678 }],
+      peerReport: { base: null, changed: [[PEER_KEY, 1763719200, 1234, 5678]], removed: [], more: false },
     });
     expect(result.json[0]).toEqual({
       name: "laptop",
@@ -48,8 +49,10 @@ describe("wgo heartbeat --once", () => {
       desiredRevision: 3,
       configChanged: false,
       peers: 1,
+      reported: { form: "delta", pages: 1, changed: 1, removed: 0, full: true, largestBodyBytes: JSON.stringify(request.body).length },
       applied: null,
     });
+    expect(api.state.peerRows).toEqual(new Map([[PEER_KEY, [1763719200, 1234, 5678]]]));
   });
 
   it("with --apply follows configChanged: fetch what changed, apply it, routes; the next beat reports the new revision", async () => {
@@ -85,7 +88,7 @@ describe("wgo heartbeat --once", () => {
     await wgo(["down", "--name", "laptop"]);
     const result = await wgo(["heartbeat", "--name", "laptop", "--once"]);
     expect(result.stderr).toBe("note: wg7 is not up: reporting no peers\n");
-    expect(api.state.heartbeats.at(-1)).toEqual({ appliedRevision: 3, peers: [] });
+    expect(api.state.heartbeats.at(-1)).toEqual({ appliedRevision: 3, peerReport: { base: null, changed: [], removed: [], more: false } });
   });
 });
 

@@ -37,6 +37,10 @@ export const nodes = sqliteTable(
     /** What the node's agent last reported it could not apply (it keeps the previous state); null when all applied. */
     applyError: text(),
     lastSeenAt: text(),
+    /** The sequence of this node's last accepted delta peer report (docs/scale.md); null: no base, the next one is full. */
+    peerReportSeq: integer(),
+    /** While a full peer report spans several requests: when it began (rows older than this go when it completes). */
+    peerResyncFrom: text(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),
   },

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { sanitisedText } from "../../lib/display-name";
-import { HeartbeatBody } from "../../schemas/heartbeat";
+import { HeartbeatPeers, PeerReportAck, PeerReportBody } from "../../schemas/heartbeat";
 import { ConfigDeltaSchema, NodeConfigSchema } from "../../schemas/node-config";
 import { PublicKey } from "../../schemas/nodes";
 
@@ -78,30 +78,38 @@ export const ReportBody = z
   .strictObject({
     nodes: z
       .array(
-        z.strictObject({
-          nodeId: z.string().min(1).max(64),
-          appliedRoutingRevision: z.number().int().min(0),
-          appliedDnsRevision: z.number().int().min(0).nullable().default(null),
-          peers: HeartbeatBody.shape.peers,
-          probes: z
-            .array(
-              z.strictObject({
-                acrossNodeId: z.string().min(1).max(64),
-                target: z.string().min(1).max(64),
-                ok: z.boolean().openapi({ description: "Whether the target answered since the last report" }),
-              }),
-            )
-            .max(32)
-            .optional()
-            .openapi({
-              description:
-                'Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Only results of the probes this node\'s desired state names now (same acrossNodeId and target) count; any other result is ignored (the rest of the report is kept).',
+        z
+          .strictObject({
+            nodeId: z.string().min(1).max(64),
+            appliedRoutingRevision: z.number().int().min(0),
+            appliedDnsRevision: z.number().int().min(0).nullable().default(null),
+            peers: HeartbeatPeers,
+            peerReport: PeerReportBody.optional().openapi({
+              description: "The delta form of peers (not with peers; docs/scale.md): the node's answer then carries peerReport",
             }),
-          error: sanitisedText({ max: 500 }).nullable().optional().openapi({
-            description:
-              "What the daemon could not apply for this node (it keeps running the previous state); null or absent clears a reported error. Stored as one line of visible text: control, bidirectional-formatting and zero-width characters become spaces (docs/agents.md), the report is not refused for them",
+            probes: z
+              .array(
+                z.strictObject({
+                  acrossNodeId: z.string().min(1).max(64),
+                  target: z.string().min(1).max(64),
+                  ok: z.boolean().openapi({ description: "Whether the target answered since the last report" }),
+                }),
+              )
+              .max(32)
+              .optional()
+              .openapi({
+                description:
+                  'Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Only results of the probes this node\'s desired state names now (same acrossNodeId and target) count; any other result is ignored (the rest of the report is kept).',
+              }),
+            error: sanitisedText({ max: 500 }).nullable().optional().openapi({
+              description:
+                "What the daemon could not apply for this node (it keeps running the previous state); null or absent clears a reported error. Stored as one line of visible text: control, bidirectional-formatting and zero-width characters become spaces (docs/agents.md), the report is not refused for them",
+            }),
+          })
+          .refine((node) => node.peers === undefined || node.peerReport === undefined, {
+            message: "Send peers or peerReport, not both",
+            path: ["peerReport"],
           }),
-        }),
       )
       .min(1)
       .max(90)
@@ -117,6 +125,7 @@ export const ReportAck = z
         desiredRoutingRevision: z.number().int(),
         desiredDnsRevision: z.number().int(),
         configChanged: z.boolean(),
+        peerReport: PeerReportAck.optional().openapi({ description: "When the node's report carried peerReport" }),
       }),
     ),
   })

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { ConfigDeltaSchema, NodeConfigSchema } from "../../schemas/node-config";
 import { DeviceSchema } from "../../schemas/devices";
+import { PeerReportAck } from "../../schemas/heartbeat";
 import { NodeName, NodeSchema, PublicKey } from "../../schemas/nodes";
 
 export const EnrolBody = z
@@ -57,5 +58,8 @@ export const HeartbeatAckSchema = z
   .object({
     desiredRevision: z.number().int(),
     configChanged: z.boolean().openapi({ description: "True when the device should fetch its config again" }),
+    peerReport: PeerReportAck.optional().openapi({
+      description: "When the heartbeat carried peerReport: its seq, or a request for a full report",
+    }),
   })
   .openapi("HeartbeatAck");

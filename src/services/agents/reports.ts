@@ -6,6 +6,14 @@ import { ApiError, domainError, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { describeForLog } from "../../lib/log";
 import { type PeerReport, replaceObservations } from "../networks/operations/observations";
+import {
+  admitPeerDelta,
+  fullReportColumns,
+  type PeerDelta,
+  peerDeltaStatements,
+  peerReportAnswer,
+  peerReportColumns,
+} from "../networks/operations/peer-reports";
 import { type ProbeResult, probeStatements } from "../networks/pools/probe-reports";
 import { networkWriter } from "../networks/writer";
 
@@ -14,6 +22,8 @@ export interface NodeReport {
   appliedRoutingRevision: number;
   appliedDnsRevision: number | null;
   peers?: PeerReport[];
+  /** The delta form of peers (networks/operations/peer-reports.ts). */
+  peerReport?: PeerDelta;
   /** What the daemon could not apply (it keeps the previous state); absent or null: all applied. */
   error?: string | null;
   /** Forwarding probes the desired state asked this node to run (gateway pools). */
@@ -31,6 +41,8 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
       id: nodes.id,
       networkId: nodes.networkId,
       lastSeenAt: nodes.lastSeenAt,
+      peerReportSeq: nodes.peerReportSeq,
+      peerResyncFrom: nodes.peerResyncFrom,
       routing: networks.routingRevision,
       dns: networks.dnsRevision,
     })
@@ -48,12 +60,17 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
     .all();
   const byId = new Map(known.map((n) => [n.id, n]));
   const now = nowIso();
+  // A delta that does not build on what the node's row holds is not stored; its answer asks for a full report.
+  const deltas = new Map(
+    reports.map((r) => [r.nodeId, r.peerReport && byId.get(r.nodeId) ? admitPeerDelta(byId.get(r.nodeId)!, r.peerReport, now) : null]),
+  );
   const statements = reports.flatMap((r) => {
     const node = byId.get(r.nodeId);
     if (!node) throw notFound(`Node ${r.nodeId} on this gateway`);
     if (r.appliedRoutingRevision > node.routing || (r.appliedDnsRevision ?? 0) > node.dns) {
       throw domainError(`Node ${r.nodeId} reports revisions ahead of the network's (${node.routing}/${node.dns})`);
     }
+    const delta = deltas.get(r.nodeId) ?? null;
     return [
       db
         .update(nodes)
@@ -62,9 +79,11 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
           appliedDnsRevision: r.appliedDnsRevision,
           applyError: r.error ?? null,
           lastSeenAt: now,
+          ...(delta ? peerReportColumns(delta) : r.peers ? fullReportColumns : {}),
         })
         .where(eq(nodes.id, r.nodeId)),
       ...replaceObservations(db, node.networkId, r.nodeId, r.peers, now),
+      ...(delta ? peerDeltaStatements(db, node.networkId, r.nodeId, delta, now) : []),
     ];
   });
   const config = getConfig(env);
@@ -83,6 +102,7 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
       desiredRoutingRevision: node.routing,
       desiredDnsRevision: node.dns,
       configChanged: r.appliedRoutingRevision !== node.routing || r.appliedDnsRevision !== node.dns,
+      ...(r.peerReport ? { peerReport: peerReportAnswer(deltas.get(r.nodeId) ?? null) } : {}),
     };
   });
 }

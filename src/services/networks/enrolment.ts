@@ -7,6 +7,7 @@ import { networkAccess } from "../access";
 import type { AuditContext } from "../audit/audit-trail";
 import { randomToken, sha256 } from "../auth/tokens";
 import { deviceAccess } from "./device-access";
+import { admitPeerDelta, type PeerDelta, peerReportAnswer } from "./operations/peer-reports";
 import { findEnrolmentKey, keyNotValid } from "./enrolment-keys";
 import { loadNodeConfig, loadNodeConfigRead } from "./views/node-configs";
 import { networkWriter } from "./writer";
@@ -89,19 +90,24 @@ export interface HeartbeatReport {
   appliedRevision: number | null;
   endpoint?: string | null;
   peers?: { publicKey: string; lastHandshakeAt: string | null; rxBytes: number; txBytes: number }[];
+  peerReport?: PeerDelta;
 }
 
 /**
  * One access read, then the write goes to the network's writer, which group-commits heartbeats: alone it
  * is written at once; under load many share one D1 batch (src/durable-objects/group-commit.ts). The
  * answer comes after the write, so the device (and its owner) read it back. Heartbeats are not routing
- * changes: the routing writer never writes these columns.
+ * changes: the routing writer never writes these columns. A delta peer report is checked against the
+ * base the access read found on the node (operations/peer-reports.ts); one that does not build on it is
+ * not stored and the answer asks for a full report.
  */
 export async function recordDeviceHeartbeat(env: Env, db: Db, actor: DeviceActor, deviceId: string, report: HeartbeatReport) {
   const { device, node, network } = await deviceAccess(db, actor, deviceId);
   if (report.appliedRevision !== null && report.appliedRevision > network.routingRevision) {
     throw domainError(`appliedRevision ${report.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
   }
+  const at = nowIso();
+  const delta = report.peerReport ? admitPeerDelta(node, report.peerReport, at) : null;
   await networkWriter(env, network.id).recordHeartbeat({
     networkId: network.id,
     nodeId: node.id,
@@ -109,7 +115,12 @@ export async function recordDeviceHeartbeat(env: Env, db: Db, actor: DeviceActor
     appliedRevision: report.appliedRevision,
     endpoint: report.endpoint ?? null,
     peers: report.peers,
-    at: nowIso(),
+    ...(delta ? { delta } : {}),
+    at,
   });
-  return { desiredRevision: network.routingRevision, configChanged: report.appliedRevision !== network.routingRevision };
+  return {
+    desiredRevision: network.routingRevision,
+    configChanged: report.appliedRevision !== network.routingRevision,
+    ...(report.peerReport ? { peerReport: peerReportAnswer(delta) } : {}),
+  };
 }

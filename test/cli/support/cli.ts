@@ -19,6 +19,7 @@ export const cli = {
   iface: await load("interface.mjs"),
   http: await load("http.mjs"),
   configDelta: await load("config-delta.mjs"),
+  peerReport: await load("peer-report.mjs"),
   resolver: await load("resolver.mjs"),
   pause: await load("gateway/pause.mjs"),
   domains: await load("gateway/domains.mjs"),

@@ -24,6 +24,11 @@ export interface NetworkState {
   deltas: boolean;
   /** The node's ListenPort (null: WireGuard picks one). */
   listenPort: number | null;
+  /** What the server holds of the device's peer reports: the rows, the seq of the last accepted page. */
+  peerRows: Map<string, [number, number, number]>;
+  peerSeq: number | null;
+  /** false: a server from before peer reports, which refuses the field (422). */
+  peerReports: boolean;
 }
 
 export const GATEWAY: PeerConfig = {
@@ -91,6 +96,9 @@ export function newNetworkState(): NetworkState {
     configAnswers: [],
     deltas: true,
     listenPort: null,
+    peerRows: new Map(),
+    peerSeq: null,
+    peerReports: true,
   };
 }
 
@@ -111,11 +119,29 @@ export async function startDeviceApi(
     }),
     "POST /client/devices/dev_1/heartbeat": asDevice((request) => {
       state.heartbeats.push(request.body);
-      return { status: 200, body: { desiredRevision: state.revision, configChanged: request.body.appliedRevision !== state.revision } };
+      const report = request.body.peerReport;
+      if (report && !state.peerReports) {
+        return { status: 422, body: envelope("VALIDATION_ERROR", "Invalid request", [{ path: "peerReport", message: "Unknown field" }]) };
+      }
+      const ack = { desiredRevision: state.revision, configChanged: request.body.appliedRevision !== state.revision };
+      return { status: 200, body: report ? { ...ack, peerReport: peerReportAnswer(state, report) } : ack };
     }),
     ...extra,
   });
   return Object.assign(api, { state });
+}
+
+/** The server's rule (src/services/networks/operations/peer-reports.ts), on a map: a page builds on the last seq or starts over. */
+function peerReportAnswer(
+  state: NetworkState,
+  report: { base: number | null; changed: [string, number, number, number][]; removed: string[] },
+) {
+  if (report.base !== null && report.base !== state.peerSeq) return { seq: null, resync: true };
+  if (report.base === null) state.peerRows.clear();
+  for (const [key, ...counters] of report.changed) state.peerRows.set(key, counters as [number, number, number]);
+  for (const key of report.removed) state.peerRows.delete(key);
+  state.peerSeq = (state.peerSeq ?? 0) + 1;
+  return { seq: state.peerSeq, resync: false };
 }
 
 /** A home with device "laptop" enrolled (headless) against `api`; returns the runner pinned to that home. */

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { devices, nodes } from "../../../db/schema";
 import { replaceObservations, type PeerReport } from "./observations";
+import { type AdmittedDelta, fullReportColumns, mergeDeltas, peerDeltaStatements, peerReportColumns } from "./peer-reports";
 
 /** What one device heartbeat writes: its node's applied revision and last-seen time, endpoint, peers. */
 export interface HeartbeatWrite {
@@ -10,7 +11,10 @@ export interface HeartbeatWrite {
   deviceId: string;
   appliedRevision: number | null;
   endpoint: string | null;
+  /** The old full form: every peer, replacing the node's rows. */
   peers: PeerReport[] | undefined;
+  /** The delta form, once accepted (operations/peer-reports.ts). */
+  delta?: AdmittedDelta;
   at: string;
 }
 
@@ -23,19 +27,28 @@ const STATEMENTS_PER_BATCH = 200;
  */
 export async function writeHeartbeats(db: Db, heartbeats: HeartbeatWrite[]): Promise<void> {
   const statements = heartbeats.flatMap((beat) => [
-    db.update(nodes).set({ appliedRoutingRevision: beat.appliedRevision, lastSeenAt: beat.at }).where(eq(nodes.id, beat.nodeId)),
+    db
+      .update(nodes)
+      .set({ appliedRoutingRevision: beat.appliedRevision, lastSeenAt: beat.at, ...peerColumns(beat) })
+      .where(eq(nodes.id, beat.nodeId)),
     ...(beat.endpoint ? [db.update(devices).set({ reportedEndpoint: beat.endpoint }).where(eq(devices.id, beat.deviceId))] : []),
     ...replaceObservations(db, beat.networkId, beat.nodeId, beat.peers, beat.at),
+    ...(beat.delta ? peerDeltaStatements(db, beat.networkId, beat.nodeId, beat.delta, beat.at) : []),
   ]);
+  // A heartbeat's statements may straddle two batches: each is idempotent (upserts of absolute values,
+  // deletes by key), and a failed batch fails the heartbeat, whose reporter resends.
   for (let start = 0; start < statements.length; start += STATEMENTS_PER_BATCH) {
     const [first, ...rest] = statements.slice(start, start + STATEMENTS_PER_BATCH);
     if (first) await db.batch([first, ...rest]);
   }
 }
 
+const peerColumns = (beat: HeartbeatWrite) => (beat.delta ? peerReportColumns(beat.delta) : beat.peers ? fullReportColumns : {});
+
 /** Two heartbeats of one node in the same flush: the newer wins, but what it left out keeps the older's. */
 export const mergeHeartbeats = (older: HeartbeatWrite, newer: HeartbeatWrite): HeartbeatWrite => ({
   ...newer,
-  peers: newer.peers ?? older.peers,
+  peers: newer.peers ?? (newer.delta ? undefined : older.peers),
+  delta: newer.delta && older.delta ? mergeDeltas(older.delta, newer.delta) : (newer.delta ?? (newer.peers ? undefined : older.delta)),
   endpoint: newer.endpoint ?? older.endpoint,
 });

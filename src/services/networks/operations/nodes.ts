@@ -130,6 +130,8 @@ export async function planNode({ db, memory }: WriterContext, networkId: string,
     appliedDnsRevision: null,
     applyError: null,
     lastSeenAt: null,
+    peerReportSeq: null,
+    peerResyncFrom: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -212,7 +214,15 @@ export async function updateNode(
   // Names, addresses and gateways (the zone's name server is a gateway's address) all shape the zone file.
   const renamed = next.name !== current.name || next.address !== current.address || next.isGateway !== current.isGateway;
   // Heartbeat columns are left alone: heartbeats write them outside the writer.
-  const { appliedRoutingRevision: _applied, appliedDnsRevision: _dns, lastSeenAt: _seen, applyError: _error, ...managed } = next;
+  const {
+    appliedRoutingRevision: _applied,
+    appliedDnsRevision: _dns,
+    lastSeenAt: _seen,
+    applyError: _error,
+    peerReportSeq: _seq,
+    peerResyncFrom: _resync,
+    ...managed
+  } = next;
   await commitPlaced(
     ctx,
     placement,

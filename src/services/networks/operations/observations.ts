@@ -11,8 +11,8 @@ export interface PeerReport {
   txBytes: number;
 }
 
-/** D1 binds at most 100 parameters per statement; a row here binds 9 and the guard 1, so 11 rows a statement. */
-const ROWS_PER_STATEMENT = Math.floor((100 - 1) / 9);
+/** D1 binds at most 100 parameters per statement; a row here binds 9 and the guards 2, so 10 rows a statement. */
+const ROWS_PER_STATEMENT = Math.floor((100 - 2) / 9);
 
 /**
  * Statements for one batch that make the reporter's observations exactly `peers` (devices' heartbeats and
@@ -24,12 +24,20 @@ const ROWS_PER_STATEMENT = Math.floor((100 - 1) / 9);
 export function replaceObservations(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[] | undefined, now: string) {
   if (peers === undefined) return [];
   return [
-    ...upsertStatements(db, networkId, fromNodeId, peers, now),
+    ...upsertObservations(db, networkId, fromNodeId, peers, now),
     db.delete(tunnelObservations).where(and(eq(tunnelObservations.fromNodeId, fromNodeId), lt(tunnelObservations.reportedAt, now))),
   ];
 }
 
-function upsertStatements(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[], now: string) {
+/** Upserts of these peers' rows, written only while the reporter's node exists. */
+export function upsertObservations(
+  db: Db,
+  networkId: string,
+  fromNodeId: string,
+  peers: PeerReport[],
+  now: string,
+  onlyNetworkKeys = false,
+) {
   const rows = peers.map((peer) => ({
     id: newId("tun"),
     networkId,
@@ -44,7 +52,11 @@ function upsertStatements(db: Db, networkId: string, fromNodeId: string, peers: 
   const chunks = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) chunks.push(rows.slice(start, start + ROWS_PER_STATEMENT));
   const reporterExists = sql`exists (select 1 from nodes where id = ${fromNodeId})`;
-  return chunks.map((chunk) => upsert(db, chunk, reporterExists));
+  // A delta adds rows rather than replacing them: only keys of the network's nodes may have one, so what
+  // a reporter holds stays bounded by the network's size. VALUES names its columns column1…: column4 is
+  // peer_public_key (the table's order, which insertWhere follows). One index lookup a row.
+  const peerIsNode = sql`exists (select 1 from nodes where network_id = ${networkId} and public_key = column4)`;
+  return chunks.map((chunk) => upsert(db, chunk, onlyNetworkKeys ? sql`${reporterExists} and ${peerIsNode}` : reporterExists));
 }
 
 function upsert(db: Db, rows: (typeof tunnelObservations.$inferInsert)[], onlyIf: SQL) {
