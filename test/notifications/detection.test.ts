@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { patch } from "../helpers/api";
-import { addMember, createGateway, createNode, createUser } from "../helpers/factories";
+import { addMember, assignGateway, createGateway, createNode, createUser } from "../helpers/factories";
 import { deliveriesOf, ownerWithNode, setNodeSeen, startDriftClock, webhookChannel } from "./support/notify-helpers";
 import { received, runCron } from "./support/receiver";
 
@@ -72,7 +72,8 @@ describe("scheduled detection: gateways", () => {
   async function gatewaySetup() {
     const { admin, owner, network } = await ownerWithNode();
     const inventory = await createGateway(admin);
-    // Gateway nodes need a platform admin only for the inventory; the group owner adds the node.
+    // A platform admin adds the gateway and assigns it to the group; the group owner adds the nodes.
+    await assignGateway(admin, network.groupId, { gatewayId: inventory.id });
     const a = await createNode(owner, network.id, { gatewayId: inventory.id, endpoint: "198.51.100.10:51820" });
     const b = await createNode(owner, network.id, { gatewayId: inventory.id, endpoint: "198.51.100.11:51820" });
     const { hook } = await webhookChannel(owner, ["gateway.down", "gateway.up"]);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { del, post, put } from "../helpers/api";
-import { createGateway, createNode, enrolDevice } from "../helpers/factories";
+import { assignGateway, createGateway, createNode, enrolDevice } from "../helpers/factories";
 import { ownerWithNode, webhookChannel } from "./support/notify-helpers";
 import { receivedAtLeast } from "./support/receiver";
 import { expectError } from "../helpers/expect-error";
@@ -12,6 +12,7 @@ describe("events at the moment of a change (from the writes' domain events, in t
   it("policy.changed for create, replace and delete, with the actor", async () => {
     const { admin, owner, network } = await ownerWithNode();
     const inventory = await createGateway(admin);
+    await assignGateway(admin, network.groupId, { gatewayId: inventory.id });
     const hop = await createNode(owner, network.id, { gatewayId: inventory.id, endpoint: "198.51.100.20:51820" });
     const { hook } = await webhookChannel(owner, ["policy.changed"]);
 
