@@ -44,6 +44,8 @@ const NOT_DISPLAY_TEXT: Record<string, string> = {
   publicKey: "a WireGuard key: 32 bytes of base64",
   "peers[].publicKey": "a WireGuard key: 32 bytes of base64",
   "nodes[].peers[].publicKey": "a WireGuard key: 32 bytes of base64",
+  "peerReport.removed[]": "WireGuard keys: 32 bytes of base64",
+  "nodes[].peerReport.removed[]": "WireGuard keys: 32 bytes of base64",
   "POST /nodes name": "a DNS label: its syntax refuses every unsafe character",
   "PATCH /nodes/{id} name": "a DNS label: its syntax refuses every unsafe character",
   "PATCH /devices/{id} name": "a DNS label: its syntax refuses every unsafe character",
