@@ -504,6 +504,50 @@ export interface paths {
         patch: operations["updateGroupMember"];
         trace?: never;
     };
+    "/api/v1/groups/{id}/gateway-assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inventory gateways and regions a group may put gateway nodes on
+         * @description Any member of the group (viewer and up) and platform admins. A gateway node of the group's networks may run only on a gateway assigned here, directly or through its region.
+         */
+        get: operations["listGatewayAssignments"];
+        put?: never;
+        /**
+         * Assign a gateway or a region to a group (platform admins)
+         * @description Platform admins only (403 for members of the group, 404 for others). The body names one gateway or one region (all its gateways). 400 for a gateway or region that does not exist, 409 for an assignment the group already has.
+         */
+        post: operations["createGatewayAssignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{id}/gateway-assignments/{assignmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a gateway assignment (platform admins)
+         * @description Platform admins only (403 for members of the group, 404 for others). 409, naming them, while gateway nodes of the group's networks run on a gateway that no other assignment of the group covers.
+         */
+        delete: operations["deleteGatewayAssignment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/networks": {
         parameters: {
             query?: never;
@@ -2172,6 +2216,32 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "member" | "viewer";
+        };
+        GatewayAssignmentPage: {
+            items: components["schemas"]["GatewayAssignment"][];
+            nextCursor: string | null;
+        };
+        GatewayAssignment: {
+            /** @example gwa_... */
+            id: string;
+            groupId: string;
+            /** @description The assigned gateway (null when a region is assigned) */
+            gatewayId: string | null;
+            /** @description The assigned region: every gateway in it, present and future (null when one gateway is assigned) */
+            regionId: string | null;
+            /** @description The platform admin who assigned it; null for assignments the upgrade back-filled or whose author was deleted */
+            createdBy: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description Exactly one of gatewayId (one gateway) or regionId (every gateway of a region) */
+        CreateGatewayAssignment: {
+            gatewayId: string;
+        } | {
+            regionId: string;
         };
         Network: {
             /** @example net_... */
@@ -5644,6 +5714,250 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    listGatewayAssignments: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Group id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of assignments */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayAssignmentPage"];
+                };
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    createGatewayAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Group id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGatewayAssignment"];
+            };
+        };
+        responses: {
+            /** @description Assigned */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayAssignment"];
+                };
+            };
+            /** @description A domain rule is violated (code validation_error); the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The resource is visible to the caller, but this action is not allowed (code forbidden) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Conflicts with the current state (code conflict); the message says with what */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The body is over 64 KiB (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The body is not application/json (code unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    deleteGatewayAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Group id */
+                id: string;
+                /** @description Gateway assignment id */
+                assignmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The resource is visible to the caller, but this action is not allowed (code forbidden) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Conflicts with the current state (code conflict); the message says with what */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
