@@ -45,6 +45,10 @@ button[aria-busy="true"] { opacity: .7; cursor: progress; }
 .help { margin: 0; color: var(--muted); font-size: .9rem; }
 .notice { border-left: 4px solid var(--accent); background: var(--bg-soft); padding: .5rem 1rem; margin: 1rem 0; }
 .notice.error { border-color: var(--bad); }
+.notice.success { border-color: var(--ok); }
+.checklist .state { font-weight: 600; }
+.checklist .done .state { color: var(--ok); }
+.checklist .next { font-weight: 600; }
 .empty { color: var(--muted); font-style: italic; }
 .status-ok { color: var(--ok); font-weight: 600; }
 .status-bad { color: var(--bad); font-weight: 600; }

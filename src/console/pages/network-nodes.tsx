@@ -1,7 +1,9 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField, EmptyState } from "../layout";
 import { NextPage } from "../parts";
+import type { GatewayChoice } from "../routes/gateway-choices";
 import type { ConsoleUser } from "../types";
+import { NodeAdded, type NodeAddedProps } from "./node-added";
 import { AddNodeForm } from "./node-form";
 import { NetworkFrame, shortKey, when } from "./network-frame";
 
@@ -12,17 +14,21 @@ export interface NodesProps {
   canChange: boolean;
   nodes: Schema<"Node">[];
   nextCursor: string | null;
-  /** The shared gateway inventory, for the gateway role's select (loaded only when the form is offered). */
-  gateways: Schema<"Gateway">[];
+  /** The gateways the form offers (gateway-choices.ts; loaded only when the form is offered). */
+  gateways: GatewayChoice[];
+  platformAdmin: boolean;
+  /** The node just added (after the create's redirect), with what it needs next. */
+  added?: Omit<NodeAddedProps, "csrfToken" | "networkId" | "platformAdmin">;
   error?: { message: string; fields?: { path: string; message: string }[] };
   values?: Record<string, string>;
 }
 
 export function NetworkNodesPage(props: NodesProps) {
-  const { user, csrfToken, network, canChange, nodes, nextCursor, error } = props;
+  const { user, csrfToken, network, canChange, nodes, nextCursor, error, added, platformAdmin } = props;
   const base = `/networks/${network.id}/nodes`;
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/nodes" error={error}>
+      {added && <NodeAdded {...added} csrfToken={csrfToken} networkId={network.id} platformAdmin={platformAdmin} />}
       {nodes.length === 0 ? (
         <EmptyState>
           No nodes yet.{" "}

@@ -1,6 +1,7 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField } from "../layout";
 import type { ConsoleUser } from "../types";
+import { FirstRunChecklist, type FirstRunProps } from "./first-run";
 import { NetworkFrame, when } from "./network-frame";
 
 export interface OverviewProps {
@@ -10,11 +11,14 @@ export interface OverviewProps {
   canChange: boolean;
   error?: { message: string; fields?: { path: string; message: string }[] };
   values?: Record<string, string>;
+  /** What the first-run checklist reads (loaded for the overview's GET). */
+  progress?: Omit<FirstRunProps, "network">;
 }
 
-export function NetworkOverviewPage({ user, csrfToken, network, canChange, error, values }: OverviewProps) {
+export function NetworkOverviewPage({ user, csrfToken, network, canChange, error, values, progress }: OverviewProps) {
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="" error={error}>
+      {progress && <FirstRunChecklist network={network} {...progress} />}
       <dl class="card">
         <dt>Address range (CIDR)</dt>
         <dd>

@@ -1,15 +1,18 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField } from "../layout";
+import type { GatewayChoice } from "../routes/gateway-choices";
 
 /** Adding a node: a peer (its public key), or a gateway node on an inventory gateway (key from its agent). */
 export interface AddNodeProps {
   csrfToken: string;
   network: Pick<Schema<"Network">, "id" | "dnsDomain">;
-  gateways: Schema<"Gateway">[];
+  /** The gateways this network's group may use (all of them for a platform admin: see gateway-choices.ts). */
+  gateways: GatewayChoice[];
+  platformAdmin: boolean;
   values?: Record<string, string>;
 }
 
-export function AddNodeForm({ csrfToken, network, gateways, values = {} }: AddNodeProps) {
+export function AddNodeForm({ csrfToken, network, gateways, platformAdmin, values = {} }: AddNodeProps) {
   return (
     <section aria-labelledby="add-node">
       <h2 id="add-node">Add a node</h2>
@@ -38,15 +41,16 @@ export function AddNodeForm({ csrfToken, network, gateways, values = {} }: AddNo
             <label for="gateway">This node is a gateway (forwards traffic for routing policies)</label>
           </div>
           <div>
-            <label for="gatewayId">Inventory gateway</label>
-            <select id="gatewayId" name="gatewayId">
-              <option value="">None</option>
-              {gateways.map((gateway) => (
+            <label for="gatewayId">Inventory gateway (gateway nodes)</label>
+            <select id="gatewayId" name="gatewayId" aria-describedby="gatewayId-help">
+              <option value="">{gateways.length === 0 ? "No gateway available yet" : "Choose a gateway"}</option>
+              {gateways.map(({ gateway, assigned }) => (
                 <option value={gateway.id} selected={values.gatewayId === gateway.id}>
-                  {gateway.name} ({gateway.status}, {gateway.health})
+                  {gateway.name} ({gateway.status}, {gateway.health}){assigned ? "" : " (assigned to the group on create)"}
                 </option>
               ))}
             </select>
+            <GatewayHelp network={network} gateways={gateways} platformAdmin={platformAdmin} />
           </div>
           <div>
             <input type="checkbox" id="servesDns" name="servesDns" value="on" checked={values.servesDns === "on"} />
@@ -56,5 +60,27 @@ export function AddNodeForm({ csrfToken, network, gateways, values = {} }: AddNo
         <button type="submit">Add node</button>
       </form>
     </section>
+  );
+}
+
+/** Where the gateways come from, and how to get one when there is none: never a form that cannot succeed. */
+function GatewayHelp({ network, gateways, platformAdmin }: Pick<AddNodeProps, "network" | "gateways" | "platformAdmin">) {
+  const inventory = `/admin/inventory?back=${encodeURIComponent(`/networks/${network.id}/nodes`)}`;
+  if (!platformAdmin)
+    return (
+      <p id="gatewayId-help" class="help">
+        {gateways.length === 0
+          ? "No inventory gateway is assigned to this network's group yet. Ask a platform admin to assign one (or a region) to the group."
+          : "The gateways assigned to this network's group. A platform admin assigns more."}
+      </p>
+    );
+  return (
+    <p id="gatewayId-help" class="help">
+      {gateways.length === 0
+        ? "The inventory has no gateway yet. "
+        : "Every inventory gateway: one not yet assigned to this network's group is assigned to it when you add the node (you are a platform admin). "}
+      <a href={inventory}>{gateways.length === 0 ? "Add a gateway to the inventory" : "Add another gateway to the inventory"}</a>, then come
+      back here.
+    </p>
   );
 }
