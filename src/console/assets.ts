@@ -46,6 +46,8 @@ button[aria-busy="true"] { opacity: .7; cursor: progress; }
 .notice { border-left: 4px solid var(--accent); background: var(--bg-soft); padding: .5rem 1rem; margin: 1rem 0; }
 .notice.error { border-color: var(--bad); }
 .notice.success { border-color: var(--ok); }
+.field-error { margin: 0; color: var(--bad); font-weight: 600; }
+[aria-invalid="true"] { border-color: var(--bad); border-width: 2px; }
 .checklist .state { font-weight: 600; }
 .checklist .done .state { color: var(--ok); }
 .checklist .next { font-weight: 600; }

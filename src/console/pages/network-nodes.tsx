@@ -1,6 +1,7 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField, EmptyState } from "../layout";
 import { NextPage } from "../parts";
+import type { FormError } from "../form";
 import type { GatewayChoice } from "../routes/gateway-choices";
 import type { ConsoleUser } from "../types";
 import { NodeAdded, type NodeAddedProps } from "./node-added";
@@ -19,7 +20,7 @@ export interface NodesProps {
   platformAdmin: boolean;
   /** The node just added (after the create's redirect), with what it needs next. */
   added?: Omit<NodeAddedProps, "csrfToken" | "networkId" | "platformAdmin">;
-  error?: { message: string; fields?: { path: string; message: string }[] };
+  error?: FormError;
   values?: Record<string, string>;
 }
 
@@ -80,7 +81,7 @@ export function NetworkNodesPage(props: NodesProps) {
         </table>
       )}
       <NextPage path={base} query={{}} cursor={nextCursor} />
-      {canChange && <AddNodeForm {...props} />}
+      {canChange && <AddNodeForm {...props} error={props.values ? error : undefined} />}
     </NetworkFrame>
   );
 }

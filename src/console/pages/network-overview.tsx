@@ -1,5 +1,6 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField } from "../layout";
+import { Success } from "../parts";
 import type { ConsoleUser } from "../types";
 import { FirstRunChecklist, type FirstRunProps } from "./first-run";
 import { NetworkFrame, when } from "./network-frame";
@@ -13,11 +14,14 @@ export interface OverviewProps {
   values?: Record<string, string>;
   /** What the first-run checklist reads (loaded for the overview's GET). */
   progress?: Omit<FirstRunProps, "network">;
+  /** Just created (the create's redirect says so). */
+  created?: boolean;
 }
 
-export function NetworkOverviewPage({ user, csrfToken, network, canChange, error, values, progress }: OverviewProps) {
+export function NetworkOverviewPage({ user, csrfToken, network, canChange, error, values, progress, created }: OverviewProps) {
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="" error={error}>
+      {created && <Success>Created the network {network.name}.</Success>}
       {progress && <FirstRunChecklist network={network} {...progress} />}
       <dl class="card">
         <dt>Address range (CIDR)</dt>

@@ -1,5 +1,7 @@
 import type { Schema } from "../../../client/index.ts";
-import { CsrfField } from "../layout";
+import { errorsAt, type FormError } from "../form";
+import type { FieldMap } from "../humanize";
+import { CsrfField, FieldError, invalidAttrs } from "../layout";
 import type { GatewayChoice } from "../routes/gateway-choices";
 
 /** Adding a node: a peer (its public key), or a gateway node on an inventory gateway (key from its agent). */
@@ -10,30 +12,72 @@ export interface AddNodeProps {
   gateways: GatewayChoice[];
   platformAdmin: boolean;
   values?: Record<string, string>;
+  error?: FormError;
 }
 
-export function AddNodeForm({ csrfToken, network, gateways, platformAdmin, values = {} }: AddNodeProps) {
+/** The add-node form's fields by the API's paths: a refusal is shown beside the field it names. */
+export const NODE_FIELDS: FieldMap = {
+  name: { label: "Name", field: "node-name" },
+  publicKey: { label: "Public key", field: "publicKey" },
+  address: { label: "Address", field: "address" },
+  endpoint: { label: "Endpoint", field: "endpoint" },
+  listenPort: { label: "Listen port", field: "listenPort" },
+  gatewayId: { label: "Inventory gateway", field: "gatewayId" },
+  roles: { label: "Gateway role", field: "gateway" },
+};
+
+export function AddNodeForm({ csrfToken, network, gateways, platformAdmin, values = {}, error }: AddNodeProps) {
+  const at = (field: string) => errorsAt(error, field);
   return (
     <section aria-labelledby="add-node">
       <h2 id="add-node">Add a node</h2>
       <form method="post" action={`/networks/${network.id}/nodes`} class="card">
         <CsrfField token={csrfToken} />
         <label for="node-name">Name</label>
-        <input id="node-name" name="name" required value={values.name ?? ""} aria-describedby="node-name-help" />
+        <input
+          id="node-name"
+          name="name"
+          required
+          value={values.name ?? ""}
+          {...invalidAttrs("node-name", at("node-name"), "node-name-help")}
+        />
         <p id="node-name-help" class="help">
           Also its DNS name: name.{network.dnsDomain}
         </p>
+        <FieldError field="node-name" messages={at("node-name")} />
         <label for="publicKey">Public key</label>
-        <input id="publicKey" name="publicKey" value={values.publicKey ?? ""} aria-describedby="key-help" />
+        <input id="publicKey" name="publicKey" value={values.publicKey ?? ""} {...invalidAttrs("publicKey", at("publicKey"), "key-help")} />
         <p id="key-help" class="help">
           The node's WireGuard public key (base64). A gateway node may leave it empty: its agent registers it.
         </p>
+        <FieldError field="publicKey" messages={at("publicKey")} />
         <label for="address">Address (optional)</label>
-        <input id="address" name="address" value={values.address ?? ""} placeholder="allocated when empty" />
+        <input
+          id="address"
+          name="address"
+          value={values.address ?? ""}
+          placeholder="allocated when empty"
+          {...invalidAttrs("address", at("address"))}
+        />
+        <FieldError field="address" messages={at("address")} />
         <label for="endpoint">Endpoint (optional)</label>
-        <input id="endpoint" name="endpoint" value={values.endpoint ?? ""} placeholder="gw1.example.net:51820" />
+        <input
+          id="endpoint"
+          name="endpoint"
+          value={values.endpoint ?? ""}
+          placeholder="gw1.example.net:51820"
+          {...invalidAttrs("endpoint", at("endpoint"))}
+        />
+        <FieldError field="endpoint" messages={at("endpoint")} />
         <label for="listenPort">Listen port (optional)</label>
-        <input id="listenPort" name="listenPort" inputmode="numeric" value={values.listenPort ?? ""} />
+        <input
+          id="listenPort"
+          name="listenPort"
+          inputmode="numeric"
+          value={values.listenPort ?? ""}
+          {...invalidAttrs("listenPort", at("listenPort"))}
+        />
+        <FieldError field="listenPort" messages={at("listenPort")} />
         <fieldset>
           <legend>Gateway role</legend>
           <div>
@@ -42,7 +86,7 @@ export function AddNodeForm({ csrfToken, network, gateways, platformAdmin, value
           </div>
           <div>
             <label for="gatewayId">Inventory gateway (gateway nodes)</label>
-            <select id="gatewayId" name="gatewayId" aria-describedby="gatewayId-help">
+            <select id="gatewayId" name="gatewayId" {...invalidAttrs("gatewayId", at("gatewayId"), "gatewayId-help")}>
               <option value="">{gateways.length === 0 ? "No gateway available yet" : "Choose a gateway"}</option>
               {gateways.map(({ gateway, assigned }) => (
                 <option value={gateway.id} selected={values.gatewayId === gateway.id}>
@@ -51,6 +95,7 @@ export function AddNodeForm({ csrfToken, network, gateways, platformAdmin, value
               ))}
             </select>
             <GatewayHelp network={network} gateways={gateways} platformAdmin={platformAdmin} />
+            <FieldError field="gatewayId" messages={at("gatewayId")} />
           </div>
           <div>
             <input type="checkbox" id="servesDns" name="servesDns" value="on" checked={values.servesDns === "on"} />

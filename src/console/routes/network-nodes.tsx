@@ -1,8 +1,9 @@
 import { type Context, Hono } from "hono";
 import { asText, type Schema } from "../../../client/index.ts";
-import { formFields } from "../form";
+import { formFields, worded } from "../form";
 import type { NodeAddedProps } from "../pages/node-added";
 import { NetworkNodesPage } from "../pages/network-nodes";
+import { NODE_FIELDS } from "../pages/node-form";
 import { isPlatformAdmin } from "../roles";
 import type { SignedInEnv } from "../types";
 import { gatewayChoices } from "./gateway-choices";
@@ -29,12 +30,16 @@ async function renderNodes(c: Context<SignedInEnv>, loaded: LoadedNetwork, refus
       gateways={gateways}
       platformAdmin={isPlatformAdmin(c.var.user)}
       added={added && (await addedView(c, added))}
-      error={refused?.error}
+      error={refused && worded(refused.error, { names: nameMap(nodes.data.items, gateways), fields: NODE_FIELDS })}
       values={refused?.values}
     />
   );
   return c.html(page, refused?.status ?? (added?.token ? 201 : 200));
 }
+
+/** The names a refusal may mention by id: the network's nodes and the gateways on offer. */
+const nameMap = (nodes: Schema<"Node">[], gateways: { gateway: Schema<"Gateway"> }[]) =>
+  new Map([...nodes.map((node) => [node.id, node.name] as const), ...gateways.map(({ gateway }) => [gateway.id, gateway.name] as const)]);
 
 /** The node named by `?added=` after a create (or the agent-token POST), and a token just issued for it. */
 interface AddedNode {

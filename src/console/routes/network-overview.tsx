@@ -16,7 +16,15 @@ networkOverviewRoutes.get("/networks/:id", async (c) => {
     c.var.api.GET("/api/v1/networks/{id}/routing-policies", { params: { path: { id }, query: { limit: 1 } } }),
   ]);
   const progress = nodes.data && policies.data ? { nodes: nodes.data.items, policyCount: policies.data.items.length } : undefined;
-  return c.html(<NetworkOverviewPage user={c.var.user} csrfToken={c.var.csrfToken} {...loaded} progress={progress} />);
+  return c.html(
+    <NetworkOverviewPage
+      user={c.var.user}
+      csrfToken={c.var.csrfToken}
+      {...loaded}
+      progress={progress}
+      created={c.req.query("created") === "1"}
+    />,
+  );
 });
 
 networkOverviewRoutes.post("/networks/:id", async (c) => {
