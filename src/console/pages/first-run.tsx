@@ -1,4 +1,5 @@
 import type { Schema } from "../../../client/index.ts";
+import { awaitingAgent } from "./awaiting";
 
 /** What the first-run checklist reads: the network's nodes and policies (the group and network exist already). */
 export interface FirstRunProps {
@@ -23,7 +24,7 @@ interface Step {
 export function FirstRunChecklist({ network, nodes, policyCount }: FirstRunProps) {
   const base = `/networks/${network.id}`;
   const gateways = nodes.filter((node) => node.roles.includes("gateway"));
-  const awaiting = gateways.filter((node) => !node.publicKey).map((node) => node.name);
+  const awaiting = awaitingAgent(nodes);
   const devices = nodes.filter((node) => !node.roles.includes("gateway"));
   const steps: Step[] = [
     { label: "Group", done: true, href: `/groups/${network.groupId}`, action: "Create a group" },

@@ -4,6 +4,7 @@ import { NextPage } from "../parts";
 import type { FormError } from "../form";
 import type { GatewayChoice } from "../routes/gateway-choices";
 import type { ConsoleUser } from "../types";
+import { awaitingAgent } from "./awaiting";
 import { NodeAdded, type NodeAddedProps } from "./node-added";
 import { AddNodeForm } from "./node-form";
 import { NetworkFrame, shortKey, when } from "./network-frame";
@@ -30,6 +31,7 @@ export function NetworkNodesPage(props: NodesProps) {
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/nodes" error={error}>
       {added && <NodeAdded {...added} csrfToken={csrfToken} networkId={network.id} platformAdmin={platformAdmin} />}
+      <AwaitingNotice nodes={nodes} />
       {nodes.length === 0 ? (
         <EmptyState>
           No nodes yet.{" "}
@@ -99,5 +101,17 @@ function EndpointForm({ csrfToken, base, node }: { csrfToken: string; base: stri
         Save endpoint<span class="visually-hidden"> of {node.name}</span>
       </button>
     </form>
+  );
+}
+
+/** Why a config downloaded now lacks peers and routes: gateway nodes still waiting for their agent's key. */
+function AwaitingNotice({ nodes }: { nodes: Schema<"Node">[] }) {
+  const awaiting = awaitingAgent(nodes);
+  if (awaiting.length === 0) return null;
+  return (
+    <p class="notice">
+      Awaiting their gateway agent: {awaiting.join(", ")}. Until an agent registers a node's key, the configs downloaded here leave that
+      node out, with the routes of policies through it. Enrol the agent (<code>wgo gateway enrol</code>), then download again.
+    </p>
   );
 }

@@ -1,4 +1,4 @@
-import { type ChainBox, type ChainMember, describeBox } from "./chain-model";
+import { AWAITING_AGENT, type ChainBox, type ChainMember, describeBox } from "./chain-model";
 
 /**
  * A policy's chain as a picture (inline SVG: presentation attributes only, so the console's CSP needs no
@@ -12,8 +12,14 @@ const TOP = 8;
 const COLOURS = { ok: "#1a7f37", bad: "#a4161a", muted: "#4a5360", line: "#6e7781", fg: "#1b1f24", soft: "#f4f6f8" };
 
 /** Not colour alone: each member line says its state in a word too. */
-const memberWord = (member: ChainMember) =>
-  member.active ? "▶ active" : member.healthy ? "standby" : member.health === "drained" ? "drained" : "✕ unhealthy";
+const memberWord = (member: ChainMember) => {
+  if (member.health === AWAITING_AGENT) return member.active ? "▶ awaiting agent" : "awaiting agent";
+  return member.active ? "▶ active" : member.healthy ? "standby" : member.health === "drained" ? "drained" : "✕ unhealthy";
+};
+
+/** Green healthy, grey drained or awaiting its agent (a next step, not a fault), red unhealthy. */
+const colourOf = (member: ChainMember) =>
+  member.healthy ? COLOURS.ok : member.health === "drained" || member.health === AWAITING_AGENT ? COLOURS.muted : COLOURS.bad;
 
 const boxHeight = (box: ChainBox) => 48 + box.members.length * LINE;
 const clip = (text: string, max = 24) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -31,7 +37,7 @@ function Box({ box, x, height }: { box: ChainBox; x: number; height: number }) {
       </text>
       {box.members.map((member, index) => {
         const y = TOP + 58 + index * LINE;
-        const colour = member.healthy ? COLOURS.ok : member.health === "drained" ? COLOURS.muted : COLOURS.bad;
+        const colour = colourOf(member);
         return (
           <g>
             <circle cx={x + 15} cy={y - 4} r="5" fill={colour} />

@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { asText, type Schema } from "../../../client/index.ts";
 import { formFields, worded } from "../form";
 import type { NodeAddedProps } from "../pages/node-added";
+import { awaitingAgent } from "../pages/awaiting";
 import { NetworkNodesPage } from "../pages/network-nodes";
 import { NODE_FIELDS } from "../pages/node-form";
 import { isPlatformAdmin } from "../roles";
@@ -130,12 +131,24 @@ networkNodeRoutes.post("/networks/:id/nodes/:nodeId/delete", async (c) => {
   return renderNodes(c, loaded, refusedBy(deleted));
 });
 
-/** The node's wg-quick file (the API's text/plain answer), saved as <name>.conf; PrivateKey is a placeholder. */
+/**
+ * The node's wg-quick file (the API's text/plain answer), saved as <name>.conf; PrivateKey is a placeholder.
+ * While gateway nodes of the network await their agent's key the API leaves them out (a peer needs a key), so
+ * the console puts a comment line above the API's bytes saying which are missing and why.
+ */
 networkNodeRoutes.get("/networks/:id/nodes/:nodeId/config", async (c) => {
   const id = c.req.param("nodeId");
   const node = await c.var.api.GET("/api/v1/nodes/{id}", { params: { path: { id } } });
   if (!node.data) return failure(c, node);
-  const config = await c.var.api.GET("/api/v1/nodes/{id}/config", { params: { path: { id } }, ...asText });
+  const [config, nodes] = await Promise.all([
+    c.var.api.GET("/api/v1/nodes/{id}/config", { params: { path: { id } }, ...asText }),
+    c.var.api.GET("/api/v1/nodes", { params: { query: { networkId: node.data.networkId, limit: 200 } } }),
+  ]);
   if (typeof config.data !== "string") return failure(c, config);
-  return attachment(c, config.data, `${node.data.name}.conf`);
+  const missing = awaitingAgent(nodes.data?.items ?? []).filter((name) => name !== node.data.name);
+  const note =
+    missing.length > 0
+      ? `# Not in this file yet: ${missing.join(", ")} (awaiting their gateway agent's key). Download again once it runs.\n`
+      : "";
+  return attachment(c, note + config.data, `${node.data.name}.conf`);
 });
