@@ -15,6 +15,7 @@ import { loadSession } from "../session.mjs";
 import { readPassword, signIn } from "../sign-in.mjs";
 import { enrolDevice } from "./enrol.mjs";
 import { bringUp } from "./link.mjs";
+import { reportOnce } from "./report-once.mjs";
 import { allNetworks } from "./networks.mjs";
 
 export const ONBOARD_USAGE =
@@ -66,6 +67,7 @@ export async function onboard(ctx, values) {
   const up = await bringUp(at, { ...values, name }, { usage: ONBOARD_USAGE, fresh: Boolean(existing) });
   const device = up.place.device;
   const handshake = waitSeconds === null ? null : await waitForHandshake({ ...up.place, seconds: waitSeconds, now: ctx.now });
+  const reported = await reportOnce(at, { ...values, name });
   const where = `${device.networkName ? `${device.networkName} (${device.networkId})` : device.networkId} at ${api}`;
   ctx.print(
     [
@@ -75,6 +77,7 @@ export async function onboard(ctx, values) {
         : `"${name}" is already enrolled in ${where} (${device.deviceId}): reusing it`,
       up.human,
       handshake ? `handshake with ${handshake.peer} after ${handshake.seconds} s` : null,
+      reported ? "reported to the API: the console shows this device as seen" : null,
     ]
       .filter(Boolean)
       .join("\n"),
@@ -90,6 +93,7 @@ export async function onboard(ctx, values) {
       signedIn: steps.signedIn,
       enrolled: steps.enrolled,
       handshake,
+      reported,
     },
   );
 }
