@@ -94,8 +94,10 @@ export function GatewayPools({ csrfToken, networkId, canChange, pools, free, nam
               </select>
             </>
           ))}
-          <input type="checkbox" id="preempt" name="preempt" value="on" checked={values.preempt === "on"} />
-          <label for="preempt">Preempt: a preferred member takes traffic back once healthy again</label>
+          <div class="check">
+            <input type="checkbox" id="preempt" name="preempt" value="on" checked={values.preempt === "on"} />
+            <label for="preempt">Preempt: a preferred member takes traffic back once healthy again</label>
+          </div>
           <button type="submit">Create pool</button>
         </form>
       )}

@@ -58,7 +58,7 @@ export function NetworkOverviewPage({ user, csrfToken, network, canChange, error
             <h2 id="delete-network">Delete the network</h2>
             <p>Deleting is refused while the network holds nodes: remove them first.</p>
             <p>
-              <a class="button" href={`/networks/${network.id}/delete`}>
+              <a class="button danger" href={`/networks/${network.id}/delete`}>
                 Delete this network…
               </a>
             </p>

@@ -61,7 +61,7 @@ function EnrolSteps({ csrfToken, networkId, node, platformAdmin, origin, token, 
         </li>
         <li>
           On the gateway machine, as root:
-          <pre>
+          <pre class="command">
             <code id="enrol-command">{`wgo gateway enrol --api ${origin} --token ${token ?? "aet_…"}`}</code>
           </pre>
           <button type="button" class="secondary" data-copy="enrol-command">
@@ -70,7 +70,7 @@ function EnrolSteps({ csrfToken, networkId, node, platformAdmin, origin, token, 
         </li>
         <li>
           Keep the agent running as a systemd service:
-          <pre>
+          <pre class="command">
             <code id="service-command">wgo install-service --gateway</code>
           </pre>
           <button type="button" class="secondary" data-copy="service-command">

@@ -42,7 +42,7 @@ function Box({ box, x, height }: { box: ChainBox; x: number; height: number }) {
           <g>
             <circle cx={x + 15} cy={y - 4} r="5" fill={colour} />
             <text x={x + 26} y={y} fill={COLOURS.fg} font-weight={member.active ? "700" : "400"}>
-              {clip(`${member.name} ${memberWord(member)}`, 24)}
+              {clip(box.title.startsWith("pool ") ? `${member.name} ${memberWord(member)}` : memberWord(member), 24)}
             </text>
           </g>
         );
@@ -94,11 +94,30 @@ export function PolicyChain({ id, name, boxes }: { id: string; name: string; box
       <figcaption id={captionId}>
         Chain of {name}: {summary}
       </figcaption>
-      <ol aria-label={`Hops of ${name}, in order`}>
+      <Legend />
+      {/* The picture's words, for screen readers: the figure already shows the chain to everyone else. */}
+      <ol class="visually-hidden" aria-label={`Hops of ${name}, in order`}>
         {boxes.map((box, index) => (
           <li>{`${index === 0 ? "" : "then "}${describeBox(box)}`}</li>
         ))}
       </ol>
     </figure>
+  );
+}
+
+/** What the dots and the ▶ mean (the picture is otherwise read by colour and position). */
+function Legend() {
+  const dot = (colour: string) => (
+    <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+      <circle cx="6" cy="6" r="5" fill={colour} />
+    </svg>
+  );
+  return (
+    <p class="legend" aria-hidden="true">
+      <span>{dot(COLOURS.ok)} healthy</span>
+      <span>{dot(COLOURS.muted)} drained or awaiting agent</span>
+      <span>{dot(COLOURS.bad)} unhealthy</span>
+      <span>▶ carries the traffic</span>
+    </p>
   );
 }
