@@ -66,16 +66,26 @@ export async function onboard(ctx, values) {
   // A device enrolled before may hold an old config: onboarding again is also a refresh.
   const up = await bringUp(at, { ...values, name }, { usage: ONBOARD_USAGE, fresh: Boolean(existing) });
   const device = up.place.device;
-  const handshake = waitSeconds === null ? null : await waitForHandshake({ ...up.place, seconds: waitSeconds, now: ctx.now });
-  const reported = await reportOnce(at, { ...values, name });
   const where = `${device.networkName ? `${device.networkName} (${device.networkId})` : device.networkId} at ${api}`;
+  const done = [
+    steps.signedIn === "login" ? `signed in to ${api}` : null,
+    steps.enrolled === "new"
+      ? `enrolled "${name}" as ${device.deviceId} in ${where}, address ${device.address}`
+      : `"${name}" is already enrolled in ${where} (${device.deviceId}): reusing it`,
+    up.human,
+  ].filter(Boolean);
+  // No handshake fails the command, but what happened before it (enrolled, up) is true and needed next.
+  const handshake =
+    waitSeconds === null
+      ? null
+      : await waitForHandshake({ ...up.place, seconds: waitSeconds, now: ctx.now }).catch((error) => {
+          ctx.note(done.join("\n"));
+          throw error;
+        });
+  const reported = await reportOnce(at, { ...values, name });
   ctx.print(
     [
-      steps.signedIn === "login" ? `signed in to ${api}` : null,
-      steps.enrolled === "new"
-        ? `enrolled "${name}" as ${device.deviceId} in ${where}, address ${device.address}`
-        : `"${name}" is already enrolled in ${where} (${device.deviceId}): reusing it`,
-      up.human,
+      ...done,
       handshake ? `handshake with ${handshake.peer} after ${handshake.seconds} s` : null,
       reported ? "reported to the API: the console shows this device as seen" : null,
     ]
