@@ -105,9 +105,8 @@ export function helpText(topic, commands) {
     "",
     topic.summary,
     "",
-    "options:",
-    ...optionLines(topic.options),
-    "",
+    // A command without options of its own (`wgo networks`) gets no empty heading.
+    ...(Object.keys(topic.options).length > 0 ? ["options:", ...optionLines(topic.options), ""] : []),
     "global options:",
     ...optionLines(GLOBAL_OPTIONS),
   ].join("\n");

@@ -2,13 +2,16 @@
 // message, … } }` shaped like the API's own envelope. The common failures (wrong password, a server that
 // cannot be reached, TLS, not root) get a plain hint saying what to check, instead of a bare errno.
 import { ApiError, CredentialRefusedError, EXIT, NetworkError, OperationError, UsageError } from "./errors.mjs";
+import { namedNetnsHere } from "./netns-here.mjs";
 
 /**
  * @typedef {{ exit: number, code: string, message: string, hint?: string, status?: number,
  *   fields?: Array<{ path: string, message: string }>, retryAfter?: string, usage?: string }} Failure
- * @param {unknown} error @returns {Failure}
+ * @param {unknown} error
+ * @param {{ netns?: () => string | null }} [context] where this runs (tests say it; by default namedNetnsHere)
+ * @returns {Failure}
  */
-export function describeFailure(error) {
+export function describeFailure(error, { netns = namedNetnsHere } = {}) {
   if (error instanceof UsageError) return { exit: EXIT.usage, code: "usage_error", message: error.message, usage: error.usage };
   if (error instanceof ApiError) {
     return {
@@ -23,7 +26,13 @@ export function describeFailure(error) {
   }
   if (error instanceof NetworkError) {
     const { code, hint } = networkHint(error.message);
-    return { exit: EXIT.failed, code, message: `cannot reach ${error.url}: ${error.message}`, hint };
+    // `ip netns exec NS wgo up …` talks to the API from inside NS, which often has no route out: wgo runs
+    // on the host and puts the interface into the namespace itself with --netns.
+    const inside = netns();
+    const where = inside
+      ? `; this runs inside network namespace "${inside}" (ip netns exec), which may not reach the API: run wgo on the host with --netns ${inside} instead`
+      : "";
+    return { exit: EXIT.failed, code, message: `cannot reach ${error.url}: ${error.message}`, hint: `${hint}${where}` };
   }
   if (error instanceof CredentialRefusedError) return { exit: EXIT.credentialRefused, code: "credential_refused", message: error.message };
   if (error instanceof OperationError) {

@@ -54,12 +54,18 @@ export function createSystem({ netns, env = process.env } = {}) {
 
 /**
  * `daemon`: the command forks a daemon and exits (wireguard-go). The daemon may keep our pipes open,
- * so the result is taken at the parent's exit, not when the pipes close.
+ * so the result is taken at the parent's exit, not when the pipes close. It starts in a session of its
+ * own (setsid, Node's `detached`): closing the terminal or ssh session `wgo up` ran in hangs up that
+ * session's processes, and the interface must outlive it.
+ * @param {string[]} argv
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ input?: string, daemon?: boolean }} [options]
  */
-/** @param {string[]} argv @param {NodeJS.ProcessEnv} env @param {{ input?: string, daemon?: boolean }} [options] */
 function spawnCommand(argv, env, { input, daemon = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    /** @type {["ignore" | "pipe", "pipe", "pipe"]} */
+    const stdio = [input === undefined ? "ignore" : "pipe", "pipe", "pipe"];
+    const child = spawn(argv[0], argv.slice(1), { env, stdio, detached: daemon });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));

@@ -15,6 +15,7 @@ import { loadSession } from "../session.mjs";
 import { readPassword, signIn } from "../sign-in.mjs";
 import { enrolDevice } from "./enrol.mjs";
 import { bringUp } from "./link.mjs";
+import { reportOnce } from "./report-once.mjs";
 import { allNetworks } from "./networks.mjs";
 
 export const ONBOARD_USAGE =
@@ -65,16 +66,28 @@ export async function onboard(ctx, values) {
   // A device enrolled before may hold an old config: onboarding again is also a refresh.
   const up = await bringUp(at, { ...values, name }, { usage: ONBOARD_USAGE, fresh: Boolean(existing) });
   const device = up.place.device;
-  const handshake = waitSeconds === null ? null : await waitForHandshake({ ...up.place, seconds: waitSeconds, now: ctx.now });
   const where = `${device.networkName ? `${device.networkName} (${device.networkId})` : device.networkId} at ${api}`;
+  const done = [
+    steps.signedIn === "login" ? `signed in to ${api}` : null,
+    steps.enrolled === "new"
+      ? `enrolled "${name}" as ${device.deviceId} in ${where}, address ${device.address}`
+      : `"${name}" is already enrolled in ${where} (${device.deviceId}): reusing it`,
+    up.human,
+  ].filter(Boolean);
+  // No handshake fails the command, but what happened before it (enrolled, up) is true and needed next.
+  const handshake =
+    waitSeconds === null
+      ? null
+      : await waitForHandshake({ ...up.place, seconds: waitSeconds, now: ctx.now }).catch((error) => {
+          ctx.note(done.join("\n"));
+          throw error;
+        });
+  const reported = await reportOnce(at, { ...values, name });
   ctx.print(
     [
-      steps.signedIn === "login" ? `signed in to ${api}` : null,
-      steps.enrolled === "new"
-        ? `enrolled "${name}" as ${device.deviceId} in ${where}, address ${device.address}`
-        : `"${name}" is already enrolled in ${where} (${device.deviceId}): reusing it`,
-      up.human,
+      ...done,
       handshake ? `handshake with ${handshake.peer} after ${handshake.seconds} s` : null,
+      reported ? "reported to the API: the console shows this device as seen" : null,
     ]
       .filter(Boolean)
       .join("\n"),
@@ -90,6 +103,7 @@ export async function onboard(ctx, values) {
       signedIn: steps.signedIn,
       enrolled: steps.enrolled,
       handshake,
+      reported,
     },
   );
 }

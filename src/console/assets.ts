@@ -29,7 +29,15 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .
 /* Tables full of long ids (audit): the ids break anywhere rather than push the page sideways. */
 table.ids td code { overflow-wrap: anywhere; }
 figure { margin: 1rem 0; }
-.chain-scroll { overflow-x: auto; }
+.chain-scroll { overflow-x: auto; max-width: 100%; }
+figure, section { min-width: 0; }
+.legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: .5rem 0; color: var(--muted); font-size: .9rem; }
+/* A command to copy wraps instead of running off a phone's screen (a config file still scrolls). */
+pre.command { white-space: pre-wrap; overflow-wrap: anywhere; }
+.check { display: flex; align-items: center; gap: .5rem; }
+.check label { margin-top: 0; }
+.tabs a { display: inline-block; padding: .35rem .75rem; border: 1px solid var(--line); border-radius: 4px; text-decoration: none; }
+.tabs a[aria-current="page"] { background: var(--accent); border-color: var(--accent); color: #fff; font-weight: 700; }
 .chain-scroll svg { display: block; max-width: none; }
 pre { background: var(--bg-soft); padding: 1rem; overflow-x: auto; border: 1px solid var(--line); }
 .card { border: 1px solid var(--line); border-radius: 6px; padding: 1rem 1.25rem; margin: 1rem 0; display: grid; gap: .35rem; max-width: 640px; }
@@ -39,12 +47,18 @@ input, select, textarea { font: inherit; padding: .45rem .6rem; border: 1px soli
 input[type=checkbox], input[type=radio] { width: auto; min-height: 0; }
 button, .button { font: inherit; display: inline-block; padding: .5rem 1rem; min-height: 2.5rem; border-radius: 4px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; justify-self: start; margin-top: .5rem; }
 button.secondary { background: #fff; color: var(--accent); }
-button.danger { background: var(--bad); border-color: var(--bad); }
+button.danger, .button.danger { background: var(--bad); border-color: var(--bad); color: #fff; }
 button[aria-busy="true"] { opacity: .7; cursor: progress; }
 .buttons { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem; }
 .help { margin: 0; color: var(--muted); font-size: .9rem; }
 .notice { border-left: 4px solid var(--accent); background: var(--bg-soft); padding: .5rem 1rem; margin: 1rem 0; }
 .notice.error { border-color: var(--bad); }
+.notice.success { border-color: var(--ok); }
+.field-error { margin: 0; color: var(--bad); font-weight: 600; }
+[aria-invalid="true"] { border-color: var(--bad); border-width: 2px; }
+.checklist .state { font-weight: 600; }
+.checklist .done .state { color: var(--ok); }
+.checklist .next { font-weight: 600; }
 .empty { color: var(--muted); font-style: italic; }
 .status-ok { color: var(--ok); font-weight: 600; }
 .status-bad { color: var(--bad); font-weight: 600; }

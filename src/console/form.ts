@@ -1,3 +1,4 @@
+import { type FieldMap, humanize, type Names, pathInSentence, placeOf } from "./humanize";
 import type { Context } from "hono";
 
 /** A submitted form's text fields (the CSRF field already checked and dropped). */
@@ -21,3 +22,40 @@ export function refusal(result: { error?: unknown; response: Response }) {
       : (envelope?.error?.message ?? `The server answered ${result.response.status}.`);
   return { message, fields: envelope?.error?.fields, status: result.response.status as 400 | 401 | 403 | 404 | 409 | 422 | 429 };
 }
+
+/** A field's refusal: the API's path and sentence, and where the form shows it (label, field id) when known. */
+export interface FieldRefusal {
+  path: string;
+  message: string;
+  label?: string;
+  field?: string;
+}
+
+export interface FormError {
+  message: string;
+  fields?: FieldRefusal[];
+}
+
+/** What a page knows to put a refusal in a person's words: names by id, the path as submitted, its fields. */
+export interface Wording {
+  names?: Names;
+  path?: readonly string[];
+  fields?: FieldMap;
+}
+
+/** The refusal in the page's words (humanize.ts), each field error placed at its form field when known. */
+export function worded(error: FormError, { names, path, fields: map = {} }: Wording): FormError {
+  const message = humanize(error.message, names, path);
+  const fields: FieldRefusal[] = (error.fields ?? []).map((field) => {
+    const place = placeOf(field.path, map);
+    return { path: field.path, message: humanize(field.message, names, path), ...place };
+  });
+  const named = pathInSentence(error.message);
+  const place = named && placeOf(named, map);
+  if (fields.length === 0 && place) fields.push({ path: named, message, ...place });
+  return { message, fields };
+}
+
+/** The refusals that belong beside one form field. */
+export const errorsAt = (error: FormError | undefined, field: string) =>
+  (error?.fields ?? []).filter((refusal) => refusal.field === field).map((refusal) => refusal.message);

@@ -3,6 +3,7 @@ import { type ApiFetch, session } from "./api";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
 import { limitFormBody } from "./body-limit";
 import { csrf } from "./csrf";
+import { formPageOf } from "./lost-get";
 import { accountLinkRoutes } from "./routes/account-links";
 import { adminRoutes } from "./routes/admin";
 import { adminInventoryRoutes } from "./routes/admin-inventory";
@@ -81,6 +82,9 @@ export function createConsole(apiFetch: ApiFetch) {
   signedIn.route("/", adminRoutes);
   signedIn.route("/", adminInventoryRoutes);
   console.route("/", signedIn);
-  console.notFound((c) => c.text("Not found", 404));
+  console.notFound((c) => {
+    const page = c.req.method === "GET" ? formPageOf(new URL(c.req.url).pathname) : undefined;
+    return page ? c.redirect(page, 303) : c.text("Not found", 404);
+  });
   return console;
 }

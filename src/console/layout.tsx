@@ -1,5 +1,6 @@
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "./csrf";
+import type { FieldRefusal } from "./form";
 import type { ConsoleUser } from "./types";
 
 export interface PageProps {
@@ -73,17 +74,21 @@ export function Page({ title, user, csrfToken, section, children }: PageProps) {
   );
 }
 
-/** A refusal from the API, shown where the form is: role="alert" so screen readers announce it. */
-export function ErrorNotice({ message, fields }: { message?: string; fields?: { path: string; message: string }[] }) {
+/**
+ * A refusal from the API, shown where the form is: role="alert" so screen readers announce it. Field errors the
+ * form places beside their field (FieldError) are listed here as links to that field, in the form's words.
+ */
+export function ErrorNotice({ message, fields }: { message?: string; fields?: FieldRefusal[] }) {
   if (!message) return null;
+  const listed = (fields ?? []).filter((field) => field.message !== message);
   return (
     <div class="notice error" role="alert">
       <p>{message}</p>
-      {fields && fields.length > 0 && (
+      {listed.length > 0 && (
         <ul>
-          {fields.map((field) => (
+          {listed.map((field) => (
             <li>
-              <code>{field.path}</code>: {field.message}
+              {field.field ? <a href={`#${field.field}`}>{field.label ?? field.path}</a> : <code>{field.path}</code>}: {field.message}
             </li>
           ))}
         </ul>
@@ -91,6 +96,24 @@ export function ErrorNotice({ message, fields }: { message?: string; fields?: { 
     </div>
   );
 }
+
+/** The refusal of one field, beside it (the field names it in aria-describedby: `${field}-error`). */
+export function FieldError({ field, messages }: { field: string; messages: string[] }) {
+  if (messages.length === 0) return null;
+  return (
+    <p class="field-error" id={`${field}-error`}>
+      {messages.join(" ")}
+    </p>
+  );
+}
+
+/** The attributes of a field with a refusal beside it (aria-invalid, and the error read after its help). */
+export const invalidAttrs = (field: string, messages: string[], help?: string) =>
+  messages.length > 0
+    ? { "aria-invalid": "true" as const, "aria-describedby": [help, `${field}-error`].filter(Boolean).join(" ") }
+    : help
+      ? { "aria-describedby": help }
+      : {};
 
 /** What a list shows when it has nothing yet: says so, and what to do next. */
 export const EmptyState = ({ children }: { children: Child }) => <p class="empty">{children}</p>;

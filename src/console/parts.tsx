@@ -65,3 +65,10 @@ export function NextPage({ path, query, cursor }: { path: string; query: Record<
     </p>
   );
 }
+
+/** The answer to a create that worked (after its redirect): role="status", so it is announced but not urgent. */
+export const Success = ({ children }: { children: Child }) => (
+  <p class="notice success" role="status">
+    {children}
+  </p>
+);

@@ -28,6 +28,14 @@ describe("wgo command line", () => {
     }
   });
 
+  it("a command without options of its own shows no empty options heading", async () => {
+    const result = await runWgo(["networks", "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/^options:$/m);
+    expect(result.stdout).toMatch(/^global options:$/m);
+    expect(result.stdout).not.toMatch(/\n\n\n/);
+  });
+
   it("prints the version, which is package.json's", async () => {
     const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
     expect((await runWgo(["--version"])).stdout.trim()).toBe(`wgo ${version}`);

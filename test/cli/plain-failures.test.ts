@@ -84,6 +84,8 @@ describe("plain messages for the common failures", () => {
         "wg0 is up, but no peer completed a handshake within 1 s: this machine must reach the peers' endpoints over UDP (192.0.2.1:51820), " +
         "and peers that connect here need UDP port 51820 open to this machine; check firewalls and NAT for UDP (`wgo status` shows the handshakes later)",
     });
+    // What happened before the wait stays said (the device is enrolled and up), on stderr beside the error.
+    expect(result.stderr).toContain('note: "laptop" is already enrolled in net_1');
     // The traffic that makes WireGuard try: a ping to the peer's overlay address, from the interface's side.
     expect(host.calls).toContainEqual(["ping", "-c", "1", "-W", "1", "-q", "10.77.0.2"]);
 

@@ -23,7 +23,7 @@ describe("console routing policies page", () => {
   it("creates a pool and a 2-hop policy through the forms, and pictures the chain in order with each pool member's health", async () => {
     const { admin, network, hops } = await networkSetup({ gateways: 3 });
     const [gw1, gw2, gw3] = hops as [(typeof hops)[0], (typeof hops)[0], (typeof hops)[0]];
-    await setSeen([gw1.id, gw2.id], 0); // gw3 never reported: its health is "stale report"
+    await setSeen([gw1.id, gw2.id], 0); // gw3 never reported: it awaits its agent (the API says "stale report")
     const agent = await adminAgent();
     const base = `/networks/${network.id}`;
 
@@ -51,7 +51,7 @@ describe("console routing policies page", () => {
     expect(listItems(page.text, `Hops of ${name}, in order`)).toEqual([
       "source: the network's nodes that use this policy",
       "then gw1 (healthy, active), transit",
-      `then pool ${poolName}: gw2 (healthy, active), gw3 (unhealthy: stale report, standby), egress`,
+      `then pool ${poolName}: gw2 (healthy, active), gw3 (awaiting agent, standby), egress`,
       "then destination 172.30.0.0/16",
     ]);
     expect(page.text).toMatch(new RegExp(`<svg role="img" aria-labelledby="chain-${policy?.id}"`));

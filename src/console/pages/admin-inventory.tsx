@@ -11,18 +11,30 @@ export interface AdminInventoryProps {
   gateways: Schema<"Gateway">[];
   error?: { message: string; fields?: { path: string; message: string }[]; form: "region" | "gateway" | "row" };
   values?: Record<string, string>;
+  /** The console page that sent the admin here for a gateway (returnPath), linked back to and kept across forms. */
+  back?: string;
 }
+
+/** Only a network's nodes page is a place to return to (never a URL another site could put in the link). */
+export const returnPath = (value: string | undefined) => (value && /^\/networks\/[A-Za-z0-9_-]+\/nodes$/.test(value) ? value : undefined);
+
+const BackField = ({ back }: { back?: string }) => (back ? <input type="hidden" name="back" value={back} /> : null);
 
 const STATUSES = ["active", "draining", "disabled"] as const;
 const HEALTH_CLASS = { healthy: "status-ok", degraded: "status-warn", down: "status-bad", unknown: "" } as const;
 
 /** The shared gateway inventory: regions, gateways with status and health; create both, change a status. */
-export function AdminInventoryPage({ user, csrfToken, regions, gateways, error, values = {} }: AdminInventoryProps) {
+export function AdminInventoryPage({ user, csrfToken, regions, gateways, error, values = {}, back }: AdminInventoryProps) {
   const regionNames = new Map(regions.map((region) => [region.id, region.name]));
   const notice = (form: string) => error?.form === form && <ErrorNotice message={error.message} fields={error.fields} />;
   return (
     <Page title="Regions and gateways" user={user} csrfToken={csrfToken} section="/admin">
       <AdminNav current="/admin/inventory" />
+      {back && (
+        <p class="notice">
+          <a href={back}>Back to adding the gateway node</a> once the gateway is here.
+        </p>
+      )}
       {notice("row")}
       <h2 id="gateways">Gateways</h2>
       {gateways.length === 0 ? (
@@ -77,6 +89,7 @@ export function AdminInventoryPage({ user, csrfToken, regions, gateways, error, 
           {notice("gateway")}
           <form method="post" action="/admin/gateways" class="card">
             <CsrfField token={csrfToken} />
+            <BackField back={back} />
             <label for="gateway-region">Region</label>
             <select id="gateway-region" name="regionId">
               {regions.map((region) => (
@@ -112,6 +125,7 @@ export function AdminInventoryPage({ user, csrfToken, regions, gateways, error, 
         {notice("region")}
         <form method="post" action="/admin/regions" class="card">
           <CsrfField token={csrfToken} />
+          <BackField back={back} />
           <label for="region-name">Region name</label>
           <input id="region-name" name="name" required value={error?.form === "region" ? (values.name ?? "") : ""} />
           <button type="submit">Add region</button>

@@ -2,6 +2,7 @@ import type { Schema } from "../../../client/index.ts";
 import { when } from "../format";
 import { EmptyState, Page } from "../layout";
 import { NextPage } from "../parts";
+import type { Person } from "../routes/audit-names";
 import type { ConsoleUser } from "../types";
 
 export interface AuditFilters {
@@ -18,12 +19,19 @@ export interface AuditProps {
   filters: AuditFilters;
   groups: Schema<"Group">[];
   networks: Schema<"Network">[];
+  /** People the log can name (actor column, actor filter) and node names by id (audit-names.ts). */
+  people: Person[];
+  nodes: ReadonlyMap<string, string>;
 }
 
 /** Successful changes, newest first: who, what, when; filtered by group, network or actor (the API's filters). */
-export function AuditPage({ user, csrfToken, events, nextCursor, filters, groups, networks }: AuditProps) {
+export function AuditPage({ user, csrfToken, events, nextCursor, filters, groups, networks, people, nodes }: AuditProps) {
   const groupNames = new Map(groups.map((group) => [group.id, group.name]));
   const networkNames = new Map(networks.map((network) => [network.id, network.name]));
+  const emails = new Map(people.map((person) => [person.id, person.email]));
+  const nameOf = (id: string) => networkNames.get(id) ?? groupNames.get(id) ?? nodes.get(id) ?? emails.get(id);
+  // A filter by someone the page cannot name (a link from elsewhere) stays selected, by id.
+  const choices = filters.actor && !emails.has(filters.actor) ? [...people, { id: filters.actor, email: filters.actor }] : people;
   return (
     <Page title="Audit log" user={user} csrfToken={csrfToken} section="/audit">
       <form method="get" action="/audit" class="card" aria-label="Filter the audit log">
@@ -45,8 +53,15 @@ export function AuditPage({ user, csrfToken, events, nextCursor, filters, groups
             </option>
           ))}
         </select>
-        <label for="audit-actor">Actor id</label>
-        <input id="audit-actor" name="actor" placeholder="usr_…" value={filters.actor ?? ""} />
+        <label for="audit-actor">Actor</label>
+        <select id="audit-actor" name="actor">
+          <option value="">Anyone</option>
+          {choices.map((person) => (
+            <option value={person.id} selected={person.id === filters.actor}>
+              {person.email}
+            </option>
+          ))}
+        </select>
         <button type="submit" class="secondary">
           Show events
         </button>
@@ -75,16 +90,14 @@ export function AuditPage({ user, csrfToken, events, nextCursor, filters, groups
               <tr>
                 <td>{when(event.at)}</td>
                 <td>
-                  {event.actor.type} <code>{event.actor.id ?? ""}</code>
+                  <Actor actor={event.actor} emails={emails} />
                 </td>
                 <td>
                   <code>
                     {event.method} {event.route}
                   </code>
                 </td>
-                <td>
-                  <code>{event.resourceId ?? "—"}</code>
-                </td>
+                <td>{event.resourceId ? (nameOf(event.resourceId) ?? <code>{event.resourceId}</code>) : "—"}</td>
                 <td>
                   {event.groupId ? (groupNames.get(event.groupId) ?? event.groupId) : "—"}
                   {event.networkId ? ` / ${networkNames.get(event.networkId) ?? event.networkId}` : ""}
@@ -100,5 +113,16 @@ export function AuditPage({ user, csrfToken, events, nextCursor, filters, groups
       )}
       <NextPage path="/audit" query={{ ...filters }} cursor={nextCursor} />
     </Page>
+  );
+}
+
+/** A person by e-mail; a device, agent or someone the page cannot name by kind and id. */
+function Actor({ actor, emails }: { actor: Schema<"AuditEvent">["actor"]; emails: ReadonlyMap<string, string> }) {
+  const email = actor.type === "user" && actor.id ? emails.get(actor.id) : undefined;
+  if (email) return <>{email}</>;
+  return (
+    <>
+      {actor.type} {actor.id && <code>{actor.id}</code>}
+    </>
   );
 }

@@ -4,7 +4,7 @@ import type { Schema } from "../../../client/index.ts";
 export interface ChainMember {
   name: string;
   active: boolean;
-  /** healthy | drained | unhealthy: <reason> | unknown (status not readable) */
+  /** healthy | drained | awaiting agent | unhealthy: <reason> | unknown (status not readable) */
   health: string;
   healthy: boolean | null;
 }
@@ -19,8 +19,15 @@ export interface ChainBox {
 type Status = Schema<"RoutingPolicyStatus">;
 type Member = Status["hops"][number]["members"][number];
 
-const healthOf = (member: Member) =>
-  member.healthy ? "healthy" : member.drained ? "drained" : `unhealthy${member.reason ? `: ${member.reason}` : ""}`;
+/** A member whose agent never reported is not broken, it is waiting: no red "stale report" for it. */
+export const AWAITING_AGENT = "awaiting agent";
+
+const healthOf = (member: Member) => {
+  if (member.healthy) return "healthy";
+  if (member.drained) return "drained";
+  if (member.reason === "stale report" && member.lastSeenAt === null) return AWAITING_AGENT;
+  return `unhealthy${member.reason ? `: ${member.reason}` : ""}`;
+};
 
 /**
  * The chain of a via_gateway policy: the sources (every node the policy applies to), each hop in path order

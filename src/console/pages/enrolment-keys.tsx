@@ -39,7 +39,7 @@ export function EnrolmentKeysPage({ user, csrfToken, network, keys, created, err
       {created && (
         <SecretOnce id="new-key" label="Enrolment key" value={created.key}>
           <p>On the machine to enrol (as root), run:</p>
-          <pre>
+          <pre class="command">
             <code id="wgo-command">{created.command}</code>
           </pre>
           <button type="button" class="secondary" data-copy="wgo-command">

@@ -16,8 +16,15 @@ export interface PoolsProps {
 
 type PoolMember = Schema<"GatewayPool">["members"][number];
 
+const healthWord = (member: PoolMember) => {
+  if (member.healthy) return "healthy";
+  // Never reported: its agent is not enrolled or not running yet, which is a next step, not a failure.
+  if (member.health.reason === "stale report" && member.health.lastSeenAt === null) return "awaiting agent";
+  return `unhealthy${member.health.reason ? `: ${member.health.reason}` : ""}`;
+};
+
 const stateOf = (member: PoolMember, active: boolean) =>
-  `${active ? "active" : member.drained ? "drained" : "standby"}, ${member.healthy ? "healthy" : `unhealthy${member.health.reason ? `: ${member.health.reason}` : ""}`}`;
+  `${active ? "active" : member.drained ? "drained" : "standby"}, ${healthWord(member)}`;
 
 /** Gateway pools: hops with failover. Members in preference order; drain takes one out of service. */
 export function GatewayPools({ csrfToken, networkId, canChange, pools, free, names, values = {} }: PoolsProps) {
@@ -87,8 +94,10 @@ export function GatewayPools({ csrfToken, networkId, canChange, pools, free, nam
               </select>
             </>
           ))}
-          <input type="checkbox" id="preempt" name="preempt" value="on" checked={values.preempt === "on"} />
-          <label for="preempt">Preempt: a preferred member takes traffic back once healthy again</label>
+          <div class="check">
+            <input type="checkbox" id="preempt" name="preempt" value="on" checked={values.preempt === "on"} />
+            <label for="preempt">Preempt: a preferred member takes traffic back once healthy again</label>
+          </div>
           <button type="submit">Create pool</button>
         </form>
       )}

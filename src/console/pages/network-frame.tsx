@@ -31,7 +31,7 @@ export function NetworkFrame({ user, csrfToken, network, tab, error, children }:
   return (
     <Page title={title} user={user} csrfToken={csrfToken} section="/networks">
       <nav aria-label="Network sections">
-        <ul class="buttons">
+        <ul class="buttons tabs">
           {NETWORK_TABS.map((entry) => (
             <li>
               <a href={`/networks/${network.id}${entry.path}`} aria-current={entry.path === tab ? "page" : undefined}>

@@ -1,7 +1,11 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField, EmptyState } from "../layout";
 import { NextPage } from "../parts";
+import type { FormError } from "../form";
+import type { GatewayChoice } from "../routes/gateway-choices";
 import type { ConsoleUser } from "../types";
+import { awaitingAgent } from "./awaiting";
+import { NodeAdded, type NodeAddedProps } from "./node-added";
 import { AddNodeForm } from "./node-form";
 import { NetworkFrame, shortKey, when } from "./network-frame";
 
@@ -12,17 +16,22 @@ export interface NodesProps {
   canChange: boolean;
   nodes: Schema<"Node">[];
   nextCursor: string | null;
-  /** The shared gateway inventory, for the gateway role's select (loaded only when the form is offered). */
-  gateways: Schema<"Gateway">[];
-  error?: { message: string; fields?: { path: string; message: string }[] };
+  /** The gateways the form offers (gateway-choices.ts; loaded only when the form is offered). */
+  gateways: GatewayChoice[];
+  platformAdmin: boolean;
+  /** The node just added (after the create's redirect), with what it needs next. */
+  added?: Omit<NodeAddedProps, "csrfToken" | "networkId" | "platformAdmin">;
+  error?: FormError;
   values?: Record<string, string>;
 }
 
 export function NetworkNodesPage(props: NodesProps) {
-  const { user, csrfToken, network, canChange, nodes, nextCursor, error } = props;
+  const { user, csrfToken, network, canChange, nodes, nextCursor, error, added, platformAdmin } = props;
   const base = `/networks/${network.id}/nodes`;
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/nodes" error={error}>
+      {added && <NodeAdded {...added} csrfToken={csrfToken} networkId={network.id} platformAdmin={platformAdmin} />}
+      <AwaitingNotice nodes={nodes} />
       {nodes.length === 0 ? (
         <EmptyState>
           No nodes yet.{" "}
@@ -76,7 +85,7 @@ export function NetworkNodesPage(props: NodesProps) {
         </table>
       )}
       <NextPage path={base} query={{}} cursor={nextCursor} />
-      {canChange && <AddNodeForm {...props} />}
+      {canChange && <AddNodeForm {...props} error={props.values ? error : undefined} />}
     </NetworkFrame>
   );
 }
@@ -94,5 +103,17 @@ function EndpointForm({ csrfToken, base, node }: { csrfToken: string; base: stri
         Save endpoint<span class="visually-hidden"> of {node.name}</span>
       </button>
     </form>
+  );
+}
+
+/** Why a config downloaded now lacks peers and routes: gateway nodes still waiting for their agent's key. */
+function AwaitingNotice({ nodes }: { nodes: Schema<"Node">[] }) {
+  const awaiting = awaitingAgent(nodes);
+  if (awaiting.length === 0) return null;
+  return (
+    <p class="notice">
+      Awaiting their gateway agent: {awaiting.join(", ")}. Until an agent registers a node's key, the configs downloaded here leave that
+      node out, with the routes of policies through it. Enrol the agent (<code>wgo gateway enrol</code>), then download again.
+    </p>
   );
 }

@@ -1,6 +1,8 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField } from "../layout";
+import { Success } from "../parts";
 import type { ConsoleUser } from "../types";
+import { FirstRunChecklist, type FirstRunProps } from "./first-run";
 import { NetworkFrame, when } from "./network-frame";
 
 export interface OverviewProps {
@@ -10,11 +12,17 @@ export interface OverviewProps {
   canChange: boolean;
   error?: { message: string; fields?: { path: string; message: string }[] };
   values?: Record<string, string>;
+  /** What the first-run checklist reads (loaded for the overview's GET). */
+  progress?: Omit<FirstRunProps, "network">;
+  /** Just created (the create's redirect says so). */
+  created?: boolean;
 }
 
-export function NetworkOverviewPage({ user, csrfToken, network, canChange, error, values }: OverviewProps) {
+export function NetworkOverviewPage({ user, csrfToken, network, canChange, error, values, progress, created }: OverviewProps) {
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="" error={error}>
+      {created && <Success>Created the network {network.name}.</Success>}
+      {progress && <FirstRunChecklist network={network} {...progress} />}
       <dl class="card">
         <dt>Address range (CIDR)</dt>
         <dd>
@@ -50,7 +58,7 @@ export function NetworkOverviewPage({ user, csrfToken, network, canChange, error
             <h2 id="delete-network">Delete the network</h2>
             <p>Deleting is refused while the network holds nodes: remove them first.</p>
             <p>
-              <a class="button" href={`/networks/${network.id}/delete`}>
+              <a class="button danger" href={`/networks/${network.id}/delete`}>
                 Delete this network…
               </a>
             </p>

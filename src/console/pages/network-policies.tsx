@@ -1,10 +1,12 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField, EmptyState } from "../layout";
+import { Success } from "../parts";
 import type { ConsoleUser } from "../types";
 import type { ChainBox } from "./chain-model";
 import { GatewayPools, type PoolsProps } from "./gateway-pools";
 import { NetworkFrame } from "./network-frame";
 import { PolicyChain } from "./policy-chain";
+import type { FormError } from "../form";
 import { type HopChoice, PolicyForm } from "./policy-form";
 import { type IntentProps, RoutingIntent } from "./routing-intent";
 
@@ -18,10 +20,12 @@ export interface PoliciesProps {
   maxHops: number;
   pools: Omit<PoolsProps, "csrfToken" | "networkId" | "canChange" | "values">;
   intent: Omit<IntentProps, "networkId">;
-  error?: { message: string; fields?: { path: string; message: string }[] };
+  error?: FormError;
   /** What a refused form held, and which form it was. */
   values?: Record<string, string>;
   valuesOf?: "policy" | "pool";
+  /** The name of the policy just created (the create's redirect names it). */
+  created?: string;
 }
 
 export function NetworkPoliciesPage(props: PoliciesProps) {
@@ -29,6 +33,7 @@ export function NetworkPoliciesPage(props: PoliciesProps) {
   const base = `/networks/${network.id}/policies`;
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/policies" error={error}>
+      {props.created && <Success>Created the routing policy {props.created}.</Success>}
       {policies.length === 0 ? (
         <EmptyState>
           No routing policies. {canChange ? "Create one below: it sends a destination through gateway nodes or pools." : ""}
@@ -75,6 +80,7 @@ export function NetworkPoliciesPage(props: PoliciesProps) {
               choices={props.choices}
               maxHops={props.maxHops}
               values={valuesOf === "policy" ? values : undefined}
+              error={valuesOf === "policy" ? error : undefined}
             />
           )}
         </section>
@@ -99,7 +105,7 @@ export interface EditPolicyProps {
   choices: HopChoice[];
   maxHops: number;
   values: Record<string, string>;
-  error?: { message: string; fields?: { path: string; message: string }[] };
+  error?: FormError;
 }
 
 export function EditPolicyPage({ user, csrfToken, network, policy, choices, maxHops, values, error }: EditPolicyProps) {
@@ -112,7 +118,7 @@ export function EditPolicyPage({ user, csrfToken, network, policy, choices, maxH
           csrfToken={csrfToken}
           action={`${base}/${policy.id}/edit`}
           submitLabel="Save policy"
-          {...{ choices, maxHops, values }}
+          {...{ choices, maxHops, values, error }}
         />
         <p>
           <a href={base}>Cancel</a>

@@ -39,5 +39,8 @@ export function dnsSyncOf(status: Status, node: Pick<Schema<"Node">, "id" | "rol
   return { state: "unknown", detail: "some gateway has not reported its DNS revision" };
 }
 
-export const syncClass = (sync: NodeSync) =>
-  sync.state === "in sync" ? "status-ok" : sync.state === "failing" || sync.state === "lagging" ? "status-bad" : "status-warn";
+/** Green in sync, red failing or behind, amber waiting; "not a DNS server" is normal, so it is not painted. */
+export const syncClass = (sync: NodeSync) => {
+  if (sync.state === "not a DNS server") return undefined;
+  return sync.state === "in sync" ? "status-ok" : sync.state === "failing" || sync.state === "lagging" ? "status-bad" : "status-warn";
+};

@@ -1,4 +1,4 @@
-import { type ChainBox, type ChainMember, describeBox } from "./chain-model";
+import { AWAITING_AGENT, type ChainBox, type ChainMember, describeBox } from "./chain-model";
 
 /**
  * A policy's chain as a picture (inline SVG: presentation attributes only, so the console's CSP needs no
@@ -12,8 +12,14 @@ const TOP = 8;
 const COLOURS = { ok: "#1a7f37", bad: "#a4161a", muted: "#4a5360", line: "#6e7781", fg: "#1b1f24", soft: "#f4f6f8" };
 
 /** Not colour alone: each member line says its state in a word too. */
-const memberWord = (member: ChainMember) =>
-  member.active ? "▶ active" : member.healthy ? "standby" : member.health === "drained" ? "drained" : "✕ unhealthy";
+const memberWord = (member: ChainMember) => {
+  if (member.health === AWAITING_AGENT) return member.active ? "▶ awaiting agent" : "awaiting agent";
+  return member.active ? "▶ active" : member.healthy ? "standby" : member.health === "drained" ? "drained" : "✕ unhealthy";
+};
+
+/** Green healthy, grey drained or awaiting its agent (a next step, not a fault), red unhealthy. */
+const colourOf = (member: ChainMember) =>
+  member.healthy ? COLOURS.ok : member.health === "drained" || member.health === AWAITING_AGENT ? COLOURS.muted : COLOURS.bad;
 
 const boxHeight = (box: ChainBox) => 48 + box.members.length * LINE;
 const clip = (text: string, max = 24) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -31,12 +37,12 @@ function Box({ box, x, height }: { box: ChainBox; x: number; height: number }) {
       </text>
       {box.members.map((member, index) => {
         const y = TOP + 58 + index * LINE;
-        const colour = member.healthy ? COLOURS.ok : member.health === "drained" ? COLOURS.muted : COLOURS.bad;
+        const colour = colourOf(member);
         return (
           <g>
             <circle cx={x + 15} cy={y - 4} r="5" fill={colour} />
             <text x={x + 26} y={y} fill={COLOURS.fg} font-weight={member.active ? "700" : "400"}>
-              {clip(`${member.name} ${memberWord(member)}`, 24)}
+              {clip(box.title.startsWith("pool ") ? `${member.name} ${memberWord(member)}` : memberWord(member), 24)}
             </text>
           </g>
         );
@@ -88,11 +94,30 @@ export function PolicyChain({ id, name, boxes }: { id: string; name: string; box
       <figcaption id={captionId}>
         Chain of {name}: {summary}
       </figcaption>
-      <ol aria-label={`Hops of ${name}, in order`}>
+      <Legend />
+      {/* The picture's words, for screen readers: the figure already shows the chain to everyone else. */}
+      <ol class="visually-hidden" aria-label={`Hops of ${name}, in order`}>
         {boxes.map((box, index) => (
           <li>{`${index === 0 ? "" : "then "}${describeBox(box)}`}</li>
         ))}
       </ol>
     </figure>
+  );
+}
+
+/** What the dots and the ▶ mean (the picture is otherwise read by colour and position). */
+function Legend() {
+  const dot = (colour: string) => (
+    <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+      <circle cx="6" cy="6" r="5" fill={colour} />
+    </svg>
+  );
+  return (
+    <p class="legend" aria-hidden="true">
+      <span>{dot(COLOURS.ok)} healthy</span>
+      <span>{dot(COLOURS.muted)} drained or awaiting agent</span>
+      <span>{dot(COLOURS.bad)} unhealthy</span>
+      <span>▶ carries the traffic</span>
+    </p>
   );
 }

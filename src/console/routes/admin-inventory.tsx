@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { need, onFailure } from "../failure";
 import { formFields, refusal } from "../form";
-import { AdminInventoryPage, type AdminInventoryProps } from "../pages/admin-inventory";
+import { AdminInventoryPage, type AdminInventoryProps, returnPath } from "../pages/admin-inventory";
 import type { SignedInEnv } from "../types";
 
 /** Regions and gateways (platform admins; the API refuses everyone else's changes). */
@@ -22,15 +22,16 @@ async function answer(
   form: NonNullable<AdminInventoryProps["error"]>["form"],
   values: Record<string, string> = {},
 ) {
-  if (result.response.ok) return c.redirect("/admin/inventory", 303);
+  const back = returnPath(values.back);
+  if (result.response.ok) return c.redirect(back ? `/admin/inventory?back=${encodeURIComponent(back)}` : "/admin/inventory", 303);
   const { message, fields, status } = refusal(result);
-  return c.html(<AdminInventoryPage {...(await inventoryView(c))} error={{ message, fields, form }} values={values} />, status);
+  return c.html(<AdminInventoryPage {...(await inventoryView(c))} error={{ message, fields, form }} values={values} back={back} />, status);
 }
 
 // The inventory is readable by every user (policies name gateways); the page is for platform admins.
 adminInventoryRoutes.get("/admin/inventory", async (c) => {
   if (c.var.user.platformRole !== "admin") return c.redirect("/admin", 303);
-  return c.html(<AdminInventoryPage {...(await inventoryView(c))} />);
+  return c.html(<AdminInventoryPage {...(await inventoryView(c))} back={returnPath(c.req.query("back"))} />);
 });
 
 adminInventoryRoutes.post("/admin/regions", async (c) => {

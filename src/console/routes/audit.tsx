@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { need, onFailure } from "../failure";
 import { AuditPage } from "../pages/audit";
 import type { SignedInEnv } from "../types";
+import { auditNames } from "./audit-names";
 
 export const auditRoutes = new Hono<SignedInEnv>();
 auditRoutes.onError(onFailure);
@@ -27,6 +28,8 @@ auditRoutes.get("/audit", async (c) => {
     c.var.api.GET("/api/v1/networks", { params: { query: { limit: 200 } } }),
   ]);
   const page = need(events);
+  const groupList = need(groups).items;
+  const names = await auditNames(c, groupList, page.items);
   return c.html(
     <AuditPage
       user={c.var.user}
@@ -34,7 +37,9 @@ auditRoutes.get("/audit", async (c) => {
       events={page.items}
       nextCursor={page.nextCursor}
       filters={filters}
-      groups={need(groups).items}
+      groups={groupList}
+      people={names.people}
+      nodes={names.nodes}
       networks={need(networks).items}
     />,
   );

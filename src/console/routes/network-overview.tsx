@@ -10,7 +10,21 @@ export const networkOverviewRoutes = new Hono<SignedInEnv>();
 networkOverviewRoutes.get("/networks/:id", async (c) => {
   const loaded = await loadNetwork(c);
   if (loaded instanceof Response) return loaded;
-  return c.html(<NetworkOverviewPage user={c.var.user} csrfToken={c.var.csrfToken} {...loaded} />);
+  const id = loaded.network.id;
+  const [nodes, policies] = await Promise.all([
+    c.var.api.GET("/api/v1/nodes", { params: { query: { networkId: id, limit: 200 } } }),
+    c.var.api.GET("/api/v1/networks/{id}/routing-policies", { params: { path: { id }, query: { limit: 1 } } }),
+  ]);
+  const progress = nodes.data && policies.data ? { nodes: nodes.data.items, policyCount: policies.data.items.length } : undefined;
+  return c.html(
+    <NetworkOverviewPage
+      user={c.var.user}
+      csrfToken={c.var.csrfToken}
+      {...loaded}
+      progress={progress}
+      created={c.req.query("created") === "1"}
+    />,
+  );
 });
 
 networkOverviewRoutes.post("/networks/:id", async (c) => {

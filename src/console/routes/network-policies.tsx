@@ -1,10 +1,10 @@
 import { type Context, Hono } from "hono";
 import { json, type Schema } from "../../../client/index.ts";
 import { getConfig } from "../../lib/env";
-import { formFields } from "../form";
+import { formFields, worded } from "../form";
 import { chainOf } from "../pages/chain-model";
 import { EditPolicyPage, NetworkPoliciesPage } from "../pages/network-policies";
-import { hopChoices, pathOf, policyValues } from "../pages/policy-form";
+import { hopChoices, POLICY_FIELDS, pathOf, policyValues } from "../pages/policy-form";
 import type { SignedInEnv } from "../types";
 import { failure, type LoadedNetwork, loadNetwork, type Refused, refusedBy } from "./network-context";
 
@@ -54,13 +54,21 @@ export async function renderPolicies(c: C, loaded: LoadedNetwork, refused?: Refu
       maxHops={getConfig(c.env).ROUTING_POLICY_MAX_HOPS}
       pools={{ pools, names, free: nodes.filter((node) => node.roles.includes("gateway") && !pooled.has(node.id)) }}
       intent={{ nodes: intentNodes, names, chosen: chosenNode && intent ? { node: chosenNode, intent } : undefined }}
-      error={refused?.error}
+      error={refused && worded(refused.error, wording(c, names, refused.values))}
       values={refused?.values}
       valuesOf={refused?.valuesOf}
+      created={policies.find((policy) => policy.id === c.req.query("created"))?.name}
     />
   );
   return c.html(page, refused?.status ?? 200);
 }
+
+/** How a refusal of this section reads: node and pool names, hops as numbered in the submitted path. */
+const wording = (c: C, names: ReadonlyMap<string, string>, values: Record<string, string> = {}) => ({
+  names,
+  path: pathOf(values, getConfig(c.env).ROUTING_POLICY_MAX_HOPS),
+  fields: POLICY_FIELDS,
+});
 
 const policyBody = (values: Record<string, string>, maxHops: number): Schema<"RoutingPolicyInput"> => ({
   name: values.name ?? "",
@@ -83,7 +91,7 @@ networkPolicyRoutes.post("/networks/:id/policies", async (c) => {
     params: { path: { id: loaded.network.id } },
     body: policyBody(values, getConfig(c.env).ROUTING_POLICY_MAX_HOPS),
   });
-  if (created.data) return c.redirect(`/networks/${loaded.network.id}/policies`, 303);
+  if (created.data) return c.redirect(`/networks/${loaded.network.id}/policies?created=${created.data.id}`, 303);
   return renderPolicies(c, loaded, { ...refusedBy(created, values), valuesOf: "policy" });
 });
 
@@ -101,7 +109,7 @@ async function renderEdit(c: C, loaded: LoadedNetwork, refused?: Refused) {
       choices={hopChoices(read.nodes, read.pools)}
       maxHops={getConfig(c.env).ROUTING_POLICY_MAX_HOPS}
       values={refused?.values ?? policyValues(policy.data)}
-      error={refused?.error}
+      error={refused && worded(refused.error, wording(c, read.names, refused.values))}
     />
   );
   return c.html(page, refused?.status ?? 200);

@@ -38,7 +38,7 @@ networkRoutes.post("/networks", async (c) => {
     ...(values.dnsDomain ? { dnsDomain: values.dnsDomain } : {}),
   };
   const created = await c.var.api.POST("/api/v1/networks", { body });
-  if (created.data) return c.redirect(`/networks/${created.data.id}`, 303);
+  if (created.data) return c.redirect(`/networks/${created.data.id}?created=1`, 303);
   const { message, fields, status } = refusal(created);
   const page = await listPage(c);
   return c.html(

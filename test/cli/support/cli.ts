@@ -10,6 +10,7 @@ const load = (name: string): Promise<any> => import(/* @vite-ignore */ `../../..
 
 export const cli = {
   main: await load("main.mjs"),
+  netnsHere: await load("netns-here.mjs"),
   args: await load("args.mjs"),
   errors: await load("errors.mjs"),
   keys: await load("keys.mjs"),
