@@ -109,8 +109,9 @@ describeInChromium("the console's operator flow in Chromium", () => {
       await create.getByLabel("Hop 2").selectOption({ label: "gw-ams (gateway node)" });
       await create.getByRole("button", { name: "Create policy" }).click();
       const hops = page.getByRole("list", { name: "Hops of to-datacenter, in order" }).getByRole("listitem");
-      await hops.first().waitFor();
-      expect(await hops.allInnerTexts()).toEqual([
+      // The ordered list is for screen readers (visually hidden beside the picture): present, not visible.
+      await hops.first().waitFor({ state: "attached" });
+      expect(await hops.allTextContents()).toEqual([
         "source: the network's nodes that use this policy",
         expect.stringMatching(/^then gw-fra \(.+, active\), transit$/),
         expect.stringMatching(/^then gw-ams \(.+, active\), egress$/),
