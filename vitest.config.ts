@@ -11,6 +11,7 @@ const fuzzSettings = () => ({ FUZZ_RUNS: process.env.FUZZ_RUNS ?? "", FUZZ_SEED:
  * runtime: they run in Node (project `unit`), without workerd's start-up and D1 migrations per file.
  */
 const unitTests = [
+  "test/access/**/*.test.ts",
   "test/routing/**/*.test.ts",
   "test/dns/**/*.test.ts",
   "test/metrics/prometheus-text.test.ts",
