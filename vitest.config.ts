@@ -15,6 +15,7 @@ const unitTests = [
   "test/routing/**/*.test.ts",
   "test/dns/**/*.test.ts",
   "test/metrics/prometheus-text.test.ts",
+  "test/perf/wrk-scripts.test.ts",
   "test/metrics/writer-queue.test.ts",
   "test/notifications/webhook-url.test.ts",
   "test/durable-objects/group-commit.test.ts",
