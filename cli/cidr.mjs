@@ -85,3 +85,14 @@ export function covers(outer, inner) {
   const bits = BigInt(a.family === 4 ? 32 : 128);
   return b.value >> (bits - BigInt(a.length)) === a.value >> (bits - BigInt(a.length));
 }
+
+/**
+ * The prefixes of one family without those another of them already covers (nft refuses overlapping set
+ * elements), sorted.
+ * @param {string[]} prefixes
+ * @param {4 | 6} family
+ */
+export function outermost(prefixes, family) {
+  const same = [...new Set(prefixes)].filter((p) => parsePrefix(p).family === family);
+  return same.filter((p) => !same.some((q) => q !== p && covers(q, p))).sort();
+}

@@ -4,7 +4,7 @@
 // on this host. This file is the pure planning half: names, the link subnet, which network may send what
 // to the host (egress claims), and the nftables rulesets. cli/gateway/domain-apply.mjs carries them out.
 import { createHash } from "node:crypto";
-import { covers, formatPrefix, parsePrefix } from "../cidr.mjs";
+import { covers, formatPrefix, outermost, parsePrefix } from "../cidr.mjs";
 
 const hash8 = (text) => createHash("sha256").update(text).digest("hex").slice(0, 8);
 
@@ -86,12 +86,6 @@ export function resolveEgressClaims(held, wanted) {
   return { granted, denied };
 }
 
-/** One network's prefixes without those another of them already covers (nft refuses overlapping set elements). */
-function outermost(prefixes, family) {
-  const same = [...new Set(prefixes)].filter((p) => parsePrefix(p).family === family);
-  return same.filter((p) => !same.some((q) => q !== p && covers(q, p))).sort();
-}
-
 /**
  * The host's table: a network's veth may send only to its granted destinations, never into another veth
  * (another network, or back into its own), nor to the host itself; nothing enters a veth but replies.
@@ -101,10 +95,10 @@ export function hostRuleset(domains) {
   const veths = `"${HOST_VETH_PREFIX}*"`;
   const allow = [];
   for (const { hostIf, granted } of [...domains].sort((a, b) => a.hostIf.localeCompare(b.hostIf))) {
-    for (const [family, keyword] of [
+    for (const [family, keyword] of /** @type {const} */ ([
       [4, "ip"],
       [6, "ip6"],
-    ]) {
+    ])) {
       const set = outermost(granted, family);
       if (set.length > 0) allow.push(`    iifname "${hostIf}" ${keyword} daddr { ${set.join(", ")} } accept`);
     }

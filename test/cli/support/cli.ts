@@ -24,6 +24,7 @@ export const cli = {
   resolver: await load("resolver.mjs"),
   pause: await load("gateway/pause.mjs"),
   domains: await load("gateway/domains.mjs"),
+  accessFilter: await load("access-filter.mjs"),
   failures: await load("failures.mjs"),
 };
 

@@ -1,0 +1,108 @@
+// Access rules (docs/access.md) enforced with nftables. A node's config carries `accessRules`: what may
+// reach it over the overlay (its inbound filter); a gateway's carries `forwardRules` for the routed
+// destinations it is a hop for. Both become one table per WireGuard interface, replaced in one nft
+// transaction; a network in open mode sends neither, and the table goes. Stateful: replies to an allowed
+// flow pass both ways, so a denied pair that still holds a peer entry (one side may reach the other)
+// carries only the allowed direction. This file renders; callers run `nft -f -` with its text.
+import { outermost } from "./cidr.mjs";
+
+/** @typedef {{ from: string[], ports: string[] }} AccessRule */
+/** @typedef {{ action: "drop" | "accept", from: string[], to: string[], ports: string[], rule: number }} ForwardRule */
+
+const FAMILIES = /** @type {const} */ ([
+  [4, "ip", "icmp"],
+  [6, "ip6", "ipv6-icmp"],
+]);
+
+/** nft table names are [A-Za-z0-9_]; interface names may hold "-" and ".". */
+export const accessTable = (iface) => `wgo_access_${iface.replace(/[^A-Za-z0-9_]/g, "_")}`;
+
+/**
+ * One port spec as nft match expressions for a family ("*": nothing to match; "other": any protocol but
+ * TCP, UDP and ICMP). Port ranges of a protocol share one set.
+ * @param {string[]} ports
+ * @param {string} icmp
+ */
+function portMatches(ports, icmp) {
+  if (ports.includes("*")) return [""];
+  const matches = [];
+  if (ports.includes("icmp")) matches.push(`meta l4proto ${icmp}`);
+  for (const protocol of ["tcp", "udp"]) {
+    if (ports.includes(protocol)) {
+      matches.push(`meta l4proto ${protocol}`);
+      continue;
+    }
+    const ranges = ports.filter((p) => p.startsWith(`${protocol}:`)).map((p) => p.slice(protocol.length + 1));
+    if (ranges.length > 0) matches.push(`${protocol} dport { ${ranges.join(", ")} }`);
+  }
+  if (ports.includes("other")) matches.push(`meta l4proto != { tcp, udp, ${icmp} }`);
+  return matches;
+}
+
+/** `ip saddr { ... }` for the prefixes of one family, or null when none is of it. */
+function addressMatch(keyword, direction, prefixes, family) {
+  const set = outermost(prefixes, family);
+  return set.length > 0 ? `${keyword} ${direction} { ${set.join(", ")} }` : null;
+}
+
+/** @param {AccessRule[]} rules */
+function inboundLines(rules) {
+  return rules.flatMap((rule) =>
+    FAMILIES.flatMap(([family, keyword, icmp]) => {
+      const from = addressMatch(keyword, "saddr", rule.from, family);
+      if (!from) return [];
+      return portMatches(rule.ports, icmp).map((ports) => `    ${[from, ports, "accept"].filter(Boolean).join(" ")}`);
+    }),
+  );
+}
+
+/** @param {ForwardRule[]} rules */
+function forwardLines(rules) {
+  return rules.flatMap((rule) =>
+    FAMILIES.flatMap(([family, keyword, icmp]) => {
+      const from = addressMatch(keyword, "saddr", rule.from, family);
+      const to = addressMatch(keyword, "daddr", rule.to, family);
+      if (!from || !to) return [];
+      return portMatches(rule.ports, icmp).map(
+        (ports) => `    ${[from, to, ports, "counter", rule.action, `comment "rules.${rule.rule}"`].filter(Boolean).join(" ")}`,
+      );
+    }),
+  );
+}
+
+/**
+ * The interface's table: its input chain admits from the overlay only what `accessRules` allows; its
+ * forward chain, for the routed `destinations` this node forwards to, applies `forwardRules` in order and
+ * drops what none accepts (counted, so an operator sees what the policy stopped).
+ * @param {{ iface: string, accessRules: AccessRule[], forwardRules?: ForwardRule[], destinations?: string[] }} access
+ */
+export function accessRuleset({ iface, accessRules, forwardRules = [], destinations = [] }) {
+  const table = accessTable(iface);
+  const lines = [
+    `table inet ${table} {`,
+    "  chain input {",
+    "    type filter hook input priority filter; policy accept;",
+    `    iifname != "${iface}" accept`,
+    "    ct state established,related accept",
+    ...inboundLines(accessRules),
+    '    counter drop comment "no rule allows it"',
+    "  }",
+  ];
+  const routed = FAMILIES.map(([family, keyword]) => addressMatch(keyword, "daddr", destinations, family)).filter(Boolean);
+  if (routed.length > 0) {
+    lines.push(
+      "  chain forward {",
+      "    type filter hook forward priority filter; policy accept;",
+      `    iifname != "${iface}" accept`,
+      "    ct state established,related accept",
+      ...forwardLines(forwardRules),
+      ...routed.map((match) => `    ${match} counter drop comment "no rule allows it"`),
+      "  }",
+    );
+  }
+  lines.push("}");
+  return `table inet ${table} {}\ndelete table inet ${table}\n${lines.join("\n")}\n`;
+}
+
+/** Removes the interface's table (open mode, or `wgo down`); nft accepts it whether or not the table exists. */
+export const removeAccessRuleset = (iface) => `table inet ${accessTable(iface)} {}\ndelete table inet ${accessTable(iface)}\n`;
