@@ -17,6 +17,8 @@ export const enrolmentKeys = sqliteTable(
     expiresAt: text().notNull(),
     usageLimit: integer().notNull(),
     usedCount: integer().notNull().default(0),
+    /** Tags the devices this key enrols get (a member cannot tag their own device; the key's maker can). */
+    tags: text({ mode: "json" }).$type<string[]>().notNull().default([]),
     revokedAt: text(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),

@@ -26,6 +26,8 @@ export const nodes = sqliteTable(
     /** Which routing policies apply when this node is a source (device routing preferences). */
     routingMode: text({ enum: ROUTING_MODES }).notNull().default("all"),
     routingPolicyIds: text({ mode: "json" }).$type<string[]>().notNull().default([]),
+    /** Access-policy tags ("tag:web"), set by the group's owners and admins or carried by an enrolment key. */
+    tags: text({ mode: "json" }).$type<string[]>().notNull().default([]),
     /** A gateway node that serves the network's zone on its overlay address (node configs name it as DNS server). */
     servesDns: integer({ mode: "boolean" }).notNull().default(false),
     /** The network routing revision at which this node last changed. */

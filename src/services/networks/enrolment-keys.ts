@@ -27,6 +27,7 @@ export async function issueEnrolmentKey(
     networkId,
     name: input.name,
     keyHash: sha256(key),
+    tags: [],
     createdBy,
     expiresAt: secondsFromNow(input.expiresInSeconds),
     usageLimit: input.usageLimit,

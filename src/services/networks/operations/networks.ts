@@ -46,10 +46,21 @@ const networkEvent = (action: string, network: { id: string; groupId: string }) 
   groupId: network.groupId,
 });
 
+/** A new network is open (every node reaches every node) until its owners choose policy mode (docs/access.md). */
+const OPEN_ACCESS = { accessMode: "open", accessRevision: 0 } as const;
+
 export async function createNetwork(ctx: WriterContext, input: NewNetwork): Promise<NetworkRow> {
   await assertFitsInGroup(ctx.db, input.groupId, input);
   const now = nowIso();
-  const row = { id: newId("net"), ...input, routingRevision: 0, dnsRevision: 0, createdAt: now, updatedAt: now };
+  const row: NetworkRow = {
+    id: newId("net"),
+    ...input,
+    routingRevision: 0,
+    dnsRevision: 0,
+    ...OPEN_ACCESS,
+    createdAt: now,
+    updatedAt: now,
+  };
   await commit(ctx, [ctx.db.insert(networks).values(row)], networkEvent("created", row));
   return row;
 }
