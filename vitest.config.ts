@@ -92,7 +92,7 @@ export default defineConfig(async () => {
         ...(process.env.BENCH
           ? [
               {
-                test: { name: "bench", include: ["bench/**/*.bench.ts"], environment: "node", testTimeout: 900_000, hookTimeout: 180_000 },
+                test: { name: "bench", include: ["bench/**/*.bench.ts"], environment: "node", testTimeout: 1_800_000, hookTimeout: 180_000 },
               },
             ]
           : []),

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CompiledAccess } from "../../src/services/networks/access/compile";
+import { CompiledAccess, compileAccess } from "../../src/services/networks/access/compile";
 import { decideFlow } from "../../src/services/networks/access/decide";
+import { previewAccess } from "../../src/services/networks/access/preview";
 import {
   carriesFlow,
   type Flow,
@@ -95,6 +96,38 @@ describe("compiled access equals reading every rule for every pair", () => {
             expect(entry?.ports ?? []).toEqual(isNoTraffic(reference) ? [] : formatPorts(reference));
           }
         }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("preview", () => {
+  it("lists exactly the peers each node gains and loses when the candidate applies, and the flows that change", () => {
+    fc.assert(
+      fc.property(networkArb, fc.boolean(), ([nodes, texts], fromOpen) => {
+        const half = Math.floor(texts.length / 2);
+        const [was, is] = [parseRules(texts.slice(0, half)), parseRules(texts.slice(half))];
+        if (!was.ok || !is.ok) throw new Error("rules");
+        const before = compileAccess(fromOpen ? "open" : "policy", nodes, was.rules);
+        const after = compileAccess("policy", nodes, is.rules);
+        const preview = previewAccess(nodes, before, after);
+        for (const node of nodes) {
+          const old = new Set(before.peersOf(node.id).map((n) => n.id));
+          const now = new Set(after.peersOf(node.id).map((n) => n.id));
+          const listed = preview.peers.find((entry) => entry.nodeId === node.id);
+          expect(listed?.added ?? []).toEqual([...now].filter((id) => !old.has(id)).sort());
+          expect(listed?.removed ?? []).toEqual([...old].filter((id) => !now.has(id)).sort());
+        }
+        for (const from of nodes) {
+          for (const to of nodes) {
+            if (from.id === to.id) continue;
+            const gained = formatPorts(subtractPorts(after.portsBetween(from.id, to.id), before.portsBetween(from.id, to.id)));
+            const flow = preview.flows.find((entry) => entry.from.includes(from.id) && entry.to.includes(to.id));
+            expect(flow?.gained ?? []).toEqual(gained);
+          }
+        }
+        expect(preview.truncated).toBe(false);
       }),
       { numRuns: 100 },
     );

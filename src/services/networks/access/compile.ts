@@ -1,5 +1,5 @@
 import type { Cidr } from "../net/cidr";
-import { formatPorts, isNoTraffic, joinPorts, NO_PORTS, type PortSet, portsKey, subtractPorts } from "./ports";
+import { ALL_TRAFFIC, formatPorts, isNoTraffic, joinPorts, NO_PORTS, type PortSet, portsKey, subtractPorts } from "./ports";
 import type { AccessRule } from "./rules";
 import { classify, type NodeClasses } from "./classes";
 import { type AccessSubject, hostPrefix, selectedPart } from "./selectors";
@@ -34,8 +34,8 @@ export class CompiledAccess {
     });
   }
 
-  /** What a source class may send a destination class: the allows both select, less the denies both select. */
-  private pairPorts(source: number, target: number): PortSet {
+  /** What a source class may send a target class: the allows both select, less the denies both select. */
+  classPorts(source: number, target: number): PortSet {
     const known = this.pairs[source]![target];
     if (known) return known;
     const targetRules = this.targetSelects[target]!;
@@ -57,7 +57,7 @@ export class CompiledAccess {
     const source = this.sources.classOf.get(from);
     const target = this.targets.classOf.get(to);
     if (source === undefined || target === undefined || from === to) return NO_PORTS;
-    return this.pairPorts(source, target);
+    return this.classPorts(source, target);
   }
 
   /** Two nodes are peers when either may reach the other: replies and handshakes need the entry both ways. */
@@ -65,22 +65,33 @@ export class CompiledAccess {
     return !isNoTraffic(this.portsBetween(a, b)) || !isNoTraffic(this.portsBetween(b, a));
   }
 
+  /** The node's classes (source side, target side): nodes with equal classes get equal answers. */
+  classesOf(nodeId: string): { source: number; target: number } | null {
+    const source = this.sources.classOf.get(nodeId);
+    const target = this.targets.classOf.get(nodeId);
+    return source === undefined || target === undefined ? null : { source, target };
+  }
+
   /**
    * The node's peers: the members of every class it may reach or that may reach it. Costs the classes
    * plus the peers found, so a laptop allowed 50 peers in a 10,000-node network reads about 50.
    */
   peersOf(nodeId: string): AccessSubject[] {
-    const source = this.sources.classOf.get(nodeId);
-    const target = this.targets.classOf.get(nodeId);
-    if (source === undefined || target === undefined) return [];
+    const classes = this.classesOf(nodeId);
+    if (!classes) return [];
+    return [...this.peerCandidates(classes.source, classes.target)].filter((node) => node.id !== nodeId);
+  }
+
+  /** The peers of a node of these classes, itself possibly among them. */
+  peerCandidates(source: number, target: number): Set<AccessSubject> {
     const peers = new Set<AccessSubject>();
     this.targets.members.forEach((members, other) => {
-      if (!isNoTraffic(this.pairPorts(source, other))) for (const node of members) peers.add(node);
+      if (!isNoTraffic(this.classPorts(source, other))) for (const node of members) peers.add(node);
     });
     this.sources.members.forEach((members, other) => {
-      if (!isNoTraffic(this.pairPorts(other, target))) for (const node of members) peers.add(node);
+      if (!isNoTraffic(this.classPorts(other, target))) for (const node of members) peers.add(node);
     });
-    return [...peers].filter((node) => node.id !== nodeId);
+    return peers;
   }
 
   /** The node's inbound filter: one entry per port set, its sources' host prefixes sorted. */
@@ -101,7 +112,7 @@ export class CompiledAccess {
     if (known) return known;
     const byPorts = new Map<string, { ports: PortSet; from: AccessSubject[] }>();
     this.sources.members.forEach((members, source) => {
-      const ports = this.pairPorts(source, target);
+      const ports = this.classPorts(source, target);
       if (isNoTraffic(ports)) return;
       const key = portsKey(ports);
       const entry = byPorts.get(key) ?? { ports, from: [] };
@@ -134,4 +145,22 @@ function sortedByAddress(nodes: AccessSubject[]): AccessSubject[] {
     return a.bytes.length - b.bytes.length;
   });
   return keyed.map(({ node }) => node);
+}
+
+/** Open mode is the policy that allows everything: one shape for configs, previews and checks. */
+const ALLOW_EVERYTHING: AccessRule = {
+  index: -1,
+  action: "allow",
+  src: [{ kind: "any" }],
+  dst: [{ kind: "any" }],
+  ports: ALL_TRAFFIC,
+  expiresAt: null,
+};
+
+export function compileAccess(
+  mode: "open" | "policy",
+  nodes: readonly AccessSubject[],
+  rulesInForce: readonly AccessRule[],
+): CompiledAccess {
+  return new CompiledAccess(nodes, mode === "open" ? [ALLOW_EVERYTHING] : rulesInForce);
 }
