@@ -26,6 +26,8 @@ export function diffConfigs(from: NodeConfigCore, to: NodeConfigCore): ConfigDel
   if (!sameJson(from.interface, to.interface)) delta.interface = to.interface;
   if (!sameJson(from.routingIntent, to.routingIntent)) delta.routingIntent = to.routingIntent;
   if (from.forwarding !== to.forwarding) delta.forwarding = to.forwarding;
+  if (!sameJson(from.accessRules, to.accessRules)) delta.accessRules = to.accessRules ?? null;
+  if (!sameJson(from.forwardRules, to.forwardRules)) delta.forwardRules = to.forwardRules ?? null;
   return delta;
 }
 
@@ -33,6 +35,12 @@ export function diffConfigs(from: NodeConfigCore, to: NodeConfigCore): ConfigDel
 function comparePeers(a: PeerConfig, b: PeerConfig): number {
   const byAddress = compareBigInt(parseAddress(a.address)?.value ?? -1n, parseAddress(b.address)?.value ?? -1n);
   return byAddress || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0);
+}
+
+/** An access filter after a delta: unchanged when absent, gone when null (the network left policy mode). */
+function filterAfter<K extends "accessRules" | "forwardRules">(key: K, from: NodeConfigCore, delta: ConfigDelta): Pick<NodeConfigCore, K> {
+  const value = delta[key] === undefined ? from[key] : delta[key];
+  return (value === null || value === undefined ? {} : { [key]: value }) as Pick<NodeConfigCore, K>;
 }
 
 /** The config a delta leads to. Refuses a delta made for another node or from another revision. */
@@ -51,6 +59,8 @@ export function applyConfigDelta(from: NodeConfigCore, delta: ConfigDelta): Node
     peers,
     routingIntent: delta.routingIntent ?? from.routingIntent,
     forwarding: delta.forwarding ?? from.forwarding,
+    ...filterAfter("accessRules", from, delta),
+    ...filterAfter("forwardRules", from, delta),
   };
   const family = core.interface.address.includes(":") ? "ipv6" : "ipv4";
   return { ...core, wgQuick: renderWgQuick(core, family) };

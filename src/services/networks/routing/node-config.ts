@@ -1,3 +1,4 @@
+import { forwardRules } from "../access/forward";
 import { routingIntentFor } from "./intent";
 import { peerRoutes } from "./peer-routes";
 import { buildTopology, type Topology } from "./topology";
@@ -45,6 +46,18 @@ export function configCoreFor(topology: Topology, nodeId: string): NodeConfigCor
     peers,
     routingIntent: routingIntentFor(topology, node),
     forwarding: topology.forwarders.has(node.id),
+    ...accessFiltersFor(topology, node.id),
+  };
+}
+
+/** Policy mode only: the node's inbound filter and, on a gateway, the forward filter of its paths. */
+function accessFiltersFor(topology: Topology, nodeId: string): Pick<NodeConfigCore, "accessRules" | "forwardRules"> {
+  const { access } = topology;
+  if (!access) return {};
+  const through = topology.destinationsThrough.get(nodeId);
+  return {
+    accessRules: access.inboundRules(nodeId),
+    ...(through ? { forwardRules: forwardRules(access.nodes, access.rules, through) } : {}),
   };
 }
 

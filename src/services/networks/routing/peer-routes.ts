@@ -48,17 +48,24 @@ export function peerRoutes(topology: Topology, node: TopologyNode): PeerRoute[] 
  * a root of the forest, hence a flat peer, so the entry always has somewhere to go.
  */
 function meshRoutes(topology: Topology, node: TopologyNode): Route[] {
+  const { access, forwarders } = topology;
   const destinationsVia = new Map<string, string[]>();
   for (const { policy, destination } of topology.policiesByDestination) {
     if (!isSourceOf(node, policy.id)) continue;
+    // A destination no part of which the node may reach is not routed into the tunnel at all.
+    if (access && !access.reachesDestination(node.id, topology.destinationOf.get(policy.id)!)) continue;
     const firstHop = policy.gatewayPath[0]!;
     const list = destinationsVia.get(firstHop);
     if (list) list.push(destination.text);
     else destinationsVia.set(firstHop, [destination.text]);
   }
   const routes: Route[] = [];
+  // Policy mode trims the mesh to the pairs where one side may reach the other. Gateways on paths stay
+  // peers of everyone and hold everyone (chains need them); their own filters decide what passes.
+  const trims = access !== null && !forwarders.has(node.id);
   for (const peer of topology.flat) {
     if (peer.id === node.id) continue;
+    if (trims && !forwarders.has(peer.id) && !access.mayPeer(node.id, peer.id)) continue;
     routes.push({ peer, allowedIps: [...subtreeOf(topology, peer), ...(destinationsVia.get(peer.id) ?? [])] });
   }
   return routes;

@@ -1,3 +1,5 @@
+import type { CompiledAccess } from "../access/compile";
+import type { RoutedDestination } from "../access/forward";
 import { mustParseCidr, type Cidr } from "../net/cidr";
 import { cidrBounds, formatAddress, parseAddress } from "../net/ipam";
 import { buildForest, byDestination, type AcceptedPolicy } from "./forest";
@@ -37,9 +39,20 @@ export interface Topology {
   skippedPolicies: { policyId: string; reason: string }[];
   /** Gateways on at least one path: they forward. */
   forwarders: Set<string>;
+  /** Policy mode: who may reach whom (services/networks/access); null in open mode. */
+  access: CompiledAccess | null;
+  /** Per gateway, the routed destinations on its paths: where its forward filter applies. */
+  destinationsThrough: Map<string, RoutedDestination[]>;
+  /** Each usable policy's destination, parsed once (access checks compare prefixes). */
+  destinationOf: Map<string, Cidr>;
 }
 
-export function buildTopology(network: RoutingNetwork, nodes: readonly RoutingNode[], policies: readonly RoutingPolicy[]): Topology {
+export function buildTopology(
+  network: RoutingNetwork,
+  nodes: readonly RoutingNode[],
+  policies: readonly RoutingPolicy[],
+  access: CompiledAccess | null = null,
+): Topology {
   const cidr = mustParseCidr(network.cidr);
   const { nodes: byId, ignored } = indexNodes(cidr, nodes);
   const gatewayIds = new Set([...byId.values()].filter((node) => node.isGateway).map((node) => node.id));
@@ -65,10 +78,15 @@ export function buildTopology(network: RoutingNetwork, nodes: readonly RoutingNo
   const policiesByDestination = byDestination(forest.accepted);
   const edgeDestinations = new Map<string, string[]>();
   const forwarders = new Set<string>();
-  for (const { policy, destination } of policiesByDestination) {
+  const destinationsThrough = new Map<string, RoutedDestination[]>();
+  const destinationOf = new Map<string, Cidr>();
+  for (const { policy, destination: key } of policiesByDestination) {
+    const destination = mustParseCidr(key.text);
+    destinationOf.set(policy.id, destination);
     policy.gatewayPath.forEach((hop, index) => {
       forwarders.add(hop);
-      if (index > 0) append(edgeDestinations, hop, destination.text);
+      if (index > 0) append(edgeDestinations, hop, key.text);
+      append(destinationsThrough, hop, { policyId: policy.id, destination });
     });
   }
 
@@ -86,6 +104,9 @@ export function buildTopology(network: RoutingNetwork, nodes: readonly RoutingNo
     policiesByDestination,
     skippedPolicies: forest.skipped,
     forwarders,
+    access,
+    destinationsThrough,
+    destinationOf,
   };
 }
 

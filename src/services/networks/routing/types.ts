@@ -1,3 +1,5 @@
+import type { InboundRule } from "../access/compile";
+import type { ForwardRule } from "../access/forward";
 /**
  * The routing core's inputs and outputs. Inputs are plain records (what the database rows map to);
  * outputs are the JSON the node-config endpoint serves. Nothing here knows about D1 or HTTP.
@@ -74,6 +76,10 @@ export interface NodeConfig {
   routingIntent: RoutingIntentEntry[];
   /** True for gateways on any path: they forward packets between peers and must have IP forwarding on. */
   forwarding: boolean;
+  /** Policy mode only (docs/access.md): what may reach the node over the overlay, its inbound filter. */
+  accessRules?: InboundRule[];
+  /** Policy mode, gateways only: the forward filter of the routed destinations on its paths. */
+  forwardRules?: ForwardRule[];
   wgQuick: string;
 }
 
@@ -95,4 +101,7 @@ export interface ConfigDelta {
   peersRemoved: string[];
   routingIntent?: RoutingIntentEntry[];
   forwarding?: boolean;
+  /** Present when changed; null when the network left policy mode (the node drops its filter). */
+  accessRules?: InboundRule[] | null;
+  forwardRules?: ForwardRule[] | null;
 }
