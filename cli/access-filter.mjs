@@ -5,6 +5,7 @@
 // flow pass both ways, so a denied pair that still holds a peer entry (one side may reach the other)
 // carries only the allowed direction. This file renders; callers run `nft -f -` with its text.
 import { outermost } from "./cidr.mjs";
+import { runNft } from "./nft.mjs";
 
 /** @typedef {{ from: string[], ports: string[] }} AccessRule */
 /** @typedef {{ action: "drop" | "accept", from: string[], to: string[], ports: string[], rule: number }} ForwardRule */
@@ -106,3 +107,29 @@ export function accessRuleset({ iface, accessRules, forwardRules = [], destinati
 
 /** Removes the interface's table (open mode, or `wgo down`); nft accepts it whether or not the table exists. */
 export const removeAccessRuleset = (iface) => `table inet ${accessTable(iface)} {}\ndelete table inet ${accessTable(iface)}\n`;
+
+/**
+ * Makes the interface's filter what `config` says: its rules in policy mode, none in open mode. `held`
+ * says whether a filter was loaded before (so open mode never needs nft on a machine that never had one).
+ * Forward rules apply to the routed destinations the node is a hop for (its routingIntent).
+ * @param {import("./system.mjs").System} sys
+ * @param {string} dir a directory of ours for nft's script file
+ * @param {string} iface
+ * @param {{ accessRules?: AccessRule[], forwardRules?: ForwardRule[], routingIntent?: { role: string, destinationCidr: string }[] }} config
+ * @param {boolean} held
+ * @returns {Promise<boolean>} whether a filter is loaded now
+ */
+export async function enforceAccess(sys, dir, iface, config, held) {
+  if (!config.accessRules) {
+    if (held) await runNft(sys, dir, removeAccessRuleset(iface));
+    return false;
+  }
+  const destinations = (config.routingIntent ?? []).filter((entry) => entry.role !== "source").map((entry) => entry.destinationCidr);
+  await runNft(sys, dir, accessRuleset({ iface, accessRules: config.accessRules, forwardRules: config.forwardRules ?? [], destinations }));
+  return true;
+}
+
+/** Removes the interface's filter when one was loaded (`wgo down`, a node leaving a gateway). */
+export async function dropAccess(sys, dir, iface, held) {
+  if (held) await runNft(sys, dir, removeAccessRuleset(iface));
+}

@@ -11,10 +11,11 @@ import { PRIVATE_KEY_PLACEHOLDER } from "./wg-quick-text.mjs";
  *   allowedIps: string[], persistentKeepalive: number | null }} PeerConfig
  * @typedef {{ address: string, listenPort: number | null, dns: string[], dnsSearch?: string[] }} InterfaceConfig
  * @typedef {{ nodeId: string, networkId: string, routingRevision: number, interface: InterfaceConfig,
- *   peers: PeerConfig[], routingIntent: unknown[], forwarding: boolean, wgQuick: string }} NodeConfig
+ *   peers: PeerConfig[], routingIntent: unknown[], forwarding: boolean, wgQuick: string,
+ *   accessRules?: unknown[], forwardRules?: unknown[] }} NodeConfig
  * @typedef {{ nodeId: string, networkId: string, fromRevision: number, routingRevision: number,
  *   interface?: InterfaceConfig, peersUpserted: PeerConfig[], peersRemoved: string[],
- *   routingIntent?: unknown[], forwarding?: boolean }} ConfigDelta
+ *   routingIntent?: unknown[], forwarding?: boolean, accessRules?: unknown[] | null, forwardRules?: unknown[] | null }} ConfigDelta
  */
 
 /** The server's wg-quick text for a config (its `wgQuick` field, if any, is ignored). */
@@ -83,6 +84,16 @@ export function deltaBase(held) {
 }
 
 /**
+ * @param {"accessRules" | "forwardRules"} key
+ * @param {NodeConfig} held
+ * @param {ConfigDelta} delta
+ */
+function filterAfter(key, held, delta) {
+  const value = delta[key] === undefined ? held[key] : delta[key];
+  return value === null || value === undefined ? {} : { [key]: value };
+}
+
+/**
  * @param {NodeConfig | null} held the config the device holds
  * @param {ConfigDelta} delta the server's answer to `{ sinceRevision: held.routingRevision }`
  * @returns {NodeConfig} the config at delta.routingRevision, wgQuick rendered
@@ -109,6 +120,9 @@ export function applyConfigDelta(held, delta) {
     peers: sortPeers([...held.peers.filter((peer) => !replaced.has(peer.nodeId)), ...delta.peersUpserted]),
     routingIntent: delta.routingIntent ?? held.routingIntent,
     forwarding: delta.forwarding ?? held.forwarding,
+    // Access filters (policy mode): absent from the delta, unchanged; null, the network went back to open.
+    ...filterAfter("accessRules", held, delta),
+    ...filterAfter("forwardRules", held, delta),
   };
   return { ...config, wgQuick: renderWgQuick(config) };
 }

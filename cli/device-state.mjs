@@ -12,7 +12,8 @@ import { fillPrivateKey } from "./wg-quick-text.mjs";
  *   deviceToken: string, interface: string, netns: string | null, method: string | null,
  *   configRevision: number | null, appliedRevision: number | null,
  *   lastHeartbeat: { at: string, desiredRevision: number, configChanged: boolean } | null,
- *   dns?: import("./resolver.mjs").DnsRecord | null, networkName?: string | null }} Device
+ *   dns?: import("./resolver.mjs").DnsRecord | null, networkName?: string | null,
+ *   accessFilter?: boolean }} Device
  */
 
 /** @returns {Device} */

@@ -3,7 +3,8 @@
 // namespace, method) is remembered so heartbeat, status and down need no repeats.
 import { deviceName, interfaceName, netnsName, oneOf } from "../args.mjs";
 import { describeDns, dnsSummary, removeDeviceDns, syncDeviceDns } from "../device-dns.mjs";
-import { fetchConfig, loadDevice, saveDevice, storeConfig, storedConfigText } from "../device-state.mjs";
+import { dropAccess, enforceAccess } from "../access-filter.mjs";
+import { fetchConfig, heldConfig, loadDevice, saveDevice, storeConfig, storedConfigText } from "../device-state.mjs";
 import { paths } from "../files.mjs";
 import { applyConfig, chooseMethod, interfaceExists, METHODS, takeDown } from "../interface.mjs";
 import { revisionInText } from "../wg-quick-text.mjs";
@@ -44,6 +45,12 @@ export async function applyAndRecord(ctx, { device, ifname, netns, sys }, text, 
   });
   saveDevice(ctx.home, device);
   for (const line of result.plan.ignored) ctx.note(`not applied: ${line}`);
+  // Policy mode: the inbound filter the config carries, on the interface just applied (docs/access.md).
+  const held = heldConfig(ctx.home, device.name);
+  if (held) {
+    device.accessFilter = await enforceAccess(sys, ctx.home, ifname, held, device.accessFilter === true);
+    saveDevice(ctx.home, device);
+  }
   // After the interface is up: resolved needs the link to exist, and the servers are reached through it.
   const dns = await syncDeviceDns(ctx, { device, ifname, netns, sys }, { method, action: result.action, plan: result.plan });
   device.dns = dns.record;
@@ -103,6 +110,11 @@ export const down = {
       method: place.device.method ?? "setconf",
       wgQuickPath: paths.wgQuick(ctx.home, place.ifname),
     });
+    await dropAccess(place.sys, ctx.home, place.ifname, place.device.accessFilter === true);
+    if (place.device.accessFilter) {
+      place.device.accessFilter = false;
+      saveDevice(ctx.home, place.device);
+    }
     const dns = dnsRemoved && dnsRemoved !== "none" ? ` (DNS removed, ${dnsRemoved})` : "";
     ctx.print(result.action === "absent" ? `${place.ifname} was not up${dns}` : `${place.ifname} removed${dns}`, {
       name: place.device.name,

@@ -6,7 +6,8 @@
 import { join } from "node:path";
 import { canonicalPrefix, parsePrefix } from "../cidr.mjs";
 import { OperationError } from "../errors.mjs";
-import { readJson, removeFile, writeSecretFile, writeSecretJson } from "../files.mjs";
+import { readJson, writeSecretJson } from "../files.mjs";
+import { runNft } from "../nft.mjs";
 import { syncAddresses } from "../routes.mjs";
 import {
   chooseLinkSubnet,
@@ -53,17 +54,6 @@ export async function ensureNamespace(ctx, networkId) {
   }
   appliedCache(ctx).set(`netns ${netns}`, true);
   return netns;
-}
-
-/** Runs an nft script (a file: Node's stdin pipes are sockets, which nft cannot open as a file). */
-async function nft(ctx, sys, script) {
-  const path = join(ctx.dir, `nft-${process.pid}.tmp`);
-  writeSecretFile(path, script);
-  try {
-    await sys.check(["nft", "-f", path]);
-  } finally {
-    removeFile(path);
-  }
 }
 
 /** Connected subnets of the host's addresses: a link subnet must not shadow any of them. */
@@ -121,7 +111,7 @@ export async function syncDomains(ctx) {
   const all = Object.values(domains);
   const script = replaceTable(HOST_TABLE, hostRuleset(all.map((d) => ({ hostIf: d.hostIf, granted: d.held }))));
   if (appliedCache(ctx).get("host") !== script) {
-    await nft(ctx, ctx.sys, script);
+    await runNft(ctx.sys, ctx.dir, script);
     // The host forwards between the veths and its own interfaces; turned on when needed, never off (other uses).
     const families = new Set(all.flatMap((d) => d.held.map((p) => parsePrefix(p).family)));
     if (families.has(4)) await ctx.sys.check(["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]);
@@ -154,7 +144,7 @@ async function syncLink(ctx, domain) {
   await syncAddresses(inside, domain.nsIf, [domain.link.nsV4, ...(v6 ? [domain.link.nsV6] : [])]);
   await host.check(["ip", "link", "set", "dev", domain.hostIf, "up"]);
   await inside.check(["ip", "link", "set", "dev", domain.nsIf, "up"]);
-  await nft(ctx, inside, replaceTable(DOMAIN_TABLE, domainRuleset(domain.nsIf)));
+  await runNft(inside, ctx.dir, replaceTable(DOMAIN_TABLE, domainRuleset(domain.nsIf)));
   await syncEgressRoutes(inside, domain);
 }
 

@@ -7,6 +7,7 @@ import { isIP } from "node:net";
 import { applyConfigDelta } from "../config-delta.mjs";
 import { ApiError, OperationError } from "../errors.mjs";
 import { readText, writeSecretFile } from "../files.mjs";
+import { dropAccess, enforceAccess } from "../access-filter.mjs";
 import { applyConfig, interfaceExists, takeDown } from "../interface.mjs";
 import { fillPrivateKey } from "../wg-quick-text.mjs";
 import { claimNode } from "./agent-api.mjs";
@@ -74,6 +75,8 @@ export async function applyNode(ctx, entry) {
       wgQuickPath: statePaths.wgQuick(ctx.dir, entry.nodeId),
       env: ctx.env,
     });
+    // Policy mode: the node's inbound filter and, on a hop, the forward filter, in its network's namespace.
+    record.accessFilter = await enforceAccess(sys, ctx.dir, record.ifname, config, record.accessFilter === true);
     Object.assign(record, { config, appliedRouting: config.routingRevision, error: null });
     // Probes the server asks of this node: kept with it, so reports between polls (and after 304s) run them.
     record.probes = validProbes(entry.probes);
@@ -147,6 +150,7 @@ export async function removeNode(ctx, nodeId) {
   if (record) {
     const sys = ctx.systemFor(record.netns);
     await takeDown({ sys, ifname: record.ifname, method: "setconf", wgQuickPath: statePaths.wgQuick(ctx.dir, nodeId) });
+    await dropAccess(sys, ctx.dir, record.ifname, record.accessFilter === true);
   }
   await stopZone(statePaths.dns(ctx.dir, nodeId));
   forgetNode(ctx.dir, nodeId);
@@ -158,7 +162,8 @@ export async function stopNode(ctx, nodeId) {
   if (!record) return;
   const sys = ctx.systemFor(record.netns);
   await takeDown({ sys, ifname: record.ifname, method: "setconf", wgQuickPath: statePaths.wgQuick(ctx.dir, nodeId) });
+  await dropAccess(sys, ctx.dir, record.ifname, record.accessFilter === true);
   await stopZone(statePaths.dns(ctx.dir, nodeId));
-  // The zone file is gone: hold no DNS revision, so the next answer carries the zone again.
-  saveNode(ctx.dir, { ...record, dns: null, appliedDns: null });
+  // The zone file is gone: hold no DNS revision (nor filter), so the next answer carries them again.
+  saveNode(ctx.dir, { ...record, dns: null, appliedDns: null, accessFilter: false });
 }

@@ -29,7 +29,7 @@ export const statePaths = {
  * @typedef {{ api: string, agentId: string, gatewayId: string, credential: string, name: string }} AgentRecord
  * @typedef {{ nodeId: string, networkId: string, ifname: string, netns: string | null, config: any | null,
  *   appliedRouting: number, appliedDns: number | null, dns: { domain: string, revision: number, server: string } | null,
- *   error: string | null, probes?: Array<{ target: string, acrossNodeId: string }> }} NodeRecord
+ *   error: string | null, probes?: Array<{ target: string, acrossNodeId: string }>, accessFilter?: boolean }} NodeRecord
  */
 
 /** @returns {AgentRecord} */

@@ -125,3 +125,35 @@ describe("access ruleset in the kernel", () => {
     expect(pings(client, "10.98.0.2")).toBe(true);
   }, 60_000);
 });
+
+describe("access filters across config deltas in wgo", () => {
+  const held = {
+    nodeId: "node_a",
+    networkId: "net_a",
+    routingRevision: 4,
+    interface: { address: "10.98.0.2/24", listenPort: null, dns: [], dnsSearch: [] },
+    peers: [],
+    routingIntent: [],
+    forwarding: false,
+    accessRules: [{ from: ["10.98.0.1/32"], ports: ["tcp:443"] }],
+  };
+  const delta = (rest: object) => ({
+    nodeId: "node_a",
+    networkId: "net_a",
+    fromRevision: 4,
+    routingRevision: 5,
+    peersUpserted: [],
+    peersRemoved: [],
+    ...rest,
+  });
+  const { applyConfigDelta } = cli.configDelta;
+
+  it("keeps the filter a delta does not mention, replaces a new one, and drops it on null (back to open)", () => {
+    expect(applyConfigDelta(held, delta({})).accessRules).toEqual(held.accessRules);
+    const replaced = [{ from: ["10.98.0.7/32"], ports: ["*"] }];
+    expect(applyConfigDelta(held, delta({ accessRules: replaced })).accessRules).toEqual(replaced);
+    const open = applyConfigDelta(held, delta({ accessRules: null, forwardRules: null }));
+    expect("accessRules" in open).toBe(false);
+    expect("forwardRules" in open).toBe(false);
+  });
+});
