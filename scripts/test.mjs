@@ -41,10 +41,15 @@ if (args.length > 0) {
   process.exit(await vitest(args));
 }
 
+// TEST_JSON_DIR=<dir>: each process also writes vitest's JSON report there (per-file durations, for docs/testing.md).
+const json = (name) =>
+  process.env.TEST_JSON_DIR
+    ? ["--reporter=default", "--reporter=json", `--outputFile.json=${join(process.env.TEST_JSON_DIR, `${name}.json`)}`]
+    : [];
 const started = Date.now();
 const [others, e2e] = await Promise.all([
-  vitest(["--project", "workers", "--project", "unit", "--project", "wgo", "--project", "client-library"], "[suites]"),
-  vitest(["--project", "e2e"], "[e2e]"),
+  vitest(["--project", "workers", "--project", "unit", "--project", "wgo", "--project", "client-library", ...json("suites")], "[suites]"),
+  vitest(["--project", "e2e", ...json("e2e")], "[e2e]"),
 ]);
 const seconds = Math.round((Date.now() - started) / 1000);
 console.log(
