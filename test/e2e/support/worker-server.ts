@@ -134,13 +134,13 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
 }
 
 /** The bundled Worker in `dir`/bundle and a migrated local D1 in `dir`/state: what every server starts from. */
-export async function prepareWorker(dir: string): Promise<void> {
-  await wrangler(["deploy", "--dry-run", "--outdir", join(dir, "bundle")]);
-  await wrangler(["d1", "migrations", "apply", "overlay", "--local", "--persist-to", join(dir, "state")]);
+export async function prepareWorker(dir: string, timeoutMs = 120_000): Promise<void> {
+  await wrangler(["deploy", "--dry-run", "--outdir", join(dir, "bundle")], timeoutMs);
+  await wrangler(["d1", "migrations", "apply", "overlay", "--local", "--persist-to", join(dir, "state")], timeoutMs);
 }
 
-async function wrangler(args: string[]): Promise<void> {
-  const result = await run([process.execPath, WRANGLER, ...args], { timeoutMs: 120_000, cwd: REPO_ROOT, env: WRANGLER_ENV });
+async function wrangler(args: string[], timeoutMs: number): Promise<void> {
+  const result = await run([process.execPath, WRANGLER, ...args], { timeoutMs, cwd: REPO_ROOT, env: WRANGLER_ENV });
   if (result.code !== 0) {
     throw new Error(`wrangler ${describeCommand(args)} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   }

@@ -10,7 +10,9 @@ import { prepareWorker } from "./worker-server.ts";
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(join(tmpdir(), "overlay-e2e-template-"));
   try {
-    await prepareWorker(dir);
+    // Once per run, while the workerd suites start beside it (scripts/test.mjs) on a busy machine: the
+    // migration (wrangler starts workerd to apply it) took over 120 s at load 13-16, so it gets 10 minutes.
+    await prepareWorker(dir, 600_000);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
