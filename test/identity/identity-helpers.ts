@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto";
 import { expect } from "vitest";
 import { call, get, type ApiResponse } from "../helpers/api";
 import { unique } from "../helpers/factories";
@@ -38,26 +37,8 @@ export async function mailCount(to: string): Promise<number> {
   return (await get(`/dev/mail?to=${encodeURIComponent(to)}&limit=50`)).body.items.length as number;
 }
 
-function base32Decode(text: string): Buffer {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const char of text.replace(/=+$/, "")) bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
-  return Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
-}
-
-export const currentStep = () => Math.floor(Date.now() / 30_000);
-
-/**
- * An independent TOTP (node:crypto HMAC-SHA-1) for `offset` steps after `base` (now by default): what an
- * authenticator app shows. Tests pin `base` so a 30 s boundary mid-test cannot change which code is which.
- */
-export function totp(secret: string, offset = 0, base = currentStep()): string {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(base + offset));
-  const mac = createHmac("sha1", base32Decode(secret)).update(counter).digest();
-  const start = mac[19]! & 0xf;
-  return String((mac.readUInt32BE(start) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}
+/** The authenticator app's side of TOTP, in plain Node (test/identity/authenticator-app.ts, which the Node-only totp suite imports). */
+export { currentStep, totp } from "./authenticator-app";
 
 /** The shared check (status, envelope, code); re-exported so identity suites keep importing it from here. */
 export { expectError };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { base32Decode, base32Encode, hotp, matchingStep, otpauthUri, stepAt } from "../../src/services/auth/totp";
-import { totp } from "./identity-helpers";
+import { totp } from "./authenticator-app";
 
 const RFC_SECRET = new TextEncoder().encode("12345678901234567890");
 

@@ -12,7 +12,7 @@ import { expectErrorIn } from "../helpers/expect-error";
 
 const app = createApp();
 
-/** Counts a cold read: the session check included (a warm one skips it, test/auth/session-cache.test.ts). */
+/** Counts a cold read: the session check included (a warm one skips it, test/identity/session-cache.test.ts). */
 async function countedGet(path: string, token: string, accept = "application/json") {
   forgetLiveSessions();
   const { db, counter } = countingD1(env.DB);

@@ -8,7 +8,7 @@ import { buildTenants, type Tenants } from "./tenants";
 import { expectError } from "../helpers/expect-error";
 
 /**
- * OWASP API2:2023 Broken Authentication. test/auth/access-token.test.ts covers alg none, a foreign key,
+ * OWASP API2:2023 Broken Authentication. test/identity/access-token.test.ts covers alg none, a foreign key,
  * an unknown kid, expiry, another audience, a tampered payload and an unknown session; these are the
  * remaining forgeries, credentials used where another kind belongs, and sign-in enumeration.
  */

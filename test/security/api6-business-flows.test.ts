@@ -8,7 +8,7 @@ import { expectError } from "../helpers/expect-error";
 /**
  * OWASP API6:2023 Unrestricted Access to Sensitive Business Flows: every single-use or limited grant
  * is taken with one conditional write, so a burst of parallel requests gets exactly its allowance.
- * The plain enrolment-key burst is in test/client/enrol.test.ts; here the other grants and enrolment
+ * The plain enrolment-key burst is in test/devices/enrol.test.ts; here the other grants and enrolment
  * keys whose enrolments fail (the use is counted by the enrolment's own batch, so only successes count).
  */
 const PASSWORD = "a long enough password";

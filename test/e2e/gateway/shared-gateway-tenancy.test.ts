@@ -12,7 +12,7 @@ import { check, run, waitFor } from "../support/command.ts";
 import { cleanupAndFindLeftovers, describeLab, killLabProcesses } from "../support/lab-leftovers.ts";
 import { canRunDataPlane, createLab, labNamespaces, type Host, type Lab } from "../support/netns.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
-import { wgoMachine } from "../client/wgo-process.ts";
+import { wgoMachine } from "../wgo/wgo-process.ts";
 import { startAgent, wgoArgv, wgoEnv, type AgentProcess } from "./agent-process.ts";
 import { createTenant, type Tenant, tryCrossPolicy } from "./tenant-network.ts";
 

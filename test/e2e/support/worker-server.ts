@@ -9,11 +9,12 @@
 // dev` otherwise watches src/ and reloads mid-test whenever someone saves a file.
 import { type ChildProcess, spawn } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
 import { describeCommand, onAbruptExit, OutputTail, run, waitFor } from "./command.ts";
 import { muteNetworkEvents } from "./devtools.ts";
 
@@ -58,8 +59,12 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    await wrangler(["deploy", "--dry-run", "--outdir", join(dir, "bundle")]);
-    await wrangler(["d1", "migrations", "apply", "overlay", "--local", "--persist-to", join(dir, "state")]);
+    // The e2e project bundles and migrates once per run (worker-template.global.ts); each server copies the
+    // migrated state, so it starts as empty as before. Without that setup (npm run bench), each server does it.
+    const template = inject("e2eWorkerTemplate");
+    if (template) await cp(join(template, "state"), join(dir, "state"), { recursive: true });
+    else await prepareWorker(dir);
+    const bundle = join(template ?? dir, "bundle", "index.js");
 
     const admin = { email: `admin-${randomBytes(3).toString("hex")}@e2e.test`, password: randomBytes(18).toString("base64url") };
     // An explicit --env-file makes wrangler skip the repo's .dev.vars (npm run dev's secrets), and
@@ -74,7 +79,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
       // -c: with a script argument wrangler would look for a config beside the script, in /tmp.
       WRANGLER,
       "dev",
-      join(dir, "bundle", "index.js"),
+      bundle,
       "--no-bundle",
       "-c",
       join(REPO_ROOT, "wrangler.toml"),
@@ -128,8 +133,14 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
   }
 }
 
-async function wrangler(args: string[]): Promise<void> {
-  const result = await run([process.execPath, WRANGLER, ...args], { timeoutMs: 120_000, cwd: REPO_ROOT, env: WRANGLER_ENV });
+/** The bundled Worker in `dir`/bundle and a migrated local D1 in `dir`/state: what every server starts from. */
+export async function prepareWorker(dir: string, timeoutMs = 120_000): Promise<void> {
+  await wrangler(["deploy", "--dry-run", "--outdir", join(dir, "bundle")], timeoutMs);
+  await wrangler(["d1", "migrations", "apply", "overlay", "--local", "--persist-to", join(dir, "state")], timeoutMs);
+}
+
+async function wrangler(args: string[], timeoutMs: number): Promise<void> {
+  const result = await run([process.execPath, WRANGLER, ...args], { timeoutMs, cwd: REPO_ROOT, env: WRANGLER_ENV });
   if (result.code !== 0) {
     throw new Error(`wrangler ${describeCommand(args)} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   }

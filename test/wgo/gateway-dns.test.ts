@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { renderCorefile } from "../../src/services/networks/dns/corefile.ts";
 
-// A computed specifier, as test/cli/support/cli.ts loads the CLI: its .mjs files have no declarations.
+// A computed specifier, as test/wgo/support/cli.ts loads the CLI: its .mjs files have no declarations.
 const dns: any = await import(/* @vite-ignore */ `../../cli/gateway/${"dns-server.mjs"}`);
 
 describe("the gateway's DNS server configuration", () => {

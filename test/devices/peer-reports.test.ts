@@ -2,7 +2,7 @@
 // network heartbeats with the pages wgo builds (cli/peer-report.mjs), every one under the 64 KiB body
 // limit, and /tunnels holds exactly what its interface shows after a full report, a delta and a resync.
 import { describe, expect, it } from "vitest";
-// @ts-expect-error cli/ is plain JavaScript without declarations (test/cli/support/cli.ts loads it the same way, untyped)
+// @ts-expect-error cli/ is plain JavaScript without declarations (test/wgo/support/cli.ts loads it the same way, untyped)
 import * as wgoReport from "../../cli/peer-report.mjs";
 import { call, get } from "../helpers/api";
 import { expectError } from "../helpers/expect-error";

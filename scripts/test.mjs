@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite in about half the time of one `vitest run`.
+//
+// Why two processes: the e2e project runs one file at a time (its files share the host's network namespaces,
+// nftables and CPU-timed failovers), and vitest runs a project with one worker in a group of its own AFTER
+// every other project has finished. Its ~9 minutes of mostly waiting (pings, failovers, wrangler start-up)
+// then add to the workerd suites' time instead of overlapping it. So the e2e project gets its own vitest
+// process, started beside the one that runs everything else; each keeps its own reporter and exit code.
+//
+// With arguments (`npm test -- --project workers test/agents`), this is plain `vitest run <arguments>`.
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const VITEST = join(ROOT, "node_modules/vitest/vitest.mjs");
+const args = process.argv.slice(2);
+
+/** Runs vitest with `vitestArgs`; every output line is prefixed with `label` when given. */
+function vitest(vitestArgs, label) {
+  const child = spawn(process.execPath, [VITEST, "run", ...vitestArgs], {
+    cwd: ROOT,
+    stdio: label ? ["ignore", "pipe", "pipe"] : "inherit",
+  });
+  if (label) {
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      createInterface({ input: from }).on("line", (line) => to.write(`${label} ${line}\n`));
+    }
+  }
+  // Ctrl-C or a CI cancel reaches both runs, so neither leaves wrangler or wireguard-go behind.
+  const forward = (signal) => child.kill(signal);
+  process.on("SIGINT", forward).on("SIGTERM", forward);
+  return new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+if (args.length > 0) {
+  process.exit(await vitest(args));
+}
+
+// TEST_JSON_DIR=<dir>: each process also writes vitest's JSON report there (per-file durations, for docs/testing.md).
+const json = (name) =>
+  process.env.TEST_JSON_DIR
+    ? ["--reporter=default", "--reporter=json", `--outputFile.json=${join(process.env.TEST_JSON_DIR, `${name}.json`)}`]
+    : [];
+const started = Date.now();
+const [others, e2e] = await Promise.all([
+  vitest(["--project", "workers", "--project", "unit", "--project", "wgo", "--project", "client-library", ...json("suites")], "[suites]"),
+  vitest(["--project", "e2e", ...json("e2e")], "[e2e]"),
+]);
+const seconds = Math.round((Date.now() - started) / 1000);
+console.log(
+  `npm test: workers, unit, wgo and client-library ${others === 0 ? "passed" : "FAILED"}; e2e ${e2e === 0 ? "passed" : "FAILED"} (${seconds} s in all)`,
+);
+process.exit(others === 0 && e2e === 0 ? 0 : 1);
