@@ -1,5 +1,8 @@
 import type { Schema } from "../../../client/index.ts";
+import { InputField, SelectField } from "../fields";
+import type { FormError } from "../form";
 import { ago } from "../format";
+import type { FieldMap, SentenceFields } from "../humanize";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
 import type { ConsoleUser } from "../types";
 import { AdminNav } from "./admin-nav";
@@ -9,7 +12,7 @@ export interface AdminInventoryProps {
   csrfToken: string;
   regions: Schema<"Region">[];
   gateways: Schema<"Gateway">[];
-  error?: { message: string; fields?: { path: string; message: string }[]; form: "region" | "gateway" | "row" };
+  error?: FormError & { form: "region" | "gateway" | "row" };
   values?: Record<string, string>;
   /** The console page that sent the admin here for a gateway (returnPath), linked back to and kept across forms. */
   back?: string;
@@ -20,6 +23,20 @@ export const returnPath = (value: string | undefined) => (value && /^\/networks\
 
 const BackField = ({ back }: { back?: string }) => (back ? <input type="hidden" name="back" value={back} /> : null);
 
+/** Each form's fields by the API's paths: a refusal is shown beside the field it names. */
+export const INVENTORY_FIELDS: Record<"region" | "gateway" | "row", FieldMap> = {
+  region: { name: { label: "Region name", field: "region-name" } },
+  gateway: {
+    regionId: { label: "Region", field: "gateway-region" },
+    name: { label: "Name", field: "gateway-name" },
+    publicHost: { label: "Public host", field: "gateway-host" },
+    capacity: { label: "Capacity", field: "gateway-capacity" },
+  },
+  row: {},
+};
+/** "regionId reg_… is not a region" has no fields[]: it is about the region select. */
+export const INVENTORY_SENTENCES: SentenceFields = [[/^regionId /, "regionId"]];
+
 const STATUSES = ["active", "draining", "disabled"] as const;
 const HEALTH_CLASS = { healthy: "status-ok", degraded: "status-warn", down: "status-bad", unknown: "" } as const;
 
@@ -27,6 +44,8 @@ const HEALTH_CLASS = { healthy: "status-ok", degraded: "status-warn", down: "sta
 export function AdminInventoryPage({ user, csrfToken, regions, gateways, error, values = {}, back }: AdminInventoryProps) {
   const regionNames = new Map(regions.map((region) => [region.id, region.name]));
   const notice = (form: string) => error?.form === form && <ErrorNotice message={error.message} fields={error.fields} />;
+  const gatewayError = error?.form === "gateway" ? error : undefined;
+  const regionError = error?.form === "region" ? error : undefined;
   return (
     <Page title="Regions and gateways" user={user} csrfToken={csrfToken} section="/admin">
       <AdminNav current="/admin/inventory" />
@@ -90,20 +109,31 @@ export function AdminInventoryPage({ user, csrfToken, regions, gateways, error, 
           <form method="post" action="/admin/gateways" class="card">
             <CsrfField token={csrfToken} />
             <BackField back={back} />
-            <label for="gateway-region">Region</label>
-            <select id="gateway-region" name="regionId">
+            <SelectField id="gateway-region" label="Region" error={gatewayError} select={{ name: "regionId" }}>
               {regions.map((region) => (
                 <option value={region.id} selected={region.id === values.regionId}>
                   {region.name}
                 </option>
               ))}
-            </select>
-            <label for="gateway-name">Name</label>
-            <input id="gateway-name" name="name" required value={values.name ?? ""} />
-            <label for="gateway-host">Public host (optional)</label>
-            <input id="gateway-host" name="publicHost" placeholder="gw1.example.com" value={values.publicHost ?? ""} />
-            <label for="gateway-capacity">Capacity (optional)</label>
-            <input id="gateway-capacity" name="capacity" type="number" min={0} value={values.capacity ?? ""} />
+            </SelectField>
+            <InputField
+              id="gateway-name"
+              label="Name"
+              error={gatewayError}
+              input={{ name: "name", required: true, value: gatewayError ? (values.name ?? "") : "" }}
+            />
+            <InputField
+              id="gateway-host"
+              label="Public host (optional)"
+              error={gatewayError}
+              input={{ name: "publicHost", placeholder: "gw1.example.com", value: gatewayError ? (values.publicHost ?? "") : "" }}
+            />
+            <InputField
+              id="gateway-capacity"
+              label="Capacity (optional)"
+              error={gatewayError}
+              input={{ name: "capacity", type: "number", min: 0, value: gatewayError ? (values.capacity ?? "") : "" }}
+            />
             <button type="submit">Add gateway</button>
           </form>
         </section>
@@ -126,8 +156,12 @@ export function AdminInventoryPage({ user, csrfToken, regions, gateways, error, 
         <form method="post" action="/admin/regions" class="card">
           <CsrfField token={csrfToken} />
           <BackField back={back} />
-          <label for="region-name">Region name</label>
-          <input id="region-name" name="name" required value={error?.form === "region" ? (values.name ?? "") : ""} />
+          <InputField
+            id="region-name"
+            label="Region name"
+            error={regionError}
+            input={{ name: "name", required: true, value: regionError ? (values.name ?? "") : "" }}
+          />
           <button type="submit">Add region</button>
         </form>
       </section>

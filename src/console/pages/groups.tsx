@@ -1,5 +1,8 @@
 import type { Schema } from "../../../client/index.ts";
+import { InputField } from "../fields";
+import type { FormError } from "../form";
 import { when } from "../format";
+import type { FieldMap } from "../humanize";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
 import { NextPage } from "../parts";
 import type { ConsoleUser } from "../types";
@@ -9,9 +12,12 @@ export interface GroupsProps {
   csrfToken: string;
   groups: Schema<"Group">[];
   nextCursor: string | null;
-  error?: { message: string; fields?: { path: string; message: string }[] };
+  error?: FormError;
   values?: Record<string, string>;
 }
+
+/** The create-group form's field by the API's path: a refusal is shown beside it. */
+export const GROUP_FIELDS: FieldMap = { name: { label: "Name", field: "group-name" } };
 
 /** The groups the user belongs to (all of them for a platform admin), and a form to start one. */
 export function GroupsPage({ user, csrfToken, groups, nextCursor, error, values = {} }: GroupsProps) {
@@ -48,9 +54,13 @@ export function GroupsPage({ user, csrfToken, groups, nextCursor, error, values 
         <ErrorNotice message={error?.message} fields={error?.fields} />
         <form method="post" action="/groups" class="card">
           <CsrfField token={csrfToken} />
-          <label for="group-name">Name</label>
-          <input id="group-name" name="name" required maxlength={100} value={values.name ?? ""} />
-          <p class="help">You become the group's owner.</p>
+          <InputField
+            id="group-name"
+            label="Name"
+            error={error}
+            help="You become the group's owner."
+            input={{ name: "name", required: true, maxlength: 100, value: values.name ?? "" }}
+          />
           <button type="submit">Create group</button>
         </form>
       </section>

@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { need, onFailure } from "../failure";
-import { formFields, refusal } from "../form";
-import { AdminInventoryPage, type AdminInventoryProps, returnPath } from "../pages/admin-inventory";
+import { formFields, refusal, worded } from "../form";
+import { AdminInventoryPage, type AdminInventoryProps, INVENTORY_FIELDS, INVENTORY_SENTENCES, returnPath } from "../pages/admin-inventory";
 import type { SignedInEnv } from "../types";
 
 /** Regions and gateways (platform admins; the API refuses everyone else's changes). */
@@ -25,7 +25,10 @@ async function answer(
   const back = returnPath(values.back);
   if (result.response.ok) return c.redirect(back ? `/admin/inventory?back=${encodeURIComponent(back)}` : "/admin/inventory", 303);
   const { message, fields, status } = refusal(result);
-  return c.html(<AdminInventoryPage {...(await inventoryView(c))} error={{ message, fields, form }} values={values} back={back} />, status);
+  const view = await inventoryView(c);
+  const names = new Map([...view.regions, ...view.gateways].map((item) => [item.id, item.name] as const));
+  const error = { ...worded({ message, fields }, { names, fields: INVENTORY_FIELDS[form], sentences: INVENTORY_SENTENCES }), form };
+  return c.html(<AdminInventoryPage {...view} error={error} values={values} back={back} />, status);
 }
 
 // The inventory is readable by every user (policies name gateways); the page is for platform admins.

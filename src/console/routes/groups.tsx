@@ -1,10 +1,10 @@
 import { type Context, Hono } from "hono";
 import { byId } from "../../../client/index.ts";
 import { need, onFailure } from "../failure";
-import { formFields, refusal } from "../form";
+import { formFields, refusal, worded } from "../form";
 import { GroupPage } from "../pages/group";
-import type { GroupProps, Role } from "../pages/group-shared";
-import { GroupsPage } from "../pages/groups";
+import { type GroupProps, INVITE_FIELDS, MEMBER_FIELDS, type Role } from "../pages/group-shared";
+import { GROUP_FIELDS, GroupsPage } from "../pages/groups";
 import { canChangeGroup, isPlatformAdmin } from "../roles";
 import type { SignedInEnv } from "../types";
 
@@ -35,7 +35,7 @@ groupRoutes.post("/groups", async (c) => {
       groups={page.items}
       nextCursor={page.nextCursor}
       values={values}
-      error={{ message, fields }}
+      error={worded({ message, fields }, { fields: GROUP_FIELDS })}
     />,
     status,
   );
@@ -77,7 +77,11 @@ async function answer(
   if (result.response.ok) return c.redirect(`/groups/${id}`, 303);
   const { message, fields, status } = refusal(result);
   const view = await groupView(c, id);
-  return c.html(<GroupPage {...view} error={{ message, fields, form }} values={values} />, status);
+  const map = form === "member" ? MEMBER_FIELDS : form === "invite" ? INVITE_FIELDS : {};
+  // "already a member" / "already belongs to a member" are about the person typed in, not the whole form.
+  const sentences = [[/already (?:a member|belongs to a member)/, "email"]] as const;
+  const error = { ...worded({ message, fields }, { fields: map, sentences }), form };
+  return c.html(<GroupPage {...view} error={error} values={values} />, status);
 }
 
 const asRole = (value: string | undefined) => (ROLES.includes(value as Role) ? (value as Role) : ("" as Role));

@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { asText, type Schema } from "../../../client/index.ts";
-import { formFields } from "../form";
-import { EditRecordPage, NetworkDnsPage } from "../pages/network-dns";
+import { formFields, worded } from "../form";
+import { EditRecordPage, NetworkDnsPage, RECORD_FIELDS } from "../pages/network-dns";
 import type { SignedInEnv } from "../types";
 import { attachment, failure, type LoadedNetwork, loadNetwork, optional, type Refused, refusedBy } from "./network-context";
 
@@ -23,7 +23,7 @@ async function renderDns(c: C, loaded: LoadedNetwork, refused?: Refused) {
       {...loaded}
       records={records.data.items}
       nextCursor={records.data.nextCursor}
-      error={refused?.error}
+      error={refused && worded(refused.error, { fields: RECORD_FIELDS })}
       values={refused?.values}
     />
   );
@@ -64,7 +64,7 @@ async function renderEdit(c: C, loaded: LoadedNetwork, refused?: Refused) {
       csrfToken={c.var.csrfToken}
       network={loaded.network}
       record={record.data}
-      error={refused?.error}
+      error={refused && worded(refused.error, { fields: RECORD_FIELDS })}
       values={refused?.values}
     />
   );

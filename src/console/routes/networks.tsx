@@ -1,8 +1,8 @@
 import { type Context, Hono } from "hono";
 import type { Schema } from "../../../client/index.ts";
 import { need, onFailure } from "../failure";
-import { formFields, refusal } from "../form";
-import { NetworksPage } from "../pages/networks";
+import { formFields, refusal, worded } from "../form";
+import { NETWORK_FIELDS, NETWORK_SENTENCES, NetworksPage } from "../pages/networks";
 import { canChangeGroup } from "../roles";
 import type { SignedInEnv } from "../types";
 
@@ -41,8 +41,7 @@ networkRoutes.post("/networks", async (c) => {
   if (created.data) return c.redirect(`/networks/${created.data.id}?created=1`, 303);
   const { message, fields, status } = refusal(created);
   const page = await listPage(c);
-  return c.html(
-    <NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} values={values} error={{ message, fields }} />,
-    status,
-  );
+  const names = new Map([...page.groupNames, ...page.networks.map((network) => [network.id, network.name] as const)]);
+  const error = worded({ message, fields }, { names, fields: NETWORK_FIELDS, sentences: NETWORK_SENTENCES });
+  return c.html(<NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} values={values} error={error} />, status);
 });
