@@ -4,6 +4,8 @@ import type { FormError } from "../form";
 import { ago } from "../format";
 import type { FieldMap, SentenceFields } from "../humanize";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
+import { SearchBox, SearchResult } from "../list-filter";
+import { NextPage } from "../parts";
 import type { ConsoleUser } from "../types";
 import { AdminNav } from "./admin-nav";
 
@@ -16,6 +18,9 @@ export interface AdminInventoryProps {
   values?: Record<string, string>;
   /** The console page that sent the admin here for a gateway (returnPath), linked back to and kept across forms. */
   back?: string;
+  /** The next page of gateways, and the words searched (`?q=`) with how many gateways were read. */
+  nextCursor?: string | null;
+  search?: { q?: string; searched: number };
 }
 
 /** Only a network's nodes page is a place to return to (never a URL another site could put in the link). */
@@ -41,7 +46,9 @@ const STATUSES = ["active", "draining", "disabled"] as const;
 const HEALTH_CLASS = { healthy: "status-ok", degraded: "status-warn", down: "status-bad", unknown: "" } as const;
 
 /** The shared gateway inventory: regions, gateways with status and health; create both, change a status. */
-export function AdminInventoryPage({ user, csrfToken, regions, gateways, error, values = {}, back }: AdminInventoryProps) {
+export function AdminInventoryPage(props: AdminInventoryProps) {
+  const { user, csrfToken, regions, gateways, error, values = {}, back, nextCursor = null, search = { searched: 0 } } = props;
+  const { q } = search;
   const regionNames = new Map(regions.map((region) => [region.id, region.name]));
   const notice = (form: string) => error?.form === form && <ErrorNotice message={error.message} fields={error.fields} />;
   const gatewayError = error?.form === "gateway" ? error : undefined;
@@ -56,7 +63,9 @@ export function AdminInventoryPage({ user, csrfToken, regions, gateways, error, 
       )}
       {notice("row")}
       <h2 id="gateways">Gateways</h2>
-      {gateways.length === 0 ? (
+      <SearchBox path="/admin/inventory" label="Search gateways by name or host" q={q} keep={{ back }} />
+      <SearchResult q={q} shown={gateways.length} searched={search.searched} more={nextCursor !== null} />
+      {gateways.length === 0 && q ? null : gateways.length === 0 ? (
         <EmptyState>No gateways yet. Add a region, then a gateway in it (or let a gateway-manager agent register them).</EmptyState>
       ) : (
         <table>
@@ -102,6 +111,7 @@ export function AdminInventoryPage({ user, csrfToken, regions, gateways, error, 
           </tbody>
         </table>
       )}
+      <NextPage path="/admin/inventory" query={{ q, back }} cursor={nextCursor} />
       {regions.length > 0 && (
         <section aria-labelledby="add-gateway">
           <h2 id="add-gateway">Add a gateway</h2>

@@ -3,6 +3,7 @@ import { InputField, SelectField } from "../fields";
 import type { FormError } from "../form";
 import type { FieldMap } from "../humanize";
 import { CsrfField, EmptyState } from "../layout";
+import { SearchBox, SearchResult } from "../list-filter";
 import { NextPage } from "../parts";
 import type { ConsoleUser } from "../types";
 import { NetworkFrame } from "./network-frame";
@@ -18,6 +19,8 @@ export interface DnsProps {
   nextCursor: string | null;
   error?: FormError;
   values?: Record<string, string>;
+  /** The words searched (`?q=`) and how many records were read to find the matches. */
+  search?: { q?: string; searched: number };
 }
 
 /** The record form's fields by the API's paths: a refusal is shown beside the field it names. */
@@ -28,8 +31,10 @@ export const RECORD_FIELDS: FieldMap = {
   ttl: { label: "TTL", field: "record-ttl" },
 };
 
-export function NetworkDnsPage({ user, csrfToken, network, canChange, records, nextCursor, error, values }: DnsProps) {
+export function NetworkDnsPage(props: DnsProps) {
+  const { user, csrfToken, network, canChange, records, nextCursor, error, values, search = { searched: 0 } } = props;
   const base = `/networks/${network.id}/dns`;
+  const { q } = search;
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/dns" error={error}>
       <p>
@@ -48,7 +53,9 @@ export function NetworkDnsPage({ user, csrfToken, network, canChange, records, n
           </a>
         </li>
       </ul>
-      {records.length === 0 ? (
+      <SearchBox path={base} label="Search records by name or value" q={q} />
+      <SearchResult q={q} shown={records.length} searched={search.searched} more={nextCursor !== null} />
+      {records.length === 0 && q ? null : records.length === 0 ? (
         <EmptyState>No records added by hand. {canChange ? "Add one below." : ""}</EmptyState>
       ) : (
         <table>
@@ -99,7 +106,7 @@ export function NetworkDnsPage({ user, csrfToken, network, canChange, records, n
           </tbody>
         </table>
       )}
-      <NextPage path={base} query={{}} cursor={nextCursor} />
+      <NextPage path={base} query={{ q }} cursor={nextCursor} />
       {canChange && (
         <section aria-labelledby="add-record">
           <h2 id="add-record">Add a record</h2>
@@ -156,7 +163,7 @@ export function RecordForm({ csrfToken, action, submitLabel, domain, values = {}
   );
 }
 
-export function EditRecordPage(props: Omit<DnsProps, "records" | "nextCursor" | "canChange"> & { record: Schema<"DnsRecord"> }) {
+export function EditRecordPage(props: Omit<DnsProps, "records" | "nextCursor" | "canChange" | "search"> & { record: Schema<"DnsRecord"> }) {
   const { user, csrfToken, network, record, error, values } = props;
   const base = `/networks/${network.id}/dns`;
   const initial = { name: record.name, type: record.type, value: record.value, ttl: String(record.ttl) };

@@ -3,6 +3,7 @@ import { InputField, SelectField } from "../fields";
 import type { FormError } from "../form";
 import type { FieldMap, SentenceFields } from "../humanize";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
+import { SearchBox, SearchResult } from "../list-filter";
 import { NextPage } from "../parts";
 import type { ConsoleUser } from "../types";
 
@@ -16,6 +17,8 @@ export interface NetworksProps {
   groupNames: Map<string, string>;
   error?: FormError;
   values?: Record<string, string>;
+  /** The words searched (`?q=`) and how many networks were read to find the matches. */
+  search?: { q?: string; searched: number };
 }
 
 /** The create-network form's fields by the API's paths, and the 409s that are about one of them. */
@@ -30,10 +33,14 @@ export const NETWORK_SENTENCES: SentenceFields = [
   [/ overlaps /, "cidr"],
 ];
 
-export function NetworksPage({ user, csrfToken, networks, nextCursor, creatableIn, groupNames, error, values = {} }: NetworksProps) {
+export function NetworksPage(props: NetworksProps) {
+  const { user, csrfToken, networks, nextCursor, creatableIn, groupNames, error, values = {}, search = { searched: 0 } } = props;
+  const { q } = search;
   return (
     <Page title="Networks" user={user} csrfToken={csrfToken} section="/networks">
-      {networks.length === 0 ? (
+      <SearchBox path="/networks" label="Search networks by name or DNS domain" q={q} />
+      <SearchResult q={q} shown={networks.length} searched={search.searched} more={nextCursor !== null} />
+      {networks.length === 0 && q ? null : networks.length === 0 ? (
         <EmptyState>
           No networks yet.{creatableIn.length > 0 ? " Create the first one below." : " Ask a group owner to add you to one."}
         </EmptyState>
@@ -68,7 +75,7 @@ export function NetworksPage({ user, csrfToken, networks, nextCursor, creatableI
           </tbody>
         </table>
       )}
-      <NextPage path="/networks" query={{}} cursor={nextCursor} />
+      <NextPage path="/networks" query={{ q }} cursor={nextCursor} />
       {creatableIn.length > 0 && (
         <section aria-labelledby="create-network">
           <h2 id="create-network">Create a network</h2>

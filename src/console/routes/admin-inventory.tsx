@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { need, onFailure } from "../failure";
 import { formFields, refusal, worded } from "../form";
+import { searchList, searchWords } from "../list-search";
 import { AdminInventoryPage, type AdminInventoryProps, INVENTORY_FIELDS, INVENTORY_SENTENCES, returnPath } from "../pages/admin-inventory";
 import type { SignedInEnv } from "../types";
 
@@ -8,12 +9,23 @@ import type { SignedInEnv } from "../types";
 export const adminInventoryRoutes = new Hono<SignedInEnv>();
 adminInventoryRoutes.onError(onFailure);
 
+/** Regions, and a page of gateways: those whose name or host contains `?q=` when searched (list-search.ts). */
 async function inventoryView(c: Context<SignedInEnv>) {
+  const q = searchWords(c.req.query("q"));
+  const read = async (at: string | undefined, limit: number) =>
+    need(await c.var.api.GET("/api/v1/gateways", { params: { query: { limit, ...(at ? { cursor: at } : {}) } } }));
   const [regions, gateways] = await Promise.all([
     c.var.api.GET("/api/v1/regions", { params: { query: { limit: 200 } } }),
-    c.var.api.GET("/api/v1/gateways", { params: { query: { limit: 200 } } }),
+    searchList(read, (gateway) => [gateway.name, gateway.publicHost], q, c.req.query("cursor")),
   ]);
-  return { user: c.var.user, csrfToken: c.var.csrfToken, regions: need(regions).items, gateways: need(gateways).items };
+  return {
+    user: c.var.user,
+    csrfToken: c.var.csrfToken,
+    regions: need(regions).items,
+    gateways: gateways.items,
+    nextCursor: gateways.nextCursor,
+    search: { q, searched: gateways.searched },
+  };
 }
 
 async function answer(

@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { byId } from "../../../client/index.ts";
 import { need, onFailure } from "../failure";
 import { formFields, refusal, worded } from "../form";
+import { searchList, searchWords } from "../list-search";
 import { GroupPage } from "../pages/group";
 import { type GroupProps, INVITE_FIELDS, MEMBER_FIELDS, type Role } from "../pages/group-shared";
 import { GROUP_FIELDS, GroupsPage } from "../pages/groups";
@@ -13,13 +14,25 @@ groupRoutes.onError(onFailure);
 
 const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
 
-async function groupsPage(c: Context<SignedInEnv>, cursor?: string) {
-  return need(await c.var.api.GET("/api/v1/groups", { params: { query: cursor ? { cursor } : {} } }));
+/** A page of the user's groups, or of those whose name contains `q` (list-search.ts). */
+async function groupsPage(c: Context<SignedInEnv>, cursor?: string, q?: string) {
+  const read = async (at: string | undefined, limit: number) =>
+    need(await c.var.api.GET("/api/v1/groups", { params: { query: { limit, ...(at ? { cursor: at } : {}) } } }));
+  return searchList(read, (group) => [group.name], q, cursor, 50);
 }
 
 groupRoutes.get("/groups", async (c) => {
-  const page = await groupsPage(c, c.req.query("cursor"));
-  return c.html(<GroupsPage user={c.var.user} csrfToken={c.var.csrfToken} groups={page.items} nextCursor={page.nextCursor} />);
+  const q = searchWords(c.req.query("q"));
+  const page = await groupsPage(c, c.req.query("cursor"), q);
+  return c.html(
+    <GroupsPage
+      user={c.var.user}
+      csrfToken={c.var.csrfToken}
+      groups={page.items}
+      nextCursor={page.nextCursor}
+      search={{ q, searched: page.searched }}
+    />,
+  );
 });
 
 groupRoutes.post("/groups", async (c) => {
