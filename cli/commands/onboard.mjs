@@ -15,6 +15,7 @@ import { loadSession } from "../session.mjs";
 import { readPassword, signIn } from "../sign-in.mjs";
 import { enrolDevice } from "./enrol.mjs";
 import { bringUp } from "./link.mjs";
+import { reportOnce } from "./report-once.mjs";
 import { allNetworks } from "./networks.mjs";
 
 export const ONBOARD_USAGE =
@@ -81,19 +82,30 @@ export async function onboard(ctx, values) {
           ctx.note(done.join("\n"));
           throw error;
         });
-  ctx.print([...done, handshake ? `handshake with ${handshake.peer} after ${handshake.seconds} s` : null].filter(Boolean).join("\n"), {
-    ...up.data,
-    api,
-    networkId: device.networkId,
-    networkName: device.networkName ?? null,
-    deviceId: device.deviceId,
-    nodeId: device.nodeId,
-    address: device.address,
-    publicKey: publicKeyOf(readPrivateKey(ctx.home, name)),
-    signedIn: steps.signedIn,
-    enrolled: steps.enrolled,
-    handshake,
-  });
+  const reported = await reportOnce(at, { ...values, name });
+  ctx.print(
+    [
+      ...done,
+      handshake ? `handshake with ${handshake.peer} after ${handshake.seconds} s` : null,
+      reported ? "reported to the API: the console shows this device as seen" : null,
+    ]
+      .filter(Boolean)
+      .join("\n"),
+    {
+      ...up.data,
+      api,
+      networkId: device.networkId,
+      networkName: device.networkName ?? null,
+      deviceId: device.deviceId,
+      nodeId: device.nodeId,
+      address: device.address,
+      publicKey: publicKeyOf(readPrivateKey(ctx.home, name)),
+      signedIn: steps.signedIn,
+      enrolled: steps.enrolled,
+      handshake,
+      reported,
+    },
+  );
 }
 
 /** Without --name, a device of this home already in that network (by id or the name it was joined by). */

@@ -4,6 +4,7 @@ import { UsageError } from "../errors.mjs";
 import { METHODS } from "../interface.mjs";
 import { bringUp, placement, UP_USAGE } from "./link.mjs";
 import { ONBOARD_USAGE, onboard } from "./onboard.mjs";
+import { reportOnce } from "./report-once.mjs";
 
 /** @type {import("../args.mjs").Command} */
 export const up = {
@@ -33,6 +34,7 @@ export const up = {
       if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --network (onboarding)`, `usage: ${up.usage}`);
     }
     const { human, data } = await bringUp(ctx, values);
-    ctx.print(human, data);
+    const reported = await reportOnce(ctx, values);
+    ctx.print(reported ? `${human}\nreported to the API: the console shows this device as seen` : human, { ...data, reported });
   },
 };

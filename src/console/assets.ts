@@ -50,6 +50,7 @@ button.secondary { background: #fff; color: var(--accent); }
 button.danger, .button.danger { background: var(--bad); border-color: var(--bad); color: #fff; }
 button[aria-busy="true"] { opacity: .7; cursor: progress; }
 .buttons { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem; }
+.search { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .5rem 0; }
 .help { margin: 0; color: var(--muted); font-size: .9rem; }
 .notice { border-left: 4px solid var(--accent); background: var(--bg-soft); padding: .5rem 1rem; margin: 1rem 0; }
 .notice.error { border-color: var(--bad); }

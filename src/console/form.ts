@@ -1,4 +1,4 @@
-import { type FieldMap, humanize, type Names, pathInSentence, placeOf } from "./humanize";
+import { type FieldMap, humanize, type Names, pathInSentence, placeOf, type SentenceFields } from "./humanize";
 import type { Context } from "hono";
 
 /** A submitted form's text fields (the CSRF field already checked and dropped). */
@@ -41,16 +41,18 @@ export interface Wording {
   names?: Names;
   path?: readonly string[];
   fields?: FieldMap;
+  /** Field-less sentences that are about one field of this form (humanize.ts SentenceFields). */
+  sentences?: SentenceFields;
 }
 
 /** The refusal in the page's words (humanize.ts), each field error placed at its form field when known. */
-export function worded(error: FormError, { names, path, fields: map = {} }: Wording): FormError {
+export function worded(error: FormError, { names, path, fields: map = {}, sentences = [] }: Wording): FormError {
   const message = humanize(error.message, names, path);
   const fields: FieldRefusal[] = (error.fields ?? []).map((field) => {
     const place = placeOf(field.path, map);
     return { path: field.path, message: humanize(field.message, names, path), ...place };
   });
-  const named = pathInSentence(error.message);
+  const named = pathInSentence(error.message) ?? sentences.find(([pattern]) => pattern.test(error.message))?.[1];
   const place = named && placeOf(named, map);
   if (fields.length === 0 && place) fields.push({ path: named, message, ...place });
   return { message, fields };

@@ -67,7 +67,7 @@ describe("wgo up / down: the config's DNS", () => {
   it("in a namespace without a resolv.conf: down removes the file and the directories wgo created", async () => {
     const { etc, wgo } = await setup(["10.77.0.53"]);
     const up = await wgo(["up", "--name", "laptop", "--netns", "ns1", "--interface", "wg7"], false);
-    expect(up.stdout).toMatch(/, DNS 10\.77\.0\.53 via netns\n$/);
+    expect(up.stdout).toMatch(/, DNS 10\.77\.0\.53 via netns\nreported to the API: the console shows this device as seen\n$/);
     expect(existsSync(join(etc, "netns", "ns1", "resolv.conf"))).toBe(true);
     await wgo(["down", "--name", "laptop"]);
     expect(existsSync(join(etc, "netns")), "/etc/netns did not exist before either").toBe(false);
@@ -87,7 +87,9 @@ describe("wgo up / down: the config's DNS", () => {
     const { host, wgo } = await setup(["10.77.0.53", "10.77.0.54", "corp.example"], { resolvectl: true });
     const up = await wgo(["up", "--name", "laptop"], false);
     expect(up.code, up.stderr).toBe(0);
-    expect(up.stdout).toMatch(/, DNS 10\.77\.0\.53, 10\.77\.0\.54 \(search corp\.example\) via systemd-resolved\n$/);
+    expect(up.stdout).toMatch(
+      /, DNS 10\.77\.0\.53, 10\.77\.0\.54 \(search corp\.example\) via systemd-resolved\nreported to the API: the console shows this device as seen\n$/,
+    );
     expect(up.stderr).toBe("");
     expect(host.resolver.links.get("wg0")).toEqual({ dns: ["10.77.0.53", "10.77.0.54"], domains: ["~corp.example"], defaultRoute: false });
 

@@ -33,14 +33,16 @@ async function setup(routes: Record<string, FakeRoute> = {}, state = newNetworkS
 describe("wgo heartbeat --once", () => {
   it("reports the applied revision and each peer from `wg show dump`, with the device token, as a delta peer report", async () => {
     const { api, wgo } = await setup();
+    // `wgo up` reported once at its end: a full report (base null) of the new interface, no traffic yet.
+    expect(api.state.heartbeats).toEqual([{ appliedRevision: 3, peerReport: { base: null, changed: [], removed: [], more: false } }]);
     const result = await wgo(["heartbeat", "--name", "laptop", "--once"]);
     expect(result.code).toBe(0);
     const request = api.requests.at(-1)!;
     expect(request).toMatchObject({ path: "/client/devices/dev_1/heartbeat", token: DEVICE_TOKEN });
-    // No base yet: a full report, the handshake in Unix seconds.
+    // A delta on the seq that up's report got, the handshake in Unix seconds.
     expect(request.body).toEqual({
       appliedRevision: 3,
-      peerReport: { base: null, changed: [[PEER_KEY, 1763719200, 1234, 5678]], removed: [], more: false },
+      peerReport: { base: 1, changed: [[PEER_KEY, 1763719200, 1234, 5678]], removed: [], more: false },
     });
     expect(result.json[0]).toEqual({
       name: "laptop",
@@ -49,7 +51,7 @@ describe("wgo heartbeat --once", () => {
       desiredRevision: 3,
       configChanged: false,
       peers: 1,
-      reported: { form: "delta", pages: 1, changed: 1, removed: 0, full: true, largestBodyBytes: JSON.stringify(request.body).length },
+      reported: { form: "delta", pages: 1, changed: 1, removed: 0, full: false, largestBodyBytes: JSON.stringify(request.body).length },
       applied: null,
     });
     expect(api.state.peerRows).toEqual(new Map([[PEER_KEY, [1763719200, 1234, 5678]]]));
@@ -83,12 +85,30 @@ describe("wgo heartbeat --once", () => {
     expect(host.wgVerbs).toEqual(["setconf"]);
   });
 
+  it("`wgo up` again starts the report over (a full one: the new interface's counters are zero); the next beat builds on it", async () => {
+    const { api, host, wgo } = await setup();
+    await wgo(["heartbeat", "--name", "laptop", "--once"]);
+    expect(api.state.peerRows).toEqual(new Map([[PEER_KEY, [1763719200, 1234, 5678]]]));
+    await wgo(["down", "--name", "laptop"]);
+    const again = await wgo(["up", "--name", "laptop"]);
+    expect(again.json[0]).toMatchObject({ action: "created", reported: true });
+    const seq = api.state.peerSeq!;
+    expect(api.state.heartbeats.at(-1)).toEqual({ appliedRevision: 3, peerReport: { base: null, changed: [], removed: [], more: false } });
+    expect(api.state.peerRows).toEqual(new Map());
+    host.links.get("wg7")!.dump = dumpText(1763719300, 10, 20);
+    await wgo(["heartbeat", "--name", "laptop", "--once"]);
+    expect(api.state.heartbeats.at(-1)).toEqual({
+      appliedRevision: 3,
+      peerReport: { base: seq, changed: [[PEER_KEY, 1763719300, 10, 20]], removed: [], more: false },
+    });
+  });
+
   it("with the interface down reports no peers and says so", async () => {
     const { api, wgo } = await setup();
     await wgo(["down", "--name", "laptop"]);
     const result = await wgo(["heartbeat", "--name", "laptop", "--once"]);
     expect(result.stderr).toBe("note: wg7 is not up: reporting no peers\n");
-    expect(api.state.heartbeats.at(-1)).toEqual({ appliedRevision: 3, peerReport: { base: null, changed: [], removed: [], more: false } });
+    expect(api.state.heartbeats.at(-1)).toEqual({ appliedRevision: 3, peerReport: { base: 1, changed: [], removed: [], more: false } });
   });
 });
 
@@ -100,7 +120,8 @@ describe("wgo heartbeat loop", () => {
       {
         "POST /client/devices/dev_1/heartbeat": (request) => {
           state.heartbeats.push(request.body);
-          if (state.heartbeats.length === 2) signals!.emit("SIGTERM");
+          // The first beat is `wgo up`'s own report; then the loop's two.
+          if (state.heartbeats.length === 3) signals!.emit("SIGTERM");
           return { status: 200, body: { desiredRevision: state.revision, configChanged: request.body.appliedRevision !== state.revision } };
         },
       },
@@ -111,16 +132,19 @@ describe("wgo heartbeat loop", () => {
     // --interval 30, yet the test ends inside vitest's 5 s timeout: the beat after an apply does not wait.
     const result = await wgo(["heartbeat", "--name", "laptop", "--interval", "30", "--apply"]);
     expect(result.code).toBe(0);
-    expect(state.heartbeats.map((beat) => beat.appliedRevision)).toEqual([3, 4]);
+    expect(state.heartbeats.map((beat) => beat.appliedRevision)).toEqual([3, 3, 4]);
     expect(signals.listenerCount("SIGTERM"), "signal handlers are removed").toBe(0);
   });
 
   it("keeps beating through a 500, stops with exit 3 when the credential is refused (the unit does not restart on 3)", async () => {
-    const answers = [
+    const answers: Array<{ status: number; body: unknown }> = [];
+    // `wgo up`'s own report (in setup) is taken; the answers below are the loop's.
+    const taken = { status: 200, body: { desiredRevision: 3, configChanged: false } };
+    const { wgo } = await setup({ "POST /client/devices/dev_1/heartbeat": () => answers.shift() ?? taken });
+    answers.push(
       { status: 500, body: envelope("internal", "Internal error") },
       { status: 401, body: envelope("unauthorized", "The device credential is not valid") },
-    ];
-    const { wgo } = await setup({ "POST /client/devices/dev_1/heartbeat": () => answers.shift()! });
+    );
     const result = await wgo(["heartbeat", "--name", "laptop", "--interval", "1"]);
     // The 500 it survives is a line on stderr; the 401 that ends it is the --json error object on stdout.
     expect(result.stderr).toBe("error: 500 internal: Internal error\n");

@@ -42,6 +42,7 @@ describe("wgo up / status / down", () => {
       addresses: ["10.77.0.1/24"],
       routes: [],
       dns: { servers: ["10.77.0.53"], search: [], via: "netns" },
+      reported: true,
     });
     expect(result.stderr).toBe("");
     expect(device()).toMatchObject({ interface: "wg7", netns: "ns1", method: "setconf", appliedRevision: 3, configRevision: 3 });

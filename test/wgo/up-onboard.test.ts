@@ -56,7 +56,9 @@ describe("wgo up --network (one-command onboarding)", () => {
     const { api, home, host, wgo, calls } = await setup();
     const result = await wgo(ONBOARD, "right\n");
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(calls()).toEqual(["POST /auth/login", "GET /networks", "POST /client/devices"]);
+    // Last, one heartbeat: the console shows the device as seen, at the revision it runs (not "never").
+    expect(calls()).toEqual(["POST /auth/login", "GET /networks", "POST /client/devices", "POST /client/devices/dev_1/heartbeat"]);
+    expect(api.state.heartbeats).toEqual([expect.objectContaining({ appliedRevision: 3 })]);
     expect(api.requests[0]!.body).toEqual({ email: "ada@e.test", password: "right" });
     expect(api.requests[2]).toMatchObject({ token: "access-1", body: { name: "laptop", networkId: "net_1" } });
     expect(result.json).toEqual([
@@ -73,6 +75,7 @@ describe("wgo up --network (one-command onboarding)", () => {
         action: "created",
         appliedRevision: 3,
         addresses: ["10.77.0.1/24"],
+        reported: true,
       }),
     ]);
     const device = JSON.parse(readFileSync(join(home, "devices", "laptop.json"), "utf8"));
@@ -89,7 +92,7 @@ describe("wgo up --network (one-command onboarding)", () => {
     const before = api.requests.length;
     const again = await wgo(ONBOARD, "right\n");
     expect(again.code, again.stdout + again.stderr).toBe(0);
-    expect(calls().slice(before)).toEqual(["POST /client/devices/dev_1/config"]);
+    expect(calls().slice(before)).toEqual(["POST /client/devices/dev_1/config", "POST /client/devices/dev_1/heartbeat"]);
     expect(again.json[0]).toMatchObject({ enrolled: "existing", signedIn: null, action: "synced", appliedRevision: 5 });
 
     // Without --name, by the network's id: the device already in that network is the one reused.
@@ -180,7 +183,10 @@ describe("wgo up --network (one-command onboarding)", () => {
     const { api, wgo } = await setup();
     const result = await wgo(["up", "--enrolment-key", "ek_1", "--name", "server-1", "--method", "setconf"]);
     expect(result.code, result.stdout).toBe(0);
-    expect(api.requests.map((r) => [r.path, r.token, r.body?.enrolmentKey])).toEqual([["/client/devices", null, "ek_1"]]);
+    expect(api.requests.map((r) => [r.path, r.token, r.body?.enrolmentKey])).toEqual([
+      ["/client/devices", null, "ek_1"],
+      ["/client/devices/dev_1/heartbeat", DEVICE_TOKEN, undefined],
+    ]);
     expect(result.json[0]).toMatchObject({ name: "server-1", signedIn: "enrolment-key", enrolled: "new", action: "created" });
     const named = await wgo(["up", "--enrolment-key", "ek_1", "--network", "lab", "--name", "server-2"]);
     expect(named.code).toBe(2);

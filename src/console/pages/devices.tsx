@@ -1,6 +1,7 @@
 import type { Schema } from "../../../client/index.ts";
 import { ago } from "../format";
 import { EmptyState, ErrorNotice, Page } from "../layout";
+import { SearchBox, SearchResult } from "../list-filter";
 import { NextPage, PostButton } from "../parts";
 import type { ConsoleUser } from "../types";
 
@@ -15,16 +16,22 @@ export interface DevicesProps {
   /** Networks whose enrolment keys this user manages (group owner/admin). */
   keyNetworks: Schema<"Network">[];
   error?: { message: string };
+  /** The words searched (`?q=`) and how many devices were read to find the matches. */
+  search?: { q?: string; searched: number };
 }
 
 const STATUS_CLASS = { online: "status-ok", offline: "status-bad", unknown: "status-warn" } as const;
 
 /** The user's devices (and those of networks they administer), with their last heartbeat. */
-export function DevicesPage({ user, csrfToken, devices, nextCursor, networkNames, revocable, keyNetworks, error }: DevicesProps) {
+export function DevicesPage(props: DevicesProps) {
+  const { user, csrfToken, devices, nextCursor, networkNames, revocable, keyNetworks, error, search = { searched: 0 } } = props;
+  const { q } = search;
   return (
     <Page title="Devices" user={user} csrfToken={csrfToken} section="/devices">
       <ErrorNotice message={error?.message} />
-      {devices.length === 0 ? (
+      <SearchBox path="/devices" label="Search devices by name" q={q} />
+      <SearchResult q={q} shown={devices.length} searched={search.searched} more={nextCursor !== null} />
+      {devices.length === 0 && q ? null : devices.length === 0 ? (
         <EmptyState>
           No devices yet. On the machine, run <code>wgo up --api … --network …</code> (see the enrolment keys below for machines without a
           person signing in).
@@ -70,7 +77,7 @@ export function DevicesPage({ user, csrfToken, devices, nextCursor, networkNames
           </tbody>
         </table>
       )}
-      <NextPage path="/devices" query={{}} cursor={nextCursor} />
+      <NextPage path="/devices" query={{ q }} cursor={nextCursor} />
       {keyNetworks.length > 0 && (
         <section aria-labelledby="keys">
           <h2 id="keys">Enrolment keys</h2>

@@ -1,4 +1,7 @@
 import type { Schema } from "../../../client/index.ts";
+import { InputField, SelectField } from "../fields";
+import type { FormError } from "../form";
+import type { FieldMap, SentenceFields } from "../humanize";
 import { CsrfField, EmptyState } from "../layout";
 
 const MAX_FORM_MEMBERS = 4;
@@ -12,7 +15,22 @@ export interface PoolsProps {
   free: Schema<"Node">[];
   names: Map<string, string>;
   values?: Record<string, string>;
+  error?: FormError;
 }
+
+/** The pool form's fields by the API's paths: members.N is the N+1th member select (priority order). */
+export const POOL_FIELDS: FieldMap = {
+  name: { label: "Pool name", field: "pool-name" },
+  members: { label: "Member 1", field: "member1" },
+  ...Object.fromEntries(
+    Array.from({ length: MAX_FORM_MEMBERS }, (_, index) => [
+      `members.${index}`,
+      { label: `Member ${index + 1}`, field: `member${index + 1}` },
+    ]),
+  ),
+  preempt: { label: "Preempt", field: "preempt" },
+};
+export const POOL_SENTENCES: SentenceFields = [[/already uses the name/, "name"]];
 
 type PoolMember = Schema<"GatewayPool">["members"][number];
 
@@ -27,7 +45,7 @@ const stateOf = (member: PoolMember, active: boolean) =>
   `${active ? "active" : member.drained ? "drained" : "standby"}, ${healthWord(member)}`;
 
 /** Gateway pools: hops with failover. Members in preference order; drain takes one out of service. */
-export function GatewayPools({ csrfToken, networkId, canChange, pools, free, names, values = {} }: PoolsProps) {
+export function GatewayPools({ csrfToken, networkId, canChange, pools, free, names, values = {}, error }: PoolsProps) {
   const base = `/networks/${networkId}/pools`;
   return (
     <section aria-labelledby="pools-heading">
@@ -77,22 +95,21 @@ export function GatewayPools({ csrfToken, networkId, canChange, pools, free, nam
         <form method="post" action={base} class="card">
           <h3>Create a gateway pool</h3>
           <CsrfField token={csrfToken} />
-          <label for="pool-name">Pool name</label>
-          <input id="pool-name" name="name" required value={values.name ?? ""} />
+          <InputField id="pool-name" label="Pool name" error={error} input={{ name: "name", required: true, value: values.name ?? "" }} />
           {Array.from({ length: MAX_FORM_MEMBERS }, (_, index) => (
-            <>
-              <label for={`member${index + 1}`}>
-                Member {index + 1} (priority {index + 1})
-              </label>
-              <select id={`member${index + 1}`} name={`member${index + 1}`} required={index === 0}>
-                <option value="">None</option>
-                {free.map((node) => (
-                  <option value={node.id} selected={values[`member${index + 1}`] === node.id}>
-                    {node.name}
-                  </option>
-                ))}
-              </select>
-            </>
+            <SelectField
+              id={`member${index + 1}`}
+              label={`Member ${index + 1} (priority ${index + 1})`}
+              error={error}
+              select={{ name: `member${index + 1}`, required: index === 0 }}
+            >
+              <option value="">None</option>
+              {free.map((node) => (
+                <option value={node.id} selected={values[`member${index + 1}`] === node.id}>
+                  {node.name}
+                </option>
+              ))}
+            </SelectField>
           ))}
           <div class="check">
             <input type="checkbox" id="preempt" name="preempt" value="on" checked={values.preempt === "on"} />

@@ -1,5 +1,7 @@
+import { InputField } from "../fields";
+import { errorsAt } from "../form";
 import { when } from "../format";
-import { CsrfField, EmptyState, ErrorNotice } from "../layout";
+import { CsrfField, EmptyState, ErrorNotice, FieldError } from "../layout";
 import { PostButton } from "../parts";
 import { type GroupProps, RoleSelect } from "./group-shared";
 
@@ -7,7 +9,7 @@ import { type GroupProps, RoleSelect } from "./group-shared";
 export function InvitesSection({ csrfToken, group, invites = [], grantable, error, values = {} }: GroupProps) {
   const base = `/groups/${group.id}`;
   const pending = invites.filter((invite) => invite.status === "pending");
-  const refused = error?.form === "invite";
+  const refused = error?.form === "invite" ? error : undefined;
   return (
     <section aria-labelledby="invites">
       <h2 id="invites">Invites</h2>
@@ -45,13 +47,18 @@ export function InvitesSection({ csrfToken, group, invites = [], grantable, erro
         </table>
       )}
       <h3 id="send-invite">Invite by email</h3>
-      {refused && <ErrorNotice message={error.message} fields={error.fields} />}
+      {refused && <ErrorNotice message={refused.message} fields={refused.fields} />}
       <form method="post" action={`${base}/invites`} class="card" aria-labelledby="send-invite">
         <CsrfField token={csrfToken} />
-        <label for="invite-email">Email</label>
-        <input id="invite-email" name="email" type="email" required value={refused ? (values.email ?? "") : ""} />
+        <InputField
+          id="invite-email"
+          label="Email"
+          error={refused}
+          input={{ name: "email", type: "email", required: true, value: refused ? (values.email ?? "") : "" }}
+        />
         <label for="invite-role">Role</label>
-        <RoleSelect id="invite-role" roles={grantable} selected={refused ? values.role : "member"} />
+        <RoleSelect id="invite-role" roles={grantable} selected={refused ? values.role : "member"} error={refused} />
+        <FieldError field="invite-role" messages={errorsAt(refused, "invite-role")} />
         <button type="submit">Send invite</button>
       </form>
     </section>

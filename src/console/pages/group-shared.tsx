@@ -1,8 +1,22 @@
 import type { Schema } from "../../../client/index.ts";
+import { errorsAt, type FormError } from "../form";
+import type { FieldMap } from "../humanize";
+import { invalidAttrs } from "../layout";
 import type { ConsoleUser } from "../types";
 
 export type Role = Schema<"Group">["role"];
-export type FormError = { message: string; fields?: { path: string; message: string }[] };
+export type { FormError };
+
+/** The add-member and invite forms' fields by the API's paths (a member is added by email or by user id). */
+export const MEMBER_FIELDS: FieldMap = {
+  email: { label: "Email or user id", field: "member-who" },
+  userId: { label: "Email or user id", field: "member-who" },
+  role: { label: "Role", field: "member-role" },
+};
+export const INVITE_FIELDS: FieldMap = {
+  email: { label: "Email", field: "invite-email" },
+  role: { label: "Role", field: "invite-role" },
+};
 
 export interface GroupProps {
   user: ConsoleUser;
@@ -19,10 +33,10 @@ export interface GroupProps {
   values?: Record<string, string>;
 }
 
-/** RoleSelect: the roles the user may grant, with the current one selected. */
-export function RoleSelect({ id, roles, selected }: { id: string; roles: Role[]; selected?: string }) {
+/** RoleSelect: the roles the user may grant, with the current one selected (and its refusal, if any, beside it). */
+export function RoleSelect({ id, roles, selected, error }: { id: string; roles: Role[]; selected?: string; error?: FormError }) {
   return (
-    <select id={id} name="role" required>
+    <select id={id} name="role" required {...invalidAttrs(id, errorsAt(error, id))}>
       {roles.map((role) => (
         <option value={role} selected={role === selected}>
           {role}

@@ -1,4 +1,6 @@
-import { CsrfField, ErrorNotice, Page } from "../layout";
+import { InputField } from "../fields";
+import { errorsAt } from "../form";
+import { CsrfField, ErrorNotice, FieldError, Page } from "../layout";
 import { PostButton } from "../parts";
 import { InvitesSection } from "./group-invites";
 import { MembersTable } from "./group-members";
@@ -8,6 +10,7 @@ import { type GroupProps, RoleSelect } from "./group-shared";
 export function GroupPage(props: GroupProps) {
   const { user, csrfToken, group, canManage, grantable, error, values = {} } = props;
   const base = `/groups/${group.id}`;
+  const memberError = error?.form === "member" ? error : undefined;
   return (
     <Page title={`Group ${group.name}`} user={user} csrfToken={csrfToken} section="/groups">
       <p>
@@ -21,13 +24,18 @@ export function GroupPage(props: GroupProps) {
         <section aria-labelledby="add-member">
           <h2 id="add-member">Add a member</h2>
           <p class="help">Someone who already shares a group with you, by email or user id. Anyone else: send an invite below.</p>
-          {error?.form === "member" && <ErrorNotice message={error.message} fields={error.fields} />}
+          {memberError && <ErrorNotice message={memberError.message} fields={memberError.fields} />}
           <form method="post" action={`${base}/members`} class="card">
             <CsrfField token={csrfToken} />
-            <label for="member-who">Email or user id</label>
-            <input id="member-who" name="who" required value={error?.form === "member" ? (values.who ?? "") : ""} />
+            <InputField
+              id="member-who"
+              label="Email or user id"
+              error={memberError}
+              input={{ name: "who", required: true, value: memberError ? (values.who ?? "") : "" }}
+            />
             <label for="member-role">Role</label>
-            <RoleSelect id="member-role" roles={grantable} selected={error?.form === "member" ? values.role : "member"} />
+            <RoleSelect id="member-role" roles={grantable} selected={memberError ? values.role : "member"} error={memberError} />
+            <FieldError field="member-role" messages={errorsAt(memberError, "member-role")} />
             <button type="submit">Add member</button>
           </form>
         </section>

@@ -1,6 +1,10 @@
 import type { Schema } from "../../../client/index.ts";
+import { InputField } from "../fields";
+import type { FormError } from "../form";
 import { when } from "../format";
+import type { FieldMap } from "../humanize";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
+import { SearchBox, SearchResult } from "../list-filter";
 import { NextPage } from "../parts";
 import type { ConsoleUser } from "../types";
 
@@ -9,15 +13,23 @@ export interface GroupsProps {
   csrfToken: string;
   groups: Schema<"Group">[];
   nextCursor: string | null;
-  error?: { message: string; fields?: { path: string; message: string }[] };
+  error?: FormError;
   values?: Record<string, string>;
+  /** The words searched (`?q=`) and how many groups were read to find the matches. */
+  search?: { q?: string; searched: number };
 }
 
+/** The create-group form's field by the API's path: a refusal is shown beside it. */
+export const GROUP_FIELDS: FieldMap = { name: { label: "Name", field: "group-name" } };
+
 /** The groups the user belongs to (all of them for a platform admin), and a form to start one. */
-export function GroupsPage({ user, csrfToken, groups, nextCursor, error, values = {} }: GroupsProps) {
+export function GroupsPage({ user, csrfToken, groups, nextCursor, error, values = {}, search = { searched: 0 } }: GroupsProps) {
+  const { q } = search;
   return (
     <Page title="Groups" user={user} csrfToken={csrfToken} section="/groups">
-      {groups.length === 0 ? (
+      <SearchBox path="/groups" label="Search groups by name" q={q} />
+      <SearchResult q={q} shown={groups.length} searched={search.searched} more={nextCursor !== null} />
+      {groups.length === 0 && q ? null : groups.length === 0 ? (
         <EmptyState>You are not in any group yet. Create one below, or accept an invitation someone sent you.</EmptyState>
       ) : (
         <table>
@@ -42,15 +54,19 @@ export function GroupsPage({ user, csrfToken, groups, nextCursor, error, values 
           </tbody>
         </table>
       )}
-      <NextPage path="/groups" query={{}} cursor={nextCursor} />
+      <NextPage path="/groups" query={{ q }} cursor={nextCursor} />
       <section aria-labelledby="create-group">
         <h2 id="create-group">Create a group</h2>
         <ErrorNotice message={error?.message} fields={error?.fields} />
         <form method="post" action="/groups" class="card">
           <CsrfField token={csrfToken} />
-          <label for="group-name">Name</label>
-          <input id="group-name" name="name" required maxlength={100} value={values.name ?? ""} />
-          <p class="help">You become the group's owner.</p>
+          <InputField
+            id="group-name"
+            label="Name"
+            error={error}
+            help="You become the group's owner."
+            input={{ name: "name", required: true, maxlength: 100, value: values.name ?? "" }}
+          />
           <button type="submit">Create group</button>
         </form>
       </section>

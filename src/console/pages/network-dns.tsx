@@ -1,10 +1,13 @@
 import type { Schema } from "../../../client/index.ts";
+import { InputField, SelectField } from "../fields";
+import type { FormError } from "../form";
+import type { FieldMap } from "../humanize";
 import { CsrfField, EmptyState } from "../layout";
+import { SearchBox, SearchResult } from "../list-filter";
 import { NextPage } from "../parts";
 import type { ConsoleUser } from "../types";
 import { NetworkFrame } from "./network-frame";
 
-type Refusal = { message: string; fields?: { path: string; message: string }[] };
 const TYPES = ["A", "AAAA", "CNAME", "TXT"] as const;
 
 export interface DnsProps {
@@ -14,12 +17,24 @@ export interface DnsProps {
   canChange: boolean;
   records: Schema<"DnsRecord">[];
   nextCursor: string | null;
-  error?: Refusal;
+  error?: FormError;
   values?: Record<string, string>;
+  /** The words searched (`?q=`) and how many records were read to find the matches. */
+  search?: { q?: string; searched: number };
 }
 
-export function NetworkDnsPage({ user, csrfToken, network, canChange, records, nextCursor, error, values }: DnsProps) {
+/** The record form's fields by the API's paths: a refusal is shown beside the field it names. */
+export const RECORD_FIELDS: FieldMap = {
+  name: { label: "Name", field: "record-name" },
+  type: { label: "Type", field: "record-type" },
+  value: { label: "Value", field: "record-value" },
+  ttl: { label: "TTL", field: "record-ttl" },
+};
+
+export function NetworkDnsPage(props: DnsProps) {
+  const { user, csrfToken, network, canChange, records, nextCursor, error, values, search = { searched: 0 } } = props;
   const base = `/networks/${network.id}/dns`;
+  const { q } = search;
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/dns" error={error}>
       <p>
@@ -38,7 +53,9 @@ export function NetworkDnsPage({ user, csrfToken, network, canChange, records, n
           </a>
         </li>
       </ul>
-      {records.length === 0 ? (
+      <SearchBox path={base} label="Search records by name or value" q={q} />
+      <SearchResult q={q} shown={records.length} searched={search.searched} more={nextCursor !== null} />
+      {records.length === 0 && q ? null : records.length === 0 ? (
         <EmptyState>No records added by hand. {canChange ? "Add one below." : ""}</EmptyState>
       ) : (
         <table>
@@ -89,7 +106,7 @@ export function NetworkDnsPage({ user, csrfToken, network, canChange, records, n
           </tbody>
         </table>
       )}
-      <NextPage path={base} query={{}} cursor={nextCursor} />
+      <NextPage path={base} query={{ q }} cursor={nextCursor} />
       {canChange && (
         <section aria-labelledby="add-record">
           <h2 id="add-record">Add a record</h2>
@@ -98,6 +115,7 @@ export function NetworkDnsPage({ user, csrfToken, network, canChange, records, n
             action={`${base}/records`}
             submitLabel="Add record"
             values={values}
+            error={error}
             domain={network.dnsDomain}
           />
         </section>
@@ -112,35 +130,40 @@ export interface RecordFormProps {
   submitLabel: string;
   domain: string;
   values?: Record<string, string>;
+  error?: FormError;
 }
 
-export function RecordForm({ csrfToken, action, submitLabel, domain, values = {} }: RecordFormProps) {
+export function RecordForm({ csrfToken, action, submitLabel, domain, values = {}, error }: RecordFormProps) {
   return (
     <form method="post" action={action} class="card">
       <CsrfField token={csrfToken} />
-      <label for="record-name">Name</label>
-      <input id="record-name" name="name" required value={values.name ?? ""} aria-describedby="record-name-help" />
-      <p id="record-name-help" class="help">
-        Relative to {domain}; @ is the zone's apex.
-      </p>
-      <label for="record-type">Type</label>
-      <select id="record-type" name="type">
+      <InputField
+        id="record-name"
+        label="Name"
+        error={error}
+        help={`Relative to ${domain}; @ is the zone's apex.`}
+        input={{ name: "name", required: true, value: values.name ?? "" }}
+      />
+      <SelectField id="record-type" label="Type" error={error} select={{ name: "type" }}>
         {TYPES.map((type) => (
           <option value={type} selected={values.type === type}>
             {type}
           </option>
         ))}
-      </select>
-      <label for="record-value">Value</label>
-      <input id="record-value" name="value" required value={values.value ?? ""} />
-      <label for="record-ttl">TTL in seconds (optional)</label>
-      <input id="record-ttl" name="ttl" inputmode="numeric" placeholder="300" value={values.ttl ?? ""} />
+      </SelectField>
+      <InputField id="record-value" label="Value" error={error} input={{ name: "value", required: true, value: values.value ?? "" }} />
+      <InputField
+        id="record-ttl"
+        label="TTL in seconds (optional)"
+        error={error}
+        input={{ name: "ttl", inputmode: "numeric", placeholder: "300", value: values.ttl ?? "" }}
+      />
       <button type="submit">{submitLabel}</button>
     </form>
   );
 }
 
-export function EditRecordPage(props: Omit<DnsProps, "records" | "nextCursor" | "canChange"> & { record: Schema<"DnsRecord"> }) {
+export function EditRecordPage(props: Omit<DnsProps, "records" | "nextCursor" | "canChange" | "search"> & { record: Schema<"DnsRecord"> }) {
   const { user, csrfToken, network, record, error, values } = props;
   const base = `/networks/${network.id}/dns`;
   const initial = { name: record.name, type: record.type, value: record.value, ttl: String(record.ttl) };
@@ -156,6 +179,7 @@ export function EditRecordPage(props: Omit<DnsProps, "records" | "nextCursor" | 
           submitLabel="Save record"
           domain={network.dnsDomain}
           values={values ?? initial}
+          error={error}
         />
         <p>
           <a href={base}>Cancel</a>

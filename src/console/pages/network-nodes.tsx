@@ -1,5 +1,6 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField, EmptyState } from "../layout";
+import { SearchBox, SearchResult } from "../list-filter";
 import { NextPage } from "../parts";
 import type { FormError } from "../form";
 import type { GatewayChoice } from "../routes/gateway-choices";
@@ -23,16 +24,21 @@ export interface NodesProps {
   added?: Omit<NodeAddedProps, "csrfToken" | "networkId" | "platformAdmin">;
   error?: FormError;
   values?: Record<string, string>;
+  /** The words searched (`?q=`) and how many nodes were read to find the matches. */
+  search?: { q?: string; searched: number };
 }
 
 export function NetworkNodesPage(props: NodesProps) {
-  const { user, csrfToken, network, canChange, nodes, nextCursor, error, added, platformAdmin } = props;
+  const { user, csrfToken, network, canChange, nodes, nextCursor, error, added, platformAdmin, search = { searched: 0 } } = props;
   const base = `/networks/${network.id}/nodes`;
+  const { q } = search;
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/nodes" error={error}>
       {added && <NodeAdded {...added} csrfToken={csrfToken} networkId={network.id} platformAdmin={platformAdmin} />}
       <AwaitingNotice nodes={nodes} />
-      {nodes.length === 0 ? (
+      <SearchBox path={base} label="Search nodes by name or address" q={q} />
+      <SearchResult q={q} shown={nodes.length} searched={search.searched} more={nextCursor !== null} />
+      {nodes.length === 0 && q ? null : nodes.length === 0 ? (
         <EmptyState>
           No nodes yet.{" "}
           {canChange ? "Add the first one below, or enrol a device with wgo." : "Ask an owner or admin of the group to add one."}
@@ -84,7 +90,7 @@ export function NetworkNodesPage(props: NodesProps) {
           </tbody>
         </table>
       )}
-      <NextPage path={base} query={{}} cursor={nextCursor} />
+      <NextPage path={base} query={{ q }} cursor={nextCursor} />
       {canChange && <AddNodeForm {...props} error={props.values ? error : undefined} />}
     </NetworkFrame>
   );

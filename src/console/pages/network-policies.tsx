@@ -18,7 +18,7 @@ export interface PoliciesProps {
   policies: { policy: Schema<"RoutingPolicy">; chain: ChainBox[] }[];
   choices: HopChoice[];
   maxHops: number;
-  pools: Omit<PoolsProps, "csrfToken" | "networkId" | "canChange" | "values">;
+  pools: Omit<PoolsProps, "csrfToken" | "networkId" | "canChange" | "values" | "error">;
   intent: Omit<IntentProps, "networkId">;
   error?: FormError;
   /** What a refused form held, and which form it was. */
@@ -92,6 +92,7 @@ export function NetworkPoliciesPage(props: PoliciesProps) {
         canChange={canChange}
         {...props.pools}
         values={valuesOf === "pool" ? values : undefined}
+        error={valuesOf === "pool" ? error : undefined}
       />
     </NetworkFrame>
   );

@@ -1,5 +1,9 @@
 import type { Schema } from "../../../client/index.ts";
+import { InputField, SelectField } from "../fields";
+import type { FormError } from "../form";
+import type { FieldMap, SentenceFields } from "../humanize";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
+import { SearchBox, SearchResult } from "../list-filter";
 import { NextPage } from "../parts";
 import type { ConsoleUser } from "../types";
 
@@ -11,14 +15,32 @@ export interface NetworksProps {
   /** Groups the user may create networks in (owner/admin, or all for a platform admin). */
   creatableIn: Schema<"Group">[];
   groupNames: Map<string, string>;
-  error?: { message: string; fields?: { path: string; message: string }[] };
+  error?: FormError;
   values?: Record<string, string>;
+  /** The words searched (`?q=`) and how many networks were read to find the matches. */
+  search?: { q?: string; searched: number };
 }
 
-export function NetworksPage({ user, csrfToken, networks, nextCursor, creatableIn, groupNames, error, values = {} }: NetworksProps) {
+/** The create-network form's fields by the API's paths, and the 409s that are about one of them. */
+export const NETWORK_FIELDS: FieldMap = {
+  groupId: { label: "Group", field: "groupId" },
+  name: { label: "Name", field: "name" },
+  cidr: { label: "Address range (CIDR)", field: "cidr" },
+  dnsDomain: { label: "DNS domain", field: "dnsDomain" },
+};
+export const NETWORK_SENTENCES: SentenceFields = [
+  [/already has a network named/, "name"],
+  [/ overlaps /, "cidr"],
+];
+
+export function NetworksPage(props: NetworksProps) {
+  const { user, csrfToken, networks, nextCursor, creatableIn, groupNames, error, values = {}, search = { searched: 0 } } = props;
+  const { q } = search;
   return (
     <Page title="Networks" user={user} csrfToken={csrfToken} section="/networks">
-      {networks.length === 0 ? (
+      <SearchBox path="/networks" label="Search networks by name or DNS domain" q={q} />
+      <SearchResult q={q} shown={networks.length} searched={search.searched} more={nextCursor !== null} />
+      {networks.length === 0 && q ? null : networks.length === 0 ? (
         <EmptyState>
           No networks yet.{creatableIn.length > 0 ? " Create the first one below." : " Ask a group owner to add you to one."}
         </EmptyState>
@@ -53,33 +75,36 @@ export function NetworksPage({ user, csrfToken, networks, nextCursor, creatableI
           </tbody>
         </table>
       )}
-      <NextPage path="/networks" query={{}} cursor={nextCursor} />
+      <NextPage path="/networks" query={{ q }} cursor={nextCursor} />
       {creatableIn.length > 0 && (
         <section aria-labelledby="create-network">
           <h2 id="create-network">Create a network</h2>
           <ErrorNotice message={error?.message} fields={error?.fields} />
           <form method="post" action="/networks" class="card">
             <CsrfField token={csrfToken} />
-            <label for="groupId">Group</label>
-            <select id="groupId" name="groupId" required>
+            <SelectField id="groupId" label="Group" error={error} select={{ name: "groupId", required: true }}>
               {creatableIn.map((group) => (
                 <option value={group.id} selected={values.groupId === group.id}>
                   {group.name}
                 </option>
               ))}
-            </select>
-            <label for="name">Name</label>
-            <input id="name" name="name" required value={values.name ?? ""} />
-            <label for="cidr">Address range (CIDR)</label>
-            <input id="cidr" name="cidr" required placeholder="10.20.0.0/24" aria-describedby="cidr-help" value={values.cidr ?? ""} />
-            <p id="cidr-help" class="help">
-              IPv4 or IPv6 with zero host bits: RFC 1918, 100.64.0.0/10 or fc00::/7.
-            </p>
-            <label for="dnsDomain">DNS domain (optional)</label>
-            <input id="dnsDomain" name="dnsDomain" placeholder="corp.internal" aria-describedby="dns-help" value={values.dnsDomain ?? ""} />
-            <p id="dns-help" class="help">
-              Defaults to the network's name followed by .internal.
-            </p>
+            </SelectField>
+            <InputField id="name" label="Name" error={error} input={{ name: "name", required: true, value: values.name ?? "" }} />
+            <InputField
+              id="cidr"
+              label="Address range (CIDR)"
+              error={error}
+              help="IPv4 or IPv6 with zero host bits: RFC 1918, 100.64.0.0/10 or fc00::/7."
+              input={{ name: "cidr", required: true, placeholder: "10.20.0.0/24", value: values.cidr ?? "" }}
+            />
+            <InputField
+              id="dnsDomain"
+              label="DNS domain (optional)"
+              error={error}
+              help="Defaults to the network's name followed by .internal."
+              helpId="dns-help"
+              input={{ name: "dnsDomain", placeholder: "corp.internal", value: values.dnsDomain ?? "" }}
+            />
             <button type="submit">Create network</button>
           </form>
         </section>

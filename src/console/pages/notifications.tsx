@@ -1,5 +1,8 @@
 import type { Schema } from "../../../client/index.ts";
+import { FieldsetError, InputField, SelectField } from "../fields";
+import type { FormError } from "../form";
 import { when } from "../format";
+import type { FieldMap } from "../humanize";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
 import { PostButton, SecretOnce } from "../parts";
 import type { ConsoleUser } from "../types";
@@ -11,9 +14,16 @@ export interface NotificationsProps extends DeliveriesProps {
   eventTypes: { type: string; description?: string }[];
   /** A webhook signing secret just issued (creation or rotation): shown in this answer only. */
   secret?: { channelTarget: string; value: string };
-  error?: { message: string; fields?: { path: string; message: string }[] };
+  error?: FormError;
   values?: { type?: string; target?: string; events?: string[] };
 }
+
+/** The add-channel form's fields by the API's paths: a refusal is shown beside the field it names. */
+export const CHANNEL_FIELDS: FieldMap = {
+  type: { label: "Type", field: "channel-type" },
+  target: { label: "Target", field: "channel-target" },
+  events: { label: "Events", field: "channel-events" },
+};
 
 /** The user's own notification channels (webhook, email) and what was delivered through them. */
 export function NotificationsPage(props: NotificationsProps) {
@@ -93,22 +103,28 @@ export function NotificationsPage(props: NotificationsProps) {
         <ErrorNotice message={error?.message} fields={error?.fields} />
         <form method="post" action="/notifications/channels" class="card">
           <CsrfField token={csrfToken} />
-          <label for="channel-type">Type</label>
-          <select id="channel-type" name="type">
+          <SelectField id="channel-type" label="Type" error={error} select={{ name: "type" }}>
             <option value="webhook" selected={values.type !== "email"}>
               Webhook (HTTPS, signed)
             </option>
             <option value="email" selected={values.type === "email"}>
               Email
             </option>
-          </select>
-          <label for="channel-target">Target</label>
-          <input id="channel-target" name="target" aria-describedby="target-help" value={values.target ?? ""} />
-          <p id="target-help" class="help">
-            A webhook's https URL, or for email your own address (left empty: {user.email}).
-          </p>
-          <fieldset>
+          </SelectField>
+          <InputField
+            id="channel-target"
+            label="Target"
+            error={error}
+            help={`A webhook's https URL, or for email your own address (left empty: ${user.email}).`}
+            helpId="target-help"
+            input={{ name: "target", value: values.target ?? "" }}
+          />
+          <fieldset
+            id="channel-events"
+            aria-describedby={error?.fields?.some((field) => field.field === "channel-events") ? "channel-events-error" : undefined}
+          >
             <legend>Events</legend>
+            <FieldsetError id="channel-events" error={error} />
             {eventTypes.map((event) => (
               <div>
                 <input type="checkbox" id={`event-${event.type}`} name="events" value={event.type} checked={chosen.has(event.type)} />{" "}

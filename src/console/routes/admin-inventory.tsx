@@ -1,19 +1,31 @@
 import { type Context, Hono } from "hono";
 import { need, onFailure } from "../failure";
-import { formFields, refusal } from "../form";
-import { AdminInventoryPage, type AdminInventoryProps, returnPath } from "../pages/admin-inventory";
+import { formFields, refusal, worded } from "../form";
+import { searchList, searchWords } from "../list-search";
+import { AdminInventoryPage, type AdminInventoryProps, INVENTORY_FIELDS, INVENTORY_SENTENCES, returnPath } from "../pages/admin-inventory";
 import type { SignedInEnv } from "../types";
 
 /** Regions and gateways (platform admins; the API refuses everyone else's changes). */
 export const adminInventoryRoutes = new Hono<SignedInEnv>();
 adminInventoryRoutes.onError(onFailure);
 
+/** Regions, and a page of gateways: those whose name or host contains `?q=` when searched (list-search.ts). */
 async function inventoryView(c: Context<SignedInEnv>) {
+  const q = searchWords(c.req.query("q"));
+  const read = async (at: string | undefined, limit: number) =>
+    need(await c.var.api.GET("/api/v1/gateways", { params: { query: { limit, ...(at ? { cursor: at } : {}) } } }));
   const [regions, gateways] = await Promise.all([
     c.var.api.GET("/api/v1/regions", { params: { query: { limit: 200 } } }),
-    c.var.api.GET("/api/v1/gateways", { params: { query: { limit: 200 } } }),
+    searchList(read, (gateway) => [gateway.name, gateway.publicHost], q, c.req.query("cursor")),
   ]);
-  return { user: c.var.user, csrfToken: c.var.csrfToken, regions: need(regions).items, gateways: need(gateways).items };
+  return {
+    user: c.var.user,
+    csrfToken: c.var.csrfToken,
+    regions: need(regions).items,
+    gateways: gateways.items,
+    nextCursor: gateways.nextCursor,
+    search: { q, searched: gateways.searched },
+  };
 }
 
 async function answer(
@@ -25,7 +37,10 @@ async function answer(
   const back = returnPath(values.back);
   if (result.response.ok) return c.redirect(back ? `/admin/inventory?back=${encodeURIComponent(back)}` : "/admin/inventory", 303);
   const { message, fields, status } = refusal(result);
-  return c.html(<AdminInventoryPage {...(await inventoryView(c))} error={{ message, fields, form }} values={values} back={back} />, status);
+  const view = await inventoryView(c);
+  const names = new Map([...view.regions, ...view.gateways].map((item) => [item.id, item.name] as const));
+  const error = { ...worded({ message, fields }, { names, fields: INVENTORY_FIELDS[form], sentences: INVENTORY_SENTENCES }), form };
+  return c.html(<AdminInventoryPage {...view} error={error} values={values} back={back} />, status);
 }
 
 // The inventory is readable by every user (policies name gateways); the page is for platform admins.

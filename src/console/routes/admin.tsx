@@ -1,9 +1,9 @@
 import { type Context, Hono } from "hono";
 import { byId, type Schema } from "../../../client/index.ts";
 import { ApiFailure, need, onFailure } from "../failure";
-import { formFields, refusal } from "../form";
+import { formFields, refusal, worded } from "../form";
 import { AdminAgentsPage } from "../pages/admin-agents";
-import { AdminSettingsPage } from "../pages/admin-settings";
+import { AdminSettingsPage, SETTINGS_FIELDS } from "../pages/admin-settings";
 import type { SignedInEnv } from "../types";
 
 /**
@@ -50,7 +50,13 @@ adminRoutes.post("/admin/settings", async (c) => {
   const view = await c.var.api.GET("/api/v1/admin/settings");
   if (!view.data) throw new ApiFailure(message, status);
   return c.html(
-    <AdminSettingsPage user={c.var.user} csrfToken={c.var.csrfToken} view={view.data} settings={settings} error={{ message, fields }} />,
+    <AdminSettingsPage
+      user={c.var.user}
+      csrfToken={c.var.csrfToken}
+      view={view.data}
+      settings={settings}
+      error={worded({ message, fields }, { fields: SETTINGS_FIELDS })}
+    />,
     status,
   );
 });

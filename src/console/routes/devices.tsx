@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { byId } from "../../../client/index.ts";
 import { ApiFailure, need, onFailure } from "../failure";
 import { formFields, refusal } from "../form";
+import { searchList, searchWords } from "../list-search";
 import { DevicesPage } from "../pages/devices";
 import { EnrolmentKeysPage } from "../pages/enrolment-keys";
 import { canChangeGroup } from "../roles";
@@ -10,9 +11,11 @@ import type { SignedInEnv } from "../types";
 export const deviceRoutes = new Hono<SignedInEnv>();
 deviceRoutes.onError(onFailure);
 
-async function devicesView(c: Context<SignedInEnv>, cursor?: string) {
-  const [devices, networks, groups] = await Promise.all([
-    c.var.api.GET("/api/v1/devices", { params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } } }),
+async function devicesView(c: Context<SignedInEnv>, cursor?: string, q?: string) {
+  const read = async (at: string | undefined, limit: number) =>
+    need(await c.var.api.GET("/api/v1/devices", { params: { query: { limit, ...(at ? { cursor: at } : {}) } } }));
+  const [page, networks, groups] = await Promise.all([
+    searchList(read, (device) => [device.name], q, cursor, 100),
     c.var.api.GET("/api/v1/networks", { params: { query: { limit: 200 } } }),
     c.var.api.GET("/api/v1/groups", { params: { query: { limit: 200 } } }),
   ]);
@@ -22,7 +25,6 @@ async function devicesView(c: Context<SignedInEnv>, cursor?: string) {
     const network = networkList.find((item) => item.id === networkId);
     return canChangeGroup(c.var.user, network ? groupById.get(network.groupId) : undefined);
   };
-  const page = need(devices);
   return {
     user: c.var.user,
     csrfToken: c.var.csrfToken,
@@ -31,10 +33,13 @@ async function devicesView(c: Context<SignedInEnv>, cursor?: string) {
     networkNames: new Map(networkList.map((network) => [network.id, network.name])),
     revocable: new Set(page.items.filter((d) => d.userId === c.var.user.id || manages(d.networkId)).map((d) => d.id)),
     keyNetworks: networkList.filter((network) => manages(network.id)),
+    search: { q, searched: page.searched },
   };
 }
 
-deviceRoutes.get("/devices", async (c) => c.html(<DevicesPage {...(await devicesView(c, c.req.query("cursor")))} />));
+deviceRoutes.get("/devices", async (c) =>
+  c.html(<DevicesPage {...(await devicesView(c, c.req.query("cursor"), searchWords(c.req.query("q"))))} />),
+);
 
 deviceRoutes.post("/devices/:id/revoke", async (c) => {
   const revoked = await c.var.api.DELETE("/api/v1/devices/{id}", byId(c.req.param("id")));

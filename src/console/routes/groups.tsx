@@ -1,10 +1,11 @@
 import { type Context, Hono } from "hono";
 import { byId } from "../../../client/index.ts";
 import { need, onFailure } from "../failure";
-import { formFields, refusal } from "../form";
+import { formFields, refusal, worded } from "../form";
+import { searchList, searchWords } from "../list-search";
 import { GroupPage } from "../pages/group";
-import type { GroupProps, Role } from "../pages/group-shared";
-import { GroupsPage } from "../pages/groups";
+import { type GroupProps, INVITE_FIELDS, MEMBER_FIELDS, type Role } from "../pages/group-shared";
+import { GROUP_FIELDS, GroupsPage } from "../pages/groups";
 import { canChangeGroup, isPlatformAdmin } from "../roles";
 import type { SignedInEnv } from "../types";
 
@@ -13,13 +14,25 @@ groupRoutes.onError(onFailure);
 
 const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
 
-async function groupsPage(c: Context<SignedInEnv>, cursor?: string) {
-  return need(await c.var.api.GET("/api/v1/groups", { params: { query: cursor ? { cursor } : {} } }));
+/** A page of the user's groups, or of those whose name contains `q` (list-search.ts). */
+async function groupsPage(c: Context<SignedInEnv>, cursor?: string, q?: string) {
+  const read = async (at: string | undefined, limit: number) =>
+    need(await c.var.api.GET("/api/v1/groups", { params: { query: { limit, ...(at ? { cursor: at } : {}) } } }));
+  return searchList(read, (group) => [group.name], q, cursor, 50);
 }
 
 groupRoutes.get("/groups", async (c) => {
-  const page = await groupsPage(c, c.req.query("cursor"));
-  return c.html(<GroupsPage user={c.var.user} csrfToken={c.var.csrfToken} groups={page.items} nextCursor={page.nextCursor} />);
+  const q = searchWords(c.req.query("q"));
+  const page = await groupsPage(c, c.req.query("cursor"), q);
+  return c.html(
+    <GroupsPage
+      user={c.var.user}
+      csrfToken={c.var.csrfToken}
+      groups={page.items}
+      nextCursor={page.nextCursor}
+      search={{ q, searched: page.searched }}
+    />,
+  );
 });
 
 groupRoutes.post("/groups", async (c) => {
@@ -35,7 +48,7 @@ groupRoutes.post("/groups", async (c) => {
       groups={page.items}
       nextCursor={page.nextCursor}
       values={values}
-      error={{ message, fields }}
+      error={worded({ message, fields }, { fields: GROUP_FIELDS })}
     />,
     status,
   );
@@ -77,7 +90,11 @@ async function answer(
   if (result.response.ok) return c.redirect(`/groups/${id}`, 303);
   const { message, fields, status } = refusal(result);
   const view = await groupView(c, id);
-  return c.html(<GroupPage {...view} error={{ message, fields, form }} values={values} />, status);
+  const map = form === "member" ? MEMBER_FIELDS : form === "invite" ? INVITE_FIELDS : {};
+  // "already a member" / "already belongs to a member" are about the person typed in, not the whole form.
+  const sentences = [[/already (?:a member|belongs to a member)/, "email"]] as const;
+  const error = { ...worded({ message, fields }, { fields: map, sentences }), form };
+  return c.html(<GroupPage {...view} error={error} values={values} />, status);
 }
 
 const asRole = (value: string | undefined) => (ROLES.includes(value as Role) ? (value as Role) : ("" as Role));

@@ -1,7 +1,8 @@
 import { type Context, Hono } from "hono";
 import { asText, type Schema } from "../../../client/index.ts";
-import { formFields } from "../form";
-import { EditRecordPage, NetworkDnsPage } from "../pages/network-dns";
+import { formFields, worded } from "../form";
+import { searchList, searchWords } from "../list-search";
+import { EditRecordPage, NetworkDnsPage, RECORD_FIELDS } from "../pages/network-dns";
 import type { SignedInEnv } from "../types";
 import { attachment, failure, type LoadedNetwork, loadNetwork, optional, type Refused, refusedBy } from "./network-context";
 
@@ -11,19 +12,27 @@ export const networkDnsRoutes = new Hono<SignedInEnv>();
 type C = Context<SignedInEnv>;
 
 async function renderDns(c: C, loaded: LoadedNetwork, refused?: Refused) {
-  const cursor = c.req.query("cursor");
-  const records = await c.var.api.GET("/api/v1/networks/{id}/dns/records", {
-    params: { path: { id: loaded.network.id }, query: { limit: 200, ...(cursor ? { cursor } : {}) } },
-  });
-  if (!records.data) return failure(c, records);
+  const q = searchWords(c.req.query("q"));
+  const read = async (at: string | undefined, limit: number) => {
+    const answer = await c.var.api.GET("/api/v1/networks/{id}/dns/records", {
+      params: { path: { id: loaded.network.id }, query: { limit, ...(at ? { cursor: at } : {}) } },
+    });
+    if (!answer.data) throw answer;
+    return answer.data;
+  };
+  const records = await searchList(read, (record) => [record.name, record.value], q, c.req.query("cursor")).catch(
+    (refused: Parameters<typeof failure>[1]) => refused,
+  );
+  if (!("items" in records)) return failure(c, records);
   const page = (
     <NetworkDnsPage
       user={c.var.user}
       csrfToken={c.var.csrfToken}
       {...loaded}
-      records={records.data.items}
-      nextCursor={records.data.nextCursor}
-      error={refused?.error}
+      records={records.items}
+      nextCursor={records.nextCursor}
+      search={{ q, searched: records.searched }}
+      error={refused && worded(refused.error, { fields: RECORD_FIELDS })}
       values={refused?.values}
     />
   );
@@ -64,7 +73,7 @@ async function renderEdit(c: C, loaded: LoadedNetwork, refused?: Refused) {
       csrfToken={c.var.csrfToken}
       network={loaded.network}
       record={record.data}
-      error={refused?.error}
+      error={refused && worded(refused.error, { fields: RECORD_FIELDS })}
       values={refused?.values}
     />
   );

@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { asText, type Schema } from "../../../client/index.ts";
 import { formFields, worded } from "../form";
+import { searchList, searchWords } from "../list-search";
 import type { NodeAddedProps } from "../pages/node-added";
 import { awaitingAgent } from "../pages/awaiting";
 import { NetworkNodesPage } from "../pages/network-nodes";
@@ -15,23 +16,33 @@ export const networkNodeRoutes = new Hono<SignedInEnv>();
 
 /** The page; after a refused form, with the API's sentence, the form's values and the API's status. */
 async function renderNodes(c: Context<SignedInEnv>, loaded: LoadedNetwork, refused?: Refused, added?: AddedNode) {
-  const cursor = c.req.query("cursor");
+  const q = searchWords(c.req.query("q"));
+  const read = async (at: string | undefined, limit: number) => {
+    const answer = await c.var.api.GET("/api/v1/nodes", {
+      params: { query: { networkId: loaded.network.id, limit, ...(at ? { cursor: at } : {}) } },
+    });
+    if (!answer.data) throw answer;
+    return answer.data;
+  };
   const [nodes, gateways] = await Promise.all([
-    c.var.api.GET("/api/v1/nodes", { params: { query: { networkId: loaded.network.id, limit: 200, ...(cursor ? { cursor } : {}) } } }),
+    searchList(read, (node) => [node.name, node.address], q, c.req.query("cursor")).catch(
+      (refused: Parameters<typeof failure>[1]) => refused,
+    ),
     loaded.canChange ? gatewayChoices(c, loaded.network.groupId) : [],
   ]);
-  if (!nodes.data) return failure(c, nodes);
+  if (!("items" in nodes)) return failure(c, nodes);
   const page = (
     <NetworkNodesPage
       user={c.var.user}
       csrfToken={c.var.csrfToken}
       {...loaded}
-      nodes={nodes.data.items}
-      nextCursor={nodes.data.nextCursor}
+      nodes={nodes.items}
+      nextCursor={nodes.nextCursor}
+      search={{ q, searched: nodes.searched }}
       gateways={gateways}
       platformAdmin={isPlatformAdmin(c.var.user)}
       added={added && (await addedView(c, added))}
-      error={refused && worded(refused.error, { names: nameMap(nodes.data.items, gateways), fields: NODE_FIELDS })}
+      error={refused && worded(refused.error, { names: nameMap(nodes.items, gateways), fields: NODE_FIELDS })}
       values={refused?.values}
     />
   );

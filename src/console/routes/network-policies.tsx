@@ -3,6 +3,7 @@ import { json, type Schema } from "../../../client/index.ts";
 import { getConfig } from "../../lib/env";
 import { formFields, worded } from "../form";
 import { chainOf } from "../pages/chain-model";
+import { POOL_FIELDS, POOL_SENTENCES } from "../pages/gateway-pools";
 import { EditPolicyPage, NetworkPoliciesPage } from "../pages/network-policies";
 import { hopChoices, POLICY_FIELDS, pathOf, policyValues } from "../pages/policy-form";
 import type { SignedInEnv } from "../types";
@@ -54,7 +55,7 @@ export async function renderPolicies(c: C, loaded: LoadedNetwork, refused?: Refu
       maxHops={getConfig(c.env).ROUTING_POLICY_MAX_HOPS}
       pools={{ pools, names, free: nodes.filter((node) => node.roles.includes("gateway") && !pooled.has(node.id)) }}
       intent={{ nodes: intentNodes, names, chosen: chosenNode && intent ? { node: chosenNode, intent } : undefined }}
-      error={refused && worded(refused.error, wording(c, names, refused.values))}
+      error={refused && worded(refused.error, wording(c, names, refused.values, refused.valuesOf))}
       values={refused?.values}
       valuesOf={refused?.valuesOf}
       created={policies.find((policy) => policy.id === c.req.query("created"))?.name}
@@ -64,11 +65,10 @@ export async function renderPolicies(c: C, loaded: LoadedNetwork, refused?: Refu
 }
 
 /** How a refusal of this section reads: node and pool names, hops as numbered in the submitted path. */
-const wording = (c: C, names: ReadonlyMap<string, string>, values: Record<string, string> = {}) => ({
-  names,
-  path: pathOf(values, getConfig(c.env).ROUTING_POLICY_MAX_HOPS),
-  fields: POLICY_FIELDS,
-});
+const wording = (c: C, names: ReadonlyMap<string, string>, values: Record<string, string> = {}, form?: "policy" | "pool") =>
+  form === "pool"
+    ? { names, fields: POOL_FIELDS, sentences: POOL_SENTENCES }
+    : { names, path: pathOf(values, getConfig(c.env).ROUTING_POLICY_MAX_HOPS), fields: POLICY_FIELDS };
 
 const policyBody = (values: Record<string, string>, maxHops: number): Schema<"RoutingPolicyInput"> => ({
   name: values.name ?? "",

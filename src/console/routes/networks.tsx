@@ -1,31 +1,35 @@
 import { type Context, Hono } from "hono";
 import type { Schema } from "../../../client/index.ts";
 import { need, onFailure } from "../failure";
-import { formFields, refusal } from "../form";
-import { NetworksPage } from "../pages/networks";
+import { formFields, refusal, worded } from "../form";
+import { searchList, searchWords } from "../list-search";
+import { NETWORK_FIELDS, NETWORK_SENTENCES, NetworksPage } from "../pages/networks";
 import { canChangeGroup } from "../roles";
 import type { SignedInEnv } from "../types";
 
 export const networkRoutes = new Hono<SignedInEnv>();
 networkRoutes.onError(onFailure);
 
-async function listPage(c: Context<SignedInEnv>, cursor?: string) {
-  const [networks, groups] = await Promise.all([
-    c.var.api.GET("/api/v1/networks", { params: { query: cursor ? { cursor } : {} } }),
+/** A page of networks (or of those whose name contains `q`, list-search.ts) and the groups that name them. */
+async function listPage(c: Context<SignedInEnv>, cursor?: string, q?: string) {
+  const read = async (at: string | undefined, limit: number) =>
+    need(await c.var.api.GET("/api/v1/networks", { params: { query: { limit, ...(at ? { cursor: at } : {}) } } }));
+  const [networkPage, groups] = await Promise.all([
+    searchList(read, (network) => [network.name, network.dnsDomain], q, cursor, 50),
     c.var.api.GET("/api/v1/groups", { params: { query: { limit: 200 } } }),
   ]);
-  const networkPage = need(networks);
   const groupList: Schema<"Group">[] = need(groups).items;
   return {
     networks: networkPage.items,
     nextCursor: networkPage.nextCursor,
+    search: { q, searched: networkPage.searched },
     groupNames: new Map(groupList.map((group) => [group.id, group.name])),
     creatableIn: groupList.filter((group) => canChangeGroup(c.var.user, group)),
   };
 }
 
 networkRoutes.get("/networks", async (c) => {
-  const page = await listPage(c, c.req.query("cursor"));
+  const page = await listPage(c, c.req.query("cursor"), searchWords(c.req.query("q")));
   return c.html(<NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} />);
 });
 
@@ -41,8 +45,7 @@ networkRoutes.post("/networks", async (c) => {
   if (created.data) return c.redirect(`/networks/${created.data.id}?created=1`, 303);
   const { message, fields, status } = refusal(created);
   const page = await listPage(c);
-  return c.html(
-    <NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} values={values} error={{ message, fields }} />,
-    status,
-  );
+  const names = new Map([...page.groupNames, ...page.networks.map((network) => [network.id, network.name] as const)]);
+  const error = worded({ message, fields }, { names, fields: NETWORK_FIELDS, sentences: NETWORK_SENTENCES });
+  return c.html(<NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} values={values} error={error} />, status);
 });

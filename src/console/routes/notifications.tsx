@@ -1,8 +1,8 @@
 import { type Context, Hono } from "hono";
 import { byId, type Schema } from "../../../client/index.ts";
 import { need, onFailure } from "../failure";
-import { refusal } from "../form";
-import { type NotificationsProps, NotificationsPage } from "../pages/notifications";
+import { refusal, worded } from "../form";
+import { CHANNEL_FIELDS, type NotificationsProps, NotificationsPage } from "../pages/notifications";
 import type { SignedInEnv } from "../types";
 
 export const notificationRoutes = new Hono<SignedInEnv>();
@@ -41,7 +41,8 @@ notificationRoutes.get("/notifications", async (c) =>
 /** A refusal, shown above the add-channel form with what was typed. */
 async function refused(c: Context<SignedInEnv>, result: { error?: unknown; response: Response }, values?: NotificationsProps["values"]) {
   const { message, fields, status } = refusal(result);
-  return c.html(<NotificationsPage {...(await notificationsView(c))} error={{ message, fields }} values={values} />, status);
+  const error = worded({ message, fields }, { fields: CHANNEL_FIELDS });
+  return c.html(<NotificationsPage {...(await notificationsView(c))} error={error} values={values} />, status);
 }
 
 notificationRoutes.post("/notifications/channels", async (c) => {
