@@ -1,18 +1,19 @@
 import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
+import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess, policyAccess } from "../../services/access";
 import { getConfig } from "../../lib/env";
 import { poolHealthRules } from "../../services/networks/pools/vitals";
 import { loadPolicyStatus } from "../../services/networks/views/gateway-pools";
 import { listPolicies } from "../../services/networks/views/pages";
-import { networkWriter } from "../../services/networks/writer";
+import { networkWriter } from "../../services/networks/writer/network-writer";
 import type * as routes from "./policies.routes";
 import { presentPolicy } from "./policies.schemas";
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const policy = await networkWriter(c.env, network.id, auditOf(c, 201)).createPolicy(c.req.valid("json"));
+  const policy = await unwrap(networkWriter(c.env, network.id).createPolicy(network.id, c.req.valid("json"), auditOf(c, 201)));
   return c.json(presentPolicy(policy), 201);
 };
 
@@ -29,13 +30,15 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 
 export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
   const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const updated = await networkWriter(c.env, policy.networkId, auditOf(c, 200)).replacePolicy(policy.id, c.req.valid("json"));
+  const updated = await unwrap(
+    networkWriter(c.env, policy.networkId).replacePolicy(policy.networkId, policy.id, c.req.valid("json"), auditOf(c, 200)),
+  );
   return c.json(presentPolicy(updated), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await networkWriter(c.env, policy.networkId, auditOf(c, 204)).deletePolicy(policy.id);
+  await unwrap(networkWriter(c.env, policy.networkId).deletePolicy(policy.networkId, policy.id, auditOf(c, 204)));
   return c.body(null, 204);
 };
 

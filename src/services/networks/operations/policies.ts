@@ -8,23 +8,18 @@ import { LIMITS } from "../../../lib/limits";
 import { gatewayAssignedToGroup } from "../../live-authority";
 import { assertEgressFree, egressClaim } from "../egress-claims";
 import { assignmentWithdrawn, stillAssigned } from "../gateway-eligibility";
-import { checkGatewayPath, type GatewayEligibility } from "../gateway-path";
+import { checkGatewayPath } from "../gateway-path";
 import { checkDestination, findRoutingConflicts, type RoutingNode } from "../routing";
 import { actorOf, commit, type WriterContext } from "../commit";
 import type { HeldNetwork } from "../memory/held-network";
 import { bumpRoutingRevision, type PolicyRow, toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../state";
+import { type PolicyRules, rulesInForce } from "./write-rules";
 
 export interface PolicyInput {
   name: string;
   type: PolicyRow["type"];
   destinationCidr: string;
   gatewayPath: string[];
-}
-
-/** 400 for a broken rule (naming the hop), 409 when the policy cannot coexist with the others. */
-export interface PolicyRules {
-  maxHops: number;
-  eligibility: GatewayEligibility;
 }
 
 /** A pool as the forest rule sees it: one gateway, named by the pool's id and name. */
@@ -124,12 +119,12 @@ function policyEvent(ctx: WriterContext, held: HeldNetwork, action: "created" | 
   };
 }
 
-export async function createPolicy(ctx: WriterContext, networkId: string, input: PolicyInput, rules: PolicyRules): Promise<PolicyRow> {
+export async function createPolicy(ctx: WriterContext, networkId: string, input: PolicyInput): Promise<PolicyRow> {
   const { db } = ctx;
   const held = await ctx.memory.forWrite(db, networkId);
   if (held.policies.size >= LIMITS.policiesPerNetwork)
     throw conflict(`A network holds at most ${LIMITS.policiesPerNetwork} routing policies`);
-  const pathNodes = await assertPolicyFits(db, held, input, rules);
+  const pathNodes = await assertPolicyFits(db, held, input, await rulesInForce(ctx));
   const now = nowIso();
   const row: PolicyRow = {
     id: newId("rp"),
@@ -155,18 +150,12 @@ export async function createPolicy(ctx: WriterContext, networkId: string, input:
   return row;
 }
 
-export async function replacePolicy(
-  ctx: WriterContext,
-  networkId: string,
-  policyId: string,
-  input: PolicyInput,
-  rules: PolicyRules,
-): Promise<PolicyRow> {
+export async function replacePolicy(ctx: WriterContext, networkId: string, policyId: string, input: PolicyInput): Promise<PolicyRow> {
   const { db } = ctx;
   const held = await ctx.memory.forWrite(db, networkId);
   const current = held.policies.get(policyId);
   if (!current) throw notFound("Routing policy");
-  const pathNodes = await assertPolicyFits(db, held, input, rules, policyId);
+  const pathNodes = await assertPolicyFits(db, held, input, await rulesInForce(ctx), policyId);
   const next: PolicyRow = { ...current, ...input, revision: held.network.routingRevision + 1, updatedAt: nowIso() };
   const assigned = stillAssigned(held, pathNodes);
   const results = await commit(
