@@ -7,13 +7,15 @@ import { getConfig } from "../../lib/env";
 import { poolHealthRules } from "../../services/networks/pools/vitals";
 import { loadPolicyStatus } from "../../services/networks/views/gateway-pools";
 import { listPolicies } from "../../services/networks/views/pages";
+import { networkOfPolicy } from "../../services/networks/write-access";
 import { networkWriter } from "../../services/networks/writer/network-writer";
 import type * as routes from "./policies.routes";
 import { presentPolicy } from "./policies.schemas";
 
+/** Writes: the network's writer checks the caller's access on its own read of the network row (write-access.ts). */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const policy = await unwrap(networkWriter(c.env, network.id).createPolicy(network.id, c.req.valid("json"), auditOf(c, 201)));
+  const networkId = c.req.valid("param").id;
+  const policy = await unwrap(networkWriter(c.env, networkId).createPolicy(networkId, c.req.valid("json"), c.var.auth, auditOf(c, 201)));
   return c.json(presentPolicy(policy), 201);
 };
 
@@ -29,16 +31,18 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 };
 
 export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { id } = c.req.valid("param");
+  const networkId = await networkOfPolicy(c.var.db, id);
   const updated = await unwrap(
-    networkWriter(c.env, policy.networkId).replacePolicy(policy.networkId, policy.id, c.req.valid("json"), auditOf(c, 200)),
+    networkWriter(c.env, networkId).replacePolicy(networkId, id, c.req.valid("json"), c.var.auth, auditOf(c, 200)),
   );
   return c.json(presentPolicy(updated), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await unwrap(networkWriter(c.env, policy.networkId).deletePolicy(policy.networkId, policy.id, auditOf(c, 204)));
+  const { id } = c.req.valid("param");
+  const networkId = await networkOfPolicy(c.var.db, id);
+  await unwrap(networkWriter(c.env, networkId).deletePolicy(networkId, id, c.var.auth, auditOf(c, 204)));
   return c.body(null, 204);
 };
 

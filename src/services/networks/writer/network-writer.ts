@@ -15,6 +15,7 @@ import * as networks from "../operations/networks";
 import * as nodes from "../operations/nodes";
 import * as policies from "../operations/policies";
 import type { NodeRow } from "../state";
+import type { WriteCaller } from "../write-access";
 import { evaluatePoolsNow } from "../operations/pool-failover";
 import { groupWriter } from "./group-writer";
 import { PoolClock } from "./pool-clock";
@@ -76,14 +77,15 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.writes.write(audit, (ctx) => gatewayAgent.applyAgentNodeState(ctx, networkId, nodeId, agent, wanted));
   }
 
-  createPolicy(networkId: string, input: policies.PolicyInput, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => policies.createPolicy(ctx, networkId, input));
+  /** Policy writes authorise `caller` themselves (write-access.ts): the Worker reads no network row for them. */
+  createPolicy(networkId: string, input: policies.PolicyInput, caller: WriteCaller, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => policies.createPolicy(ctx, networkId, input, caller));
   }
-  replacePolicy(networkId: string, policyId: string, input: policies.PolicyInput, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => policies.replacePolicy(ctx, networkId, policyId, input));
+  replacePolicy(networkId: string, policyId: string, input: policies.PolicyInput, caller: WriteCaller, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => policies.replacePolicy(ctx, networkId, policyId, input, caller));
   }
-  deletePolicy(networkId: string, policyId: string, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => policies.deletePolicy(ctx, networkId, policyId));
+  deletePolicy(networkId: string, policyId: string, caller: WriteCaller, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => policies.deletePolicy(ctx, networkId, policyId, caller));
   }
 
   createPool(networkId: string, input: pools.PoolInput, audit?: AuditContext) {
