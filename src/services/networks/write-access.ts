@@ -1,5 +1,4 @@
-import { and, sql, type SQL } from "drizzle-orm";
-import { eq } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { routingPolicies } from "../../db/schema";
 import { type ApiError, forbidden, notFound } from "../../lib/errors";
