@@ -2,7 +2,10 @@
  * The import rules of docs/architecture.md, checked by `npm run check:imports` (and in CI).
  * Layers, top to bottom: entry (index, app, durable-objects, scheduled) → routes → schemas (the API
  * vocabulary route folders share) → middleware → services → lib → db. Imports run downward only; no
- * circles, type-only imports included.
+ * circles, type-only imports included. The network's writers are Durable Object classes that live in
+ * services (src/services/networks/writer/): their methods are the domain's writes, and routes and services
+ * type their stubs with them, which they could not do if the classes sat in src/durable-objects. src/index.ts
+ * exports them for the runtime.
  */
 const layer = (name) => `^src/${name}(/|\\.ts$)`;
 const above = {

@@ -3,7 +3,9 @@ import { createConsole } from "./console";
 import { isDevCronTrigger, runDevCron } from "./dev-cron-trigger";
 import { scheduled } from "./scheduled";
 
-export { NetworkWriter } from "./durable-objects/network-writer";
+// The writers live with their domain (services/networks/writer/, docs/architecture.md); the runtime finds them here.
+export { GroupWriter } from "./services/networks/writer/group-writer";
+export { NetworkWriter } from "./services/networks/writer/network-writer";
 export { Throttle } from "./durable-objects/throttle";
 
 const api = createApp();

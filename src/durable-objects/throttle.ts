@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
 import type { ThrottleDecision, ThrottleRpc, ThrottleRule } from "../services/throttle/throttle-rpc";
-import { SerialQueue } from "./serial-queue";
+import { SerialQueue } from "../lib/serial-queue";
 
 interface State {
   /** Epoch ms of counted attempts still inside the window, oldest first; never more than `limit`. */

@@ -1,8 +1,8 @@
 import { isUniqueViolation } from "./db-errors";
 import { ApiError, conflict, reviveError, serializeError, type SerializedError } from "./errors";
 
-/** What crosses the RPC boundary: a value (with what happened, when the writer reports it), or an API error as plain data. */
-export type WriteResult<T> = { ok: true; value: T; events?: unknown[] } | { ok: false; error: SerializedError };
+/** What crosses the RPC boundary from a writer: a value, or an API error as plain data (unwrap throws it again). */
+export type WriteResult<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
 
 export async function capture<T>(task: () => Promise<T>): Promise<WriteResult<T>> {
   try {

@@ -16,12 +16,13 @@ const REQUIRED: Record<Need, number> = { read: 1, enrol: 2, manage: 3, own: 4 };
 export const roleAllows = (role: GroupRole, need: Need) => RANK[role] >= REQUIRED[need];
 
 /** Platform admins act as owners of every group. Others need a membership; without one the group does not exist for them. */
-function effectiveRole(auth: UserAuth, membershipRole: GroupRole | null | undefined): GroupRole | null {
+function effectiveRole(auth: Pick<UserAuth, "platformRole">, membershipRole: GroupRole | null | undefined): GroupRole | null {
   if (auth.platformRole === "admin") return "owner";
   return membershipRole ?? null;
 }
 
-function check(auth: UserAuth, role: GroupRole | null | undefined, need: Need, what: string): GroupRole {
+/** The caller's effective role, or 404 (no role: the resource does not exist for them) / 403 (a role below `need`). */
+export function check(auth: Pick<UserAuth, "platformRole">, role: GroupRole | null | undefined, need: Need, what: string): GroupRole {
   const effective = effectiveRole(auth, role);
   if (!effective) throw notFound(what);
   if (!roleAllows(effective, need)) throw forbidden(`Your role (${effective}) does not allow this`);

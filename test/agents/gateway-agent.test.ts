@@ -4,7 +4,7 @@ import { call, get, patch, post, put } from "../helpers/api";
 import { expectError, expectRefused } from "../helpers/expect-error";
 import { createGateway, createNode, fakePublicKey, networkSetup, unique, type Session } from "../helpers/factories";
 import { rowsOf } from "../helpers/state";
-import { writerStub } from "../../src/services/networks/writer";
+import { networkWriter } from "../../src/services/networks/writer/network-writer";
 
 const nodesAndNetworks = rowsOf("nodes", "networks");
 
@@ -165,12 +165,12 @@ describe("who may register a node's key is decided in the writer's write", () =>
     // credential named then (sent straight to the writer here, past the middleware that would now refuse it).
     expect((await post(`/agents/${agentId}/revoke`, {}, admin.token)).status).toBe(200);
     const late = () =>
-      writerStub(env, network.id).run("applyAgentNodeState", [
+      networkWriter(env, network.id).applyAgentNodeState(
         network.id,
         node.id,
         { agentId, gatewayId: gateway.id },
         { publicKey: fakePublicKey(), servesDns: true },
-      ]);
+      );
     const before = await nodesAndNetworks();
     const result = await late();
     expect(result).toMatchObject({ ok: false, error: { code: "not_found" } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GroupCommit } from "../../src/durable-objects/group-commit";
+import { GroupCommit } from "../../src/lib/group-commit";
 import { currentGeneration, forgetLiveSessions, recentlyLive, rememberLive } from "../../src/services/auth/session-cache";
 import { mergeHeartbeats, type HeartbeatWrite } from "../../src/services/networks/operations/heartbeats";
 

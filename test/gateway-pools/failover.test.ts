@@ -5,7 +5,8 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
-import { networkWriter } from "../../src/services/networks/writer";
+import { unwrap } from "../../src/lib/write-result";
+import { networkWriter } from "../../src/services/networks/writer/network-writer";
 import { allowedVia, chain, configOf, DESTINATION, enrolDaemon, poolNetwork, poolOf, routingRevision, setSeen } from "./support";
 
 const failoverEvents = async (poolId: string) =>
@@ -42,10 +43,10 @@ describe("gateway pool failover", () => {
     expect(allowedVia(before.device, gw3.id)).toEqual([`${gw3.address}/32`]);
 
     // A healthy pool does not change.
-    expect((await networkWriter(env, network.id).evaluatePools()).failovers).toEqual([]);
+    expect((await unwrap(networkWriter(env, network.id).evaluatePools(network.id))).failovers).toEqual([]);
     const revision = await routingRevision(network.id, admin.token);
     await setSeen([gw2.id], 60);
-    const { failovers } = await networkWriter(env, network.id).evaluatePools();
+    const { failovers } = await unwrap(networkWriter(env, network.id).evaluatePools(network.id));
     expect(failovers).toEqual([{ poolId: pool.id, from: gw2.id, to: gw3.id, reason: "unhealthy: stale report" }]);
     expect(await routingRevision(network.id, admin.token)).toBe(revision + 1);
 
@@ -75,7 +76,7 @@ describe("gateway pool failover", () => {
 
     // Recovered, gw2 stays standby (no preemption): no flapping.
     await setSeen([gw2.id], 0);
-    expect((await networkWriter(env, network.id).evaluatePools()).failovers).toEqual([]);
+    expect((await unwrap(networkWriter(env, network.id).evaluatePools(network.id))).failovers).toEqual([]);
     expect((await poolOf(pool.id, admin.token)).activeNodeId).toBe(gw3.id);
     // With preempt on, the preferred member takes over as soon as it is healthy.
     const preempting = await patch(`/gateway-pools/${pool.id}`, { preempt: true }, admin.token);
@@ -86,7 +87,7 @@ describe("gateway pool failover", () => {
   it("keeps the active member when no member is healthy, and says so in the policy status", async () => {
     const { admin, network, gw1, gw2, gw3, gw4, pool, policy } = await chain();
     await setSeen([gw2.id, gw3.id], 60);
-    expect((await networkWriter(env, network.id).evaluatePools()).failovers).toEqual([]);
+    expect((await unwrap(networkWriter(env, network.id).evaluatePools(network.id))).failovers).toEqual([]);
     const status = await get(`/routing-policies/${policy.id}/status`, admin.token);
     expect(status.status, status.text).toBe(200);
     expect(status.body).toEqual({
@@ -155,7 +156,7 @@ describe("gateway pool failover", () => {
     expect((await failoverEvents(pool.id)).map((event) => event.reason)).toEqual(["drained"]);
     // gw3 goes stale: the drained gw2 is not chosen (no healthy member: gw3 stays).
     await setSeen([gw3.id], 60);
-    expect((await networkWriter(env, network.id).evaluatePools()).failovers).toEqual([]);
+    expect((await unwrap(networkWriter(env, network.id).evaluatePools(network.id))).failovers).toEqual([]);
     // Undrained, gw2 is healthy again and takes the traffic from the stale gw3.
     const undrained = await post(`/gateway-pools/${pool.id}/members/${gw2.id}/undrain`, {}, admin.token);
     expect(undrained.status, undrained.text).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SerialQueue } from "../../src/durable-objects/serial-queue";
+import { SerialQueue } from "../../src/lib/serial-queue";
 
 describe("the writer's queue depth (SerialQueue.depth, reported as wgo_writer_queue_depth)", () => {
   it("counts the running task and those waiting behind it, failures included, and is 0 when idle", async () => {

@@ -5,16 +5,14 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
-import type { NetworkWriter } from "../../src/durable-objects/network-writer";
 import type { NetworkMemory } from "../../src/services/networks/memory/network-memory";
 import { loadNetworkState, type NetworkState } from "../../src/services/networks/state";
-import { writerStub } from "../../src/services/networks/writer";
+import { type NetworkWriter, networkWriter } from "../../src/services/networks/writer/network-writer";
 import { del, patch, post, put } from "../helpers/api";
 import { createGateway, createNode, enrolDevice, fakePublicKey, networkSetup, type Session, unique } from "../helpers/factories";
 
-const durable = (networkId: string) =>
-  env.NETWORK_WRITER.get(env.NETWORK_WRITER.idFromName(networkId)) as unknown as DurableObjectStub<NetworkWriter>;
-const memoryOf = (instance: NetworkWriter) => (instance as unknown as { memory: NetworkMemory }).memory;
+const durable = networkWriter.bind(null, env);
+const memoryOf = (instance: NetworkWriter) => (instance as unknown as { writes: { memory: NetworkMemory } }).writes.memory;
 
 /** Heartbeat and report columns are written outside the writer and the network's updatedAt by its bumps: not held. */
 function comparable(state: NetworkState) {
@@ -43,7 +41,7 @@ async function expectHeldEqualsFresh(networkId: string) {
   );
 }
 
-const stats = (networkId: string) => writerStub(env, networkId).stats();
+const stats = (networkId: string) => networkWriter(env, networkId).stats();
 
 describe("the writer's copy of the network", () => {
   it("equals a fresh load after every kind of write", async () => {

@@ -14,7 +14,7 @@ import {
   type Session,
 } from "../helpers/factories";
 import { changedTables, settle, snapshot } from "../fuzz/snapshot";
-import { writerStub } from "../../src/services/networks/writer";
+import { networkWriter } from "../../src/services/networks/writer/network-writer";
 
 /**
  * Issue 12, items 6 and 7: the names a network's zone holds. Nodes and devices become
@@ -222,7 +222,7 @@ describe("item 7: no full name under a network's domain is longer than 253 chara
     };
     await settle();
     const before = await snapshot();
-    const result = await writerStub(env, network.id).run("createDnsRecord", [network.id, validatedUnderOldDomain]);
+    const result = await networkWriter(env, network.id).createDnsRecord(network.id, validatedUnderOldDomain);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error).toMatchObject({
       code: "VALIDATION_ERROR",

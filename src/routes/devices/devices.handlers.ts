@@ -1,9 +1,10 @@
 import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
+import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
 import { deviceAccess } from "../../services/networks/device-access";
 import { listDevices } from "../../services/networks/views/pages";
-import { networkWriter } from "../../services/networks/writer";
+import { networkWriter } from "../../services/networks/writer/network-writer";
 import { offlineAfterSeconds } from "../../services/settings/settings";
 import { presentDevice } from "../../schemas/devices";
 import type * as routes from "./devices.routes";
@@ -28,13 +29,15 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 
 export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
   const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
-  const node = await networkWriter(c.env, device.networkId, auditOf(c, 200)).renameDevice(device.nodeId, c.req.valid("json").name);
+  const node = await unwrap(
+    networkWriter(c.env, device.networkId).renameDevice(device.networkId, device.nodeId, c.req.valid("json").name, auditOf(c, 200)),
+  );
   return c.json(presentDevice(device, node, await offlineAfterSeconds(c.env, c.var.db)), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
-  await networkWriter(c.env, device.networkId, auditOf(c, 204)).removeDevice(device.id);
+  await unwrap(networkWriter(c.env, device.networkId).removeDevice(device.networkId, device.id, auditOf(c, 204)));
   return c.body(null, 204);
 };
 
@@ -46,6 +49,8 @@ export const getRouting: AppRouteHandler<typeof routes.getRouting> = async (c) =
 export const putRouting: AppRouteHandler<typeof routes.putRouting> = async (c) => {
   const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
   const { mode, policyIds } = c.req.valid("json");
-  const node = await networkWriter(c.env, device.networkId, auditOf(c, 200)).setRoutingPreference(device.nodeId, mode, policyIds);
+  const node = await unwrap(
+    networkWriter(c.env, device.networkId).setRoutingPreference(device.networkId, device.nodeId, mode, policyIds, auditOf(c, 200)),
+  );
   return c.json({ mode: node.routingMode, policyIds: node.routingPolicyIds }, 200);
 };

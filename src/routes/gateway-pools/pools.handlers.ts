@@ -1,11 +1,12 @@
 import { getConfig } from "../../lib/env";
 import type { AppRouteHandler } from "../../lib/types";
+import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess, poolAccess } from "../../services/access";
 import type { PoolRow } from "../../services/networks/state";
 import { describePools, listPools } from "../../services/networks/views/gateway-pools";
 import { poolHealthRules } from "../../services/networks/pools/vitals";
-import { networkWriter } from "../../services/networks/writer";
+import { networkWriter } from "../../services/networks/writer/network-writer";
 import type * as routes from "./pools.routes";
 import { presentPool } from "./pools.schemas";
 
@@ -15,7 +16,7 @@ const withHealth = async (env: Env, db: Parameters<typeof describePools>[0], poo
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const pool = await networkWriter(c.env, network.id, auditOf(c, 201)).createPool(c.req.valid("json"));
+  const pool = await unwrap(networkWriter(c.env, network.id).createPool(network.id, c.req.valid("json"), auditOf(c, 201)));
   return c.json((await withHealth(c.env, c.var.db, [pool]))[0]!, 201);
 };
 
@@ -31,26 +32,32 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const { pool } = await poolAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const updated = await networkWriter(c.env, pool.networkId, auditOf(c, 200)).updatePool(pool.id, c.req.valid("json"));
+  const updated = await unwrap(
+    networkWriter(c.env, pool.networkId).updatePool(pool.networkId, pool.id, c.req.valid("json"), auditOf(c, 200)),
+  );
   return c.json((await withHealth(c.env, c.var.db, [updated]))[0]!, 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { pool } = await poolAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await networkWriter(c.env, pool.networkId, auditOf(c, 204)).deletePool(pool.id);
+  await unwrap(networkWriter(c.env, pool.networkId).deletePool(pool.networkId, pool.id, auditOf(c, 204)));
   return c.body(null, 204);
 };
 
 export const drain: AppRouteHandler<typeof routes.drain> = async (c) => {
   const { id, nodeId } = c.req.valid("param");
   const { pool } = await poolAccess(c.var.db, c.var.auth, id, "manage");
-  const updated = await networkWriter(c.env, pool.networkId, auditOf(c, 200)).setPoolMemberDrained(pool.id, nodeId, true);
+  const updated = await unwrap(
+    networkWriter(c.env, pool.networkId).setPoolMemberDrained(pool.networkId, pool.id, nodeId, true, auditOf(c, 200)),
+  );
   return c.json((await withHealth(c.env, c.var.db, [updated]))[0]!, 200);
 };
 
 export const undrain: AppRouteHandler<typeof routes.undrain> = async (c) => {
   const { id, nodeId } = c.req.valid("param");
   const { pool } = await poolAccess(c.var.db, c.var.auth, id, "manage");
-  const updated = await networkWriter(c.env, pool.networkId, auditOf(c, 200)).setPoolMemberDrained(pool.id, nodeId, false);
+  const updated = await unwrap(
+    networkWriter(c.env, pool.networkId).setPoolMemberDrained(pool.networkId, pool.id, nodeId, false, auditOf(c, 200)),
+  );
   return c.json((await withHealth(c.env, c.var.db, [updated]))[0]!, 200);
 };

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { toPage } from "../../lib/pagination";
+import { unwrap } from "../../lib/write-result";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { requirePlatformAdmin } from "../../middleware/auth";
@@ -8,7 +9,8 @@ import type { NetworkChanges } from "../../services/networks/operations/networks
 import type { NetworkRow } from "../../services/networks/state";
 import { listNetworks } from "../../services/networks/views/pages";
 import { loadRuntimeStatus } from "../../services/networks/views/runtime-status";
-import { groupWriter, networkWriter } from "../../services/networks/writer";
+import { groupWriter } from "../../services/networks/writer/group-writer";
+import { networkWriter } from "../../services/networks/writer/network-writer";
 import type * as routes from "./networks.routes";
 import { defaultDnsDomain } from "./networks.schemas";
 
@@ -17,12 +19,8 @@ const present = (row: NetworkRow) => row;
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const body = c.req.valid("json");
   const { group } = await groupAccess(c.var.db, c.var.auth, body.groupId, "manage");
-  const network = await groupWriter(c.env, group.id, auditOf(c, 201)).createNetwork({
-    groupId: group.id,
-    name: body.name,
-    cidr: body.cidr,
-    dnsDomain: body.dnsDomain ?? defaultDnsDomain(body.name),
-  });
+  const input = { groupId: group.id, name: body.name, cidr: body.cidr, dnsDomain: body.dnsDomain ?? defaultDnsDomain(body.name) };
+  const network = await unwrap(groupWriter(c.env, group.id).createNetwork(input, auditOf(c, 201)));
   return c.json(present(network), 201);
 };
 
@@ -39,7 +37,7 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 /** PATCH and PUT differ only in which fields their bodies require; the change itself is the same. */
 async function update(c: Context<AppEnv>, id: string, changes: NetworkChanges) {
   const { network } = await networkAccess(c.var.db, c.var.auth, id, "manage");
-  return present(await networkWriter(c.env, network.id, auditOf(c, 200)).updateNetwork(network.groupId, changes));
+  return present(await unwrap(networkWriter(c.env, network.id).updateNetwork(network.id, network.groupId, changes, auditOf(c, 200))));
 }
 
 export const patch: AppRouteHandler<typeof routes.patch> = async (c) =>
@@ -50,7 +48,7 @@ export const put: AppRouteHandler<typeof routes.put> = async (c) =>
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await networkWriter(c.env, network.id, auditOf(c, 204)).deleteNetwork();
+  await unwrap(networkWriter(c.env, network.id).deleteNetwork(network.id, auditOf(c, 204)));
   return c.body(null, 204);
 };
 

@@ -1,11 +1,12 @@
 import { toPage } from "../../lib/pagination";
+import { unwrap } from "../../lib/write-result";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess, nodeAccess } from "../../services/access";
 import { nodeDetailAccess, nodeReadAccess } from "../../services/networks/device-node-privacy";
 import { loadNodeConfig } from "../../services/networks/views/node-configs";
 import { listNodes } from "../../services/networks/views/pages";
-import { networkWriter } from "../../services/networks/writer";
+import { networkWriter } from "../../services/networks/writer/network-writer";
 import type * as routes from "./nodes.routes";
 import { presentNode } from "../../schemas/nodes";
 
@@ -15,7 +16,7 @@ const roleFields = (roles: string[] | undefined) => (roles === undefined ? {} : 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { networkId, roles, ...body } = c.req.valid("json");
   const { network } = await networkAccess(c.var.db, c.var.auth, networkId, "manage");
-  const node = await networkWriter(c.env, network.id, auditOf(c, 201)).createNode({ ...body, ...roleFields(roles) });
+  const node = await unwrap(networkWriter(c.env, network.id).createNode(network.id, { ...body, ...roleFields(roles) }, auditOf(c, 201)));
   return c.json(presentNode(node), 201);
 };
 
@@ -37,13 +38,14 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
   const { roles, ...changes } = c.req.valid("json");
-  const updated = await networkWriter(c.env, node.networkId, auditOf(c, 200)).updateNode(node.id, { ...changes, ...roleFields(roles) });
+  const writer = networkWriter(c.env, node.networkId);
+  const updated = await unwrap(writer.updateNode(node.networkId, node.id, { ...changes, ...roleFields(roles) }, auditOf(c, 200)));
   return c.json(presentNode(updated), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await networkWriter(c.env, node.networkId, auditOf(c, 204)).deleteNode(node.id);
+  await unwrap(networkWriter(c.env, node.networkId).deleteNode(node.networkId, node.id, auditOf(c, 204)));
   return c.body(null, 204);
 };
 

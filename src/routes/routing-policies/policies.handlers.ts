@@ -1,18 +1,21 @@
 import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
+import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess, policyAccess } from "../../services/access";
 import { getConfig } from "../../lib/env";
 import { poolHealthRules } from "../../services/networks/pools/vitals";
 import { loadPolicyStatus } from "../../services/networks/views/gateway-pools";
 import { listPolicies } from "../../services/networks/views/pages";
-import { networkWriter } from "../../services/networks/writer";
+import { networkOfPolicy } from "../../services/networks/write-access";
+import { networkWriter } from "../../services/networks/writer/network-writer";
 import type * as routes from "./policies.routes";
 import { presentPolicy } from "./policies.schemas";
 
+/** Writes: the network's writer checks the caller's access on its own read of the network row (write-access.ts). */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const policy = await networkWriter(c.env, network.id, auditOf(c, 201)).createPolicy(c.req.valid("json"));
+  const networkId = c.req.valid("param").id;
+  const policy = await unwrap(networkWriter(c.env, networkId).createPolicy(networkId, c.req.valid("json"), c.var.auth, auditOf(c, 201)));
   return c.json(presentPolicy(policy), 201);
 };
 
@@ -28,14 +31,18 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 };
 
 export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const updated = await networkWriter(c.env, policy.networkId, auditOf(c, 200)).replacePolicy(policy.id, c.req.valid("json"));
+  const { id } = c.req.valid("param");
+  const networkId = await networkOfPolicy(c.var.db, id);
+  const updated = await unwrap(
+    networkWriter(c.env, networkId).replacePolicy(networkId, id, c.req.valid("json"), c.var.auth, auditOf(c, 200)),
+  );
   return c.json(presentPolicy(updated), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  await networkWriter(c.env, policy.networkId, auditOf(c, 204)).deletePolicy(policy.id);
+  const { id } = c.req.valid("param");
+  const networkId = await networkOfPolicy(c.var.db, id);
+  await unwrap(networkWriter(c.env, networkId).deletePolicy(networkId, id, c.var.auth, auditOf(c, 204)));
   return c.body(null, 204);
 };
 

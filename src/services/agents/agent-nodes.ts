@@ -3,9 +3,10 @@ import type { Db } from "../../db/client";
 import { nodes } from "../../db/schema";
 import type { Env } from "../../lib/env";
 import { notFound } from "../../lib/errors";
+import { unwrap } from "../../lib/write-result";
 import type { AuditContext } from "../audit/audit-trail";
 import type { AgentNodeState, GatewayAgent } from "../networks/operations/gateway-agent";
-import { networkWriter } from "../networks/writer";
+import { networkWriter } from "../networks/writer/network-writer";
 
 /**
  * A gateway daemon's PUT of one node's key and servesDns. This only finds the node's network (whose
@@ -22,5 +23,5 @@ export async function putAgentNodeState(
 ) {
   const node = await db.select({ networkId: nodes.networkId }).from(nodes).where(eq(nodes.id, nodeId)).get();
   if (!node) throw notFound("Node");
-  return networkWriter(env, node.networkId, audit).applyAgentNodeState(nodeId, agent, wanted);
+  return unwrap(networkWriter(env, node.networkId).applyAgentNodeState(node.networkId, nodeId, agent, wanted, audit));
 }

@@ -5,6 +5,7 @@ import { type Env, getConfig } from "../../lib/env";
 import { ApiError, domainError, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { describeForLog } from "../../lib/log";
+import { unwrap } from "../../lib/write-result";
 import { type PeerReport, replaceObservations } from "../networks/operations/observations";
 import {
   admitPeerDelta,
@@ -15,7 +16,7 @@ import {
   peerReportColumns,
 } from "../networks/operations/peer-reports";
 import { type ProbeResult, probeStatements } from "../networks/pools/probe-reports";
-import { networkWriter } from "../networks/writer";
+import { networkWriter } from "../networks/writer/network-writer";
 
 export interface NodeReport {
   nodeId: string;
@@ -120,8 +121,7 @@ async function assignedProbes(env: Env, reports: NodeReport[], reporters: Readon
   }
   const answers = await Promise.all(
     [...byNetwork].map(([networkId, nodeIds]) =>
-      networkWriter(env, networkId)
-        .readProbes(nodeIds)
+      unwrap(networkWriter(env, networkId).readProbes(networkId, nodeIds))
         // A network deleted meanwhile asks for no probes.
         .catch((error: unknown) => {
           if (error instanceof ApiError && error.code === "not_found") return [];
@@ -136,8 +136,7 @@ async function assignedProbes(env: Env, reports: NodeReport[], reporters: Readon
 async function evaluatePoolsOf(env: Env, networkIds: Set<string>) {
   await Promise.all(
     [...networkIds].map((networkId) =>
-      networkWriter(env, networkId)
-        .evaluatePools()
+      unwrap(networkWriter(env, networkId).evaluatePools(networkId))
         // The report itself is stored; the writer's clock evaluates again within seconds.
         .catch((error: unknown) => console.error(JSON.stringify({ background: "pool-evaluation", networkId, ...describeForLog(error) }))),
     ),

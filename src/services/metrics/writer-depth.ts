@@ -1,5 +1,5 @@
 import type { Env } from "../../lib/env";
-import { writerStub } from "../networks/writer";
+import { networkWriter } from "../networks/writer/network-writer";
 
 /** A writer is asked for its queue when its network changed within this window... */
 export const WRITER_SAMPLE_WINDOW_SECONDS = 300;
@@ -28,7 +28,7 @@ export async function sampleWriterDepths(
     .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
     .slice(0, WRITER_SAMPLE_LIMIT);
   const answers = await Promise.allSettled(
-    recent.map(async (network) => ({ networkId: network.id, queueDepth: (await writerStub(env, network.id).stats()).queueDepth })),
+    recent.map(async (network) => ({ networkId: network.id, queueDepth: (await networkWriter(env, network.id).stats()).queueDepth })),
   );
   return answers.flatMap((answer) => (answer.status === "fulfilled" ? [answer.value] : []));
 }

@@ -8,8 +8,8 @@ import { eventStatements } from "../notifications/emit";
 import type { NetworkMemory } from "./memory/network-memory";
 
 /**
- * What one command runs with: the writer's bindings and database, the request it serves (absent for
- * changes the system makes on its own, e.g. devices leaving with their owner), and the events it commits.
+ * What one write runs with: the writer's bindings and database, the network it holds, and the request it
+ * serves (absent for changes the system makes on its own, e.g. devices leaving with their owner).
  */
 export interface WriterContext {
   env: Env;
@@ -17,14 +17,8 @@ export interface WriterContext {
   /** The network as this writer holds it; operations read it instead of D1 and apply what they commit. */
   memory: NetworkMemory;
   audit?: AuditContext;
-  events: DomainEvent[];
   /** Ids of the notification events committed, for delivery after the answer. */
   notificationIds: string[];
-  /**
-   * Runs a command in the group's writer for the same request. A network instance may call its group
-   * instance, never the reverse, so the two cannot deadlock.
-   */
-  inGroup(groupId: string, command: string, args: unknown[]): Promise<unknown>;
   /**
    * Keeps (or stops) the writer's clock for its pools: while `needed`, pool health is evaluated every few
    * seconds (stale reports are noticed only by a clock). Absent: nothing to schedule (tests, group writers).
@@ -54,7 +48,6 @@ export async function commit(ctx: WriterContext, statements: BatchItem<"sqlite">
   if (!first) return [];
   const results = (await ctx.db.batch([first, ...rest])).slice(0, statements.length);
   if (conditional && !conditional.happened(results)) return results;
-  ctx.events.push(event);
   if (outbox) ctx.notificationIds.push(outbox.id);
   return results;
 }

@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import type { Env } from "../../lib/env";
 import { domainError, fieldError, unauthorized } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
+import { unwrap } from "../../lib/write-result";
 import type { DeviceAuth, UserAuth } from "../../lib/types";
 import { networkAccess } from "../access";
 import type { AuditContext } from "../audit/audit-trail";
@@ -10,7 +11,7 @@ import { deviceAccess } from "./device-access";
 import { admitPeerDelta, type PeerDelta, peerReportAnswer } from "./operations/peer-reports";
 import { findEnrolmentKey, keyNotValid } from "./enrolment-keys";
 import { loadNodeConfig, loadNodeConfigRead } from "./views/node-configs";
-import { networkWriter } from "./writer";
+import { networkWriter } from "./writer/network-writer";
 
 /** Device credentials are opaque; the prefix tells them from user, agent and enrolment tokens. */
 export const DEVICE_CREDENTIAL_PREFIX = "dvc_";
@@ -51,14 +52,20 @@ async function refusal(db: Db, target: { networkId: string; enrolmentKeyId: stri
 export async function enrolDevice(env: Env, db: Db, body: EnrolmentRequest, user: UserAuth | undefined, audit: AuditContext) {
   const target = await enrolmentTarget(db, body, user);
   const credential = `${DEVICE_CREDENTIAL_PREFIX}${randomToken()}`;
-  const enrolled = await networkWriter(env, target.networkId, audit).enrolDevice({
-    ...target,
-    name: body.name,
-    publicKey: body.publicKey,
-    platform: body.platform,
-    clientVersion: body.clientVersion,
-    credentialHash: sha256(credential),
-  });
+  const enrolled = await unwrap(
+    networkWriter(env, target.networkId).enrolDevice(
+      target.networkId,
+      {
+        ...target,
+        name: body.name,
+        publicKey: body.publicKey,
+        platform: body.platform,
+        clientVersion: body.clientVersion,
+        credentialHash: sha256(credential),
+      },
+      audit,
+    ),
+  );
   if (!enrolled) throw await refusal(db, target, user);
   const config = await loadNodeConfig(env, target.networkId, enrolled.node.id);
   // Read after the config: if the owner's access ended meanwhile, that removal is taking this device out too.
@@ -78,10 +85,9 @@ export type DeviceActor = { user?: UserAuth; device?: DeviceAuth };
  */
 export async function deviceConfig(env: Env, db: Db, actor: DeviceActor, deviceId: string, sinceRevision?: number, waitSeconds = 0) {
   const { device, node } = await deviceAccess(db, actor, deviceId);
-  if (sinceRevision !== undefined && waitSeconds > 0) {
-    await networkWriter(env, device.networkId).awaitRoutingChange(sinceRevision, waitSeconds * 1000);
-  }
-  const read = await loadNodeConfigRead(env, device.networkId, node.id, sinceRevision);
+  // A long poll is one trip to the writer: it waits, then reads (views/node-configs.ts).
+  const wait = sinceRevision !== undefined && waitSeconds > 0 ? waitSeconds * 1000 : 0;
+  const read = await loadNodeConfigRead(env, device.networkId, node.id, sinceRevision, wait);
   await deviceAccess(db, actor, device.id);
   return read.delta ? { deviceId: device.id, delta: read.delta } : { deviceId: device.id, config: read.config };
 }
@@ -95,7 +101,7 @@ export interface HeartbeatReport {
 
 /**
  * One access read, then the write goes to the network's writer, which group-commits heartbeats: alone it
- * is written at once; under load many share one D1 batch (src/durable-objects/group-commit.ts). The
+ * is written at once; under load many share one D1 batch (src/lib/group-commit.ts). The
  * answer comes after the write, so the device (and its owner) read it back. Heartbeats are not routing
  * changes: the routing writer never writes these columns. A delta peer report is checked against the
  * base the access read found on the node (operations/peer-reports.ts); one that does not build on it is
@@ -108,16 +114,18 @@ export async function recordDeviceHeartbeat(env: Env, db: Db, actor: DeviceActor
   }
   const at = nowIso();
   const delta = report.peerReport ? admitPeerDelta(node, report.peerReport, at) : null;
-  await networkWriter(env, network.id).recordHeartbeat({
-    networkId: network.id,
-    nodeId: node.id,
-    deviceId: device.id,
-    appliedRevision: report.appliedRevision,
-    endpoint: report.endpoint ?? null,
-    peers: report.peers,
-    ...(delta ? { delta } : {}),
-    at,
-  });
+  await unwrap(
+    networkWriter(env, network.id).recordHeartbeat({
+      networkId: network.id,
+      nodeId: node.id,
+      deviceId: device.id,
+      appliedRevision: report.appliedRevision,
+      endpoint: report.endpoint ?? null,
+      peers: report.peers,
+      ...(delta ? { delta } : {}),
+      at,
+    }),
+  );
   return {
     desiredRevision: network.routingRevision,
     configChanged: report.appliedRevision !== network.routingRevision,

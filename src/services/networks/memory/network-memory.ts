@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { networks } from "../../../db/schema";
+import { type GroupRole, networks } from "../../../db/schema";
 import { notFound } from "../../../lib/errors";
 import { loadNetworkState, type NetworkRow } from "../state";
 import { HeldNetwork } from "./held-network";
@@ -35,7 +35,26 @@ export class NetworkMemory {
 
   /** For a write, already in the queue: one row read, and the copy (reloaded when it disagrees with D1). */
   async forWrite(db: Db, networkId: string): Promise<HeldNetwork> {
-    const row = await db.select().from(networks).where(eq(networks.id, networkId)).get();
+    return this.fromRow(db, networkId, await db.select().from(networks).where(eq(networks.id, networkId)).get());
+  }
+
+  /**
+   * forWrite for a user's write, with the user's role in the network's group (null: none) read in the same
+   * query: the write's access check (networks/write-access.ts) costs no row of its own.
+   */
+  async forWriteBy(db: Db, networkId: string, userId: string): Promise<{ held: HeldNetwork; role: GroupRole | null }> {
+    const role = sql<GroupRole | null>`(select m.role from memberships m where m.group_id = ${networks.groupId} and m.user_id = ${userId})`;
+    const found = await db
+      .select({ ...getTableColumns(networks), callerRole: role.as("caller_role") })
+      .from(networks)
+      .where(eq(networks.id, networkId))
+      .get();
+    if (!found) return { held: await this.fromRow(db, networkId, undefined), role: null };
+    const { callerRole, ...row } = found;
+    return { held: await this.fromRow(db, networkId, row), role: callerRole };
+  }
+
+  private async fromRow(db: Db, networkId: string, row: NetworkRow | undefined): Promise<HeldNetwork> {
     if (!row) {
       this.forget();
       throw notFound("Network");

@@ -1,9 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { devices, networks } from "../../../db/schema";
-import { networkWriter } from "../writer";
+import { networkWriter } from "../writer/network-writer";
 import { ApiError, conflict } from "../../../lib/errors";
 import type { Env } from "../../../lib/env";
+import { unwrap } from "../../../lib/write-result";
 
 /** Devices held only through the platform admin role: in networks of groups where the owner holds no device-holding role. */
 export const ONLY_AS_PLATFORM_ADMIN = Symbol("devices held only through the platform admin role");
@@ -37,12 +38,10 @@ export async function removeDevicesOf(env: Env, db: Db, userId: string, scope?: 
     .where(and(eq(devices.userId, userId), inScope(scope)))
     .all();
   for (const device of owned) {
-    await networkWriter(env, device.networkId)
-      .removeDevice(device.id)
-      .catch((error: unknown) => {
-        // Removed meanwhile by someone else: the outcome is the same.
-        if (!(error instanceof ApiError && error.code === "not_found")) throw error;
-      });
+    await unwrap(networkWriter(env, device.networkId).removeDevice(device.networkId, device.id)).catch((error: unknown) => {
+      // Removed meanwhile by someone else: the outcome is the same.
+      if (!(error instanceof ApiError && error.code === "not_found")) throw error;
+    });
   }
   return owned.length;
 }

@@ -11,6 +11,8 @@ import type { HeldNetwork } from "../memory/held-network";
 import { initialActive } from "../pools/health";
 import { bumpRoutingRevision, type PoolRow } from "../state";
 import { inventoryOf } from "./policies";
+import { evaluatedPool, needsPoolChecks } from "./pool-failover";
+import { rulesInForce } from "./write-rules";
 
 /** Pool limits (README, "Limits"; docs/routing.md): members a pool, pools a network. */
 export const POOL_LIMITS = { membersPerPool: 8, poolsPerNetwork: 100 } as const;
@@ -97,17 +99,13 @@ async function writePool(ctx: WriterContext, held: HeldNetwork, next: PoolRow, a
   return next;
 }
 
-export async function createPool(
-  ctx: WriterContext,
-  networkId: string,
-  input: PoolInput,
-  eligibility: GatewayEligibility,
-): Promise<PoolRow> {
+/** Each pool write ends in the evaluation it may call for (operations/pool-failover.ts) and answers the pool as it then is. */
+export async function createPool(ctx: WriterContext, networkId: string, input: PoolInput): Promise<PoolRow> {
   const held = await ctx.memory.forWrite(ctx.db, networkId);
   if (held.pools.size >= POOL_LIMITS.poolsPerNetwork)
     throw conflict(`A network holds at most ${POOL_LIMITS.poolsPerNetwork} gateway pools`);
   assertNameFree(held, input.name);
-  await assertMembersFit(ctx, held, input.members, eligibility);
+  await assertMembersFit(ctx, held, input.members, (await rulesInForce(ctx)).eligibility);
   const members: PoolMember[] = input.members.map(({ nodeId, priority }) => ({ nodeId, priority, drained: false }));
   const now = nowIso();
   const row: PoolRow = {
@@ -124,24 +122,19 @@ export async function createPool(
     createdAt: now,
     updatedAt: now,
   };
-  return writePool(ctx, held, row, "gateway-pool.created", true);
+  await writePool(ctx, held, row, "gateway-pool.created", true);
+  return evaluatedPool(ctx, networkId, row.id);
 }
 
 /** PATCH: what the body names is replaced. Members that stay keep their drain; an active member that left hands over. */
-export async function updatePool(
-  ctx: WriterContext,
-  networkId: string,
-  poolId: string,
-  changes: PoolChanges,
-  eligibility: GatewayEligibility,
-): Promise<PoolRow> {
+export async function updatePool(ctx: WriterContext, networkId: string, poolId: string, changes: PoolChanges): Promise<PoolRow> {
   const held = await ctx.memory.forWrite(ctx.db, networkId);
   const current = held.pools.get(poolId);
   if (!current) throw notFound("Gateway pool");
   if (changes.name !== undefined) assertNameFree(held, changes.name, poolId);
   let members = current.members;
   if (changes.members) {
-    await assertMembersFit(ctx, held, changes.members, eligibility, poolId);
+    await assertMembersFit(ctx, held, changes.members, (await rulesInForce(ctx)).eligibility, poolId);
     // Policies leaving the overlay at this pool now leave at every new member's gateway.
     const gatewaysAfter = () =>
       changes.members!.map((member) => held.nodes.get(member.nodeId)?.gatewayId).filter((id): id is string => !!id);
@@ -158,7 +151,8 @@ export async function updatePool(
     activeNodeId: stays ? current.activeNodeId : initialActive(members),
     updatedAt: nowIso(),
   };
-  return writePool(ctx, held, next, "gateway-pool.updated");
+  await writePool(ctx, held, next, "gateway-pool.updated");
+  return evaluatedPool(ctx, networkId, poolId);
 }
 
 export async function deletePool(ctx: WriterContext, networkId: string, poolId: string): Promise<void> {
@@ -175,6 +169,7 @@ export async function deletePool(ctx: WriterContext, networkId: string, poolId: 
   );
   held.pools.delete(poolId);
   held.bumped({ routing: true });
+  await ctx.schedulePoolChecks?.(networkId, needsPoolChecks(held));
 }
 
 /** An operator's drain: a drained member is never chosen (the evaluation that follows moves traffic off it at once). */
@@ -191,5 +186,6 @@ export async function setMemberDrained(
   if (!current.members.some((member) => member.nodeId === nodeId)) throw notFound("Pool member");
   const members = current.members.map((member) => (member.nodeId === nodeId ? { ...member, drained } : member));
   const next: PoolRow = { ...current, members, updatedAt: nowIso() };
-  return writePool(ctx, held, next, drained ? "gateway-pool.member-drained" : "gateway-pool.member-undrained");
+  await writePool(ctx, held, next, drained ? "gateway-pool.member-drained" : "gateway-pool.member-undrained");
+  return evaluatedPool(ctx, networkId, poolId);
 }

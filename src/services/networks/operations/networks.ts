@@ -65,8 +65,11 @@ export async function createNetwork(ctx: WriterContext, input: NewNetwork): Prom
   return row;
 }
 
-/** Name and CIDR changes are checked against the group's other networks; a new domain bumps the DNS revision. */
-export async function updateNetwork(ctx: WriterContext, networkId: string, changes: NetworkChanges): Promise<NetworkRow> {
+/**
+ * Runs inside the group's writer: name and CIDR changes are checked against the group's other networks;
+ * a new domain bumps the DNS revision.
+ */
+export async function applyNetworkChanges(ctx: WriterContext, networkId: string, changes: NetworkChanges): Promise<NetworkRow> {
   const { db } = ctx;
   const current = await db.select().from(networks).where(eq(networks.id, networkId)).get();
   if (!current) throw notFound("Network");
@@ -99,7 +102,7 @@ function assertNoNodes(held: HeldNetwork, action: string) {
 }
 
 /** Runs in the network's writer (no node can arrive meanwhile); the group's writer then checks overlaps. */
-export async function assertCidrMayChange(ctx: WriterContext, networkId: string, changes: NetworkChanges) {
+async function assertCidrMayChange(ctx: WriterContext, networkId: string, changes: NetworkChanges) {
   if (changes.cidr === undefined) return;
   const held = await ctx.memory.forWrite(ctx.db, networkId);
   if (held.network.cidr !== changes.cidr) assertNoNodes(held, "change its CIDR");
@@ -110,7 +113,7 @@ export async function assertCidrMayChange(ctx: WriterContext, networkId: string,
  * name and relative CNAME target must still fit in 253 characters (else the zone would not load).
  * Runs in the network's writer, so no node or record can arrive between this check and the change.
  */
-export async function assertNamesFitDomain(ctx: WriterContext, networkId: string, changes: NetworkChanges) {
+async function assertNamesFitDomain(ctx: WriterContext, networkId: string, changes: NetworkChanges) {
   const domain = changes.dnsDomain;
   if (domain === undefined) return;
   const held = await ctx.memory.forWrite(ctx.db, networkId);
@@ -122,6 +125,24 @@ export async function assertNamesFitDomain(ctx: WriterContext, networkId: string
     const problem = fullNameProblem(record.name, domain) ?? (record.type === "CNAME" ? fullNameProblem(record.value, domain) : null);
     if (problem) throw conflict(`DNS record ${record.id} ("${record.name}"): ${problem}; change it or pick a shorter domain`);
   }
+}
+
+/**
+ * A network's change, in its own writer first (no node or record may arrive while its CIDR or domain
+ * changes), then in its group's (`inGroup`: overlaps and names), which writes the row; the network's
+ * writer holds that row, so its next write needs no reload.
+ */
+export async function updateNetwork(
+  ctx: WriterContext,
+  networkId: string,
+  changes: NetworkChanges,
+  inGroup: () => Promise<NetworkRow>,
+): Promise<NetworkRow> {
+  await assertCidrMayChange(ctx, networkId, changes);
+  await assertNamesFitDomain(ctx, networkId, changes);
+  const row = await inGroup();
+  ctx.memory.adopt(row);
+  return row;
 }
 
 /** Runs inside the network's own writer, so no node can be added while the network is deleted. */

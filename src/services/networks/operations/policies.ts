@@ -8,23 +8,19 @@ import { LIMITS } from "../../../lib/limits";
 import { gatewayAssignedToGroup } from "../../live-authority";
 import { assertEgressFree, egressClaim } from "../egress-claims";
 import { assignmentWithdrawn, stillAssigned } from "../gateway-eligibility";
-import { checkGatewayPath, type GatewayEligibility } from "../gateway-path";
+import { managedWrite, refusal, type WriteCaller, withAuthority } from "../write-access";
+import { checkGatewayPath } from "../gateway-path";
 import { checkDestination, findRoutingConflicts, type RoutingNode } from "../routing";
 import { actorOf, commit, type WriterContext } from "../commit";
 import type { HeldNetwork } from "../memory/held-network";
 import { bumpRoutingRevision, type PolicyRow, toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../state";
+import { type PolicyRules, rulesInForce } from "./write-rules";
 
 export interface PolicyInput {
   name: string;
   type: PolicyRow["type"];
   destinationCidr: string;
   gatewayPath: string[];
-}
-
-/** 400 for a broken rule (naming the hop), 409 when the policy cannot coexist with the others. */
-export interface PolicyRules {
-  maxHops: number;
-  eligibility: GatewayEligibility;
 }
 
 /** A pool as the forest rule sees it: one gateway, named by the pool's id and name. */
@@ -124,12 +120,13 @@ function policyEvent(ctx: WriterContext, held: HeldNetwork, action: "created" | 
   };
 }
 
-export async function createPolicy(ctx: WriterContext, networkId: string, input: PolicyInput, rules: PolicyRules): Promise<PolicyRow> {
+/** Policy writes are a manager's (write-access.ts): authorised on the writer's one read of the network row, and again in the batch. */
+export async function createPolicy(ctx: WriterContext, networkId: string, input: PolicyInput, caller: WriteCaller): Promise<PolicyRow> {
   const { db } = ctx;
-  const held = await ctx.memory.forWrite(db, networkId);
+  const { held, authority } = await managedWrite(ctx, networkId, caller, "Network");
   if (held.policies.size >= LIMITS.policiesPerNetwork)
     throw conflict(`A network holds at most ${LIMITS.policiesPerNetwork} routing policies`);
-  const pathNodes = await assertPolicyFits(db, held, input, rules);
+  const pathNodes = await assertPolicyFits(db, held, input, await rulesInForce(ctx));
   const now = nowIso();
   const row: PolicyRow = {
     id: newId("rp"),
@@ -139,17 +136,17 @@ export async function createPolicy(ctx: WriterContext, networkId: string, input:
     createdAt: now,
     updatedAt: now,
   };
-  const assigned = stillAssigned(held, pathNodes);
+  const allowed = withAuthority(authority, stillAssigned(held, pathNodes));
   const results = await commit(
     ctx,
     [
-      insertWhere(db, routingPolicies, row, assigned.onlyIf).returning({ id: routingPolicies.id }),
-      bumpRoutingRevision(db, networkId, assigned.onlyIf),
+      insertWhere(db, routingPolicies, row, allowed.onlyIf).returning({ id: routingPolicies.id }),
+      bumpRoutingRevision(db, networkId, allowed.onlyIf),
     ],
     policyEvent(ctx, held, "created", row),
-    assigned,
+    allowed,
   );
-  if (!assigned.happened(results)) throw assignmentWithdrawn("gatewayPath");
+  if (!allowed.happened(results)) throw await refusal(db, authority, () => assignmentWithdrawn("gatewayPath"));
   held.policies.set(row.id, row);
   held.bumped({ routing: true });
   return row;
@@ -160,55 +157,61 @@ export async function replacePolicy(
   networkId: string,
   policyId: string,
   input: PolicyInput,
-  rules: PolicyRules,
+  caller: WriteCaller,
 ): Promise<PolicyRow> {
   const { db } = ctx;
-  const held = await ctx.memory.forWrite(db, networkId);
+  const { held, authority } = await managedWrite(ctx, networkId, caller, "Routing policy");
   const current = held.policies.get(policyId);
   if (!current) throw notFound("Routing policy");
-  const pathNodes = await assertPolicyFits(db, held, input, rules, policyId);
+  const pathNodes = await assertPolicyFits(db, held, input, await rulesInForce(ctx), policyId);
   const next: PolicyRow = { ...current, ...input, revision: held.network.routingRevision + 1, updatedAt: nowIso() };
-  const assigned = stillAssigned(held, pathNodes);
+  const allowed = withAuthority(authority, stillAssigned(held, pathNodes));
   const results = await commit(
     ctx,
     [
       db
         .update(routingPolicies)
         .set(next)
-        .where(and(eq(routingPolicies.id, policyId), assigned.onlyIf))
+        .where(and(eq(routingPolicies.id, policyId), allowed.onlyIf))
         .returning({ id: routingPolicies.id }),
-      bumpRoutingRevision(db, networkId, assigned.onlyIf),
+      bumpRoutingRevision(db, networkId, allowed.onlyIf),
     ],
     policyEvent(ctx, held, "updated", next),
-    assigned,
+    allowed,
   );
-  if (!assigned.happened(results)) throw assignmentWithdrawn("gatewayPath");
+  if (!allowed.happened(results)) throw await refusal(db, authority, () => assignmentWithdrawn("gatewayPath"));
   held.policies.set(policyId, next);
   held.bumped({ routing: true });
   return next;
 }
 
 /** Devices that chose it ("only" preferences) forget it in the same batch: no stale ids to trip over later. */
-export async function deletePolicy(ctx: WriterContext, networkId: string, policyId: string): Promise<void> {
+export async function deletePolicy(ctx: WriterContext, networkId: string, policyId: string, caller: WriteCaller): Promise<void> {
   const { db } = ctx;
-  const held = await ctx.memory.forWrite(db, networkId);
+  const { held, authority } = await managedWrite(ctx, networkId, caller, "Routing policy");
   const policy = held.policies.get(policyId);
   if (!policy) throw notFound("Routing policy");
   const choosers = [...held.nodes.values()].filter((node) => node.routingPolicyIds.includes(policyId));
-  await commit(
+  const allowed = withAuthority(authority);
+  const results = await commit(
     ctx,
     [
-      db.delete(routingPolicies).where(eq(routingPolicies.id, policyId)),
+      db
+        .delete(routingPolicies)
+        .where(and(eq(routingPolicies.id, policyId), allowed.onlyIf))
+        .returning({ id: routingPolicies.id }),
       ...choosers.map((node) =>
         db
           .update(nodes)
           .set({ routingPolicyIds: node.routingPolicyIds.filter((id) => id !== policyId) })
-          .where(eq(nodes.id, node.id)),
+          .where(and(eq(nodes.id, node.id), allowed.onlyIf)),
       ),
-      bumpRoutingRevision(db, networkId),
+      bumpRoutingRevision(db, networkId, allowed.onlyIf),
     ],
     policyEvent(ctx, held, "deleted", policy),
+    allowed,
   );
+  if (!allowed.happened(results)) throw await refusal(db, authority, () => notFound("Routing policy"));
   held.policies.delete(policyId);
   for (const node of choosers) held.putNode({ ...node, routingPolicyIds: node.routingPolicyIds.filter((id) => id !== policyId) });
   held.bumped({ routing: true });

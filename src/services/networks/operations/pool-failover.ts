@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { getConfig } from "../../../lib/env";
 import { forwardingProbes, gatewayPools } from "../../../db/schema";
 import { newId, nowIso } from "../../../lib/ids";
 import type { AuditContext, DomainEvent } from "../../audit/audit-trail";
@@ -6,7 +7,7 @@ import { commit, type WriterContext } from "../commit";
 import type { HeldNetwork } from "../memory/held-network";
 import { chooseActive, type FailoverReason, type MemberHealth, memberHealth, NO_VITALS, type PoolHealthRules } from "../pools/health";
 import { assignedProbers, trustedVitals } from "../pools/probes";
-import { loadVitals } from "../pools/vitals";
+import { loadVitals, poolHealthRules } from "../pools/vitals";
 import { bumpRoutingRevision, type PoolRow } from "../state";
 
 export interface Failover {
@@ -74,6 +75,19 @@ export async function evaluatePools(ctx: WriterContext, networkId: string, rules
     failovers.push(await failOver(ctx, held, pool, choice.nodeId, choice.reason));
   }
   return { failovers, keepChecking: needsPoolChecks(held) };
+}
+
+/** `evaluatePools` at the rules in force; then the writer's clock is kept while a pool can fail over. `now`: tests choose the clock. */
+export async function evaluatePoolsNow(ctx: WriterContext, networkId: string, now?: number) {
+  const result = await evaluatePools(ctx, networkId, poolHealthRules(getConfig(ctx.env)), now);
+  await ctx.schedulePoolChecks?.(networkId, result.keepChecking);
+  return result;
+}
+
+/** After a pool write: the evaluation it may call for (a drained or departed active member hands over at once), and the pool as it then is. */
+export async function evaluatedPool(ctx: WriterContext, networkId: string, poolId: string): Promise<PoolRow> {
+  await evaluatePoolsNow(ctx, networkId);
+  return (await ctx.memory.forWrite(ctx.db, networkId)).pools.get(poolId)!;
 }
 
 async function failOver(ctx: WriterContext, held: HeldNetwork, pool: PoolRow, to: string, reason: FailoverReason): Promise<Failover> {

@@ -1,0 +1,183 @@
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../../../lib/env";
+import { GroupCommit } from "../../../lib/group-commit";
+import { capture, unwrap } from "../../../lib/write-result";
+import type { AuditContext } from "../../audit/audit-trail";
+import type { DnsRecord } from "../dns";
+import { type ConfigWanted, readConfigs, readProbes } from "../memory/config-reads";
+import { RevisionWaiters } from "../memory/revision-waiters";
+import * as devices from "../operations/devices";
+import * as dnsRecords from "../operations/dns-records";
+import * as gatewayAgent from "../operations/gateway-agent";
+import * as pools from "../operations/gateway-pools";
+import { type HeartbeatWrite, mergeHeartbeats, writeHeartbeats } from "../operations/heartbeats";
+import * as networks from "../operations/networks";
+import * as nodes from "../operations/nodes";
+import * as policies from "../operations/policies";
+import type { NodeRow } from "../state";
+import type { WriteCaller } from "../write-access";
+import { evaluatePoolsNow } from "../operations/pool-failover";
+import { groupWriter } from "./group-writer";
+import { PoolClock } from "./pool-clock";
+import { typedStub } from "./typed-stub";
+import { WriteRunner } from "./write-runner";
+
+/**
+ * The single writer of one network (one instance per network, named by its id): every change to its
+ * nodes, addresses, policies, pools, DNS records and devices runs here, one at a time, to one commit
+ * (services/networks/commit.ts). One typed RPC method per write, each delegating to its operation
+ * (services/networks/operations/): a new write is an operation and a method here, nothing else. Every
+ * method answers a WriteResult (an API error crosses RPC as data; callers `unwrap` it). `audit` is the
+ * request a write serves (its audit row commits with the change); without it the change is the system's own.
+ * It holds the network in memory (services/networks/memory), so config reads and long polls come here too.
+ */
+export class NetworkWriter extends DurableObject<Env> {
+  private readonly clock = new PoolClock(this.ctx.storage);
+  /** Devices long-polling for a new routing revision; woken after every write. */
+  private readonly waiters: RevisionWaiters;
+  private readonly writes: WriteRunner;
+  /** Heartbeats bypass the serial queue (they touch no routing state) and share D1 batches under load. */
+  private readonly heartbeats: GroupCommit<HeartbeatWrite>;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.writes = new WriteRunner(env, ctx, {
+      afterWrite: () => this.waiters.wake(),
+      schedulePoolChecks: (networkId, needed) => this.clock.schedule(networkId, needed),
+    });
+    this.waiters = new RevisionWaiters(() => this.writes.memory.heldRoutingRevision());
+    this.heartbeats = new GroupCommit((items) => writeHeartbeats(this.writes.db, items), mergeHeartbeats);
+  }
+
+  updateNetwork(networkId: string, groupId: string, changes: networks.NetworkChanges, audit?: AuditContext) {
+    const inGroup = () => unwrap(groupWriter(this.env, groupId).applyNetworkChanges(networkId, changes, audit));
+    return this.writes.write(audit, (ctx) => networks.updateNetwork(ctx, networkId, changes, inGroup));
+  }
+  deleteNetwork(networkId: string, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => networks.deleteNetwork(ctx, networkId));
+  }
+
+  createNode(networkId: string, input: nodes.NodeInput, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => nodes.createNode(ctx, networkId, input));
+  }
+  updateNode(networkId: string, nodeId: string, changes: nodes.NodeChanges, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => nodes.updateNode(ctx, networkId, nodeId, changes));
+  }
+  deleteNode(networkId: string, nodeId: string, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => nodes.deleteNode(ctx, networkId, nodeId));
+  }
+  /** A gateway agent's PUT of its node's key (authorised in the batch: operations/gateway-agent.ts). */
+  applyAgentNodeState(
+    networkId: string,
+    nodeId: string,
+    agent: gatewayAgent.GatewayAgent,
+    wanted: gatewayAgent.AgentNodeState,
+    audit?: AuditContext,
+  ) {
+    return this.writes.write(audit, (ctx) => gatewayAgent.applyAgentNodeState(ctx, networkId, nodeId, agent, wanted));
+  }
+
+  /** Policy writes authorise `caller` themselves (write-access.ts): the Worker reads no network row for them. */
+  createPolicy(networkId: string, input: policies.PolicyInput, caller: WriteCaller, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => policies.createPolicy(ctx, networkId, input, caller));
+  }
+  replacePolicy(networkId: string, policyId: string, input: policies.PolicyInput, caller: WriteCaller, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => policies.replacePolicy(ctx, networkId, policyId, input, caller));
+  }
+  deletePolicy(networkId: string, policyId: string, caller: WriteCaller, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => policies.deletePolicy(ctx, networkId, policyId, caller));
+  }
+
+  createPool(networkId: string, input: pools.PoolInput, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => pools.createPool(ctx, networkId, input));
+  }
+  updatePool(networkId: string, poolId: string, changes: pools.PoolChanges, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => pools.updatePool(ctx, networkId, poolId, changes));
+  }
+  deletePool(networkId: string, poolId: string, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => pools.deletePool(ctx, networkId, poolId));
+  }
+  setPoolMemberDrained(networkId: string, poolId: string, nodeId: string, drained: boolean, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => pools.setMemberDrained(ctx, networkId, poolId, nodeId, drained));
+  }
+  /** Pool health now, failing over what must (reports, the alarm); `now` (ms): tests evaluate at a chosen clock. */
+  evaluatePools(networkId: string, now?: number) {
+    return this.writes.write(undefined, (ctx) => evaluatePoolsNow(ctx, networkId, now));
+  }
+
+  enrolDevice(networkId: string, input: devices.DeviceEnrolment, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => devices.enrolDevice(ctx, networkId, input));
+  }
+  renameDevice(networkId: string, nodeId: string, name: string, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => devices.renameDevice(ctx, networkId, nodeId, name));
+  }
+  removeDevice(networkId: string, deviceId: string, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => devices.removeDevice(ctx, networkId, deviceId));
+  }
+  setRoutingPreference(networkId: string, nodeId: string, mode: NodeRow["routingMode"], policyIds: string[], audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => devices.setRoutingPreference(ctx, networkId, nodeId, mode, policyIds));
+  }
+
+  createDnsRecord(networkId: string, record: DnsRecord, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => dnsRecords.createRecord(ctx, networkId, record));
+  }
+  replaceDnsRecord(networkId: string, recordId: string, record: DnsRecord, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => dnsRecords.replaceRecord(ctx, networkId, recordId, record));
+  }
+  deleteDnsRecord(networkId: string, recordId: string, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => dnsRecords.deleteRecord(ctx, networkId, recordId));
+  }
+
+  /** Outside the queue: group-committed with other heartbeats (lib/group-commit.ts). */
+  recordHeartbeat(heartbeat: HeartbeatWrite) {
+    return capture(() => this.heartbeats.submit(heartbeat.nodeId, heartbeat));
+  }
+
+  /** Config reads, served from the writer's memory (memory/config-reads.ts). */
+  readConfigs(networkId: string, wanted: ConfigWanted[]) {
+    return capture(() => readConfigs(this.writes.memory, this.writes.db, networkId, wanted));
+  }
+
+  /**
+   * A device's long poll in one trip: waits until the network's routing revision is no longer
+   * `wanted.sinceRevision` (or `ms` pass), then reads the node's config (a delta where one can be computed).
+   */
+  awaitConfig(networkId: string, wanted: ConfigWanted & { sinceRevision: number }, ms: number) {
+    return capture(async () => {
+      await this.writes.memory.forRead(this.writes.db, networkId); // holds the network, so the waiter compares with it
+      await this.waiters.wait(wanted.sinceRevision, ms);
+      return readConfigs(this.writes.memory, this.writes.db, networkId, [wanted]);
+    });
+  }
+
+  /** The forwarding probes these nodes are asked to run now (memory/config-reads.ts): a report's probes are checked against them. */
+  readProbes(networkId: string, nodeIds: string[]) {
+    return capture(() => readProbes(this.writes.memory, this.writes.db, networkId, nodeIds));
+  }
+
+  /** Since this writer started: D1 statements and rows, full loads of the network, what it holds; its queue now. */
+  async stats(): Promise<WriterStats> {
+    return { ...this.writes.meter, ...this.writes.memory.stats(), queueDepth: this.writes.queue.depth };
+  }
+
+  /** The pool clock (pool-clock.ts): evaluates the network's pools, which sets the next alarm. */
+  override async alarm() {
+    await this.clock.tick((networkId) => this.evaluatePools(networkId));
+  }
+}
+
+/** A writer's running totals (D1 as it reports them) and what it holds: for tests, the benchmark and operators. */
+export interface WriterStats {
+  statements: number;
+  rowsRead: number;
+  rowsWritten: number;
+  /** Full loads of the network from D1 (a restart, or a change that went around the writer). */
+  loads: number;
+  heldNodes: number;
+  topologiesKept: number;
+  /** Writes (and loads) queued or running now: what a write arriving now waits behind. */
+  queueDepth: number;
+}
+
+/** The network's writer: `await unwrap(networkWriter(env, networkId).createNode(networkId, input, audit))`. */
+export const networkWriter = (env: Env, networkId: string) => typedStub<NetworkWriter>(env.NETWORK_WRITER, networkId);
