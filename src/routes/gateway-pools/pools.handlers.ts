@@ -1,4 +1,5 @@
 import { getConfig } from "../../lib/env";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess, poolAccess } from "../../services/access";
@@ -14,43 +15,43 @@ const withHealth = async (env: Env, db: Parameters<typeof describePools>[0], poo
   (await describePools(db, poolHealthRules(getConfig(env)), pools)).map(presentPool);
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   const pool = await networkWriter(c.env, network.id, auditOf(c, 201)).createPool(c.req.valid("json"));
   return c.json((await withHealth(c.env, c.var.db, [pool]))[0]!, 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json({ items: await withHealth(c.env, c.var.db, await listPools(c.var.db, network.id)) }, 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { pool } = await poolAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  const { pool } = await poolAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json((await withHealth(c.env, c.var.db, [pool]))[0]!, 200);
 };
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
-  const { pool } = await poolAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { pool } = await poolAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   const updated = await networkWriter(c.env, pool.networkId, auditOf(c, 200)).updatePool(pool.id, c.req.valid("json"));
   return c.json((await withHealth(c.env, c.var.db, [updated]))[0]!, 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { pool } = await poolAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { pool } = await poolAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   await networkWriter(c.env, pool.networkId, auditOf(c, 204)).deletePool(pool.id);
   return c.body(null, 204);
 };
 
 export const drain: AppRouteHandler<typeof routes.drain> = async (c) => {
   const { id, nodeId } = c.req.valid("param");
-  const { pool } = await poolAccess(c.var.db, c.var.auth, id, "manage");
+  const { pool } = await poolAccess(c.var.db, userOf(c), id, "manage");
   const updated = await networkWriter(c.env, pool.networkId, auditOf(c, 200)).setPoolMemberDrained(pool.id, nodeId, true);
   return c.json((await withHealth(c.env, c.var.db, [updated]))[0]!, 200);
 };
 
 export const undrain: AppRouteHandler<typeof routes.undrain> = async (c) => {
   const { id, nodeId } = c.req.valid("param");
-  const { pool } = await poolAccess(c.var.db, c.var.auth, id, "manage");
+  const { pool } = await poolAccess(c.var.db, userOf(c), id, "manage");
   const updated = await networkWriter(c.env, pool.networkId, auditOf(c, 200)).setPoolMemberDrained(pool.id, nodeId, false);
   return c.json((await withHealth(c.env, c.var.db, [updated]))[0]!, 200);
 };

@@ -1,4 +1,5 @@
 import { toPage } from "../../lib/pagination";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess, nodeAccess } from "../../services/access";
@@ -14,14 +15,14 @@ const roleFields = (roles: string[] | undefined) => (roles === undefined ? {} : 
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { networkId, roles, ...body } = c.req.valid("json");
-  const { network } = await networkAccess(c.var.db, c.var.auth, networkId, "manage");
+  const { network } = await networkAccess(c.var.db, userOf(c), networkId, "manage");
   const node = await networkWriter(c.env, network.id, auditOf(c, 201)).createNode({ ...body, ...roleFields(roles) });
   return c.json(presentNode(node), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { networkId, ...page } = c.req.valid("query");
-  const rows = await listNodes(c.var.db, c.var.auth, page, networkId);
+  const rows = await listNodes(c.var.db, userOf(c), page, networkId);
   return c.json(
     toPage(rows, page.limit, (row) => presentNode(row, !row.detail)),
     200,
@@ -30,19 +31,19 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 
 /** Another member's device node: the entry the network's node list shows, without its owner's detail. */
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { node, detail } = await nodeReadAccess(c.var.db, c.var.auth, c.req.valid("param").id);
+  const { node, detail } = await nodeReadAccess(c.var.db, userOf(c), c.req.valid("param").id);
   return c.json(presentNode(node, !detail), 200);
 };
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
-  const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { node } = await nodeAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   const { roles, ...changes } = c.req.valid("json");
   const updated = await networkWriter(c.env, node.networkId, auditOf(c, 200)).updateNode(node.id, { ...changes, ...roleFields(roles) });
   return c.json(presentNode(updated), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { node } = await nodeAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   await networkWriter(c.env, node.networkId, auditOf(c, 204)).deleteNode(node.id);
   return c.body(null, 204);
 };
@@ -54,7 +55,7 @@ const wantsText = (accept: string | undefined) => !!accept && accept.includes("t
  * (one row read whatever the network's size).
  */
 export const config: AppRouteHandler<typeof routes.config> = async (c) => {
-  const { node } = await nodeDetailAccess(c.var.db, c.var.auth, c.req.valid("param").id);
+  const { node } = await nodeDetailAccess(c.var.db, userOf(c), c.req.valid("param").id);
   const rendered = await loadNodeConfig(c.env, node.networkId, node.id);
   if (wantsText(c.req.header("accept"))) return c.text(rendered.wgQuick, 200);
   return c.json(rendered, 200);

@@ -1,4 +1,5 @@
 import { toPage } from "../../lib/pagination";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess, policyAccess } from "../../services/access";
@@ -11,35 +12,35 @@ import type * as routes from "./policies.routes";
 import { presentPolicy } from "./policies.schemas";
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   const policy = await networkWriter(c.env, network.id, auditOf(c, 201)).createPolicy(c.req.valid("json"));
   return c.json(presentPolicy(policy), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
   const page = c.req.valid("query");
   return c.json(toPage(await listPolicies(c.var.db, network.id, page), page.limit, presentPolicy), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  const { policy } = await policyAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json(presentPolicy(policy), 200);
 };
 
 export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { policy } = await policyAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   const updated = await networkWriter(c.env, policy.networkId, auditOf(c, 200)).replacePolicy(policy.id, c.req.valid("json"));
   return c.json(presentPolicy(updated), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { policy } = await policyAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   await networkWriter(c.env, policy.networkId, auditOf(c, 204)).deletePolicy(policy.id);
   return c.body(null, 204);
 };
 
 export const status: AppRouteHandler<typeof routes.status> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  const { policy } = await policyAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json(await loadPolicyStatus(c.var.db, poolHealthRules(getConfig(c.env)), policy), 200);
 };
