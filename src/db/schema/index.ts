@@ -31,3 +31,4 @@ export * from "./admin-settings";
 export * from "./gateway-pools";
 export * from "./metrics";
 export * from "./gateway-assignments";
+export * from "./authority-guard";
