@@ -100,7 +100,12 @@ describe("a write re-checks its user's authority inside its batch", () => {
     await expect(
       networkWriter(env, disabled.network.id, asUser(disabled.user.userId, "/networks/:id/dns/records")).createDnsRecord(record()),
     ).rejects.toMatchObject({ status: 401 });
-    expect(await count("select count(*) as n from dns_records where network_id in (?, ?)", removed.network.id, disabled.network.id)).toBe(0);
+    const records = await count(
+      "select count(*) as n from dns_records where network_id in (?, ?)",
+      removed.network.id,
+      disabled.network.id,
+    );
+    expect(records).toBe(0);
   });
 
   it("a device's owner renames it while a member; demoted to viewer before the write commits, the rename is refused (404)", async () => {
