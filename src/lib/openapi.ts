@@ -4,7 +4,8 @@ export { errorResponseFor, errorResponses, FieldErrorSchema } from "./openapi-er
 
 /**
  * Who may call a route, as the document states it (components/securitySchemes, registered in
- * openapi-document.ts). The middleware that enforces it is spread beside it (middleware/auth.ts, ...).
+ * openapi-document.ts). Routes never name one: the router they are registered on does, with the
+ * middleware that enforces it (middleware/guarded-router.ts).
  */
 type Security = Record<string, string[]>[];
 export const SECURITY = {
@@ -16,6 +17,8 @@ export const SECURITY = {
   deviceOrUser: [{ deviceAuth: [] }, { userAuth: [] }] as Security,
   /** A user's access token when one is sent; without one the body proves the right (enrolment key, password). */
   optionalUser: [{ userAuth: [] }, {}] as Security,
+  /** GET /metrics: a platform admin's access token, or the metrics token (mtk_...). */
+  metricsReader: [{ userAuth: [] }, { metricsAuth: [] }] as Security,
   /** No credentials at all. */
   none: [] as Security,
 };

@@ -1,24 +1,38 @@
 import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
 import type { Db } from "../db/client";
+import type { devices, networks, nodes } from "../db/schema";
 import type { Env } from "./env";
 
 export type PlatformRole = "admin" | "user";
 
-export interface UserAuth {
+/** A user acting with an access token (JWT) of a live session. */
+export interface UserPrincipal {
   kind: "user";
   userId: string;
   sessionId: string;
   platformRole: PlatformRole;
 }
 
+/**
+ * What a device's credential names, read with it in one statement (middleware/device-auth.ts): the
+ * device, its node and network, and whether its owner still holds devices there (null owner: headless).
+ */
+export interface DeviceStanding {
+  device: typeof devices.$inferSelect;
+  node: typeof nodes.$inferSelect;
+  network: typeof networks.$inferSelect;
+  ownerHolds: boolean;
+}
+
 /** A managed-client device acting for itself with its credential (`dvc_…`). */
-export interface DeviceAuth {
+export interface DevicePrincipal {
   kind: "device";
   deviceId: string;
+  standing: DeviceStanding;
 }
 
 /** A gateway agent acting with its credential (`agc_…`). */
-export interface AgentAuth {
+export interface AgentPrincipal {
   kind: "agent";
   agentId: string;
   agentKind: "gateway-manager" | "gateway-daemon";
@@ -26,16 +40,20 @@ export interface AgentAuth {
   gatewayId: string | null;
 }
 
+/** Prometheus with the metrics token (`mtk_…`): it reads GET /metrics and nothing else. */
+export interface MetricsPrincipal {
+  kind: "metrics";
+}
+
+/** Who the request acts for: set by the one middleware of the route's scheme, absent on public routes. */
+export type Principal = UserPrincipal | DevicePrincipal | AgentPrincipal | MetricsPrincipal;
+
 export interface AppEnv {
   Bindings: Env;
   Variables: {
     requestId: string;
     db: Db;
-    auth: UserAuth;
-    /** Set instead of `auth` when a device credential authenticated the request. */
-    device?: DeviceAuth;
-    /** Set (and nothing else) on agent routes. */
-    agent: AgentAuth;
+    principal?: Principal;
   };
 }
 

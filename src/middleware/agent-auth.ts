@@ -4,7 +4,8 @@ import { agents } from "../db/schema";
 import { inBackground } from "../lib/background";
 import { forbidden, unauthorized } from "../lib/errors";
 import { nowIso } from "../lib/ids";
-import type { AgentAuth, AppEnv } from "../lib/types";
+import { agentOf } from "../lib/principal";
+import type { AgentPrincipal, AppEnv } from "../lib/types";
 import { AGENT_CREDENTIAL_PREFIX } from "../services/agents/enrolment";
 import { sha256 } from "../services/auth/tokens";
 import { bearerToken } from "./auth";
@@ -32,14 +33,14 @@ export const requireAgent: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!agent.lastSeenAt || Date.now() - Date.parse(agent.lastSeenAt) > 60_000) {
     void inBackground(c, "agent last seen", () => c.var.db.update(agents).set({ lastSeenAt: nowIso() }).where(eq(agents.id, agent.id)));
   }
-  c.set("agent", { kind: "agent", agentId: agent.id, agentKind: agent.kind, regionId: agent.regionId, gatewayId: agent.gatewayId });
+  c.set("principal", { kind: "agent", agentId: agent.id, agentKind: agent.kind, regionId: agent.regionId, gatewayId: agent.gatewayId });
   await next();
 };
 
 /** Function-level authorization: a route for one kind of agent refuses the other. */
 export const agentOfKind =
-  (kind: AgentAuth["agentKind"]): MiddlewareHandler<AppEnv> =>
+  (kind: AgentPrincipal["agentKind"]): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
-    if (c.var.agent.agentKind !== kind) throw forbidden(`Only ${kind} agents may call this`);
+    if (agentOf(c).agentKind !== kind) throw forbidden(`Only ${kind} agents may call this`);
     await next();
   };

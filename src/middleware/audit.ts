@@ -32,11 +32,18 @@ function paramsOf(pattern: string, path: string): Record<string, string> {
 }
 
 function actorOf(c: Context<AppEnv>): Actor {
-  // Exactly one of these is set, by the route's own authentication (user, device or agent).
-  if (c.var.auth?.userId) return { type: "user", id: c.var.auth.userId };
-  if (c.var.device) return { type: "device", id: c.var.device.deviceId };
-  if (c.var.agent?.agentId) return { type: "agent", id: c.var.agent.agentId };
-  return { type: "anonymous", id: null };
+  const principal = c.var.principal;
+  switch (principal?.kind) {
+    case "user":
+      return { type: "user", id: principal.userId };
+    case "device":
+      return { type: "device", id: principal.deviceId };
+    case "agent":
+      return { type: "agent", id: principal.agentId };
+    default:
+      // Public routes, and the metrics reader (which writes nothing).
+      return { type: "anonymous", id: null };
+  }
 }
 
 /**

@@ -5,8 +5,7 @@ import { sessions, users } from "../db/schema";
 import { getConfig } from "../lib/env";
 import { ApiError, forbidden, unauthorized } from "../lib/errors";
 import { nowIso } from "../lib/ids";
-import { SECURITY } from "../lib/openapi";
-import type { AppEnv, PlatformRole, UserAuth } from "../lib/types";
+import type { AppEnv, PlatformRole, UserPrincipal } from "../lib/types";
 import { AUDIENCE, verifyAccessToken } from "../services/auth/jwt";
 import { currentGeneration, recentlyLive, rememberLive, sessionKey } from "../services/auth/session-cache";
 
@@ -48,7 +47,7 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!userId || typeof sessionId !== "string" || (role !== "admin" && role !== "user")) {
     throw unauthorized("The access token is not valid");
   }
-  c.set("auth", { kind: "user", userId, sessionId, platformRole: role });
+  c.set("principal", { kind: "user", userId, sessionId, platformRole: role });
   if (!SAFE_METHODS.has(c.req.method)) {
     if (!(await sessionIsLive(c.var.db, userId, sessionId, role))) throw unauthorized("The session has ended; sign in again");
     return next();
@@ -76,13 +75,13 @@ function replaceWithUnauthorized(c: Context<AppEnv>) {
   });
 }
 
-/** Spread into createRoute for routes that need a signed-in user. */
-export const signedIn = {
-  middleware: [requireUser] as MiddlewareHandler<AppEnv>[],
-  security: SECURITY.user,
+/** Enrolment, invite acceptance: a user's token when one is sent; without one the body must prove the right. */
+export const optionalUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.req.header("authorization")) return next();
+  return requireUser(c, next);
 };
 
 /** Inventory, agents, users and platform settings are changed by platform admins only (the token's role, checked live by requireUser). */
-export function requirePlatformAdmin(auth: UserAuth) {
-  if (auth.platformRole !== "admin") throw forbidden("Only platform admins may do this");
+export function requirePlatformAdmin(user: UserPrincipal) {
+  if (user.platformRole !== "admin") throw forbidden("Only platform admins may do this");
 }

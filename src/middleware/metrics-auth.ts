@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { unauthorized } from "../lib/errors";
+import { userOf } from "../lib/principal";
 import type { AppEnv } from "../lib/types";
 import { isLiveMetricsToken, METRICS_TOKEN_PREFIX } from "../services/metrics/metrics-token";
 import { bearerToken, requirePlatformAdmin, requireUser } from "./auth";
@@ -13,10 +14,11 @@ export const requireMetricsReader: MiddlewareHandler<AppEnv> = async (c, next) =
   const token = bearerToken(c.req.header("authorization"));
   if (token?.startsWith(METRICS_TOKEN_PREFIX)) {
     if (!(await isLiveMetricsToken(c.var.db, token))) throw unauthorized("The metrics token is not valid (unknown or revoked)");
+    c.set("principal", { kind: "metrics" });
     return next();
   }
   return requireUser(c, async () => {
-    requirePlatformAdmin(c.var.auth);
+    requirePlatformAdmin(userOf(c));
     await next();
   });
 };

@@ -1,9 +1,8 @@
-import { eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { devices } from "../db/schema";
 import { unauthorized } from "../lib/errors";
-import type { AgentAuth, AppEnv, DeviceAuth, UserAuth } from "../lib/types";
+import type { AppEnv } from "../lib/types";
 import { sha256 } from "../services/auth/tokens";
+import { readDevice } from "../services/networks/device-access";
 import { liveAgent } from "./agent-auth";
 import { bearerToken, sessionIsLive } from "./auth";
 
@@ -15,25 +14,23 @@ import { bearerToken, sessionIsLive } from "./auth";
  * includes changes made after the revocation.
  */
 export async function assertStillAuthorised(c: Context<AppEnv>) {
-  const agent = c.get("agent") as AgentAuth | undefined;
-  if (agent) {
-    const now = await liveAgent(c);
-    if (now?.id !== agent.agentId) throw unauthorized("The agent credential was revoked or rotated while the request waited");
-    return;
-  }
-  const device = c.get("device") as DeviceAuth | undefined;
-  if (device) {
-    const credential = bearerToken(c.req.header("authorization")) ?? "";
-    const row = await c.var.db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(eq(devices.credentialHash, sha256(credential)))
-      .get();
-    if (row?.id !== device.deviceId) throw unauthorized("The device credential is no longer valid");
-    return;
-  }
-  const user = c.get("auth") as UserAuth | undefined;
-  if (!user || !(await sessionIsLive(c.var.db, user.userId, user.sessionId, user.platformRole))) {
-    throw unauthorized("The session has ended; sign in again");
+  const principal = c.var.principal;
+  switch (principal?.kind) {
+    case "agent": {
+      const now = await liveAgent(c);
+      if (now?.id !== principal.agentId) throw unauthorized("The agent credential was revoked or rotated while the request waited");
+      return;
+    }
+    case "device": {
+      const credential = bearerToken(c.req.header("authorization")) ?? "";
+      const now = await readDevice(c.var.db, { credentialHash: sha256(credential) });
+      if (now?.device.id !== principal.deviceId) throw unauthorized("The device credential is no longer valid");
+      return;
+    }
+    case "user":
+      if (await sessionIsLive(c.var.db, principal.userId, principal.sessionId, principal.platformRole)) return;
+      throw unauthorized("The session has ended; sign in again");
+    default:
+      throw unauthorized("Valid credentials are required");
   }
 }

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { devices, dnsRecords, gatewayPools, groups, memberships, networks, nodes, routingPolicies, type GroupRole } from "../db/schema";
 import { forbidden, notFound } from "../lib/errors";
-import type { UserAuth } from "../lib/types";
+import type { UserPrincipal } from "../lib/types";
 
 /**
  * What a caller wants to do, in increasing privilege:
@@ -16,20 +16,20 @@ const REQUIRED: Record<Need, number> = { read: 1, enrol: 2, manage: 3, own: 4 };
 export const roleAllows = (role: GroupRole, need: Need) => RANK[role] >= REQUIRED[need];
 
 /** Platform admins act as owners of every group. Others need a membership; without one the group does not exist for them. */
-function effectiveRole(auth: Pick<UserAuth, "platformRole">, membershipRole: GroupRole | null | undefined): GroupRole | null {
+function effectiveRole(auth: Pick<UserPrincipal, "platformRole">, membershipRole: GroupRole | null | undefined): GroupRole | null {
   if (auth.platformRole === "admin") return "owner";
   return membershipRole ?? null;
 }
 
 /** The caller's effective role, or 404 (no role: the resource does not exist for them) / 403 (a role below `need`). */
-export function check(auth: Pick<UserAuth, "platformRole">, role: GroupRole | null | undefined, need: Need, what: string): GroupRole {
+export function check(auth: Pick<UserPrincipal, "platformRole">, role: GroupRole | null | undefined, need: Need, what: string): GroupRole {
   const effective = effectiveRole(auth, role);
   if (!effective) throw notFound(what);
   if (!roleAllows(effective, need)) throw forbidden(`Your role (${effective}) does not allow this`);
   return effective;
 }
 
-export async function groupAccess(db: Db, auth: UserAuth, groupId: string, need: Need) {
+export async function groupAccess(db: Db, auth: UserPrincipal, groupId: string, need: Need) {
   const row = await db
     .select({ group: groups, role: memberships.role })
     .from(groups)
@@ -41,7 +41,7 @@ export async function groupAccess(db: Db, auth: UserAuth, groupId: string, need:
 }
 
 /** One query: the network and the caller's role in its group. */
-export async function networkAccess(db: Db, auth: UserAuth, networkId: string, need: Need) {
+export async function networkAccess(db: Db, auth: UserPrincipal, networkId: string, need: Need) {
   const row = await db
     .select({ network: networks, role: memberships.role })
     .from(networks)
@@ -56,7 +56,7 @@ export async function networkAccess(db: Db, auth: UserAuth, networkId: string, n
  * One query: the node, its network, the caller's role in the network's group, and the owner of the node's
  * device if it is one (what may be read of a device node: networks/device-node-privacy.ts).
  */
-export async function nodeAccess(db: Db, auth: UserAuth, nodeId: string, need: Need) {
+export async function nodeAccess(db: Db, auth: UserPrincipal, nodeId: string, need: Need) {
   const row = await db
     .select({ node: nodes, network: networks, role: memberships.role, deviceOwnerId: devices.userId })
     .from(nodes)
@@ -70,7 +70,7 @@ export async function nodeAccess(db: Db, auth: UserAuth, nodeId: string, need: N
 }
 
 /** One query: the policy, its network and the caller's role in the network's group. */
-export async function policyAccess(db: Db, auth: UserAuth, policyId: string, need: Need) {
+export async function policyAccess(db: Db, auth: UserPrincipal, policyId: string, need: Need) {
   const row = await db
     .select({ policy: routingPolicies, network: networks, role: memberships.role })
     .from(routingPolicies)
@@ -83,7 +83,7 @@ export async function policyAccess(db: Db, auth: UserAuth, policyId: string, nee
 }
 
 /** One query: the gateway pool, its network and the caller's role in the network's group. */
-export async function poolAccess(db: Db, auth: UserAuth, poolId: string, need: Need) {
+export async function poolAccess(db: Db, auth: UserPrincipal, poolId: string, need: Need) {
   const row = await db
     .select({ pool: gatewayPools, network: networks, role: memberships.role })
     .from(gatewayPools)
@@ -96,7 +96,7 @@ export async function poolAccess(db: Db, auth: UserAuth, poolId: string, need: N
 }
 
 /** One query: the DNS record, its network and the caller's role in the network's group. */
-export async function dnsRecordAccess(db: Db, auth: UserAuth, recordId: string, need: Need) {
+export async function dnsRecordAccess(db: Db, auth: UserPrincipal, recordId: string, need: Need) {
   const row = await db
     .select({ record: dnsRecords, network: networks, role: memberships.role })
     .from(dnsRecords)

@@ -23,6 +23,19 @@ export function holdsRoleInNetwork(userId: SQL | string, networkId: SQL | string
       where n.id = ${networkId} and m.user_id = u.id and m.role in (${roleList(roles)}))))`;
 }
 
+/** The user exists, is not disabled, and is a platform admin or holds one of `roles` in the group. */
+export function holdsRoleInGroup(userId: string, groupId: string, roles: readonly string[]): SQL {
+  return sql`exists (select 1 from users u where u.id = ${userId} and u.disabled_at is null and (u.platform_role = 'admin'
+    or exists (select 1 from memberships m where m.group_id = ${groupId} and m.user_id = u.id and m.role in (${roleList(roles)}))))`;
+}
+
+/** Roles that change a network's configuration (nodes, policies, pools, DNS, the network itself). */
+export const MANAGING_ROLES = ["admin", "owner"] as const;
+
+/** The user owns the device and still holds devices in its group (the owner's own device writes). */
+export const ownsDeviceIn = (userId: string, deviceId: string, groupId: string): SQL =>
+  sql`(exists (select 1 from devices d where d.id = ${deviceId} and d.user_id = ${userId}) and ${holdsRoleInGroup(userId, groupId, DEVICE_HOLDING_ROLES)})`;
+
 /** May this user have a device in this network right now (member, admin, owner, or platform admin)? */
 export const holdsDevicesIn = (userId: SQL | string, networkId: SQL | string) =>
   holdsRoleInNetwork(userId, networkId, DEVICE_HOLDING_ROLES);

@@ -16,8 +16,9 @@ const auditRows = (requestId: string) =>
     .first<{ n: number }>()
     .then((row) => row!.n);
 
-const context = (requestId: string | null): AuditContext => ({
-  actor: { type: "user", id: "usr_test" },
+/** The actor must be a real user who manages the network: the write re-checks that inside its batch. */
+const context = (requestId: string | null, userId: string): AuditContext => ({
+  actor: { type: "user", id: userId },
   requestId: requestId as string,
   method: "POST",
   route: "/nodes",
@@ -33,7 +34,7 @@ describe("an audit row commits in the same batch as its change", () => {
     const result = await networkWriter(env, network.id).createNode(
       network.id,
       { name: unique("n"), publicKey: fakePublicKey() },
-      context(requestId),
+      context(requestId, admin.userId),
     );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -55,7 +56,7 @@ describe("an audit row commits in the same batch as its change", () => {
     const ctx = {
       env,
       db: createDb(env.DB),
-      audit: context(null),
+      audit: context(null, admin.userId),
       notificationIds: [],
       memory: new NetworkMemory((task) => task()),
     };
@@ -75,7 +76,7 @@ describe("an audit row commits in the same batch as its change", () => {
     const ctx = {
       env,
       db,
-      audit: context(requestId),
+      audit: context(requestId, admin.userId),
       notificationIds: [],
       memory: new NetworkMemory((task) => task()),
     };

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
-import type { UserAuth } from "../../src/lib/types";
+import type { UserPrincipal } from "../../src/lib/types";
 import type { AuditContext } from "../../src/services/audit/audit-trail";
 import { createGroup as createGroupInService } from "../../src/services/identity/groups";
 import { removeMember } from "../../src/services/identity/members";
@@ -26,7 +26,7 @@ const brokenAudit = (actorId: string, route: string): AuditContext => ({
   status: 200,
 });
 
-const authOf = (session: Session, platformRole: "admin" | "user" = "user"): UserAuth => ({
+const authOf = (session: Session, platformRole: "admin" | "user" = "user"): UserPrincipal => ({
   kind: "user",
   userId: session.userId,
   sessionId: "ses_test",

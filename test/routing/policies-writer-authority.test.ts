@@ -60,7 +60,8 @@ describe("policy writes authorised in the network's writer", () => {
       await writer.replacePolicy(network.id, created.body.id, policyBody(hops[0]!.id), caller, audit),
       await writer.deletePolicy(network.id, created.body.id, caller, audit),
     ]) {
-      expect(result).toMatchObject({ ok: false, error: { code: "forbidden", message: expect.stringMatching(/access .* ended/) } });
+      // The batch's authority guard (acting-authority.ts) refuses it, answering as a fresh check would: 401 for a disabled account.
+      expect(result).toMatchObject({ ok: false, error: { code: "unauthorized", message: expect.stringMatching(/access .*ended/) } });
     }
     expect(await revisionAndPolicies(network.id)).toEqual(before);
     const rows = await env.DB.prepare("SELECT count(*) AS n FROM audit_events WHERE request_id = ?").bind(requestId).first<{ n: number }>();

@@ -32,3 +32,4 @@ export * from "./gateway-pools";
 export * from "./metrics";
 export * from "./gateway-assignments";
 export * from "./access-policies";
+export * from "./authority-guard";

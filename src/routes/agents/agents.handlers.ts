@@ -1,4 +1,5 @@
 import { toPage } from "../../lib/pagination";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { requirePlatformAdmin } from "../../middleware/auth";
@@ -9,8 +10,8 @@ import type * as routes from "./agents.routes";
 import { presentAgent } from "./agents.schemas";
 
 export const createToken: AppRouteHandler<typeof routes.createToken> = async (c) => {
-  requirePlatformAdmin(c.var.auth);
-  return c.json(await issueEnrolmentToken(c.var.db, c.req.valid("json"), c.var.auth.userId, auditOf(c, 201)), 201);
+  requirePlatformAdmin(userOf(c));
+  return c.json(await issueEnrolmentToken(c.var.db, c.req.valid("json"), userOf(c).userId, auditOf(c, 201)), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
@@ -30,6 +31,6 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 
 /** The answer shows the agent offline at once: a revoked credential reaches nothing. */
 export const revoke: AppRouteHandler<typeof routes.revoke> = async (c) => {
-  requirePlatformAdmin(c.var.auth);
+  requirePlatformAdmin(userOf(c));
   return c.json(presentAgent(await revokeAgent(c.var.db, c.req.valid("param").id, auditOf(c, 200)), 0), 200);
 };

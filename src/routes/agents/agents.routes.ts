@@ -1,7 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
-import { signedIn } from "../../middleware/auth";
 import { AgentListQuery, AgentSchema, EnrolmentTokenBody, EnrolmentTokenSchema } from "./agents.schemas";
 
 const tags = ["Agents"];
@@ -11,7 +10,6 @@ export const createToken = createRoute({
   path: "/agents/enrolment-tokens",
   operationId: "createAgentEnrolmentToken",
   tags,
-  ...signedIn,
   summary: "Issue a single-use agent enrolment token (platform admins)",
   description:
     "Platform admins only (403 otherwise). The token (aet_…) is shown only here; an agent trades it once for its credential (POST /agents/enrol). A gateway-manager token names a region; a gateway-daemon token names a gateway (400 when it does not exist).",
@@ -23,7 +21,6 @@ export const list = createRoute({
   path: "/agents",
   operationId: "listAgents",
   tags,
-  ...signedIn,
   summary: "Gateway-manager and gateway-daemon agents (read-only inventory)",
   description: "Any signed-in user; read-only. Credentials are never shown.",
   request: { query: PageQuery.extend(AgentListQuery.shape) },
@@ -34,7 +31,6 @@ export const get = createRoute({
   path: "/agents/{id}",
   operationId: "getAgent",
   tags,
-  ...signedIn,
   summary: "One agent",
   description: "Any signed-in user; read-only.",
   request: { params: IdParam("Agent", "agt") },
@@ -45,7 +41,6 @@ export const revoke = createRoute({
   path: "/agents/{id}/revoke",
   operationId: "revokeAgent",
   tags,
-  ...signedIn,
   summary: "Revoke an agent's credential at once (platform admins)",
   description: "Platform admins only (403 otherwise). The agent's credential is refused from now on; enrol it again with a new token.",
   request: { params: IdParam("Agent", "agt") },

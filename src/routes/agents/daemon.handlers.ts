@@ -1,4 +1,5 @@
 import type { AppRouteHandler } from "../../lib/types";
+import { agentOf, daemonOf } from "../../lib/principal";
 import { auditOf } from "../../middleware/audit";
 import { assertStillAuthorised } from "../../middleware/still-authorised";
 import { presentNode } from "../../schemas/nodes";
@@ -10,9 +11,6 @@ import { matchesEtag } from "../../services/networks/views/dns-artifacts";
 import type * as routes from "./daemon.routes";
 import { parseHeld } from "./daemon.schemas";
 
-/** A daemon agent's token names its gateway (agentOfKind guarantees one). */
-const gatewayOf = (c: { var: { agent: { gatewayId: string | null } } }) => c.var.agent.gatewayId!;
-
 /**
  * A poll whose ETag matches answers 304 after one query, before anything is rendered; with `wait` it first
  * waits for a change (one query a second), and ends early when the daemon hangs up. A poll that waited
@@ -21,11 +19,11 @@ const gatewayOf = (c: { var: { agent: { gatewayId: string | null } } }) => c.var
  */
 export const desired: AppRouteHandler<typeof routes.desired> = async (c) => {
   const query = c.req.valid("query");
-  let served = await servedNodes(c.var.db, gatewayOf(c));
+  let served = await servedNodes(c.var.db, daemonOf(c).gatewayId);
   let etag = desiredStateEtag(served);
   const waits = query.wait > 0 && matchesEtag(c.req.header("if-none-match"), etag);
   if (matchesEtag(c.req.header("if-none-match"), etag)) {
-    const changed = waits ? await awaitDesiredStateChange(c.var.db, gatewayOf(c), etag, query.wait, c.req.raw.signal) : null;
+    const changed = waits ? await awaitDesiredStateChange(c.var.db, daemonOf(c).gatewayId, etag, query.wait, c.req.raw.signal) : null;
     if (!changed) {
       if (waits) await assertStillAuthorised(c);
       c.header("ETag", etag);
@@ -34,7 +32,7 @@ export const desired: AppRouteHandler<typeof routes.desired> = async (c) => {
     served = changed;
     etag = desiredStateEtag(served);
   }
-  const state = await renderDesiredState(c.env, c.var.db, gatewayOf(c), served, parseHeld(query.held));
+  const state = await renderDesiredState(c.env, c.var.db, daemonOf(c).gatewayId, served, parseHeld(query.held));
   if (waits) await assertStillAuthorised(c);
   c.header("ETag", etag);
   return c.json(state, 200);
@@ -42,11 +40,11 @@ export const desired: AppRouteHandler<typeof routes.desired> = async (c) => {
 
 /** Telemetry: not audited (middleware/audit.ts NOT_AUDITED). */
 export const report: AppRouteHandler<typeof routes.report> = async (c) =>
-  c.json({ nodes: await applyReport(c.env, c.var.db, gatewayOf(c), c.req.valid("json").nodes) }, 200);
+  c.json({ nodes: await applyReport(c.env, c.var.db, daemonOf(c).gatewayId, c.req.valid("json").nodes) }, 200);
 
 /** The agent's identity goes into the writer, which decides there whether the node is its to change. */
 export const putNode: AppRouteHandler<typeof routes.putNode> = async (c) => {
-  const agent = { agentId: c.var.agent.agentId, gatewayId: gatewayOf(c) };
+  const agent = { agentId: agentOf(c).agentId, gatewayId: daemonOf(c).gatewayId };
   const node = await putAgentNodeState(c.env, c.var.db, agent, c.req.valid("param").nodeId, c.req.valid("json"), auditOf(c, 200));
   return c.json(presentNode(node), 200);
 };

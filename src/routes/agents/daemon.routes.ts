@@ -3,7 +3,6 @@ import { errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { HEADER_REFS, IfNoneMatchHeader, notModified } from "../../lib/openapi-headers";
 import { NodeSchema } from "../../schemas/nodes";
 import { AgentNodeBody, AgentNodeParams, DesiredState, DesiredStateQuery, ReportAck, ReportBody } from "./daemon.schemas";
-import { asDaemon } from "./guards";
 
 const tags = ["Agents"];
 
@@ -12,7 +11,6 @@ export const desired = createRoute({
   path: "/agents/me/desired-state",
   operationId: "getGatewayDesiredState",
   tags,
-  ...asDaemon,
   summary: "Config, routingIntent, Corefile and zone for every gateway node this daemon runs (ETag; If-None-Match → 304)",
   description:
     "Gateway-daemon agents only (agentAuth; a manager gets 403), for the gateway they run on. " +
@@ -29,7 +27,6 @@ export const report = createRoute({
   path: "/agents/me/report",
   operationId: "reportGatewayState",
   tags,
-  ...asDaemon,
   summary: "Report applied routing/DNS revisions and tunnel counters of the gateway's nodes",
   description:
     "Gateway-daemon agents only (agentAuth; a manager gets 403). Per gateway node it runs: the routing and DNS revisions applied and the tunnels' counters; what runtime-status, GET /tunnels and pool health read. Nodes that are not the gateway's answer 404.",
@@ -41,7 +38,6 @@ export const putNode = createRoute({
   path: "/agents/me/nodes/{nodeId}",
   operationId: "registerGatewayNodeKey",
   tags,
-  ...asDaemon,
   summary: "Register the WireGuard public key of a gateway node this daemon runs, and whether it serves DNS",
   description:
     "Gateway-daemon agents only (agentAuth; a manager gets 403). " +

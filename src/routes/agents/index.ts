@@ -1,4 +1,5 @@
 import { createRouter } from "../../lib/create-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as agents from "./agents.handlers";
 import * as agentRoutes from "./agents.routes";
 import * as daemon from "./daemon.handlers";
@@ -10,17 +11,30 @@ import * as selfRoutes from "./self.routes";
 
 /** The agents' own routes (/agents/me…, /agents/enrol) come before /agents/{id}, which would shadow them. */
 export const agentsRouter = createRouter()
-  .openapi(selfRoutes.enrol, self.enrol)
-  .openapi(selfRoutes.me, self.me)
-  .openapi(selfRoutes.update, self.update)
-  .openapi(selfRoutes.rotate, self.rotate)
-  .openapi(managerRoutes.list, manager.list)
-  .openapi(managerRoutes.register, manager.register)
-  .openapi(managerRoutes.update, manager.update)
-  .openapi(daemonRoutes.desired, daemon.desired)
-  .openapi(daemonRoutes.report, daemon.report)
-  .openapi(daemonRoutes.putNode, daemon.putNode)
-  .openapi(agentRoutes.createToken, agents.createToken)
-  .openapi(agentRoutes.list, agents.list)
-  .openapi(agentRoutes.get, agents.get)
-  .openapi(agentRoutes.revoke, agents.revoke);
+  .route("/", guardedRouter("public").openapi(selfRoutes.enrol, self.enrol))
+  .route(
+    "/",
+    guardedRouter("agent").openapi(selfRoutes.me, self.me).openapi(selfRoutes.update, self.update).openapi(selfRoutes.rotate, self.rotate),
+  )
+  .route(
+    "/",
+    guardedRouter("manager")
+      .openapi(managerRoutes.list, manager.list)
+      .openapi(managerRoutes.register, manager.register)
+      .openapi(managerRoutes.update, manager.update),
+  )
+  .route(
+    "/",
+    guardedRouter("daemon")
+      .openapi(daemonRoutes.desired, daemon.desired)
+      .openapi(daemonRoutes.report, daemon.report)
+      .openapi(daemonRoutes.putNode, daemon.putNode),
+  )
+  .route(
+    "/",
+    guardedRouter("user")
+      .openapi(agentRoutes.createToken, agents.createToken)
+      .openapi(agentRoutes.list, agents.list)
+      .openapi(agentRoutes.get, agents.get)
+      .openapi(agentRoutes.revoke, agents.revoke),
+  );

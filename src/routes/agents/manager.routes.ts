@@ -2,7 +2,6 @@ import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import { GatewaySchema } from "../../schemas/inventory";
-import { asManager } from "./guards";
 import { ManagerGatewayUpdateBody, RegisterGatewayBody } from "./manager.schemas";
 
 const tags = ["Agents"];
@@ -12,7 +11,6 @@ export const list = createRoute({
   path: "/agents/me/gateways",
   operationId: "listManagedGateways",
   tags,
-  ...asManager,
   summary: "The gateways of the manager's region",
   description: "Gateway-manager agents only (agentAuth; a daemon gets 403): the gateways of the manager's own region.",
   request: { query: PageQuery },
@@ -23,7 +21,6 @@ export const register = createRoute({
   path: "/agents/me/gateways",
   operationId: "registerManagedGateway",
   tags,
-  ...asManager,
   summary: "Register a gateway in the manager's region",
   description:
     "Gateway-manager agents only (agentAuth; a daemon gets 403). The gateway joins the inventory in the manager's region; 409 for a name already used.",
@@ -35,7 +32,6 @@ export const update = createRoute({
   path: "/agents/me/gateways/{id}",
   operationId: "updateManagedGateway",
   tags,
-  ...asManager,
   summary: "Update a gateway of the region: endpoint, capacity, status, health",
   description: "Gateway-manager agents only (agentAuth), for gateways of their own region (others answer 404).",
   request: { params: IdParam("Gateway", "gw"), body: jsonBody(ManagerGatewayUpdateBody) },

@@ -1,4 +1,5 @@
 import type { AppRouteHandler } from "../../lib/types";
+import { agentOf } from "../../lib/principal";
 import { auditOf } from "../../middleware/audit";
 import { enrolAgent } from "../../services/agents/enrolment";
 import { findAgent, reportVersion, rotateCredential } from "../../services/agents/registry";
@@ -13,14 +14,14 @@ export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
 };
 
 export const me: AppRouteHandler<typeof routes.me> = async (c) =>
-  c.json(presentAgent(await findAgent(c.var.db, c.var.agent.agentId), await offlineAfterSeconds(c.env, c.var.db)), 200);
+  c.json(presentAgent(await findAgent(c.var.db, agentOf(c).agentId), await offlineAfterSeconds(c.env, c.var.db)), 200);
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
-  const agent = await reportVersion(c.var.db, c.var.agent.agentId, c.req.valid("json").version, auditOf(c, 200));
+  const agent = await reportVersion(c.var.db, agentOf(c).agentId, c.req.valid("json").version, auditOf(c, 200));
   return c.json(presentAgent(agent, await offlineAfterSeconds(c.env, c.var.db)), 200);
 };
 
 export const rotate: AppRouteHandler<typeof routes.rotate> = async (c) => {
-  const { agent, credential } = await rotateCredential(c.var.db, c.var.agent.agentId, auditOf(c, 200));
+  const { agent, credential } = await rotateCredential(c.var.db, agentOf(c).agentId, auditOf(c, 200));
   return c.json({ agent: presentAgent(agent, await offlineAfterSeconds(c.env, c.var.db)), credential }, 200);
 };

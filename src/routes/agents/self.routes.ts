@@ -1,14 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, jsonBody, jsonResponse, SECURITY } from "../../lib/openapi";
+import { errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { AgentCredentialSchema, AgentEnrolBody, AgentSchema, UpdateAgentBody } from "./agents.schemas";
-import { asAgent } from "./guards";
 
 const tags = ["Agents"];
 
 export const enrol = createRoute({
   method: "post",
   path: "/agents/enrol",
-  security: SECURITY.none,
   operationId: "enrolAgent",
   tags,
   summary: "An agent trades its enrolment token for its own credential",
@@ -22,7 +20,6 @@ export const me = createRoute({
   path: "/agents/me",
   operationId: "getAgentSelf",
   tags,
-  ...asAgent,
   summary: "The calling agent",
   description: "Any agent (agentAuth), about itself.",
   responses: { 200: jsonResponse(AgentSchema, "The agent"), ...errorResponses(401) },
@@ -32,7 +29,6 @@ export const update = createRoute({
   path: "/agents/me",
   operationId: "updateAgentSelf",
   tags,
-  ...asAgent,
   summary: "Report the agent's version",
   description: "Any agent (agentAuth), about itself.",
   request: { body: jsonBody(UpdateAgentBody) },
@@ -43,7 +39,6 @@ export const rotate = createRoute({
   path: "/agents/me/credential",
   operationId: "rotateAgentCredential",
   tags,
-  ...asAgent,
   summary: "Rotate the agent's credential: the new one is returned, the old one stops working at once",
   description: "Any agent (agentAuth). Store the new credential before using it: the old one is refused from the moment this answers.",
   responses: { 200: jsonResponse(AgentCredentialSchema, "Rotated"), ...errorResponses(401) },

@@ -1,5 +1,5 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./audit.handlers";
 import * as routes from "./audit.routes";
 
-export const auditRouter = signedInRouter().openapi(routes.list, handlers.list);
+export const auditRouter = guardedRouter("user").openapi(routes.list, handlers.list);

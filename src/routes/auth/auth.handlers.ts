@@ -1,4 +1,5 @@
 import { getConfig } from "../../lib/env";
+import { userOf } from "../../lib/principal";
 import { presentUser } from "../../schemas/users";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
@@ -18,6 +19,6 @@ export const refresh: AppRouteHandler<typeof routes.refresh> = async (c) => {
 };
 
 export const logout: AppRouteHandler<typeof routes.logout> = async (c) => {
-  await revokeSession(c.var.db, c.var.auth.sessionId, "logout", auditOf(c, 204));
+  await revokeSession(c.var.db, userOf(c).sessionId, "logout", auditOf(c, 204));
   return c.body(null, 204);
 };

@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, jsonBody, jsonResponse, noContent, SECURITY } from "../../lib/openapi";
-import { signedIn } from "../../middleware/auth";
+import { errorResponses, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { LoginBody, RefreshBody, SignInResultSchema, TokenPairSchema } from "./auth.schemas";
 
 const tags = ["Auth"];
@@ -8,7 +7,6 @@ const tags = ["Auth"];
 export const login = createRoute({
   method: "post",
   path: "/auth/login",
-  security: SECURITY.none,
   operationId: "login",
   tags,
   summary: "Sign in with email and password",
@@ -24,7 +22,6 @@ export const login = createRoute({
 export const refresh = createRoute({
   method: "post",
   path: "/auth/refresh",
-  security: SECURITY.none,
   operationId: "refreshSession",
   tags,
   summary: "Rotate a refresh token for a new token pair",
@@ -41,7 +38,6 @@ export const logout = createRoute({
   path: "/auth/logout",
   operationId: "logout",
   tags,
-  ...signedIn,
   summary: "End the current session (its refresh tokens stop working, and so does this access token)",
   description:
     "Any signed-in user, for the session of the access token sent. Its refresh tokens stop working and the access token is refused from now on (the session is checked on every call).",

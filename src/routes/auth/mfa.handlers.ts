@@ -1,4 +1,5 @@
 import { presentUser } from "../../schemas/users";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import * as mfa from "../../services/auth/mfa";
@@ -6,7 +7,7 @@ import { finishMfaSignIn } from "../../services/auth/mfa-sign-in";
 import { startMfaEnrolment, turnOffMfa, turnOnMfa } from "../../services/auth/mfa-settings";
 import type * as routes from "./mfa.routes";
 
-export const status: AppRouteHandler<typeof routes.status> = async (c) => c.json(await mfa.status(c.var.db, c.var.auth.userId), 200);
+export const status: AppRouteHandler<typeof routes.status> = async (c) => c.json(await mfa.status(c.var.db, userOf(c).userId), 200);
 
 export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => c.json(await startMfaEnrolment(c, auditOf(c, 200)), 200);
 

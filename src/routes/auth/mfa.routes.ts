@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, jsonBody, jsonResponse, noContent, SECURITY } from "../../lib/openapi";
-import { signedIn } from "../../middleware/auth";
+import { errorResponses, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { TokenPairSchema } from "./auth.schemas";
 import { MfaActivateBody, MfaCodeBody, MfaEnrolmentSchema, MfaStatusSchema, MfaVerifyBody, RecoveryCodesSchema } from "./mfa.schemas";
 
@@ -11,7 +10,6 @@ export const status = createRoute({
   path: "/auth/mfa",
   operationId: "getMfaStatus",
   tags,
-  ...signedIn,
   summary: "Whether the caller has MFA on, and how many recovery codes are left",
   description: "Any signed-in user, about their own account.",
   responses: { 200: jsonResponse(MfaStatusSchema, "MFA status"), ...errorResponses(401) },
@@ -22,7 +20,6 @@ export const enrol = createRoute({
   path: "/auth/mfa/enroll",
   operationId: "startMfaEnrolment",
   tags,
-  ...signedIn,
   summary: "Start TOTP enrolment: a new secret and otpauth URI (replaces a pending one)",
   description:
     "Any signed-in user. Nothing changes until POST /auth/mfa/activate confirms a code from the new secret; 409 when MFA is already on.",
@@ -34,7 +31,6 @@ export const activate = createRoute({
   path: "/auth/mfa/activate",
   operationId: "activateMfa",
   tags,
-  ...signedIn,
   summary: "Turn MFA on with a first code and the account's password; answers the 10 recovery codes",
   description:
     "Any signed-in user with a pending enrolment. Needs a current code of the pending secret and the account's password (wrong passwords count against the login throttle). The recovery codes are shown only in this answer; each works once. Later sign-ins answer mfaRequired.",
@@ -45,7 +41,6 @@ export const activate = createRoute({
 export const verify = createRoute({
   method: "post",
   path: "/auth/mfa/verify",
-  security: SECURITY.none,
   operationId: "verifyMfa",
   tags,
   summary: "Finish a sign-in that answered mfaRequired, with a TOTP or recovery code",
@@ -62,7 +57,6 @@ export const disable = createRoute({
   path: "/auth/mfa",
   operationId: "disableMfa",
   tags,
-  ...signedIn,
   summary: "Turn MFA off; needs a fresh TOTP code (or a recovery code)",
   description:
     "Any signed-in user, for their own account. The body carries a current TOTP code or an unused recovery code; wrong codes are throttled.",

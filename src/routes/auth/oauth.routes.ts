@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponseFor, errorResponses, jsonResponse, SECURITY } from "../../lib/openapi";
+import { errorResponseFor, errorResponses, jsonResponse } from "../../lib/openapi";
 import { SignInResultSchema } from "./auth.schemas";
 
 const tags = ["OAuth"];
@@ -33,7 +33,6 @@ const CallbackQuery = z.looseObject({
 export const start = createRoute({
   method: "get",
   path: "/auth/oauth/{provider}/start",
-  security: SECURITY.none,
   operationId: "startOAuth",
   tags,
   summary: "Redirect to the provider (authorization code + PKCE S256, state bound to this browser by a cookie)",
@@ -50,7 +49,6 @@ export const start = createRoute({
 export const callback = createRoute({
   method: "get",
   path: "/auth/oauth/{provider}/callback",
-  security: SECURITY.none,
   operationId: "finishOAuth",
   tags,
   summary: "The provider's redirect back: signs in the linked account",

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, jsonBody, jsonResponse, noContent, SECURITY } from "../../lib/openapi";
+import { errorResponses, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { Email, NewPassword } from "../../schemas/users";
 
 const tags = ["Auth"];
@@ -16,7 +16,6 @@ export const AcceptedSchema = z.object({ message: z.string() }).openapi("Accepte
 export const request = createRoute({
   method: "post",
   path: "/auth/password-reset/request",
-  security: SECURITY.none,
   operationId: "requestPasswordReset",
   tags,
   summary: "Mail a reset token to the account's address",
@@ -31,7 +30,6 @@ export const request = createRoute({
 export const confirm = createRoute({
   method: "post",
   path: "/auth/password-reset/confirm",
-  security: SECURITY.none,
   operationId: "confirmPasswordReset",
   tags,
   summary: "Set a new password with a mailed token; every session of the account ends",

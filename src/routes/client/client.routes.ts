@@ -1,16 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
-import { errorResponses, IdParam, jsonBody, jsonResponse, optionalJsonBody, SECURITY } from "../../lib/openapi";
-import type { AppEnv } from "../../lib/types";
-import { optionalUser, requireUserOrDevice } from "../../middleware/client-auth";
+import { errorResponses, IdParam, jsonBody, jsonResponse, optionalJsonBody } from "../../lib/openapi";
 import { HeartbeatBody } from "../../schemas/heartbeat";
 import { ConfigQuery, ConfigRequestBody, DeviceConfigSchema, EnrolBody, EnrolmentSchema, HeartbeatAckSchema } from "./client.schemas";
 
 const tags = ["Managed client"];
-const deviceOrUser = {
-  middleware: [requireUserOrDevice] as MiddlewareHandler<AppEnv>[],
-  security: SECURITY.deviceOrUser,
-};
 const params = IdParam("Device", "dev");
 
 export const enrol = createRoute({
@@ -18,8 +11,6 @@ export const enrol = createRoute({
   path: "/client/devices",
   operationId: "enrolDevice",
   tags,
-  middleware: [optionalUser] as MiddlewareHandler<AppEnv>[],
-  security: SECURITY.optionalUser,
   summary: "Enrol a device: with a user token (member or above) or a headless enrolment key",
   description:
     "With a user's access token (userAuth): the user must be a member (or above) of the network's group. Without one: the body carries an enrolment key (ek_…, POST /networks/{id}/enrolment-keys), which must be unexpired, unrevoked and under its usage limit. The device becomes a node of the network with a server-allocated address. The answer carries its first config and the device credential (deviceAuth), shown only here.",
@@ -32,7 +23,6 @@ export const config = createRoute({
   path: "/client/devices/{id}/config",
   operationId: "getDeviceConfig",
   tags,
-  ...deviceOrUser,
   summary: "The device's current configuration (with routingIntent and the routing revision), or a delta from the one it holds",
   description:
     "The device itself (deviceAuth), or its owner or a group owner or admin (userAuth). With sinceRevision (the routingRevision the device holds) the answer is a delta when the server can compute one, and `wait` long-polls for the next revision. POST: the body (optional) carries what the device holds.",
@@ -45,7 +35,6 @@ export const heartbeat = createRoute({
   path: "/client/devices/{id}/heartbeat",
   operationId: "sendDeviceHeartbeat",
   tags,
-  ...deviceOrUser,
   summary: "Report liveness, the applied revision and per-peer counters",
   description:
     "The device itself (deviceAuth), or its owner or a group owner or admin (userAuth). Updates lastSeenAt, the applied revision and the tunnel counters GET /tunnels shows; the answer says whether a newer config is waiting.",

@@ -1,8 +1,8 @@
 import { createRouter } from "../../lib/create-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./client.handlers";
 import * as routes from "./client.routes";
 
 export const clientRouter = createRouter()
-  .openapi(routes.enrol, handlers.enrol)
-  .openapi(routes.config, handlers.config)
-  .openapi(routes.heartbeat, handlers.heartbeat);
+  .route("/", guardedRouter("optionalUser").openapi(routes.enrol, handlers.enrol))
+  .route("/", guardedRouter("deviceOrUser").openapi(routes.config, handlers.config).openapi(routes.heartbeat, handlers.heartbeat));

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { getConfig } from "../../lib/env";
 import { ApiError } from "../../lib/errors";
-import { errorResponses, jsonResponse, SECURITY } from "../../lib/openapi";
+import { errorResponses, jsonResponse } from "../../lib/openapi";
 import type { AppEnv } from "../../lib/types";
 import { DevMailQuery, DevMailSchema } from "./dev-mail.schemas";
 
@@ -15,7 +15,6 @@ const onlyInDevelopment: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const listDevMail = createRoute({
   method: "get",
   path: "/dev/mail",
-  security: SECURITY.none,
   operationId: "listDevMail",
   tags: ["Development"],
   middleware: [onlyInDevelopment],

@@ -1,4 +1,5 @@
 import { toPage } from "../../lib/pagination";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
@@ -11,7 +12,7 @@ import type * as routes from "./devices.routes";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { networkId, ...page } = c.req.valid("query");
-  const [rows, offline] = await Promise.all([listDevices(c.var.db, c.var.auth, page, networkId), offlineAfterSeconds(c.env, c.var.db)]);
+  const [rows, offline] = await Promise.all([listDevices(c.var.db, userOf(c), page, networkId), offlineAfterSeconds(c.env, c.var.db)]);
   return c.json(
     toPage(rows, page.limit, (row) => presentDevice(row.device, row.node, offline)),
     200,
@@ -21,14 +22,14 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   // Independent reads: the access check and the threshold go together.
   const [{ device, node }, offline] = await Promise.all([
-    deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id),
+    deviceAccess(c.var.db, userOf(c), c.req.valid("param").id),
     offlineAfterSeconds(c.env, c.var.db),
   ]);
   return c.json(presentDevice(device, node, offline), 200);
 };
 
 export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
-  const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
+  const { device } = await deviceAccess(c.var.db, userOf(c), c.req.valid("param").id);
   const node = await unwrap(
     networkWriter(c.env, device.networkId).renameDevice(device.networkId, device.nodeId, c.req.valid("json").name, auditOf(c, 200)),
   );
@@ -36,18 +37,18 @@ export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
+  const { device } = await deviceAccess(c.var.db, userOf(c), c.req.valid("param").id);
   await unwrap(networkWriter(c.env, device.networkId).removeDevice(device.networkId, device.id, auditOf(c, 204)));
   return c.body(null, 204);
 };
 
 export const getRouting: AppRouteHandler<typeof routes.getRouting> = async (c) => {
-  const { node } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
+  const { node } = await deviceAccess(c.var.db, userOf(c), c.req.valid("param").id);
   return c.json({ mode: node.routingMode, policyIds: node.routingPolicyIds }, 200);
 };
 
 export const putRouting: AppRouteHandler<typeof routes.putRouting> = async (c) => {
-  const { device } = await deviceAccess(c.var.db, { user: c.var.auth }, c.req.valid("param").id);
+  const { device } = await deviceAccess(c.var.db, userOf(c), c.req.valid("param").id);
   const { mode, policyIds } = c.req.valid("json");
   const node = await unwrap(
     networkWriter(c.env, device.networkId).setRoutingPreference(device.networkId, device.nodeId, mode, policyIds, auditOf(c, 200)),

@@ -1,8 +1,8 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./devices.handlers";
 import * as routes from "./devices.routes";
 
-export const devicesRouter = signedInRouter()
+export const devicesRouter = guardedRouter("user")
   .openapi(routes.list, handlers.list)
   .openapi(routes.get, handlers.get)
   .openapi(routes.rename, handlers.rename)

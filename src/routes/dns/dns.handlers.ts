@@ -1,4 +1,5 @@
 import { toPage } from "../../lib/pagination";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
@@ -9,24 +10,24 @@ import type * as routes from "./dns.routes";
 import { normaliseRecord, presentRecord } from "./dns.schemas";
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   const record = normaliseRecord(c.req.valid("json"), network.dnsDomain);
   return c.json(presentRecord(await unwrap(networkWriter(c.env, network.id).createDnsRecord(network.id, record, auditOf(c, 201)))), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
   const page = c.req.valid("query");
   return c.json(toPage(await listDnsRecords(c.var.db, network.id, page), page.limit, presentRecord), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { record } = await dnsRecordAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  const { record } = await dnsRecordAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json(presentRecord(record), 200);
 };
 
 export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
-  const { record, network } = await dnsRecordAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { record, network } = await dnsRecordAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   const next = normaliseRecord(c.req.valid("json"), network.dnsDomain);
   return c.json(
     presentRecord(await unwrap(networkWriter(c.env, network.id).replaceDnsRecord(network.id, record.id, next, auditOf(c, 200)))),
@@ -35,7 +36,7 @@ export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { record, network } = await dnsRecordAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { record, network } = await dnsRecordAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   await unwrap(networkWriter(c.env, network.id).deleteDnsRecord(network.id, record.id, auditOf(c, 204)));
   return c.body(null, 204);
 };

@@ -1,9 +1,9 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as artifacts from "./artifacts.handlers";
 import * as handlers from "./dns.handlers";
 import * as routes from "./dns.routes";
 
-export const dnsRouter = signedInRouter()
+export const dnsRouter = guardedRouter("user")
   .openapi(routes.create, handlers.create)
   .openapi(routes.list, handlers.list)
   .openapi(routes.get, handlers.get)

@@ -1,4 +1,5 @@
 import { toPage } from "../../lib/pagination";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess } from "../../services/access";
@@ -9,20 +10,20 @@ import type * as routes from "./enrolment-keys.routes";
 const present = ({ keyHash: _secret, createdBy: _creator, updatedAt: _updated, ...key }: EnrolmentKeyRow) => key;
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
-  const { row, key } = await issueEnrolmentKey(c.var.db, network, c.var.auth.userId, c.req.valid("json"), auditOf(c, 201));
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
+  const { row, key } = await issueEnrolmentKey(c.var.db, network, userOf(c).userId, c.req.valid("json"), auditOf(c, 201));
   return c.json({ ...present(row), key }, 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   const page = c.req.valid("query");
   return c.json(toPage(await listEnrolmentKeys(c.var.db, network.id, page), page.limit, present), 200);
 };
 
 export const revoke: AppRouteHandler<typeof routes.revoke> = async (c) => {
   const { id, keyId } = c.req.valid("param");
-  const { network } = await networkAccess(c.var.db, c.var.auth, id, "manage");
+  const { network } = await networkAccess(c.var.db, userOf(c), id, "manage");
   await revokeEnrolmentKey(c.var.db, network, keyId, auditOf(c, 204));
   return c.body(null, 204);
 };

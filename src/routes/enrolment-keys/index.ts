@@ -1,8 +1,8 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./enrolment-keys.handlers";
 import * as routes from "./enrolment-keys.routes";
 
-export const enrolmentKeysRouter = signedInRouter()
+export const enrolmentKeysRouter = guardedRouter("user")
   .openapi(routes.create, handlers.create)
   .openapi(routes.list, handlers.list)
   .openapi(routes.revoke, handlers.revoke);

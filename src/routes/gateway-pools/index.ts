@@ -1,8 +1,8 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./pools.handlers";
 import * as routes from "./pools.routes";
 
-export const gatewayPoolsRouter = signedInRouter()
+export const gatewayPoolsRouter = guardedRouter("user")
   .openapi(routes.create, handlers.create)
   .openapi(routes.list, handlers.list)
   .openapi(routes.get, handlers.get)

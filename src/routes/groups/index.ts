@@ -1,4 +1,4 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as assignments from "./gateway-assignments.handlers";
 import * as assignmentRoutes from "./gateway-assignments.routes";
 import * as groups from "./groups.handlers";
@@ -6,7 +6,7 @@ import * as groupRoutes from "./groups.routes";
 import * as members from "./members.handlers";
 import * as memberRoutes from "./members.routes";
 
-export const groupsRouter = signedInRouter()
+export const groupsRouter = guardedRouter("user")
   .openapi(groupRoutes.create, groups.create)
   .openapi(groupRoutes.list, groups.list)
   .openapi(groupRoutes.get, groups.get)

@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { jsonResponse, SECURITY } from "../../lib/openapi";
+import { jsonResponse } from "../../lib/openapi";
 import { Status } from "./health.schemas";
 
 export const live = createRoute({
   method: "get",
   path: "/health",
-  security: SECURITY.none,
   operationId: "getLiveness",
   tags: ["Health"],
   summary: "Liveness: the Worker answers (no I/O)",
@@ -16,7 +15,6 @@ export const live = createRoute({
 export const ready = createRoute({
   method: "get",
   path: "/health/ready",
-  security: SECURITY.none,
   operationId: "getReadiness",
   tags: ["Health"],
   summary: "Readiness: one single-row D1 read succeeds",

@@ -1,8 +1,8 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./inventory.handlers";
 import * as routes from "./inventory.routes";
 
-export const inventoryRouter = signedInRouter()
+export const inventoryRouter = guardedRouter("user")
   .openapi(routes.createRegion, handlers.createRegion)
   .openapi(routes.listRegions, handlers.listRegions)
   .openapi(routes.getRegion, handlers.getRegion)

@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponseFor, errorResponses, IdParam, jsonBody, jsonResponse, noContent, SECURITY } from "../../lib/openapi";
-import { signedIn } from "../../middleware/auth";
+import { errorResponseFor, errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import { AcceptInviteBody, CreateInviteBody, InviteAcceptedSchema, InviteParams, InviteSchema } from "./invites.schemas";
 
@@ -11,7 +10,6 @@ export const create = createRoute({
   path: "/groups/{id}/invites",
   operationId: "createInvite",
   tags,
-  ...signedIn,
   summary: "Invite an email address with a role (owner, admin; only owners invite owners); the token is mailed",
   description:
     "Group owners and admins; only owners invite with the owner role. 409 when the address already belongs to a member. " +
@@ -30,7 +28,6 @@ export const list = createRoute({
   path: "/groups/{id}/invites",
   operationId: "listInvites",
   tags,
-  ...signedIn,
   summary: "Invites of a group, every status (owner, admin)",
   description: "Group owners and admins: pending, accepted, revoked and expired invites (tokens are never shown).",
   request: { params: IdParam("Group", "grp"), query: PageQuery },
@@ -42,7 +39,6 @@ export const revoke = createRoute({
   path: "/groups/{id}/invites/{inviteId}",
   operationId: "revokeInvite",
   tags,
-  ...signedIn,
   summary: "Revoke a pending invite (owner, admin; only owners revoke owner invites)",
   description: "Group owners and admins; only owners revoke invites for the owner role. 409 when it was already accepted or revoked.",
   request: { params: InviteParams },
@@ -61,6 +57,5 @@ export const accept = createRoute({
     "An account exists: send its bearer token, or its `password` when it has no MFA. Tokens work once and expire. " +
     "Throttled per invited address and per client address.",
   request: { body: jsonBody(AcceptInviteBody) },
-  security: SECURITY.optionalUser,
   responses: { 200: jsonResponse(InviteAcceptedSchema, "Joined the group"), ...errorResponses(400, 401, 403, 409, 413, 415, 422, 429) },
 });

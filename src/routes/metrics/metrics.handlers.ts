@@ -1,4 +1,5 @@
 import { PROMETHEUS_CONTENT_TYPE } from "../../lib/prometheus-text";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { requirePlatformAdmin } from "../../middleware/auth";
@@ -10,23 +11,23 @@ import type * as tokenRoutes from "./token.routes";
 
 export const scrape: AppRouteHandler<typeof routes.scrape> = async (c) => {
   // Values are of this moment: a cache between Prometheus and the Worker would serve stale ones.
-  return c.body(await scrapeMetrics(c.env), 200, { "Content-Type": PROMETHEUS_CONTENT_TYPE, "Cache-Control": "no-store" });
+  return c.text(await scrapeMetrics(c.env), 200, { "Content-Type": PROMETHEUS_CONTENT_TYPE, "Cache-Control": "no-store" });
 };
 
 export const issue: AppRouteHandler<typeof tokenRoutes.issue> = async (c) => {
-  requirePlatformAdmin(c.var.auth);
-  return c.json(await issueMetricsToken(c.var.db, c.var.auth.userId, auditOf(c, 201)), 201);
+  requirePlatformAdmin(userOf(c));
+  return c.json(await issueMetricsToken(c.var.db, userOf(c).userId, auditOf(c, 201)), 201);
 };
 
 export const show: AppRouteHandler<typeof tokenRoutes.show> = async (c) => {
-  requirePlatformAdmin(c.var.auth);
+  requirePlatformAdmin(userOf(c));
   const current = await currentMetricsToken(c.var.db);
   if (!current) throw notFound("Metrics token");
   return c.json(current, 200);
 };
 
 export const revoke: AppRouteHandler<typeof tokenRoutes.revoke> = async (c) => {
-  requirePlatformAdmin(c.var.auth);
+  requirePlatformAdmin(userOf(c));
   await revokeMetricsToken(c.var.db, auditOf(c, 204));
   return c.body(null, 204);
 };

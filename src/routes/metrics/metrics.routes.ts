@@ -1,7 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses } from "../../lib/openapi";
 import { PROMETHEUS_CONTENT_TYPE } from "../../lib/prometheus-text";
-import { requireMetricsReader } from "../../middleware/metrics-auth";
 import { MetricsText } from "./metrics.schemas";
 
 export const scrape = createRoute({
@@ -15,8 +14,6 @@ export const scrape = createRoute({
     "(histograms per network), gateway and pool health, writer queue depth, notification deliveries by state and " +
     "login failures, in the Prometheus text format 0.0.4. Every series is described in docs/metrics.md. Scrape it " +
     "with the metrics token (`POST /admin/metrics-token`) as the bearer, or a platform admin's access token.",
-  middleware: [requireMetricsReader],
-  security: [{ userAuth: [] }, { metricsAuth: [] }],
   responses: {
     200: {
       description: `The current values (Content-Type: ${PROMETHEUS_CONTENT_TYPE})`,

@@ -3,14 +3,12 @@ import { errorResponses, jsonResponse, noContent } from "../../lib/openapi";
 import { IssuedMetricsToken, MetricsTokenView } from "./metrics.schemas";
 
 const tags = ["Metrics"];
-const security = [{ userAuth: [] }];
 
 export const issue = createRoute({
   method: "post",
   path: "/admin/metrics-token",
   operationId: "createMetricsToken",
   tags,
-  security,
   summary: "Issue (or rotate) the metrics token (platform admins)",
   description:
     "A new bearer for GET /metrics, answered once. The live token, if any, is revoked in the same write, so issuing " +
@@ -23,7 +21,6 @@ export const show = createRoute({
   path: "/admin/metrics-token",
   operationId: "getMetricsToken",
   tags,
-  security,
   summary: "The live metrics token's id and age (platform admins)",
   description: "Never the secret: only its hash is stored. 404 when no token is live.",
   responses: { 200: jsonResponse(MetricsTokenView, "The live token"), ...errorResponses(401, 403, 404) },
@@ -34,7 +31,6 @@ export const revoke = createRoute({
   path: "/admin/metrics-token",
   operationId: "revokeMetricsToken",
   tags,
-  security,
   summary: "Revoke the metrics token (platform admins)",
   description: "Scrapes with it are refused (401) at once. Audited as metrics-token.revoked. 404 when no token is live.",
   responses: { 204: noContent, ...errorResponses(401, 403, 404) },

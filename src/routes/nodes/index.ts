@@ -1,8 +1,8 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./nodes.handlers";
 import * as routes from "./nodes.routes";
 
-export const nodesRouter = signedInRouter()
+export const nodesRouter = guardedRouter("user")
   .openapi(routes.create, handlers.create)
   .openapi(routes.list, handlers.list)
   .openapi(routes.get, handlers.get)

@@ -1,3 +1,4 @@
+import { userOf } from "../../lib/principal";
 import { toPage } from "../../lib/pagination";
 import { unwrap } from "../../lib/write-result";
 import type { AppRouteHandler } from "../../lib/types";
@@ -15,14 +16,14 @@ const roleFields = (roles: string[] | undefined) => (roles === undefined ? {} : 
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { networkId, roles, ...body } = c.req.valid("json");
-  const { network } = await networkAccess(c.var.db, c.var.auth, networkId, "manage");
+  const { network } = await networkAccess(c.var.db, userOf(c), networkId, "manage");
   const node = await unwrap(networkWriter(c.env, network.id).createNode(network.id, { ...body, ...roleFields(roles) }, auditOf(c, 201)));
   return c.json(presentNode(node), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { networkId, ...page } = c.req.valid("query");
-  const rows = await listNodes(c.var.db, c.var.auth, page, networkId);
+  const rows = await listNodes(c.var.db, userOf(c), page, networkId);
   return c.json(
     toPage(rows, page.limit, (row) => presentNode(row, !row.detail)),
     200,
@@ -31,12 +32,12 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 
 /** Another member's device node: the entry the network's node list shows, without its owner's detail. */
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { node, detail } = await nodeReadAccess(c.var.db, c.var.auth, c.req.valid("param").id);
+  const { node, detail } = await nodeReadAccess(c.var.db, userOf(c), c.req.valid("param").id);
   return c.json(presentNode(node, !detail), 200);
 };
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
-  const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { node } = await nodeAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   const { roles, ...changes } = c.req.valid("json");
   const writer = networkWriter(c.env, node.networkId);
   const updated = await unwrap(writer.updateNode(node.networkId, node.id, { ...changes, ...roleFields(roles) }, auditOf(c, 200)));
@@ -44,7 +45,7 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { node } = await nodeAccess(c.var.db, c.var.auth, c.req.valid("param").id, "manage");
+  const { node } = await nodeAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   await unwrap(networkWriter(c.env, node.networkId).deleteNode(node.networkId, node.id, auditOf(c, 204)));
   return c.body(null, 204);
 };
@@ -56,7 +57,7 @@ const wantsText = (accept: string | undefined) => !!accept && accept.includes("t
  * (one row read whatever the network's size).
  */
 export const config: AppRouteHandler<typeof routes.config> = async (c) => {
-  const { node } = await nodeDetailAccess(c.var.db, c.var.auth, c.req.valid("param").id);
+  const { node } = await nodeDetailAccess(c.var.db, userOf(c), c.req.valid("param").id);
   const rendered = await loadNodeConfig(c.env, node.networkId, node.id);
   if (wantsText(c.req.header("accept"))) return c.text(rendered.wgQuick, 200);
   return c.json(rendered, 200);

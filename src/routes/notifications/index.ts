@@ -1,4 +1,4 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as channels from "./channels.handlers";
 import * as channelRoutes from "./channels.routes";
 import * as deliveries from "./deliveries.handlers";
@@ -6,7 +6,7 @@ import * as deliveryRoutes from "./deliveries.routes";
 import * as settings from "./settings.handlers";
 import * as settingsRoutes from "./settings.routes";
 
-export const notificationsRouter = signedInRouter()
+export const notificationsRouter = guardedRouter("user")
   .openapi(settingsRoutes.getSettings, settings.getSettings)
   .openapi(channelRoutes.list, channels.list)
   .openapi(channelRoutes.create, channels.create)

@@ -1,4 +1,5 @@
 import { getConfig } from "../../lib/env";
+import { userOf } from "../../lib/principal";
 import { listChannels } from "../../services/notifications/channels";
 import { configInForce } from "../../services/settings/settings";
 import type { AppRouteHandler } from "../../lib/types";
@@ -12,7 +13,7 @@ const CRON_INTERVAL_SECONDS = 60;
 
 export const getSettings: AppRouteHandler<typeof routes.getSettings> = async (c) => {
   const config = await configInForce(getConfig(c.env), c.var.db);
-  const channels = await listChannels(c.var.db, c.var.auth.userId);
+  const channels = await listChannels(c.var.db, userOf(c).userId);
   return c.json(
     {
       channels: channels.map(presentChannel),

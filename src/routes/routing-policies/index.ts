@@ -1,8 +1,8 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./policies.handlers";
 import * as routes from "./policies.routes";
 
-export const routingPoliciesRouter = signedInRouter()
+export const routingPoliciesRouter = guardedRouter("user")
   .openapi(routes.create, handlers.create)
   .openapi(routes.list, handlers.list)
   .openapi(routes.status, handlers.status)

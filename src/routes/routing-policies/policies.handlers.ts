@@ -1,4 +1,5 @@
 import { toPage } from "../../lib/pagination";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
@@ -15,18 +16,18 @@ import { presentPolicy } from "./policies.schemas";
 /** Writes: the network's writer checks the caller's access on its own read of the network row (write-access.ts). */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const networkId = c.req.valid("param").id;
-  const policy = await unwrap(networkWriter(c.env, networkId).createPolicy(networkId, c.req.valid("json"), c.var.auth, auditOf(c, 201)));
+  const policy = await unwrap(networkWriter(c.env, networkId).createPolicy(networkId, c.req.valid("json"), userOf(c), auditOf(c, 201)));
   return c.json(presentPolicy(policy), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  const { network } = await networkAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
   const page = c.req.valid("query");
   return c.json(toPage(await listPolicies(c.var.db, network.id, page), page.limit, presentPolicy), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  const { policy } = await policyAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json(presentPolicy(policy), 200);
 };
 
@@ -34,7 +35,7 @@ export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
   const { id } = c.req.valid("param");
   const networkId = await networkOfPolicy(c.var.db, id);
   const updated = await unwrap(
-    networkWriter(c.env, networkId).replacePolicy(networkId, id, c.req.valid("json"), c.var.auth, auditOf(c, 200)),
+    networkWriter(c.env, networkId).replacePolicy(networkId, id, c.req.valid("json"), userOf(c), auditOf(c, 200)),
   );
   return c.json(presentPolicy(updated), 200);
 };
@@ -42,11 +43,11 @@ export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { id } = c.req.valid("param");
   const networkId = await networkOfPolicy(c.var.db, id);
-  await unwrap(networkWriter(c.env, networkId).deletePolicy(networkId, id, c.var.auth, auditOf(c, 204)));
+  await unwrap(networkWriter(c.env, networkId).deletePolicy(networkId, id, userOf(c), auditOf(c, 204)));
   return c.body(null, 204);
 };
 
 export const status: AppRouteHandler<typeof routes.status> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, c.var.auth, c.req.valid("param").id, "read");
+  const { policy } = await policyAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json(await loadPolicyStatus(c.var.db, poolHealthRules(getConfig(c.env)), policy), 200);
 };

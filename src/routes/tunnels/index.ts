@@ -1,5 +1,5 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./tunnels.handlers";
 import * as routes from "./tunnels.routes";
 
-export const tunnelsRouter = signedInRouter().openapi(routes.list, handlers.list);
+export const tunnelsRouter = guardedRouter("user").openapi(routes.list, handlers.list);

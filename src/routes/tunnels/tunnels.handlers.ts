@@ -1,4 +1,5 @@
 import { toPage } from "../../lib/pagination";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { listTunnels } from "../../services/networks/views/pages";
 import { tunnelState } from "../../services/networks/views/tunnel-state";
@@ -6,7 +7,7 @@ import type * as routes from "./tunnels.routes";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { networkId, nodeId, ...page } = c.req.valid("query");
-  const rows = await listTunnels(c.var.db, c.var.auth, page, { networkId, nodeId });
+  const rows = await listTunnels(c.var.db, userOf(c), page, { networkId, nodeId });
   const now = Date.now();
   return c.json(
     toPage(rows, page.limit, ({ createdAt: _created, ...tunnel }) => ({ ...tunnel, state: tunnelState(tunnel.lastHandshakeAt, now) })),

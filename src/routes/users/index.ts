@@ -1,4 +1,4 @@
-import { signedInRouter } from "../../middleware/signed-in-router";
+import { guardedRouter } from "../../middleware/guarded-router";
 import * as me from "./me.handlers";
 import * as meRoutes from "./me.routes";
 import * as views from "./user-views.handlers";
@@ -7,7 +7,7 @@ import * as handlers from "./users.handlers";
 import * as routes from "./users.routes";
 
 // /users/me routes first: /users/{id} would otherwise take "me" as an id.
-export const usersRouter = signedInRouter()
+export const usersRouter = guardedRouter("user")
   .openapi(meRoutes.me, me.me)
   .openapi(meRoutes.updateMe, me.updateMe)
   .openapi(meRoutes.changePassword, me.changePassword)

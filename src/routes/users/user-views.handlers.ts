@@ -1,4 +1,5 @@
 import { toPage } from "../../lib/pagination";
+import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { accessOfUser as networksOf, groupsOfUser as membershipsOf } from "../../services/identity/user-views";
 import { visibleUser } from "../../services/identity/users";
@@ -8,7 +9,7 @@ import type * as routes from "./user-views.routes";
 const strip = <T extends { id: string; createdAt: string }>({ id: _id, createdAt: _at, ...rest }: T) => rest;
 
 export const groupsOfUser: AppRouteHandler<typeof routes.groupsOfUser> = async (c) => {
-  const user = await visibleUser(c.var.db, c.var.auth, c.req.valid("param").id);
+  const user = await visibleUser(c.var.db, userOf(c), c.req.valid("param").id);
   const { limit, cursor } = c.req.valid("query");
   return c.json(
     toPage(await membershipsOf(c.var.db, user, limit, cursor), limit, ({ id: _cursor, ...row }) => row),
@@ -17,7 +18,7 @@ export const groupsOfUser: AppRouteHandler<typeof routes.groupsOfUser> = async (
 };
 
 export const accessOfUser: AppRouteHandler<typeof routes.accessOfUser> = async (c) => {
-  const user = await visibleUser(c.var.db, c.var.auth, c.req.valid("param").id);
+  const user = await visibleUser(c.var.db, userOf(c), c.req.valid("param").id);
   const { limit, cursor } = c.req.valid("query");
   return c.json(toPage(await networksOf(c.var.db, user, limit, cursor), limit, strip), 200);
 };

@@ -1,4 +1,5 @@
 import { presentUser } from "../../schemas/users";
+import { userOf } from "../../lib/principal";
 import { toPage } from "../../lib/pagination";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
@@ -8,28 +9,28 @@ import { createUser, listUsers, visibleUser } from "../../services/identity/user
 import type * as routes from "./users.routes";
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  requirePlatformAdmin(c.var.auth);
+  requirePlatformAdmin(userOf(c));
   return c.json(presentUser(await createUser(c.var.db, c.req.valid("json"), auditOf(c, 201))), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  requirePlatformAdmin(c.var.auth);
+  requirePlatformAdmin(userOf(c));
   const { limit, cursor, email } = c.req.valid("query");
   return c.json(toPage(await listUsers(c.var.db, limit, cursor, email), limit, presentUser), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) =>
-  c.json(presentUser(await visibleUser(c.var.db, c.var.auth, c.req.valid("param").id)), 200);
+  c.json(presentUser(await visibleUser(c.var.db, userOf(c), c.req.valid("param").id)), 200);
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
-  const user = await visibleUser(c.var.db, c.var.auth, c.req.valid("param").id);
-  requirePlatformAdmin(c.var.auth);
-  return c.json(presentUser(await updateUser(c.env, c.var.db, c.var.auth, user, c.req.valid("json"), auditOf(c, 200))), 200);
+  const user = await visibleUser(c.var.db, userOf(c), c.req.valid("param").id);
+  requirePlatformAdmin(userOf(c));
+  return c.json(presentUser(await updateUser(c.env, c.var.db, userOf(c), user, c.req.valid("json"), auditOf(c, 200))), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const user = await visibleUser(c.var.db, c.var.auth, c.req.valid("param").id);
-  requirePlatformAdmin(c.var.auth);
-  await deleteUser(c.env, c.var.db, c.var.auth, user, auditOf(c, 204));
+  const user = await visibleUser(c.var.db, userOf(c), c.req.valid("param").id);
+  requirePlatformAdmin(userOf(c));
+  await deleteUser(c.env, c.var.db, userOf(c), user, auditOf(c, 204));
   return c.body(null, 204);
 };

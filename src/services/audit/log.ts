@@ -1,7 +1,7 @@
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditEvents, memberships } from "../../db/schema";
-import type { UserAuth } from "../../lib/types";
+import type { UserPrincipal } from "../../lib/types";
 import { groupAccess, networkAccess } from "../access";
 import { ordering, pastCursor } from "./page-order";
 
@@ -23,7 +23,7 @@ export interface AuditQuery {
  * 404 or 403), else every group where they are owner or admin. Events outside any group (sign-ins,
  * user and inventory changes) are platform-admin only.
  */
-async function visibility(db: Db, auth: UserAuth, query: { groupId?: string; networkId?: string }): Promise<SQL | undefined> {
+async function visibility(db: Db, auth: UserPrincipal, query: { groupId?: string; networkId?: string }): Promise<SQL | undefined> {
   const filters: (SQL | undefined)[] = [];
   if (query.groupId) filters.push(eq(auditEvents.groupId, query.groupId));
   if (query.networkId) filters.push(eq(auditEvents.networkId, query.networkId));
@@ -46,7 +46,7 @@ async function visibility(db: Db, auth: UserAuth, query: { groupId?: string; net
 }
 
 /** One page's rows plus one (for toPage) of the audit events the caller may read. */
-export async function readAuditLog(db: Db, auth: UserAuth, query: AuditQuery) {
+export async function readAuditLog(db: Db, auth: UserPrincipal, query: AuditQuery) {
   const scope = await visibility(db, auth, query);
   return db
     .select()

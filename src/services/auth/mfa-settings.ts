@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { userOf } from "../../lib/principal";
 import type { Context } from "hono";
 import { users } from "../../db/schema";
 import { getConfig } from "../../lib/env";
@@ -15,7 +16,7 @@ async function caller(c: Context<AppEnv>) {
   const user = await c.var.db
     .select({ email: users.email, passwordHash: users.passwordHash })
     .from(users)
-    .where(eq(users.id, c.var.auth.userId))
+    .where(eq(users.id, userOf(c).userId))
     .get();
   if (!user) throw unauthorized();
   return user;
@@ -24,7 +25,7 @@ async function caller(c: Context<AppEnv>) {
 /** A new TOTP secret for the caller (replacing a pending one). */
 export async function startMfaEnrolment(c: Context<AppEnv>, audit: AuditContext) {
   const { email } = await caller(c);
-  return mfa.enrol(c.var.db, getConfig(c.env), c.var.auth.userId, email, audit);
+  return mfa.enrol(c.var.db, getConfig(c.env), userOf(c).userId, email, audit);
 }
 
 /** Turns MFA on with a first code and the account's password; answers the recovery codes. */
@@ -32,7 +33,7 @@ export async function turnOnMfa(c: Context<AppEnv>, code: string, password: stri
   const user = await caller(c);
   // Turning MFA on locks out whoever lacks the authenticator: a stolen access token alone must not do it.
   await confirmPassword(c, user, password, "password");
-  const codes = await mfa.activate(c.var.db, getConfig(c.env), c.var.auth.userId, code, c.var.auth.sessionId, audit);
+  const codes = await mfa.activate(c.var.db, getConfig(c.env), userOf(c).userId, code, userOf(c).sessionId, audit);
   // The other sessions just ended: reads must re-check them in D1 (session-cache.ts).
   forgetLiveSessions();
   return codes;
@@ -40,7 +41,7 @@ export async function turnOnMfa(c: Context<AppEnv>, code: string, password: stri
 
 /** Turns MFA off with a fresh second factor (counted like sign-in attempts). */
 export async function turnOffMfa(c: Context<AppEnv>, code: string, audit: AuditContext): Promise<void> {
-  const { userId } = c.var.auth;
+  const { userId } = userOf(c);
   if (!(await mfa.isMfaActive(c.var.db, userId))) throw domainError("MFA is not on");
   const attempt = await countAttempt(c, "mfa", { account: userId });
   if (!(await mfa.verifySecondFactor(c.var.db, getConfig(c.env), userId, code))) {

@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
+import { userOf } from "../../lib/principal";
 import type { AppEnv } from "../../lib/types";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
 import { confirmPassword } from "../auth/confirm-password";
@@ -35,7 +36,8 @@ export async function renameOwnAccount(db: Db, userId: string, name: string, aud
  * session ends in the same commit. The audit row names no resource (the route has no id), as before.
  */
 export async function changeOwnPassword(c: Context<AppEnv>, currentPassword: string, newPassword: string, audit: AuditContext) {
-  const { db, auth } = c.var;
+  const { db } = c.var;
+  const auth = userOf(c);
   const user = await ownAccount(db, auth.userId);
   await confirmPassword(c, user, currentPassword, "current password");
   const now = nowIso();

@@ -5,7 +5,7 @@ import { isForeignKeyViolation } from "../../lib/db-errors";
 import { conflict } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { afterCursor } from "../../lib/pagination";
-import type { UserAuth } from "../../lib/types";
+import type { UserPrincipal } from "../../lib/types";
 import { groupAccess } from "../access";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
 
@@ -15,7 +15,7 @@ export type GroupWithRole = Group & { role: GroupRole };
 const groupEvent = (action: string, groupId: string) => ({ action, resourceId: groupId, groupId, networkId: null });
 
 /** A new group; its creator becomes its owner, in the same commit as the audit row. */
-export async function createGroup(db: Db, auth: UserAuth, name: string, audit: AuditContext): Promise<GroupWithRole> {
+export async function createGroup(db: Db, auth: UserPrincipal, name: string, audit: AuditContext): Promise<GroupWithRole> {
   const now = nowIso();
   const group = { id: newId("grp"), name, createdAt: now, updatedAt: now };
   await db.batch([
@@ -27,7 +27,7 @@ export async function createGroup(db: Db, auth: UserAuth, name: string, audit: A
 }
 
 /** The caller's groups, a page past `cursor` (limit + 1 rows); platform admins see every group, as owner. */
-export async function listGroups(db: Db, auth: UserAuth, limit: number, cursor: string | undefined): Promise<GroupWithRole[]> {
+export async function listGroups(db: Db, auth: UserPrincipal, limit: number, cursor: string | undefined): Promise<GroupWithRole[]> {
   const after = afterCursor(groups, cursor);
   const order = [asc(groups.createdAt), asc(groups.id)];
   if (auth.platformRole === "admin") {
@@ -51,13 +51,13 @@ export async function listGroups(db: Db, auth: UserAuth, limit: number, cursor: 
   return rows.map((row) => ({ ...row.group, role: row.role }));
 }
 
-export async function readGroup(db: Db, auth: UserAuth, groupId: string): Promise<GroupWithRole> {
+export async function readGroup(db: Db, auth: UserPrincipal, groupId: string): Promise<GroupWithRole> {
   const { group, role } = await groupAccess(db, auth, groupId, "read");
   return { ...group, role };
 }
 
 /** Renames a group (owner, admin). */
-export async function renameGroup(db: Db, auth: UserAuth, groupId: string, name: string, audit: AuditContext): Promise<GroupWithRole> {
+export async function renameGroup(db: Db, auth: UserPrincipal, groupId: string, name: string, audit: AuditContext): Promise<GroupWithRole> {
   const { group, role } = await groupAccess(db, auth, groupId, "manage");
   const next = { ...group, name, updatedAt: nowIso() };
   await db.batch([
@@ -70,7 +70,7 @@ export async function renameGroup(db: Db, auth: UserAuth, groupId: string, name:
 const stillOwnsNetworks = () => conflict("The group still owns networks; delete them first");
 
 /** Deletes a group (owner); refused while it owns networks. */
-export async function deleteGroup(db: Db, auth: UserAuth, groupId: string, audit: AuditContext): Promise<void> {
+export async function deleteGroup(db: Db, auth: UserPrincipal, groupId: string, audit: AuditContext): Promise<void> {
   const { group } = await groupAccess(db, auth, groupId, "own");
   const owned = await db.select({ id: networks.id }).from(networks).where(eq(networks.groupId, group.id)).limit(1).get();
   if (owned) throw stillOwnsNetworks();

@@ -8,7 +8,7 @@ import { conflict, domainError, fieldError, forbidden, notFound, unauthorized } 
 import { newId, nowIso } from "../../lib/ids";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { PASSWORD_RULES } from "../../lib/password-rules";
-import type { AppEnv, UserAuth } from "../../lib/types";
+import type { AppEnv, UserPrincipal } from "../../lib/types";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
 import { isMfaActive } from "../auth/mfa";
 import { hashPassword, verifyPassword } from "../auth/password";
@@ -59,7 +59,7 @@ const acceptedEvent = (invite: Invite, userId: string) => ({
 });
 
 export interface AcceptProof {
-  caller?: UserAuth;
+  caller?: UserPrincipal;
   password?: string;
   name?: string;
 }

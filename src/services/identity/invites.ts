@@ -7,7 +7,8 @@ import { getConfig } from "../../lib/env";
 import { ApiError, conflict, forbidden, notFound } from "../../lib/errors";
 import { newId, nowIso, secondsFromNow } from "../../lib/ids";
 import { afterCursor } from "../../lib/pagination";
-import type { AppEnv, UserAuth } from "../../lib/types";
+import { userOf } from "../../lib/principal";
+import type { AppEnv, UserPrincipal } from "../../lib/types";
 import { groupAccess } from "../access";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
 import { randomToken, sha256 } from "../auth/tokens";
@@ -37,7 +38,8 @@ const inviteEvent = (action: string, invite: { id: string; groupId: string }) =>
  * is written or sent (a parallel burst cannot slip past), like reset requests.
  */
 export async function inviteToGroup(c: Context<AppEnv>, groupId: string, body: { email: string; role: GroupRole }, audit: AuditContext) {
-  const { db, auth } = c.var;
+  const { db } = c.var;
+  const auth = userOf(c);
   const { group, role: actorRole } = await groupAccess(db, auth, groupId, "manage");
   if (body.role === "owner" && actorRole !== "owner") throw forbidden("Only owners may invite owners");
   await countAttempt(c, "invite-send", { account: auth.userId });
@@ -120,7 +122,7 @@ export async function createInvite(
 }
 
 /** Invites of a group, every status (owner, admin), a page past `cursor` (limit + 1 rows). */
-export async function listInvites(db: Db, auth: UserAuth, groupId: string, limit: number, cursor: string | undefined) {
+export async function listInvites(db: Db, auth: UserPrincipal, groupId: string, limit: number, cursor: string | undefined) {
   const { group } = await groupAccess(db, auth, groupId, "manage");
   return db
     .select()
@@ -132,7 +134,7 @@ export async function listInvites(db: Db, auth: UserAuth, groupId: string, limit
 }
 
 /** Revokes a pending invite (owner, admin; only owners revoke owner invites). */
-export async function revokeInvite(db: Db, auth: UserAuth, groupId: string, inviteId: string, audit: AuditContext): Promise<void> {
+export async function revokeInvite(db: Db, auth: UserPrincipal, groupId: string, inviteId: string, audit: AuditContext): Promise<void> {
   const { group, role: actorRole } = await groupAccess(db, auth, groupId, "manage");
   const invite = await db
     .select()

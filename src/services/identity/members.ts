@@ -5,7 +5,7 @@ import type { Env } from "../../lib/env";
 import { ApiError, conflict, forbidden, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { afterCursor } from "../../lib/pagination";
-import type { UserAuth } from "../../lib/types";
+import type { UserPrincipal } from "../../lib/types";
 import { groupAccess } from "../access";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
 import { assertNoHopDevices, removeDevicesOf } from "../networks/operations/device-lifecycle";
@@ -47,7 +47,7 @@ const memberMayGo = (groupId: string, userId: string, newRole?: GroupRole) =>
  * so a group owner cannot probe or pull in arbitrary accounts by email. Platform admins add anyone.
  * Unknown and unshared users answer alike.
  */
-const addableBy = (auth: UserAuth) =>
+const addableBy = (auth: UserPrincipal) =>
   auth.platformRole === "admin"
     ? undefined
     : sql`exists (
@@ -70,7 +70,7 @@ async function findMember(db: Db, groupId: string, userId: string) {
 }
 
 /** Members of a group (any member reads), a page past `cursor` (limit + 1 rows; `id` is the cursor key). */
-export async function listMembers(db: Db, auth: UserAuth, groupId: string, limit: number, cursor: string | undefined) {
+export async function listMembers(db: Db, auth: UserPrincipal, groupId: string, limit: number, cursor: string | undefined) {
   const { group } = await groupAccess(db, auth, groupId, "read");
   const rows = await db
     .select(memberColumns)
@@ -86,7 +86,7 @@ export async function listMembers(db: Db, auth: UserAuth, groupId: string, limit
 export type MemberToAdd = { userId?: string; email?: string; role: GroupRole };
 
 /** Adds an existing user (owner, admin; only owners grant owner). The audit row names the group (the last path id). */
-export async function addMember(db: Db, auth: UserAuth, groupId: string, body: MemberToAdd, audit: AuditContext): Promise<Member> {
+export async function addMember(db: Db, auth: UserPrincipal, groupId: string, body: MemberToAdd, audit: AuditContext): Promise<Member> {
   const { group, role: actorRole } = await groupAccess(db, auth, groupId, "manage");
   assertMayTouch(actorRole, [body.role]);
   const user = await db
@@ -113,7 +113,7 @@ export async function addMember(db: Db, auth: UserAuth, groupId: string, body: M
 export async function changeMemberRole(
   env: Env,
   db: Db,
-  auth: UserAuth,
+  auth: UserPrincipal,
   groupId: string,
   userId: string,
   role: GroupRole,
@@ -148,7 +148,14 @@ export async function changeMemberRole(
 }
 
 /** Removes a member (owner, admin) or lets one leave (any member); the last owner stays. */
-export async function removeMember(env: Env, db: Db, auth: UserAuth, groupId: string, userId: string, audit: AuditContext): Promise<void> {
+export async function removeMember(
+  env: Env,
+  db: Db,
+  auth: UserPrincipal,
+  groupId: string,
+  userId: string,
+  audit: AuditContext,
+): Promise<void> {
   const leaving = userId === auth.userId;
   const { group, role: actorRole } = await groupAccess(db, auth, groupId, leaving ? "read" : "manage");
   const member = await findMember(db, group.id, userId);

@@ -4,7 +4,7 @@ import { memberships, users } from "../../db/schema";
 import type { Env } from "../../lib/env";
 import { conflict, domainError } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
-import type { PlatformRole, UserAuth } from "../../lib/types";
+import type { PlatformRole, UserPrincipal } from "../../lib/types";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
 import { forgetLiveSessions } from "../auth/session-cache";
 import { revokeAllSessions } from "../auth/sign-in";
@@ -22,7 +22,7 @@ export interface UserChanges {
  * and `user` was read for it). Disabling and demotion end access first, in one commit with the audit row,
  * and only then take the devices out (services/live-authority.ts).
  */
-export async function updateUser(env: Env, db: Db, auth: UserAuth, user: User, body: UserChanges, audit: AuditContext): Promise<User> {
+export async function updateUser(env: Env, db: Db, auth: UserPrincipal, user: User, body: UserChanges, audit: AuditContext): Promise<User> {
   const self = user.id === auth.userId;
   if (self && ((body.platformRole && body.platformRole !== user.platformRole) || body.disabled === true)) {
     throw domainError("Admins cannot demote or disable themselves; ask another admin");
@@ -64,7 +64,7 @@ export async function updateUser(env: Env, db: Db, auth: UserAuth, user: User, b
  * reports. Deleting first would cascade the device rows away and leave their nodes behind. If a later
  * step fails the account stays disabled.
  */
-export async function deleteUser(env: Env, db: Db, auth: UserAuth, user: User, audit: AuditContext): Promise<void> {
+export async function deleteUser(env: Env, db: Db, auth: UserPrincipal, user: User, audit: AuditContext): Promise<void> {
   if (user.id === auth.userId) throw domainError("Admins cannot delete their own account");
   const soleOwner = await db
     .select({ groupId: memberships.groupId })

@@ -4,7 +4,7 @@ import { users } from "../../db/schema";
 import { conflict, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { afterCursor } from "../../lib/pagination";
-import type { PlatformRole, UserAuth } from "../../lib/types";
+import type { PlatformRole, UserPrincipal } from "../../lib/types";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
 import { hashPassword } from "../auth/password";
 
@@ -16,7 +16,7 @@ export const userEvent = (action: string, userId: string | null) => ({ action, r
  * `me` or the caller's own id: anyone. Another id: platform admins only; to everyone else another user
  * does not exist (404, no enumeration of ids).
  */
-export async function visibleUser(db: Db, auth: UserAuth, id: string): Promise<User> {
+export async function visibleUser(db: Db, auth: UserPrincipal, id: string): Promise<User> {
   const userId = id === "me" ? auth.userId : id;
   if (userId !== auth.userId && auth.platformRole !== "admin") throw notFound("User");
   const user = await db.select().from(users).where(eq(users.id, userId)).get();

@@ -5,7 +5,7 @@ import { uniquely } from "../../lib/db-errors";
 import { conflict, domainError, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { afterCursor, toPage } from "../../lib/pagination";
-import type { UserAuth } from "../../lib/types";
+import type { UserPrincipal } from "../../lib/types";
 import type { AuditContext } from "../audit/audit-trail";
 import { batchWithAudit, platformEvent } from "../audit/audited-batch";
 import { regionExists } from "./regions";
@@ -44,7 +44,7 @@ export async function findGateway(db: Db, id: string): Promise<Gateway> {
 }
 
 /** The served networks are filtered by the caller's memberships: the inventory must not reveal other tenants. */
-export async function gatewayDetail(db: Db, auth: UserAuth, id: string) {
+export async function gatewayDetail(db: Db, auth: UserPrincipal, id: string) {
   const gateway = await findGateway(db, id);
   const served = db
     .select({ networkId: nodes.networkId, nodeId: nodes.id })

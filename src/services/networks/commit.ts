@@ -5,6 +5,7 @@ import type { Env } from "../../lib/env";
 import { nowIso } from "../../lib/ids";
 import { type AuditContext, auditStatement, type DomainEvent } from "../audit/audit-trail";
 import { eventStatements } from "../notifications/emit";
+import { type ActingAuthority, actingAuthority, guardStatement, isGuardRefusal, refusal } from "./acting-authority";
 import type { NetworkMemory } from "./memory/network-memory";
 
 /**
@@ -37,19 +38,32 @@ export interface Conditional {
 
 /**
  * The one commit of a write: its statements, the revision bumps they carry, its audit row and the
- * notification it raises, in a single D1 batch (atomic). Returns the results of the caller's statements.
+ * notification it raises, in a single D1 batch (atomic), led by the guard that re-checks the authority
+ * of the user who asked for it (acting-authority.ts). Returns the results of the caller's statements.
  */
 export async function commit(ctx: WriterContext, statements: BatchItem<"sqlite">[], event: DomainEvent, conditional?: Conditional) {
   const at = nowIso();
   const onlyIf = conditional?.onlyIf;
   const outbox = event.notify ? eventStatements(ctx.db, event.notify, at, onlyIf) : undefined;
   const trailing = [...(ctx.audit ? [auditStatement(ctx.db, ctx.audit, event, at, onlyIf)] : []), ...(outbox?.statements ?? [])];
-  const [first, ...rest] = [...statements, ...trailing];
+  const authority = statements.length ? actingAuthority(ctx.audit, event) : undefined;
+  const guard = authority ? [guardStatement(ctx.db, authority.holds)] : [];
+  const [first, ...rest] = [...guard, ...statements, ...trailing];
   if (!first) return [];
-  const results = (await ctx.db.batch([first, ...rest])).slice(0, statements.length);
+  const results = (await batchUnlessRefused(ctx, [first, ...rest], authority)).slice(guard.length, guard.length + statements.length);
   if (conditional && !conditional.happened(results)) return results;
   if (outbox) ctx.notificationIds.push(outbox.id);
   return results;
+}
+
+/** A batch the guard refused changed nothing: answer as a fresh access check would. */
+async function batchUnlessRefused(ctx: WriterContext, batch: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]], authority?: ActingAuthority) {
+  try {
+    return await ctx.db.batch(batch);
+  } catch (error) {
+    if (authority && isGuardRefusal(error)) throw await refusal(ctx.db, authority);
+    throw error;
+  }
 }
 
 /** The actor a notification names: who asked for the change, or nobody (a system change). */

@@ -3,7 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import type { GroupRole } from "../../db/schema";
 import { notFound } from "../../lib/errors";
-import type { UserAuth } from "../../lib/types";
+import type { UserPrincipal } from "../../lib/types";
 import { nodeAccess, roleAllows } from "../access";
 
 /**
@@ -19,7 +19,7 @@ import { nodeAccess, roleAllows } from "../access";
  * for the detail on its own (GET /nodes/:id/config), as for GET /devices/:id.
  */
 export function seesNodeDetail(
-  auth: UserAuth,
+  auth: UserPrincipal,
   role: GroupRole | null | undefined,
   node: { deviceId: string | null },
   deviceOwnerId: string | null | undefined,
@@ -33,23 +33,27 @@ export function seesNodeDetail(
  * The same rule as a SQL condition over one row, for list queries that join the caller's membership:
  * `device` is the node's device row (left-joined by node id; its id is null for a node that is no device).
  */
-export function nodeDetailVisible(auth: UserAuth, role: SQLiteColumn, device: { id: SQLiteColumn; userId: SQLiteColumn }): SQL | undefined {
+export function nodeDetailVisible(
+  auth: UserPrincipal,
+  role: SQLiteColumn,
+  device: { id: SQLiteColumn; userId: SQLiteColumn },
+): SQL | undefined {
   if (auth.platformRole === "admin") return undefined;
   return or(isNull(device.id), inArray(role, ["admin", "owner"]), ownedDevice(auth, role, device));
 }
 
 /** The caller owns this device and still holds devices in its group (not a viewer). */
-export const ownedDevice = (auth: UserAuth, role: SQLiteColumn, device: { userId: SQLiteColumn }) =>
+export const ownedDevice = (auth: UserPrincipal, role: SQLiteColumn, device: { userId: SQLiteColumn }) =>
   and(eq(device.userId, auth.userId), ne(role, "viewer"));
 
 /** A node as a reader of its network sees it: `detail` false for another member's device node. */
-export async function nodeReadAccess(db: Db, auth: UserAuth, nodeId: string) {
+export async function nodeReadAccess(db: Db, auth: UserPrincipal, nodeId: string) {
   const access = await nodeAccess(db, auth, nodeId, "read");
   return { ...access, detail: seesNodeDetail(auth, access.role, access.node, access.deviceOwnerId) };
 }
 
 /** A node's detail (its config): another member's device node answers 404, like GET /devices/:id. */
-export async function nodeDetailAccess(db: Db, auth: UserAuth, nodeId: string) {
+export async function nodeDetailAccess(db: Db, auth: UserPrincipal, nodeId: string) {
   const access = await nodeReadAccess(db, auth, nodeId);
   if (!access.detail) throw notFound("Node config");
   return access;

@@ -3,11 +3,11 @@ import type { Env } from "../../lib/env";
 import { domainError, fieldError, unauthorized } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { unwrap } from "../../lib/write-result";
-import type { DeviceAuth, UserAuth } from "../../lib/types";
+import type { UserPrincipal } from "../../lib/types";
 import { networkAccess } from "../access";
 import type { AuditContext } from "../audit/audit-trail";
 import { randomToken, sha256 } from "../auth/tokens";
-import { deviceAccess } from "./device-access";
+import { type DeviceActor, deviceAccess, deviceStillStands } from "./device-access";
 import { admitPeerDelta, type PeerDelta, peerReportAnswer } from "./operations/peer-reports";
 import { findEnrolmentKey, keyNotValid } from "./enrolment-keys";
 import { loadNodeConfig, loadNodeConfigRead } from "./views/node-configs";
@@ -26,7 +26,7 @@ export interface EnrolmentRequest {
 }
 
 /** Who enrols: a key (headless, no owner) or a signed-in member of the network's group (the owner). */
-async function enrolmentTarget(db: Db, body: EnrolmentRequest, user: UserAuth | undefined) {
+async function enrolmentTarget(db: Db, body: EnrolmentRequest, user: UserPrincipal | undefined) {
   if (body.enrolmentKey) {
     const key = await findEnrolmentKey(db, body.enrolmentKey);
     if (body.networkId && body.networkId !== key.networkId) throw domainError("The enrolment key belongs to another network");
@@ -42,14 +42,14 @@ async function enrolmentTarget(db: Db, body: EnrolmentRequest, user: UserAuth | 
  * The writer refused the enrolment: the access checked above ended before the write committed. Answer
  * as if it had ended before the request (the same 404/403 a fresh check gives, else 401).
  */
-async function refusal(db: Db, target: { networkId: string; enrolmentKeyId: string | null }, user: UserAuth | undefined) {
+async function refusal(db: Db, target: { networkId: string; enrolmentKeyId: string | null }, user: UserPrincipal | undefined) {
   if (target.enrolmentKeyId || !user) return keyNotValid();
   await networkAccess(db, user, target.networkId, "enrol");
   return unauthorized("Your access to this network has ended");
 }
 
 /** Enrols a device through the network's writer; the credential is returned once, only its hash is kept. */
-export async function enrolDevice(env: Env, db: Db, body: EnrolmentRequest, user: UserAuth | undefined, audit: AuditContext) {
+export async function enrolDevice(env: Env, db: Db, body: EnrolmentRequest, user: UserPrincipal | undefined, audit: AuditContext) {
   const target = await enrolmentTarget(db, body, user);
   const credential = `${DEVICE_CREDENTIAL_PREFIX}${randomToken()}`;
   const enrolled = await unwrap(
@@ -69,11 +69,9 @@ export async function enrolDevice(env: Env, db: Db, body: EnrolmentRequest, user
   if (!enrolled) throw await refusal(db, target, user);
   const config = await loadNodeConfig(env, target.networkId, enrolled.node.id);
   // Read after the config: if the owner's access ended meanwhile, that removal is taking this device out too.
-  await deviceAccess(db, { device: { kind: "device", deviceId: enrolled.device.id } }, enrolled.device.id);
+  await deviceStillStands(db, enrolled.device.id);
   return { ...enrolled, config, credential };
 }
-
-export type DeviceActor = { user?: UserAuth; device?: DeviceAuth };
 
 /**
  * The access check is repeated after the config is read: a removal (or the owner's loss of access) that
@@ -88,7 +86,7 @@ export async function deviceConfig(env: Env, db: Db, actor: DeviceActor, deviceI
   // A long poll is one trip to the writer: it waits, then reads (views/node-configs.ts).
   const wait = sinceRevision !== undefined && waitSeconds > 0 ? waitSeconds * 1000 : 0;
   const read = await loadNodeConfigRead(env, device.networkId, node.id, sinceRevision, wait);
-  await deviceAccess(db, actor, device.id);
+  await (actor.kind === "device" ? deviceStillStands(db, device.id) : deviceAccess(db, actor, device.id));
   return read.delta ? { deviceId: device.id, delta: read.delta } : { deviceId: device.id, config: read.config };
 }
 

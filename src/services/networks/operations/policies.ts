@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { insertWhere } from "../../../db/insert-where";
 import type { Db } from "../../../db/client";
 import { gateways, nodes, routingPolicies } from "../../../db/schema";
@@ -8,7 +8,7 @@ import { LIMITS } from "../../../lib/limits";
 import { gatewayAssignedToGroup } from "../../live-authority";
 import { assertEgressFree, egressClaim } from "../egress-claims";
 import { assignmentWithdrawn, stillAssigned } from "../gateway-eligibility";
-import { managedWrite, refusal, type WriteCaller, withAuthority } from "../write-access";
+import { managedWrite, type WriteCaller } from "../write-access";
 import { checkGatewayPath } from "../gateway-path";
 import { checkDestination, findRoutingConflicts, type RoutingNode } from "../routing";
 import { actorOf, commit, type WriterContext } from "../commit";
@@ -123,7 +123,7 @@ function policyEvent(ctx: WriterContext, held: HeldNetwork, action: "created" | 
 /** Policy writes are a manager's (write-access.ts): authorised on the writer's one read of the network row, and again in the batch. */
 export async function createPolicy(ctx: WriterContext, networkId: string, input: PolicyInput, caller: WriteCaller): Promise<PolicyRow> {
   const { db } = ctx;
-  const { held, authority } = await managedWrite(ctx, networkId, caller, "Network");
+  const held = await managedWrite(ctx, networkId, caller, "Network");
   if (held.policies.size >= LIMITS.policiesPerNetwork)
     throw conflict(`A network holds at most ${LIMITS.policiesPerNetwork} routing policies`);
   const pathNodes = await assertPolicyFits(db, held, input, await rulesInForce(ctx));
@@ -136,7 +136,7 @@ export async function createPolicy(ctx: WriterContext, networkId: string, input:
     createdAt: now,
     updatedAt: now,
   };
-  const allowed = withAuthority(authority, stillAssigned(held, pathNodes));
+  const allowed = stillAssigned(held, pathNodes);
   const results = await commit(
     ctx,
     [
@@ -146,7 +146,7 @@ export async function createPolicy(ctx: WriterContext, networkId: string, input:
     policyEvent(ctx, held, "created", row),
     allowed,
   );
-  if (!allowed.happened(results)) throw await refusal(db, authority, () => assignmentWithdrawn("gatewayPath"));
+  if (!allowed.happened(results)) throw assignmentWithdrawn("gatewayPath");
   held.policies.set(row.id, row);
   held.bumped({ routing: true });
   return row;
@@ -160,26 +160,22 @@ export async function replacePolicy(
   caller: WriteCaller,
 ): Promise<PolicyRow> {
   const { db } = ctx;
-  const { held, authority } = await managedWrite(ctx, networkId, caller, "Routing policy");
+  const held = await managedWrite(ctx, networkId, caller, "Routing policy");
   const current = held.policies.get(policyId);
   if (!current) throw notFound("Routing policy");
   const pathNodes = await assertPolicyFits(db, held, input, await rulesInForce(ctx), policyId);
   const next: PolicyRow = { ...current, ...input, revision: held.network.routingRevision + 1, updatedAt: nowIso() };
-  const allowed = withAuthority(authority, stillAssigned(held, pathNodes));
+  const allowed = stillAssigned(held, pathNodes);
   const results = await commit(
     ctx,
     [
-      db
-        .update(routingPolicies)
-        .set(next)
-        .where(and(eq(routingPolicies.id, policyId), allowed.onlyIf))
-        .returning({ id: routingPolicies.id }),
+      db.update(routingPolicies).set(next).where(eq(routingPolicies.id, policyId)).returning({ id: routingPolicies.id }),
       bumpRoutingRevision(db, networkId, allowed.onlyIf),
     ],
     policyEvent(ctx, held, "updated", next),
     allowed,
   );
-  if (!allowed.happened(results)) throw await refusal(db, authority, () => assignmentWithdrawn("gatewayPath"));
+  if (!allowed.happened(results)) throw assignmentWithdrawn("gatewayPath");
   held.policies.set(policyId, next);
   held.bumped({ routing: true });
   return next;
@@ -188,30 +184,25 @@ export async function replacePolicy(
 /** Devices that chose it ("only" preferences) forget it in the same batch: no stale ids to trip over later. */
 export async function deletePolicy(ctx: WriterContext, networkId: string, policyId: string, caller: WriteCaller): Promise<void> {
   const { db } = ctx;
-  const { held, authority } = await managedWrite(ctx, networkId, caller, "Routing policy");
+  const held = await managedWrite(ctx, networkId, caller, "Routing policy");
   const policy = held.policies.get(policyId);
   if (!policy) throw notFound("Routing policy");
   const choosers = [...held.nodes.values()].filter((node) => node.routingPolicyIds.includes(policyId));
-  const allowed = withAuthority(authority);
   const results = await commit(
     ctx,
     [
-      db
-        .delete(routingPolicies)
-        .where(and(eq(routingPolicies.id, policyId), allowed.onlyIf))
-        .returning({ id: routingPolicies.id }),
+      db.delete(routingPolicies).where(eq(routingPolicies.id, policyId)).returning({ id: routingPolicies.id }),
       ...choosers.map((node) =>
         db
           .update(nodes)
           .set({ routingPolicyIds: node.routingPolicyIds.filter((id) => id !== policyId) })
-          .where(and(eq(nodes.id, node.id), allowed.onlyIf)),
+          .where(eq(nodes.id, node.id)),
       ),
-      bumpRoutingRevision(db, networkId, allowed.onlyIf),
+      bumpRoutingRevision(db, networkId),
     ],
     policyEvent(ctx, held, "deleted", policy),
-    allowed,
   );
-  if (!allowed.happened(results)) throw await refusal(db, authority, () => notFound("Routing policy"));
+  if ((results[0] as unknown[]).length === 0) throw notFound("Routing policy");
   held.policies.delete(policyId);
   for (const node of choosers) held.putNode({ ...node, routingPolicyIds: node.routingPolicyIds.filter((id) => id !== policyId) });
   held.bumped({ routing: true });

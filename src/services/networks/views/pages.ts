@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../../db/client";
 import { devices, dnsRecords, enrolmentKeys, memberships, networks, nodes, routingPolicies, tunnelObservations } from "../../../db/schema";
 import { afterCursor } from "../../../lib/pagination";
-import type { UserAuth } from "../../../lib/types";
+import type { UserPrincipal } from "../../../lib/types";
 import { nodeDetailVisible, ownedDevice, seesNodeDetail } from "../device-node-privacy";
 
 /**
@@ -16,9 +16,9 @@ export interface PageRequest {
   cursor?: string;
 }
 
-const memberOf = (auth: UserAuth) => and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId));
+const memberOf = (auth: UserPrincipal) => and(eq(memberships.groupId, networks.groupId), eq(memberships.userId, auth.userId));
 
-export async function listNetworks(db: Db, auth: UserAuth, page: PageRequest, groupId?: string) {
+export async function listNetworks(db: Db, auth: UserPrincipal, page: PageRequest, groupId?: string) {
   const filter = and(groupId ? eq(networks.groupId, groupId) : undefined, afterCursor(networks, page.cursor));
   const order = [asc(networks.createdAt), asc(networks.id)];
   if (auth.platformRole === "admin")
@@ -41,7 +41,7 @@ export async function listNetworks(db: Db, auth: UserAuth, page: PageRequest, gr
 }
 
 /** Each node with `detail`: false for another member's device node, which lists redacted (device-node-privacy.ts). */
-export async function listNodes(db: Db, auth: UserAuth, page: PageRequest, networkId?: string) {
+export async function listNodes(db: Db, auth: UserPrincipal, page: PageRequest, networkId?: string) {
   const filter = and(networkId ? eq(nodes.networkId, networkId) : undefined, afterCursor(nodes, page.cursor));
   const order = [asc(nodes.createdAt), asc(nodes.id)];
   if (auth.platformRole === "admin") {
@@ -96,7 +96,7 @@ export const listEnrolmentKeys = (db: Db, networkId: string, page: PageRequest) 
     .all();
 
 /** A device is personal: its owner sees it, and so do admins and owners of its network's group. */
-export async function listDevices(db: Db, auth: UserAuth, page: PageRequest, networkId?: string) {
+export async function listDevices(db: Db, auth: UserPrincipal, page: PageRequest, networkId?: string) {
   const visible =
     auth.platformRole === "admin" ? undefined : or(eq(devices.userId, auth.userId), inArray(memberships.role, ["admin", "owner"]));
   const rows = await db
@@ -120,14 +120,14 @@ const peerDevice = alias(devices, "peer_device");
  * A tunnel's counters and handshakes are its ends' detail (device-node-privacy.ts): a caller sees a tunnel
  * its own device reports, or one whose both ends' detail it may read.
  */
-const tunnelVisible = (auth: UserAuth) =>
+const tunnelVisible = (auth: UserPrincipal) =>
   or(
     ownedDevice(auth, memberships.role, reporterDevice),
     and(nodeDetailVisible(auth, memberships.role, reporterDevice), nodeDetailVisible(auth, memberships.role, peerDevice)),
   );
 
 /** The peer's node is resolved here (by network and public key), so heartbeats never pay for it. */
-export async function listTunnels(db: Db, auth: UserAuth, page: PageRequest, filter: { networkId?: string; nodeId?: string }) {
+export async function listTunnels(db: Db, auth: UserPrincipal, page: PageRequest, filter: { networkId?: string; nodeId?: string }) {
   const t = tunnelObservations;
   const query = db
     .select({ tunnel: t, toNodeId: peer.id })

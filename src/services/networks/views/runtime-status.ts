@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { devices, type GroupRole, nodes } from "../../../db/schema";
 import { sanitisedDisplayText } from "../../../lib/display-name";
-import type { UserAuth } from "../../../lib/types";
+import type { UserPrincipal } from "../../../lib/types";
 import { seesNodeDetail } from "../device-node-privacy";
 import type { NetworkRow, NodeRow } from "../state";
 
@@ -51,7 +51,7 @@ export const failingNodes = (nodes: Pick<NodeRow, "id" | "applyError">[]) =>
 
 /** Who reads the status: the lists name only nodes whose detail that reader may see. */
 export interface StatusReader {
-  auth: UserAuth;
+  auth: UserPrincipal;
   role: GroupRole;
 }
 
