@@ -112,7 +112,13 @@ export default defineConfig(async () => {
         ...(process.env.BENCH
           ? [
               {
-                test: { name: "bench", include: ["bench/**/*.bench.ts"], environment: "node", testTimeout: 1_800_000, hookTimeout: 180_000 },
+                test: {
+                  name: "bench",
+                  include: ["bench/**/*.bench.ts"],
+                  environment: "node",
+                  testTimeout: 1_800_000,
+                  hookTimeout: 180_000,
+                },
               },
             ]
           : []),

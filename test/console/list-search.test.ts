@@ -91,7 +91,7 @@ describe("console lists: search by name", () => {
     expect(namesIn(networks.text)).toEqual([network.name]);
     const devices = await agent.get("/devices?q=no-such-device");
     expect(textOf(devices.text)).toContain("Nothing matching “no-such-device”");
-    const inventory = await agent.get("/admin/inventory?q=no-such-gateway&back=" + encodeURIComponent(`/networks/${network.id}/nodes`));
+    const inventory = await agent.get(`/admin/inventory?q=no-such-gateway&back=${encodeURIComponent(`/networks/${network.id}/nodes`)}`);
     expect(textOf(inventory.text)).toContain("Nothing matching “no-such-gateway”");
     // The search keeps where the admin came from.
     expect(inventory.text).toContain(`<input type="hidden" name="back" value="/networks/${network.id}/nodes"/>`);

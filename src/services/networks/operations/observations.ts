@@ -54,8 +54,10 @@ export function upsertObservations(
   const reporterExists = sql`exists (select 1 from nodes where id = ${fromNodeId})`;
   // A delta adds rows rather than replacing them: only keys of the network's nodes may have one, so what
   // a reporter holds stays bounded by the network's size. VALUES names its columns column1…: column4 is
-  // peer_public_key (the table's order, which insertWhere follows). One index lookup a row.
-  const peerIsNode = sql`exists (select 1 from nodes where network_id = ${networkId} and public_key = column4)`;
+  // peer_public_key (the table's order, which insertWhere follows). One index lookup a row: the key index is
+  // partial (keyless gateway nodes hold ''), and SQLite uses it only when the query repeats its condition;
+  // without `<> ''` each peer scanned the network's nodes (1,363 rows read a beat at 10,000 nodes).
+  const peerIsNode = sql`exists (select 1 from nodes where network_id = ${networkId} and public_key = column4 and public_key <> '')`;
   return chunks.map((chunk) => upsert(db, chunk, onlyNetworkKeys ? sql`${reporterExists} and ${peerIsNode}` : reporterExists));
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../../db/client";
 import { devices, dnsRecords, enrolmentKeys, memberships, networks, nodes, routingPolicies, tunnelObservations } from "../../../db/schema";
@@ -133,7 +133,8 @@ export async function listTunnels(db: Db, auth: UserPrincipal, page: PageRequest
     .select({ tunnel: t, toNodeId: peer.id })
     .from(t)
     .innerJoin(networks, eq(networks.id, t.networkId))
-    .leftJoin(peer, and(eq(peer.networkId, t.networkId), eq(peer.publicKey, t.peerPublicKey)))
+    // `<> ''` lets SQLite use the partial key index (keyless nodes hold ''): one lookup a row, not a scan.
+    .leftJoin(peer, and(eq(peer.networkId, t.networkId), eq(peer.publicKey, t.peerPublicKey), ne(peer.publicKey, "")))
     .leftJoin(reporterDevice, eq(reporterDevice.nodeId, t.fromNodeId))
     .leftJoin(peerDevice, eq(peerDevice.nodeId, peer.id));
   const admin = auth.platformRole === "admin";
