@@ -19,11 +19,11 @@ async function rowsReadByOneDelta(extraNodes: number) {
       body: { appliedRevision: null, peerReport },
     });
   const entry = (publicKey: string, bytes: number) => [publicKey, 1_700_000_000, bytes, bytes];
-  const full = await beat({ base: null, changed: peers.map((p) => entry(p.publicKey, 1)), removed: [], more: false });
+  const full = await beat({ base: null, changed: peers.map((p) => entry(p.publicKey as string, 1)), removed: [], more: false });
   expect(full.status).toBe(200);
   const stats = async () => (await get(`/networks/${network.id}/writer`, admin.token)).body as { rowsRead: number };
   const before = await stats();
-  const delta = await beat({ base: full.body.peerReport.seq, changed: peers.map((p) => entry(p.publicKey, 2)), removed: [], more: false });
+  const delta = await beat({ base: full.body.peerReport.seq, changed: peers.map((p) => entry(p.publicKey as string, 2)), removed: [], more: false });
   expect(delta.body.peerReport).toEqual({ seq: full.body.peerReport.seq + 1, resync: false });
   return (await stats()).rowsRead - before.rowsRead;
 }
