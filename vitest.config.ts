@@ -13,7 +13,9 @@ const fuzzSettings = () => ({ FUZZ_RUNS: process.env.FUZZ_RUNS ?? "", FUZZ_SEED:
  * (`*-api.test.ts`, `policies-*.test.ts`), which run in workerd.
  */
 const unitTests = [
-  "test/access/**/*.test.ts",
+  "test/access/rules.test.ts",
+  "test/access/compile.property.test.ts",
+  "test/access/configs.test.ts",
   "test/routing/config-delta.test.ts",
   "test/routing/conflicts.test.ts",
   "test/routing/invariants.test.ts",

@@ -788,6 +788,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/networks/{id}/access-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The network's access policy
+         * @description Members of the network's group (viewer and up). Enforced only while the network's accessMode is policy (docs/access.md).
+         */
+        get: operations["getAccessPolicy"];
+        /**
+         * Replace the network's access policy (owner, admin)
+         * @description The whole document, as a new revision. Its tests run first against the network's nodes: when any fails the answer is 400 validation_error listing every failing test in fields[], and nothing changes. If-Match: "<revision>" refuses the write with 412 when another revision was written since. In policy mode every node's config follows as a delta.
+         */
+        put: operations["putAccessPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/networks/{id}/access-policy/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a candidate access policy would change, without applying it
+         * @description Members of the network's group (viewer and up). The PUT's body. Per node, the peers it would gain and lose; the flows newly allowed and denied, by groups of nodes alike; the tests that would fail. Compared with the network as it is now (open mode compares with everything allowed).
+         */
+        post: operations["previewAccessPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/networks/{id}/access-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether one flow is allowed, and the rule that decided
+         * @description Members of the network's group (viewer and up). Decided as the network's configs and filters decide it now (open mode allows everything).
+         */
+        get: operations["checkAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/networks/{id}/gateway-pools": {
         parameters: {
             query?: never;
@@ -1992,6 +2056,7 @@ export interface components {
                 code: "validation_error";
                 /** @description A sentence for people; do not parse it */
                 message: string;
+                fields?: components["schemas"]["FieldError"][];
             };
         };
         PasswordResetConfirm: {
@@ -2253,6 +2318,13 @@ export interface components {
             routingRevision: number;
             dnsRevision: number;
             /**
+             * @description open: every node may reach every node; policy: only the access policy's rules allow (docs/access.md). Entering policy runs the policy's tests first.
+             * @enum {string}
+             */
+            accessMode: "open" | "policy";
+            /** @description The access policy in force (GET /networks/{id}/access-policy); 0 before the first */
+            accessRevision: number;
+            /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
              */
@@ -2290,6 +2362,11 @@ export interface components {
             cidr?: string;
             /** @example corp.internal */
             dnsDomain?: string;
+            /**
+             * @description open: every node may reach every node; policy: only the access policy's rules allow (docs/access.md). Entering policy runs the policy's tests first.
+             * @enum {string}
+             */
+            accessMode?: "open" | "policy";
         };
         ReplaceNetwork: {
             name: string;
@@ -2300,6 +2377,11 @@ export interface components {
             cidr: string;
             /** @example corp.internal */
             dnsDomain: string;
+            /**
+             * @description Unchanged when absent
+             * @enum {string}
+             */
+            accessMode?: "open" | "policy";
         };
         RuntimeStatus: {
             networkId: string;
@@ -2573,6 +2655,108 @@ export interface components {
             }[];
             /** @description The network's routing revision the active members belong to */
             routingRevision: number;
+        };
+        AccessPolicy: {
+            networkId: string;
+            /**
+             * @description open: every node reaches every node; policy: only the rules allow
+             * @enum {string}
+             */
+            mode: "open" | "policy";
+            /** @description 0 before the first PUT; send it back as If-Match to refuse a stale write (412) */
+            revision: number;
+            rules: components["schemas"]["AccessRule"][];
+            tests: components["schemas"]["AccessTest"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updatedAt: string | null;
+            updatedBy: string | null;
+        };
+        AccessRule: {
+            /**
+             * @description A deny beats every allow
+             * @enum {string}
+             */
+            action: "allow" | "deny";
+            /** @description Who sends: nodes named by selector */
+            src: string[];
+            /** @description What they may reach: nodes, or parts of destinations routed through via_gateway policies (a CIDR) */
+            dst: string[];
+            ports: string[];
+            /**
+             * Format: date-time
+             * @description After this the rule is ignored, without another write
+             */
+            expiresAt?: string | null;
+            /** @description A note for people; stored as one line of visible text */
+            description?: string | null;
+        };
+        AccessTest: {
+            /**
+             * @description Every node this selector names is tested
+             * @example tag:web
+             */
+            src: string;
+            /**
+             * @description A selector, or one address (a node's or a routed host's)
+             * @example tag:web
+             */
+            dst: string;
+            /**
+             * @description One flow: "icmp", "tcp:22", "udp:53"
+             * @example tcp:22
+             */
+            port: string;
+            /** @enum {string} */
+            expect: "allow" | "deny";
+        };
+        /** @description If-Match names a revision that is no longer current (code precondition_failed): read it again */
+        Error412: {
+            error: {
+                /** @enum {string} */
+                code: "precondition_failed";
+                /** @description A sentence for people; do not parse it */
+                message: string;
+            };
+        };
+        /** @description The whole policy: a PUT replaces it (a PUT whose tests fail changes nothing) */
+        AccessPolicyDocument: {
+            rules: components["schemas"]["AccessRule"][];
+            /** @description Default: []. */
+            tests?: components["schemas"]["AccessTest"][];
+        };
+        AccessPreview: {
+            /** @description Per node whose peers change: the node ids it would gain and lose */
+            peers: {
+                nodeId: string;
+                added: string[];
+                removed: string[];
+            }[];
+            /** @description Groups of nodes alike on both sides: the ports `from` would gain and lose towards `to` */
+            flows: {
+                from: string[];
+                to: string[];
+                gained: string[];
+                lost: string[];
+            }[];
+            /** @description More changed than listed (1,000 of each); nodesChanged stays exact */
+            truncated: boolean;
+            nodesChanged: number;
+            /** @description The tests a PUT of this document would fail on */
+            failingTests: {
+                path: string;
+                message: string;
+            }[];
+        };
+        AccessCheck: {
+            allowed: boolean;
+            /** @description The rule that decided; null when the mode's default did (open: allow; policy: deny) */
+            rule: components["schemas"]["AccessRule"] & ({
+                /** @description Its position in the document's rules */
+                index: number;
+            } | null);
         };
         GatewayPool: {
             /** @example gpl_... */
@@ -7468,6 +7652,314 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    getAccessPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Network id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy in force */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessPolicy"];
+                };
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    putAccessPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The revision last read, quoted: "3" */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Network id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccessPolicyDocument"];
+            };
+        };
+        responses: {
+            /** @description The policy now in force */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessPolicy"];
+                };
+            };
+            /** @description A domain rule is violated (code validation_error); the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The resource is visible to the caller, but this action is not allowed (code forbidden) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description If-Match names a revision that is no longer current (code precondition_failed): read it again */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error412"];
+                };
+            };
+            /** @description The body is over 64 KiB (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The body is not application/json (code unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    previewAccessPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Network id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccessPolicyDocument"];
+            };
+        };
+        responses: {
+            /** @description The changes it would make */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessPreview"];
+                };
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The body is over 64 KiB (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The body is not application/json (code unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    checkAccess: {
+        parameters: {
+            query: {
+                /** @description The sending node's id */
+                src: string;
+                /** @description A node id, or one address (a node's or a routed host's) */
+                dst: string;
+                /** @description One flow: "icmp", "tcp:443", "udp:53" */
+                port: string;
+            };
+            header?: never;
+            path: {
+                /** @description Network id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The decision */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessCheck"];
+                };
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not found, or not visible to the caller (code not_found) */

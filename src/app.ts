@@ -22,6 +22,7 @@ import { gatewayPoolsRouter } from "./routes/gateway-pools";
 import { groupsRouter } from "./routes/groups";
 import { healthRouter } from "./routes/health";
 import { inventoryRouter } from "./routes/inventory";
+import { accessPoliciesRouter } from "./routes/access-policies";
 import { invitesRouter } from "./routes/invites";
 import { metricsRouter } from "./routes/metrics";
 import { networksRouter } from "./routes/networks";
@@ -52,6 +53,7 @@ export function createApp() {
     networksRouter,
     nodesRouter,
     routingPoliciesRouter,
+    accessPoliciesRouter,
     gatewayPoolsRouter,
     dnsRouter,
     inventoryRouter,

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -54,6 +55,8 @@ export class ApiError extends HTTPException {
 export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);
 export const forbidden = (message = "You may not perform this action") => new ApiError("forbidden", message);
 export const conflict = (message: string) => new ApiError("conflict", message);
+/** An `If-Match` naming a revision that is no longer current: the caller re-reads and decides again. */
+export const preconditionFailed = (message: string) => new ApiError("precondition_failed", message);
 export const unauthorized = (message = "Valid credentials are required") => new ApiError("unauthorized", message);
 export const domainError = (message: string) => new ApiError("validation_error", message);
 

@@ -5,4 +5,11 @@ export const LIMITS = {
   dnsRecordsPerNetwork: 10_000,
   /** Schema cap on gatewayPath length; the routing hop maximum (ROUTING_POLICY_MAX_HOPS) is checked after it. */
   gatewayPathEntries: 32,
+  /** An access policy document (docs/access.md): rules, the tests it carries, selectors per side, ports per rule. */
+  accessRules: 500,
+  accessTests: 200,
+  accessSelectorsPerSide: 50,
+  accessPortsPerRule: 50,
+  /** Tags on one node or enrolment key. */
+  tagsPerNode: 16,
 } as const;

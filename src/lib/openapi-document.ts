@@ -42,6 +42,10 @@ const TAGS = [
   ["Networks", "Overlay networks: a CIDR and a DNS domain in a group, their runtime status."],
   ["Nodes", "Members of a network with an overlay address and a WireGuard key; their generated configuration."],
   ["Routing policies", "Send a destination's traffic through a path of gateway nodes or pools (via_gateway)."],
+  [
+    "Access policies",
+    "Who may reach whom in a network: the policy document with its tests, preview, and one flow's decision (docs/access.md).",
+  ],
   ["Gateway pools", "One hop of a gateway path with health-checked failover between gateway nodes."],
   ["DNS", "Manual DNS records of a network, and its generated zone file and CoreDNS configuration."],
   ["Managed client", "Device enrolment (user token or enrolment key), config and heartbeat for wgo and other clients."],

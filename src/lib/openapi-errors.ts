@@ -15,6 +15,7 @@ const ERROR_DESCRIPTIONS = {
   403: "The resource is visible to the caller, but this action is not allowed (code forbidden)",
   404: "Not found, or not visible to the caller (code not_found)",
   409: "Conflicts with the current state (code conflict); the message says with what",
+  412: "If-Match names a revision that is no longer current (code precondition_failed): read it again",
   413: "The body is over 64 KiB (code payload_too_large)",
   415: "The body is not application/json (code unsupported_media_type)",
   422: "Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field",
@@ -33,8 +34,9 @@ function errorSchema(status: ErrorStatus) {
   const error = z.object({
     code: z.enum([first, ...rest]),
     message: z.string().openapi({ description: "A sentence for people; do not parse it" }),
-    // Only schema validation (422) names fields; the other statuses never carry them.
-    ...(status === 422 ? { fields: z.array(FieldErrorSchema).optional() } : {}),
+    // Schema validation (422) names fields; a domain refusal (400) may (e.g. each failing test of an access
+    // policy); the other statuses never carry them.
+    ...(status === 422 || status === 400 ? { fields: z.array(FieldErrorSchema).optional() } : {}),
   });
   return z.object({ error }).openapi(`Error${status}`, { description: ERROR_DESCRIPTIONS[status] });
 }

@@ -12,6 +12,7 @@ const codeFor: Record<number, string> = {
   404: "not_found",
   405: "method_not_allowed",
   409: "conflict",
+  412: "precondition_failed",
   413: "payload_too_large",
   415: "unsupported_media_type",
   422: "VALIDATION_ERROR",

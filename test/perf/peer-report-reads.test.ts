@@ -23,7 +23,12 @@ async function rowsReadByOneDelta(extraNodes: number) {
   expect(full.status).toBe(200);
   const stats = async () => (await get(`/networks/${network.id}/writer`, admin.token)).body as { rowsRead: number };
   const before = await stats();
-  const delta = await beat({ base: full.body.peerReport.seq, changed: peers.map((p) => entry(p.publicKey as string, 2)), removed: [], more: false });
+  const delta = await beat({
+    base: full.body.peerReport.seq,
+    changed: peers.map((p) => entry(p.publicKey as string, 2)),
+    removed: [],
+    more: false,
+  });
   expect(delta.body.peerReport).toEqual({ seq: full.body.peerReport.seq + 1, resync: false });
   return (await stats()).rowsRead - before.rowsRead;
 }

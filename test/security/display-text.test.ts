@@ -11,7 +11,12 @@ import { unsafeCharacter } from "../../src/lib/display-name";
 import { FIELDS } from "./display-fields";
 
 /** Written by a running agent: refusing would drop the whole report (its node's liveness and revisions). */
-const SANITISED = new Set(["POST /agents/me/report nodes[].error"]);
+const SANITISED = new Set([
+  "POST /agents/me/report nodes[].error",
+  // An access rule's note: stored clean rather than refusing a whole policy document for one character.
+  "PUT /networks/{id}/access-policy rules[].description",
+  "POST /networks/{id}/access-policy/preview rules[].description",
+]);
 
 /** String fields that are not free text read by another person, by the field's path in its body, and why. */
 const NOT_DISPLAY_TEXT: Record<string, string> = {
@@ -57,6 +62,12 @@ const NOT_DISPLAY_TEXT: Record<string, string> = {
   "PUT /dns/records/{id} value": "record data, as above",
   "POST /notifications/channels target": "a webhook URL or the owner's own address, read only by the channel's owner",
   "PATCH /notifications/channels/{id} target": "a webhook URL or the owner's own address, read only by the channel's owner",
+  "rules[].src[]": "an access selector: its syntax (services/networks/access/selectors.ts)",
+  "rules[].dst[]": "an access selector: its syntax (services/networks/access/selectors.ts)",
+  "rules[].ports[]": "a port spec: its syntax (services/networks/access/ports.ts)",
+  "tests[].src": "an access selector: its syntax",
+  "tests[].dst": "a selector or an address: a test naming anything else fails, and a failing test refuses the document",
+  "tests[].port": "one flow: its syntax (services/networks/access/ports.ts)",
 };
 
 const isText = (schema: JsonSchema) =>

@@ -30,6 +30,11 @@ export const DnsDomain = z
 
 const NetworkName = displayName({ min: 1, max: 100 });
 
+const AccessMode = z.enum(["open", "policy"]).openapi({
+  description:
+    "open: every node may reach every node; policy: only the access policy's rules allow (docs/access.md). Entering policy runs the policy's tests first.",
+});
+
 export const NetworkSchema = z
   .object({
     id: z.string().openapi({ example: "net_..." }),
@@ -39,6 +44,11 @@ export const NetworkSchema = z
     dnsDomain: z.string(),
     routingRevision: z.number().int(),
     dnsRevision: z.number().int(),
+    accessMode: AccessMode,
+    accessRevision: z
+      .number()
+      .int()
+      .openapi({ description: "The access policy in force (GET /networks/{id}/access-policy); 0 before the first" }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -58,6 +68,7 @@ export const PatchNetworkBody = z
     name: NetworkName.optional(),
     cidr: NetworkCidr.optional(),
     dnsDomain: DnsDomain.optional(),
+    accessMode: AccessMode.optional(),
   })
   .openapi("PatchNetwork");
 
@@ -66,6 +77,7 @@ export const PutNetworkBody = z
     name: NetworkName,
     cidr: NetworkCidr,
     dnsDomain: DnsDomain,
+    accessMode: AccessMode.optional().openapi({ description: "Unchanged when absent" }),
   })
   .openapi("ReplaceNetwork");
 

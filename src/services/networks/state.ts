@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { dnsRecords, gatewayPools, networks, nodes, routingPolicies } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
+import { loadAccessState } from "./access/access-state";
 import { parseAddress } from "./net/ipam";
 import { publicKeyOrNull } from "./net/wireguard-key";
 import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "./routing";
@@ -27,13 +28,13 @@ export async function loadRoutingState(db: Db, networkId: string) {
   return { network, nodes: nodeRows, policies: policyRows, pools: poolRows };
 }
 
-/** Everything the network's writer holds in memory: the routing state and the DNS records, read concurrently. */
+/** Everything the network's writer holds in memory: the routing state, the DNS records and the access policy. */
 export async function loadNetworkState(db: Db, networkId: string) {
   const [routing, records] = await Promise.all([
     loadRoutingState(db, networkId),
     db.select().from(dnsRecords).where(eq(dnsRecords.networkId, networkId)).all(),
   ]);
-  return { ...routing, records };
+  return { ...routing, records, ...(await loadAccessState(db, routing.network)) };
 }
 
 export type NetworkState = Awaited<ReturnType<typeof loadNetworkState>>;

@@ -1,3 +1,4 @@
+import type { AccessDocument, NodeOwner } from "../access/access-state";
 import { mustParseCidr } from "../net/cidr";
 import { publicKeyOrNull } from "../net/wireguard-key";
 import { AddressPool } from "../net/address-pool";
@@ -20,6 +21,9 @@ export class HeldNetwork {
   /** Gateway pools: hops of gateway paths whose active member the writer chooses (operations/gateway-pools.ts). */
   readonly pools = new Map<string, PoolRow>();
   addresses: AddressPool;
+  /** The access policy in force (docs/access.md) and whose each device node is, for its selectors. */
+  access: AccessDocument;
+  readonly owners: Map<string, NodeOwner>;
   private readonly byName = new Map<string, string>();
   private readonly byKey = new Map<string, string>();
 
@@ -30,6 +34,8 @@ export class HeldNetwork {
     for (const policy of state.policies) this.policies.set(policy.id, policy);
     for (const record of state.records) this.records.set(record.id, record);
     for (const pool of state.pools) this.pools.set(pool.id, pool);
+    this.access = state.access;
+    this.owners = new Map(state.owners);
   }
 
   /** The pool a node is a member of (a node belongs to at most one). */
@@ -94,6 +100,8 @@ export class HeldNetwork {
       policies: byId(this.policies.values()),
       records: byId(this.records.values()),
       pools: byId(this.pools.values()),
+      access: this.access,
+      owners: new Map(this.owners),
     };
   }
 }

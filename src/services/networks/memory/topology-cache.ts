@@ -1,3 +1,4 @@
+import { compileHeldAccess } from "../access/held-access";
 import { buildTopology, type Topology } from "../routing";
 import { dnsServersOf, toEffectiveRoutingPolicy, toRoutingNetwork, toRoutingNode } from "../state";
 import type { HeldNetwork } from "./held-network";
@@ -27,7 +28,8 @@ export class TopologyCache {
     }
     const state = held.state();
     const network = toRoutingNetwork(state.network, dnsServersOf(state.nodes));
-    const built = buildTopology(network, state.nodes.map(toRoutingNode), state.policies.map(toEffectiveRoutingPolicy(held.pools)));
+    const access = state.network.accessMode === "policy" ? compileHeldAccess(state, Date.now()) : null;
+    const built = buildTopology(network, state.nodes.map(toRoutingNode), state.policies.map(toEffectiveRoutingPolicy(held.pools)), access);
     this.byRevision.set(revision, built);
     while (this.byRevision.size > KEPT) this.byRevision.delete(this.byRevision.keys().next().value!);
     return built;

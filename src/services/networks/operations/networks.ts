@@ -1,8 +1,12 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { networks } from "../../../db/schema";
-import { conflict, notFound } from "../../../lib/errors";
+import { ApiError, conflict, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
+import { accessSubjects } from "../access/access-state";
+import { failingTests } from "../access/document-tests";
+import { storedRules } from "../access/held-access";
+import { rulesInForce } from "../access/rules";
 import { commit, type WriterContext } from "../commit";
 import { fullNameProblem } from "../dns";
 import type { HeldNetwork } from "../memory/held-network";
@@ -19,6 +23,8 @@ export interface NetworkChanges {
   name?: string;
   cidr?: string;
   dnsDomain?: string;
+  /** docs/access.md: open (every node reaches every node) or policy (only the access policy's rules allow). */
+  accessMode?: NetworkRow["accessMode"];
 }
 
 /** Runs inside the group's writer: no two networks of one group may overlap or share a name. */
@@ -84,17 +90,34 @@ export async function applyNetworkChanges(ctx: WriterContext, networkId: string,
     );
   }
   const domainChanged = changes.dnsDomain !== undefined && changes.dnsDomain !== current.dnsDomain;
+  // Every node's peers and filters follow the access mode: a new routing revision.
+  const modeChanged = changes.accessMode !== undefined && changes.accessMode !== current.accessMode;
   const next: NetworkRow = {
     ...current,
     ...changes,
     // The zone's fallback name-server address comes from the CIDR, so a move changes the zone too.
     dnsRevision: current.dnsRevision + (domainChanged || moved ? 1 : 0),
     // Configs name the domain as their DNS search domain, so a new domain is a new routing revision too.
-    routingRevision: current.routingRevision + (moved || domainChanged ? 1 : 0),
+    routingRevision: current.routingRevision + (moved || domainChanged || modeChanged ? 1 : 0),
     updatedAt: nowIso(),
   };
   await commit(ctx, [db.update(networks).set(next).where(eq(networks.id, networkId))], networkEvent("updated", next));
   return next;
+}
+
+/** Entering policy mode runs the policy's tests against the nodes as they are now (they may have changed since its PUT). */
+function assertAccessTestsPass(held: HeldNetwork) {
+  const failing = failingTests(
+    "policy",
+    rulesInForce(storedRules(held), Date.now()),
+    held.access.tests,
+    accessSubjects(held.nodes.values(), held.owners),
+  );
+  if (failing.length > 0) {
+    throw new ApiError("validation_error", `accessMode: ${failing.length} of the access policy's tests fail; the network stays open`, {
+      fields: failing,
+    });
+  }
 }
 
 function assertNoNodes(held: HeldNetwork, action: string) {
@@ -140,6 +163,7 @@ export async function updateNetwork(
 ): Promise<NetworkRow> {
   await assertCidrMayChange(ctx, networkId, changes);
   await assertNamesFitDomain(ctx, networkId, changes);
+  if (changes.accessMode === "policy") assertAccessTestsPass(await ctx.memory.forWrite(ctx.db, networkId));
   const row = await inGroup();
   ctx.memory.adopt(row);
   return row;

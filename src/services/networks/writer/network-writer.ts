@@ -6,6 +6,8 @@ import type { AuditContext } from "../../audit/audit-trail";
 import type { DnsRecord } from "../dns";
 import { type ConfigWanted, readConfigs, readProbes } from "../memory/config-reads";
 import { RevisionWaiters } from "../memory/revision-waiters";
+import { accessPolicyView, checkAccessFlow, previewAccessPolicy } from "../views/access-policy";
+import { type AccessPolicyInput, putAccessPolicy } from "../operations/access-policy";
 import * as devices from "../operations/devices";
 import * as dnsRecords from "../operations/dns-records";
 import * as gatewayAgent from "../operations/gateway-agent";
@@ -126,6 +128,20 @@ export class NetworkWriter extends DurableObject<Env> {
   }
   deleteDnsRecord(networkId: string, recordId: string, audit?: AuditContext) {
     return this.writes.write(audit, (ctx) => dnsRecords.deleteRecord(ctx, networkId, recordId));
+  }
+
+  /** The access policy (docs/access.md): a manager's PUT, authorised in the writer like policy writes. */
+  putAccessPolicy(networkId: string, input: AccessPolicyInput, caller: WriteCaller, ifMatch: number | null, audit?: AuditContext) {
+    return this.writes.write(audit, (ctx) => putAccessPolicy(ctx, networkId, input, caller, ifMatch));
+  }
+  readAccessPolicy(networkId: string) {
+    return capture(async () => accessPolicyView(await this.writes.memory.forRead(this.writes.db, networkId)));
+  }
+  previewAccessPolicy(networkId: string, input: AccessPolicyInput) {
+    return capture(async () => previewAccessPolicy(await this.writes.memory.forRead(this.writes.db, networkId), input));
+  }
+  checkAccess(networkId: string, query: { src: string; dst: string; port: string }) {
+    return capture(async () => checkAccessFlow(await this.writes.memory.forRead(this.writes.db, networkId), query));
   }
 
   /** Outside the queue: group-committed with other heartbeats (lib/group-commit.ts). */

@@ -1,0 +1,40 @@
+import { fieldError } from "../../lib/errors";
+import { userOf } from "../../lib/principal";
+import type { AppRouteHandler } from "../../lib/types";
+import { unwrap } from "../../lib/write-result";
+import { auditOf } from "../../middleware/audit";
+import { networkAccess } from "../../services/access";
+import { networkWriter } from "../../services/networks/writer/network-writer";
+import type * as routes from "./access-policies.routes";
+
+/** `If-Match: "3"` (or 3) → 3; absent → null. Anything else is a schema error on the header. */
+function revisionOf(header: string | undefined): number | null {
+  if (header === undefined) return null;
+  const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
+  if (!match) throw fieldError("if-match", 'Expected the revision last read, quoted: "3"');
+  return Number(match[1]);
+}
+
+export const get: AppRouteHandler<typeof routes.get> = async (c) => {
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  return c.json(await unwrap(networkWriter(c.env, network.id).readAccessPolicy(network.id)), 200);
+};
+
+/** The writer authorises the caller on its own read of the network row (write-access.ts), as policy writes do. */
+export const put: AppRouteHandler<typeof routes.put> = async (c) => {
+  const networkId = c.req.valid("param").id;
+  const ifMatch = revisionOf(c.req.valid("header")["if-match"]);
+  const writer = networkWriter(c.env, networkId);
+  await unwrap(writer.putAccessPolicy(networkId, c.req.valid("json"), userOf(c), ifMatch, auditOf(c, 200)));
+  return c.json(await unwrap(writer.readAccessPolicy(networkId)), 200);
+};
+
+export const preview: AppRouteHandler<typeof routes.preview> = async (c) => {
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  return c.json(await unwrap(networkWriter(c.env, network.id).previewAccessPolicy(network.id, c.req.valid("json"))), 200);
+};
+
+export const check: AppRouteHandler<typeof routes.check> = async (c) => {
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  return c.json(await unwrap(networkWriter(c.env, network.id).checkAccess(network.id, c.req.valid("query"))), 200);
+};

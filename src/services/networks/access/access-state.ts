@@ -1,0 +1,61 @@
+import { and, eq, isNotNull } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { accessPolicyRevisions, devices, type GroupRole, memberships, type networks, type nodes, users } from "../../../db/schema";
+import type { AccessTestText } from "./document-tests";
+import type { AccessRuleText } from "./rules";
+import type { AccessSubject } from "./selectors";
+
+/** The access policy in force: a revision of access_policy_revisions (docs/access.md). */
+export interface AccessDocument {
+  revision: number;
+  rules: AccessRuleText[];
+  tests: AccessTestText[];
+  createdBy: string | null;
+  createdAt: string | null;
+}
+
+/** Whose a device node is, for `user:` and `role:` selectors. */
+export interface NodeOwner {
+  email: string;
+  role: GroupRole | null;
+}
+
+export const EMPTY_ACCESS: AccessDocument = { revision: 0, rules: [], tests: [], createdBy: null, createdAt: null };
+
+/** The revision in force (the network row names it) and who owns each device node: two reads, any size. */
+export async function loadAccessState(
+  db: Db,
+  network: typeof networks.$inferSelect,
+): Promise<{ access: AccessDocument; owners: Map<string, NodeOwner> }> {
+  const [revisionRows, ownerRows] = await db.batch([
+    db
+      .select()
+      .from(accessPolicyRevisions)
+      .where(and(eq(accessPolicyRevisions.networkId, network.id), eq(accessPolicyRevisions.revision, network.accessRevision))),
+    db
+      .select({ nodeId: devices.nodeId, email: users.email, role: memberships.role })
+      .from(devices)
+      .innerJoin(users, eq(users.id, devices.userId))
+      .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.groupId, network.groupId)))
+      .where(and(eq(devices.networkId, network.id), isNotNull(devices.userId))),
+  ]);
+  const row = revisionRows[0];
+  const access: AccessDocument = row
+    ? {
+        revision: row.revision,
+        rules: row.rules as AccessRuleText[],
+        tests: row.tests as AccessTestText[],
+        createdBy: row.createdBy,
+        createdAt: row.createdAt,
+      }
+    : EMPTY_ACCESS;
+  return { access, owners: new Map(ownerRows.map((owner) => [owner.nodeId, { email: owner.email, role: owner.role }])) };
+}
+
+/** Nodes as access control sees them: address, tags, and for devices their owner. */
+export function accessSubjects(nodeRows: Iterable<typeof nodes.$inferSelect>, owners: ReadonlyMap<string, NodeOwner>): AccessSubject[] {
+  return [...nodeRows].map((node) => {
+    const owner = owners.get(node.id);
+    return { id: node.id, address: node.address, tags: node.tags, ownerEmail: owner?.email ?? null, ownerRole: owner?.role ?? null };
+  });
+}
