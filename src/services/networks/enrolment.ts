@@ -1,16 +1,14 @@
 import type { Db } from "../../db/client";
 import type { Env } from "../../lib/env";
 import { domainError, fieldError, unauthorized } from "../../lib/errors";
-import { nowIso } from "../../lib/ids";
 import { unwrap } from "../../lib/write-result";
 import type { UserPrincipal } from "../../lib/types";
 import { networkAccess } from "../access";
 import type { AuditContext } from "../audit/audit-trail";
 import { randomToken, sha256 } from "../auth/tokens";
-import { type DeviceActor, deviceAccess, deviceStillStands } from "./device-access";
-import { admitPeerDelta, type PeerDelta, peerReportAnswer } from "./operations/peer-reports";
+import { deviceStillStands } from "./device-access";
 import { findEnrolmentKey, keyNotValid } from "./enrolment-keys";
-import { loadNodeConfig, loadNodeConfigRead } from "./views/node-configs";
+import { loadNodeConfig } from "./views/node-configs";
 import { networkWriter } from "./writer/network-writer";
 
 /** Device credentials are opaque; the prefix tells them from user, agent and enrolment tokens. */
@@ -71,62 +69,4 @@ export async function enrolDevice(env: Env, db: Db, body: EnrolmentRequest, user
   // Read after the config: if the owner's access ended meanwhile, that removal is taking this device out too.
   await deviceStillStands(db, enrolled.device.id);
   return { ...enrolled, config, credential };
-}
-
-/**
- * The access check is repeated after the config is read: a removal (or the owner's loss of access) that
- * committed before the read fails the second check, so no config leaves after its revocation committed.
- * With `sinceRevision` (the revision the device holds) the answer is a delta when the writer still
- * keeps that revision's topology, else the whole config (docs/scale.md). With `waitSeconds` too, a long
- * poll: the network's writer holds the request until that revision is no longer current (a failover, any
- * routing change) or the time is up, then the answer is read; the access check after the read still decides.
- */
-export async function deviceConfig(env: Env, db: Db, actor: DeviceActor, deviceId: string, sinceRevision?: number, waitSeconds = 0) {
-  const { device, node } = await deviceAccess(db, actor, deviceId);
-  // A long poll is one trip to the writer: it waits, then reads (views/node-configs.ts).
-  const wait = sinceRevision !== undefined && waitSeconds > 0 ? waitSeconds * 1000 : 0;
-  const read = await loadNodeConfigRead(env, device.networkId, node.id, sinceRevision, wait);
-  await (actor.kind === "device" ? deviceStillStands(db, device.id) : deviceAccess(db, actor, device.id));
-  return read.delta ? { deviceId: device.id, delta: read.delta } : { deviceId: device.id, config: read.config };
-}
-
-export interface HeartbeatReport {
-  appliedRevision: number | null;
-  endpoint?: string | null;
-  peers?: { publicKey: string; lastHandshakeAt: string | null; rxBytes: number; txBytes: number }[];
-  peerReport?: PeerDelta;
-}
-
-/**
- * One access read, then the write goes to the network's writer, which group-commits heartbeats: alone it
- * is written at once; under load many share one D1 batch (src/lib/group-commit.ts). The
- * answer comes after the write, so the device (and its owner) read it back. Heartbeats are not routing
- * changes: the routing writer never writes these columns. A delta peer report is checked against the
- * base the access read found on the node (operations/peer-reports.ts); one that does not build on it is
- * not stored and the answer asks for a full report.
- */
-export async function recordDeviceHeartbeat(env: Env, db: Db, actor: DeviceActor, deviceId: string, report: HeartbeatReport) {
-  const { device, node, network } = await deviceAccess(db, actor, deviceId);
-  if (report.appliedRevision !== null && report.appliedRevision > network.routingRevision) {
-    throw domainError(`appliedRevision ${report.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
-  }
-  const at = nowIso();
-  const delta = report.peerReport ? admitPeerDelta(node, report.peerReport, at) : null;
-  await unwrap(
-    networkWriter(env, network.id).recordHeartbeat({
-      networkId: network.id,
-      nodeId: node.id,
-      deviceId: device.id,
-      appliedRevision: report.appliedRevision,
-      endpoint: report.endpoint ?? null,
-      peers: report.peers,
-      ...(delta ? { delta } : {}),
-      at,
-    }),
-  );
-  return {
-    desiredRevision: network.routingRevision,
-    configChanged: report.appliedRevision !== network.routingRevision,
-    ...(report.peerReport ? { peerReport: peerReportAnswer(delta) } : {}),
-  };
 }

@@ -1,0 +1,50 @@
+import type { Db } from "../../db/client";
+import type { Env } from "../../lib/env";
+import { domainError } from "../../lib/errors";
+import { nowIso } from "../../lib/ids";
+import { unwrap } from "../../lib/write-result";
+import { type DeviceActor, deviceAccess } from "./device-access";
+import { admitPeerDelta, type PeerDelta, peerReportAnswer } from "./operations/peer-reports";
+import { networkWriter } from "./writer/network-writer";
+
+/** A device's heartbeat as the API accepts it (schemas/heartbeat.ts): what it applied, where it is, its tunnels. */
+export interface HeartbeatReport {
+  appliedRevision: number | null;
+  endpoint?: string | null;
+  peers?: { publicKey: string; lastHandshakeAt: string | null; rxBytes: number; txBytes: number }[];
+  peerReport?: PeerDelta;
+}
+
+/**
+ * One access read, then the write goes to the network's writer, which group-commits heartbeats: alone it
+ * is written at once; under load many share one D1 batch (src/lib/group-commit.ts). The
+ * answer comes after the write, so the device (and its owner) read it back. Heartbeats are not routing
+ * changes: the routing writer never writes these columns. A delta peer report is checked against the
+ * base the access read found on the node (operations/peer-reports.ts); one that does not build on it is
+ * not stored and the answer asks for a full report.
+ */
+export async function recordDeviceHeartbeat(env: Env, db: Db, actor: DeviceActor, deviceId: string, report: HeartbeatReport) {
+  const { device, node, network } = await deviceAccess(db, actor, deviceId);
+  if (report.appliedRevision !== null && report.appliedRevision > network.routingRevision) {
+    throw domainError(`appliedRevision ${report.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
+  }
+  const at = nowIso();
+  const delta = report.peerReport ? admitPeerDelta(node, report.peerReport, at) : null;
+  await unwrap(
+    networkWriter(env, network.id).recordHeartbeat({
+      networkId: network.id,
+      nodeId: node.id,
+      deviceId: device.id,
+      appliedRevision: report.appliedRevision,
+      endpoint: report.endpoint ?? null,
+      peers: report.peers,
+      ...(delta ? { delta } : {}),
+      at,
+    }),
+  );
+  return {
+    desiredRevision: network.routingRevision,
+    configChanged: report.appliedRevision !== network.routingRevision,
+    ...(report.peerReport ? { peerReport: peerReportAnswer(delta) } : {}),
+  };
+}
