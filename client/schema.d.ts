@@ -2438,6 +2438,8 @@ export interface components {
             gatewayId: string | null;
             /** @description A gateway node that serves the network's zone on its overlay address */
             servesDns: boolean;
+            /** @description Access-policy tags ("tag:web"), set by the group's owners and admins (docs/access.md) */
+            tags: string[];
             deviceId: string | null;
             /** @description Which policies apply to this node (a device's owner chooses); null when redacted */
             routing: components["schemas"]["RoutingPreference"] | null;
@@ -2493,6 +2495,8 @@ export interface components {
             gatewayId?: string | null;
             /** @description Gateway nodes only: serve the network's zone on the node's overlay address. Default: false. */
             servesDns?: boolean;
+            /** @description Access-policy tags, e.g. ["tag:web"]; owners and admins set them (docs/access.md) */
+            tags?: string[];
         };
         NodePage: {
             items: components["schemas"]["Node"][];
@@ -2516,6 +2520,8 @@ export interface components {
             gatewayId?: string | null;
             /** @description Gateway nodes only: serve the network's zone on the node's overlay address */
             servesDns?: boolean;
+            /** @description Access-policy tags, e.g. ["tag:web"]; owners and admins set them (docs/access.md) */
+            tags?: string[];
         };
         NodeConfig: {
             nodeId: string;

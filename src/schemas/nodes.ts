@@ -1,7 +1,9 @@
 /** The node vocabulary several route folders share (nodes, client, devices, agents). */
 import { z } from "@hono/zod-openapi";
 import { ROUTING_MODES, type nodes } from "../db/schema";
+import { LIMITS } from "../lib/limits";
 import { Timestamp } from "../lib/openapi";
+import { TAG_PATTERN } from "../services/networks/access/selectors";
 import { zoneOwnNameProblem } from "../services/networks/dns";
 import { endpointHostProblem } from "../services/networks/net/endpoint";
 import { isWireGuardKey, publicKeyOrNull } from "../services/networks/net/wireguard-key";
@@ -62,6 +64,9 @@ export const NodeSchema = z
     roles: Roles,
     gatewayId: z.string().nullable(),
     servesDns: z.boolean().openapi({ description: "A gateway node that serves the network's zone on its overlay address" }),
+    tags: z
+      .array(z.string())
+      .openapi({ description: 'Access-policy tags ("tag:web"), set by the group\'s owners and admins (docs/access.md)' }),
     deviceId: z.string().nullable(),
     routing: z
       .union([RoutingPreference, z.null()])
@@ -91,6 +96,7 @@ export const presentNode = (node: typeof nodes.$inferSelect, redacted = false): 
   roles: node.isGateway ? ["gateway"] : [],
   gatewayId: node.gatewayId,
   servesDns: node.servesDns,
+  tags: node.tags,
   deviceId: node.deviceId,
   routing: redacted ? null : { mode: node.routingMode, policyIds: node.routingPolicyIds },
   revision: node.revision,
@@ -99,3 +105,10 @@ export const presentNode = (node: typeof nodes.$inferSelect, redacted = false): 
   createdAt: node.createdAt,
   updatedAt: node.updatedAt,
 });
+
+/** Access-policy tags of a node (docs/access.md): `tag:<name>`, each once, at most LIMITS.tagsPerNode. */
+export const NodeTags = z
+  .array(z.string().regex(TAG_PATTERN, "A tag is tag:<name>: lower-case letters, digits and inner hyphens, at most 63"))
+  .max(LIMITS.tagsPerNode)
+  .refine((tags) => new Set(tags).size === tags.length, { message: "Each tag once" })
+  .openapi({ description: 'Access-policy tags, e.g. ["tag:web"]; owners and admins set them (docs/access.md)' });

@@ -108,3 +108,25 @@ describe("the access policy document", () => {
     expect((await check(c.address as string, "icmp")).body).toEqual({ allowed: false, rule: null });
   });
 });
+
+describe("tags", () => {
+  it("owners and admins tag nodes; rules over tags follow the tags into every config; a member cannot tag", async () => {
+    const { admin, network, a, b, c, as } = await threeNodes();
+    expect((await patch(`/nodes/${a.id}`, { tags: ["tag:dev"] }, admin.token)).body.tags).toEqual(["tag:dev"]);
+    expect((await patch(`/nodes/${b.id}`, { tags: ["tag:web"] }, admin.token)).body.tags).toEqual(["tag:web"]);
+    expectError(await patch(`/nodes/${c.id}`, { tags: ["tag:Web"] }, admin.token), 422, "VALIDATION_ERROR", ["tags.0"]);
+    expectError(await patch(`/nodes/${c.id}`, { tags: ["tag:a", "tag:a"] }, admin.token), 422, "VALIDATION_ERROR", ["tags"]);
+    const document = {
+      rules: [{ action: "allow", src: ["tag:dev"], dst: ["tag:web"], ports: ["tcp:443"] }],
+      tests: [{ src: "tag:dev", dst: "tag:web", port: "tcp:443", expect: "allow" }],
+    };
+    expect((await putPolicy(network.id, document, admin.token)).status).toBe(200);
+    expect((await patch(`/networks/${network.id}`, { accessMode: "policy" }, admin.token)).status).toBe(200);
+    expect(await peersOf(c.id, admin.token)).toEqual([]);
+    // Tagging c as a developer gives it the web server as a peer at the next revision.
+    expect((await patch(`/nodes/${c.id}`, { tags: ["tag:dev"] }, admin.token)).status).toBe(200);
+    expect(await peersOf(c.id, admin.token)).toEqual([b.id]);
+    const member = await as("member");
+    expectError(await patch(`/nodes/${c.id}`, { tags: [] }, member.token), 403, "forbidden");
+  });
+});

@@ -62,6 +62,7 @@ const NOT_DISPLAY_TEXT: Record<string, string> = {
   "PUT /dns/records/{id} value": "record data, as above",
   "POST /notifications/channels target": "a webhook URL or the owner's own address, read only by the channel's owner",
   "PATCH /notifications/channels/{id} target": "a webhook URL or the owner's own address, read only by the channel's owner",
+  "tags[]": "an access tag: its syntax (tag:<name>, services/networks/access/selectors.ts)",
   "rules[].src[]": "an access selector: its syntax (services/networks/access/selectors.ts)",
   "rules[].dst[]": "an access selector: its syntax (services/networks/access/selectors.ts)",
   "rules[].ports[]": "a port spec: its syntax (services/networks/access/ports.ts)",

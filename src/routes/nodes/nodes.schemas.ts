@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Endpoint, NodeName, Port, PublicKey, Roles } from "../../schemas/nodes";
+import { Endpoint, NodeName, NodeTags, Port, PublicKey, Roles } from "../../schemas/nodes";
 
 const gatewayNeedsInventory = (body: { roles?: string[]; gatewayId?: string | null }) =>
   !body.roles?.includes("gateway") || !!body.gatewayId;
@@ -26,6 +26,7 @@ export const CreateNodeBody = z
     roles: Roles.default([]).openapi({ description: GATEWAY_ROLE }),
     gatewayId: z.string().min(1).max(64).nullable().optional().openapi({ description: GATEWAY_ID }),
     servesDns: ServesDns.default(false),
+    tags: NodeTags.optional(),
   })
   .refine(gatewayNeedsInventory, { message: "A gateway node names its inventory gateway", path: ["gatewayId"] })
   .refine(keyUnlessGateway, { message: "Required: only a gateway node may await its agent's key", path: ["publicKey"] })
@@ -42,6 +43,7 @@ export const UpdateNodeBody = z
     roles: Roles.optional().openapi({ description: GATEWAY_ROLE }),
     gatewayId: z.string().min(1).max(64).nullable().optional().openapi({ description: GATEWAY_ID }),
     servesDns: ServesDns.optional(),
+    tags: NodeTags.optional(),
   })
   .openapi("UpdateNode");
 

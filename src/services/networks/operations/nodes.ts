@@ -33,6 +33,8 @@ export interface NodeInput {
   deviceId?: string | null;
   routingMode?: NodeRow["routingMode"];
   routingPolicyIds?: string[];
+  /** Access-policy tags (docs/access.md). */
+  tags?: string[];
 }
 export type NodeChanges = Partial<Omit<NodeInput, "deviceId">>;
 
@@ -68,7 +70,7 @@ export async function planNode({ db, memory }: WriterContext, networkId: string,
     networkId,
     name: input.name,
     publicKey,
-    tags: [],
+    tags: input.tags ?? [],
     address: pickAddress(held, input.address),
     endpoint: input.endpoint ?? null,
     listenPort: input.listenPort ?? null,
