@@ -125,7 +125,7 @@ describeInChromium("the console's operator flow in Chromium", () => {
       await sectionLink(page, "DNS").click();
       await page.getByLabel("Name", { exact: true }).fill("db");
       await page.getByLabel("Type").selectOption("A");
-      await page.getByLabel("Value").fill("10.60.0.200");
+      await page.getByLabel("Value", { exact: true }).fill("10.60.0.200");
       await page.getByRole("button", { name: "Add record" }).click();
       await page.getByRole("row", { name: /db A 10\.60\.0\.200/ }).waitFor();
       // What the viewer's test below must find none of, here for the admin.
