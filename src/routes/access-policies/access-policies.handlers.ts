@@ -24,9 +24,8 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 export const put: AppRouteHandler<typeof routes.put> = async (c) => {
   const networkId = c.req.valid("param").id;
   const ifMatch = revisionOf(c.req.valid("header")["if-match"]);
-  const writer = networkWriter(c.env, networkId);
-  await unwrap(writer.putAccessPolicy(networkId, c.req.valid("json"), userOf(c), ifMatch, auditOf(c, 200)));
-  return c.json(await unwrap(writer.readAccessPolicy(networkId)), 200);
+  const written = networkWriter(c.env, networkId).putAccessPolicy(networkId, c.req.valid("json"), userOf(c), ifMatch, auditOf(c, 200));
+  return c.json(await unwrap(written), 200);
 };
 
 export const preview: AppRouteHandler<typeof routes.preview> = async (c) => {

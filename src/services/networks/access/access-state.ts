@@ -14,6 +14,12 @@ export interface AccessDocument {
   createdAt: string | null;
 }
 
+/** A PUT's (or a preview's) body: the whole document. */
+export interface AccessPolicyInput {
+  rules: AccessRuleText[];
+  tests: AccessTestText[];
+}
+
 /** Whose a device node is, for `user:` and `role:` selectors. */
 export interface NodeOwner {
   email: string;

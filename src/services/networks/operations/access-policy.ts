@@ -2,16 +2,12 @@ import { eq, sql } from "drizzle-orm";
 import { accessPolicyRevisions, networks } from "../../../db/schema";
 import { ApiError, preconditionFailed } from "../../../lib/errors";
 import { nowIso } from "../../../lib/ids";
-import { type AccessDocument, accessSubjects } from "../access/access-state";
-import { type AccessTestText, failingTests } from "../access/document-tests";
-import { type AccessRuleText, parseRules, rulesInForce } from "../access/rules";
+import { type AccessDocument, type AccessPolicyInput, accessSubjects } from "../access/access-state";
+import { failingTests } from "../access/document-tests";
+import { parseRules, rulesInForce } from "../access/rules";
 import { commit, type WriterContext } from "../commit";
+import { accessPolicyView } from "../views/access-policy";
 import { managedWrite, type WriteCaller } from "../write-access";
-
-export interface AccessPolicyInput {
-  rules: AccessRuleText[];
-  tests: AccessTestText[];
-}
 
 /**
  * Replaces the network's access policy (docs/access.md) with a new revision. The document's tests run
@@ -26,7 +22,7 @@ export async function putAccessPolicy(
   input: AccessPolicyInput,
   caller: WriteCaller,
   ifMatch: number | null,
-): Promise<AccessDocument> {
+): Promise<ReturnType<typeof accessPolicyView>> {
   const { db } = ctx;
   const held = await managedWrite(ctx, networkId, caller, "Network");
   if (ifMatch !== null && ifMatch !== held.access.revision) {
@@ -67,5 +63,6 @@ export async function putAccessPolicy(
   held.access = next;
   held.setNetwork({ ...held.network, accessRevision: next.revision, updatedAt: now });
   if (enforced) held.bumped({ routing: true });
-  return next;
+  // The answer is the document now in force, from the held network: no second trip to read it back.
+  return accessPolicyView(held);
 }

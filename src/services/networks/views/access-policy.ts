@@ -1,5 +1,5 @@
 import { ApiError, fieldError, notFound } from "../../../lib/errors";
-import { accessSubjects } from "../access/access-state";
+import { type AccessPolicyInput, accessSubjects } from "../access/access-state";
 import { compileAccess } from "../access/compile";
 import { decideFlow, type AccessTarget } from "../access/decide";
 import { failingTests } from "../access/document-tests";
@@ -9,7 +9,6 @@ import { type AccessPreview, previewAccess } from "../access/preview";
 import { parseRules, rulesInForce } from "../access/rules";
 import { hostPrefix } from "../access/selectors";
 import type { HeldNetwork } from "../memory/held-network";
-import type { AccessPolicyInput } from "../operations/access-policy";
 
 /** GET /networks/{id}/access-policy: the document in force, with the mode that decides whether it is enforced. */
 export function accessPolicyView(held: HeldNetwork) {
