@@ -1,6 +1,8 @@
 import type { Cidr } from "../net/cidr";
 import { ALL_TRAFFIC, formatPorts, isNoTraffic, joinPorts, NO_PORTS, type PortSet, portsKey, subtractPorts } from "./ports";
 import type { AccessRule } from "./rules";
+import { parseAddress } from "../net/ipam";
+import { compareBigInt } from "../routing/ordering";
 import { classify, type NodeClasses } from "./classes";
 import { type AccessSubject, hostPrefix, selectedPart } from "./selectors";
 
@@ -137,13 +139,10 @@ export class CompiledAccess {
   }
 }
 
-/** Numeric address order (what configs list peers in), each address parsed once. */
+/** Numeric address order (what configs list peers in: routing/ordering.ts), each address parsed once. */
 function sortedByAddress(nodes: AccessSubject[]): AccessSubject[] {
-  const keyed = nodes.map((node) => ({ node, bytes: hostPrefix(node.address).bytes }));
-  keyed.sort((a, b) => {
-    for (let i = 0; i < Math.min(a.bytes.length, b.bytes.length); i++) if (a.bytes[i] !== b.bytes[i]) return a.bytes[i]! - b.bytes[i]!;
-    return a.bytes.length - b.bytes.length;
-  });
+  const keyed = nodes.map((node) => ({ node, value: parseAddress(node.address)?.value ?? -1n }));
+  keyed.sort((a, b) => compareBigInt(a.value, b.value));
   return keyed.map(({ node }) => node);
 }
 
