@@ -38,7 +38,7 @@ function listFiles(dir) {
 }
 
 // A path from the repository root, or one written relative to src/, test/ or cli/ as the docs often do
-// (`routes/client/client.handlers.ts`, `security/api6-business-flows.test.ts`): in backticks, or any root path.
+// (`routes/managed-client/managed-client.handlers.ts`, `security/api6-business-flows.test.ts`): in backticks, or any root path.
 const FILE =
   /(?<![\w./-])((?:src|cli|test|bench|scripts|client|docs|migrations|\.ci)\/[\w./-]*[\w/])|`([\w.-]+\/[\w./-]*\.(?:m?[jt]sx?|md|sql|json|toml|sh))`/g;
 // Docs of the network domain name files relative to src/services/networks/, console.md to src/console/, client/README.md to client/.

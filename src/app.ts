@@ -12,7 +12,7 @@ import { adminRouter } from "./routes/admin";
 import { agentsRouter } from "./routes/agents";
 import { auditRouter } from "./routes/audit";
 import { authRouter } from "./routes/auth";
-import { clientRouter } from "./routes/client";
+import { managedClientRouter } from "./routes/managed-client";
 import { devicesRouter } from "./routes/devices";
 import { devMailRouter } from "./routes/dev-mail";
 import { dnsRouter } from "./routes/dns";
@@ -57,7 +57,7 @@ export function createApp() {
     gatewayPoolsRouter,
     dnsRouter,
     inventoryRouter,
-    clientRouter,
+    managedClientRouter,
     devicesRouter,
     enrolmentKeysRouter,
     tunnelsRouter,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GroupCommit } from "../../src/lib/group-commit";
 import { currentGeneration, forgetLiveSessions, recentlyLive, rememberLive } from "../../src/services/auth/session-cache";
-import { mergeHeartbeats, type HeartbeatWrite } from "../../src/services/networks/operations/heartbeats";
+import { mergeHeartbeats, type AdmittedHeartbeat } from "../../src/services/networks/operations/heartbeats";
 
 /** A write that records what it was given and finishes when the test says so. */
 function gatedWriter(fail: (items: string[]) => boolean = () => false) {
@@ -73,7 +73,7 @@ describe("GroupCommit", () => {
 });
 
 describe("mergeHeartbeats", () => {
-  const beat = (over: Partial<HeartbeatWrite>): HeartbeatWrite => ({
+  const beat = (over: Partial<AdmittedHeartbeat>): AdmittedHeartbeat => ({
     networkId: "net",
     nodeId: "node",
     deviceId: "dev",

@@ -6,7 +6,7 @@ import { ApiError, domainError, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { describeForLog } from "../../lib/log";
 import { unwrap } from "../../lib/write-result";
-import { type PeerReport, replaceObservations } from "../networks/operations/observations";
+import { type TunnelObservation, replaceObservations } from "../networks/operations/observations";
 import {
   admitPeerDelta,
   fullReportColumns,
@@ -22,7 +22,7 @@ export interface NodeReport {
   nodeId: string;
   appliedRoutingRevision: number;
   appliedDnsRevision: number | null;
-  peers?: PeerReport[];
+  peers?: TunnelObservation[];
   /** The delta form of peers (networks/operations/peer-reports.ts). */
   peerReport?: PeerDelta;
   /** What the daemon could not apply (it keeps the previous state); absent or null: all applied. */

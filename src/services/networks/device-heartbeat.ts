@@ -4,14 +4,19 @@ import { domainError } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { unwrap } from "../../lib/write-result";
 import { type DeviceActor, deviceAccess } from "./device-access";
+import type { TunnelObservation } from "./operations/observations";
 import { admitPeerDelta, type PeerDelta, peerReportAnswer } from "./operations/peer-reports";
 import { networkWriter } from "./writer/network-writer";
 
-/** A device's heartbeat as the API accepts it (schemas/heartbeat.ts): what it applied, where it is, its tunnels. */
-export interface HeartbeatReport {
+/**
+ * A heartbeat: what a device applied, where it is, its tunnels (the full list in `peers`, or a delta in
+ * `peerReport`). The one shape of it: schemas/heartbeat.ts validates it (`HeartbeatBody`, also a gateway
+ * daemon's report); once admitted, the writer stores an `AdmittedHeartbeat` (operations/heartbeats.ts).
+ */
+export interface Heartbeat {
   appliedRevision: number | null;
   endpoint?: string | null;
-  peers?: { publicKey: string; lastHandshakeAt: string | null; rxBytes: number; txBytes: number }[];
+  peers?: TunnelObservation[];
   peerReport?: PeerDelta;
 }
 
@@ -23,7 +28,7 @@ export interface HeartbeatReport {
  * base the access read found on the node (operations/peer-reports.ts); one that does not build on it is
  * not stored and the answer asks for a full report.
  */
-export async function recordDeviceHeartbeat(env: Env, db: Db, actor: DeviceActor, deviceId: string, report: HeartbeatReport) {
+export async function recordDeviceHeartbeat(env: Env, db: Db, actor: DeviceActor, deviceId: string, report: Heartbeat) {
   const { device, node, network } = await deviceAccess(db, actor, deviceId);
   if (report.appliedRevision !== null && report.appliedRevision > network.routingRevision) {
     throw domainError(`appliedRevision ${report.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);

@@ -1,18 +1,18 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { devices, nodes } from "../../../db/schema";
-import { replaceObservations, type PeerReport } from "./observations";
+import { replaceObservations, type TunnelObservation } from "./observations";
 import { type AdmittedDelta, fullReportColumns, mergeDeltas, peerDeltaStatements, peerReportColumns } from "./peer-reports";
 
-/** What one device heartbeat writes: its node's applied revision and last-seen time, endpoint, peers. */
-export interface HeartbeatWrite {
+/** A heartbeat (device-heartbeat.ts) once admitted: what the writer stores for its node and device. */
+export interface AdmittedHeartbeat {
   networkId: string;
   nodeId: string;
   deviceId: string;
   appliedRevision: number | null;
   endpoint: string | null;
   /** The old full form: every peer, replacing the node's rows. */
-  peers: PeerReport[] | undefined;
+  peers: TunnelObservation[] | undefined;
   /** The delta form, once accepted (operations/peer-reports.ts). */
   delta?: AdmittedDelta;
   at: string;
@@ -25,7 +25,7 @@ const STATEMENTS_PER_BATCH = 200;
  * Writes the heartbeats a network's writer gathered (GroupCommit), in as few D1 batches as fit. These
  * columns are written only here; the routing writer never touches them, so no ordering is needed.
  */
-export async function writeHeartbeats(db: Db, heartbeats: HeartbeatWrite[]): Promise<void> {
+export async function writeHeartbeats(db: Db, heartbeats: AdmittedHeartbeat[]): Promise<void> {
   const statements = heartbeats.flatMap((beat) => [
     db
       .update(nodes)
@@ -43,10 +43,10 @@ export async function writeHeartbeats(db: Db, heartbeats: HeartbeatWrite[]): Pro
   }
 }
 
-const peerColumns = (beat: HeartbeatWrite) => (beat.delta ? peerReportColumns(beat.delta) : beat.peers ? fullReportColumns : {});
+const peerColumns = (beat: AdmittedHeartbeat) => (beat.delta ? peerReportColumns(beat.delta) : beat.peers ? fullReportColumns : {});
 
 /** Two heartbeats of one node in the same flush: the newer wins, but what it left out keeps the older's. */
-export const mergeHeartbeats = (older: HeartbeatWrite, newer: HeartbeatWrite): HeartbeatWrite => ({
+export const mergeHeartbeats = (older: AdmittedHeartbeat, newer: AdmittedHeartbeat): AdmittedHeartbeat => ({
   ...newer,
   peers: newer.peers ?? (newer.delta ? undefined : older.peers),
   delta: newer.delta && older.delta ? mergeDeltas(older.delta, newer.delta) : (newer.delta ?? (newer.peers ? undefined : older.delta)),

@@ -4,7 +4,8 @@ import { insertWhere } from "../../../db/insert-where";
 import { tunnelObservations } from "../../../db/schema";
 import { newId } from "../../../lib/ids";
 
-export interface PeerReport {
+/** One tunnel as its node reports it: the peer's key, its last handshake and the interface's counters. */
+export interface TunnelObservation {
   publicKey: string;
   lastHandshakeAt: string | null;
   rxBytes: number;
@@ -21,7 +22,7 @@ const ROWS_PER_STATEMENT = Math.floor((100 - 2) / 9);
  * peers, so nothing is replaced. Rows are written only while the reporter's node exists when the batch
  * runs: a report checked just before its node was removed must not bring its observations back.
  */
-export function replaceObservations(db: Db, networkId: string, fromNodeId: string, peers: PeerReport[] | undefined, now: string) {
+export function replaceObservations(db: Db, networkId: string, fromNodeId: string, peers: TunnelObservation[] | undefined, now: string) {
   if (peers === undefined) return [];
   return [
     ...upsertObservations(db, networkId, fromNodeId, peers, now),
@@ -34,7 +35,7 @@ export function upsertObservations(
   db: Db,
   networkId: string,
   fromNodeId: string,
-  peers: PeerReport[],
+  peers: TunnelObservation[],
   now: string,
   onlyNetworkKeys = false,
 ) {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { tunnelObservations } from "../../../db/schema";
-import { type PeerReport, upsertObservations } from "./observations";
+import { type TunnelObservation, upsertObservations } from "./observations";
 
 /**
  * Delta peer reports (docs/scale.md "Peer reports"). A node with thousands of peers cannot send them all
@@ -28,7 +28,7 @@ export interface PeerReportBase {
 
 /** A delta the server accepted, as the write needs it (plain data: it crosses to the network's writer). */
 export interface AdmittedDelta {
-  changed: PeerReport[];
+  changed: TunnelObservation[];
   removed: string[];
   seq: number;
   /** The start of the full report under way (this one's time when it starts one); null when none is. */

@@ -13,7 +13,7 @@ import * as devices from "../operations/devices";
 import * as dnsRecords from "../operations/dns-records";
 import * as gatewayAgent from "../operations/gateway-agent";
 import * as pools from "../operations/gateway-pools";
-import { type HeartbeatWrite, mergeHeartbeats, writeHeartbeats } from "../operations/heartbeats";
+import { type AdmittedHeartbeat, mergeHeartbeats, writeHeartbeats } from "../operations/heartbeats";
 import * as networks from "../operations/networks";
 import * as nodes from "../operations/nodes";
 import * as policies from "../operations/policies";
@@ -40,7 +40,7 @@ export class NetworkWriter extends DurableObject<Env> {
   private readonly waiters: RevisionWaiters;
   private readonly writes: WriteRunner;
   /** Heartbeats bypass the serial queue (they touch no routing state) and share D1 batches under load. */
-  private readonly heartbeats: GroupCommit<HeartbeatWrite>;
+  private readonly heartbeats: GroupCommit<AdmittedHeartbeat>;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -146,7 +146,7 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   /** Outside the queue: group-committed with other heartbeats (lib/group-commit.ts). */
-  recordHeartbeat(heartbeat: HeartbeatWrite) {
+  recordHeartbeat(heartbeat: AdmittedHeartbeat) {
     return capture(() => this.heartbeats.submit(heartbeat.nodeId, heartbeat));
   }
 

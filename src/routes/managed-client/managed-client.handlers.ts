@@ -8,7 +8,7 @@ import { enrolDevice } from "../../services/networks/enrolment";
 import { offlineAfterSeconds } from "../../services/settings/settings";
 import { presentDevice } from "../../schemas/devices";
 import { presentNode } from "../../schemas/nodes";
-import type * as routes from "./client.routes";
+import type * as routes from "./managed-client.routes";
 
 export const enrol: AppRouteHandler<typeof routes.enrol> = async (c) => {
   const enrolled = await enrolDevice(c.env, c.var.db, c.req.valid("json"), signedInUserOf(c), auditOf(c, 201));

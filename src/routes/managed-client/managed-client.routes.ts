@@ -1,7 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse, optionalJsonBody } from "../../lib/openapi";
 import { HeartbeatBody } from "../../schemas/heartbeat";
-import { ConfigQuery, ConfigRequestBody, DeviceConfigSchema, EnrolBody, EnrolmentSchema, HeartbeatAckSchema } from "./client.schemas";
+import {
+  ConfigQuery,
+  ConfigRequestBody,
+  DeviceConfigSchema,
+  EnrolBody,
+  EnrolmentSchema,
+  HeartbeatAckSchema,
+} from "./managed-client.schemas";
 
 const tags = ["Managed client"];
 const params = IdParam("Device", "dev");
