@@ -61,6 +61,8 @@ export interface Env {
   /** Gateway pools (docs/routing.md): a member without a report this long is unhealthy; failed probes in a row that make it "not forwarding". */
   POOL_STALE_SECONDS?: string;
   POOL_PROBE_FAILURES?: string;
+  /** log2 of scrypt's N for new password hashes (default 14; the workerd test suites use 10). */
+  PASSWORD_SCRYPT_LOG_N?: string;
 }
 
 const intVar = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
@@ -123,6 +125,8 @@ const ConfigSchema = z.object({
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: optionalText,
   OIDC_CLIENT_SECRET: optionalText,
+  /** log2 of scrypt's N for new password hashes (services/auth/password.ts); raise it as hardware grows. */
+  PASSWORD_SCRYPT_LOG_N: intVar(14, 10, 20),
   /** A node online but behind its network's routing revision this long raises config.drift. */
   DRIFT_AFTER_SECONDS: intVar(300, 30, 86_400),
   /** Development and tests only: lets webhooks use http://127.0.0.1 / localhost (SSRF rules otherwise refuse loopback). */

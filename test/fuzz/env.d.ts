@@ -5,6 +5,8 @@ declare global {
       FUZZ_RUNS?: string;
       /** Base seed of test/fuzz; printed by every run so a failure reproduces. */
       FUZZ_SEED?: string;
+      /** Rounds per case of test/security/revocation-races.test.ts (the shell's RACE_ROUNDS). */
+      RACE_ROUNDS?: string;
     }
   }
 }

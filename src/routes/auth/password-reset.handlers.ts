@@ -26,7 +26,7 @@ export const request: AppRouteHandler<typeof routes.request> = async (c) => {
 export const confirm: AppRouteHandler<typeof routes.confirm> = async (c) => {
   const { token, newPassword } = c.req.valid("json");
   const attempt = await countAttempt(c, "reset", {});
-  await confirmPasswordReset(c.var.db, token, newPassword, auditOf(c, 204));
+  await confirmPasswordReset(c.var.db, getConfig(c.env), token, newPassword, auditOf(c, 204));
   await attempt.succeeded();
   return c.body(null, 204);
 };

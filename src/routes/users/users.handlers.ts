@@ -1,3 +1,4 @@
+import { getConfig } from "../../lib/env";
 import { presentUser } from "../../schemas/users";
 import { userOf } from "../../lib/principal";
 import { toPage } from "../../lib/pagination";
@@ -10,7 +11,7 @@ import type * as routes from "./users.routes";
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   requirePlatformAdmin(userOf(c));
-  return c.json(presentUser(await createUser(c.var.db, c.req.valid("json"), auditOf(c, 201))), 201);
+  return c.json(presentUser(await createUser(c.var.db, c.req.valid("json"), auditOf(c, 201), getConfig(c.env).PASSWORD_SCRYPT_LOG_N)), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {

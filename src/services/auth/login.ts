@@ -26,7 +26,7 @@ async function bootstrapAdmin(db: Db, config: Config, email: string, password: s
       id: newId("usr"),
       email,
       name: "Administrator",
-      passwordHash: await hashPassword(password),
+      passwordHash: await hashPassword(password, config.PASSWORD_SCRYPT_LOG_N),
       platformRole: "admin",
       createdAt: now,
       updatedAt: now,
@@ -43,7 +43,7 @@ export async function passwordSignIn(c: Context<AppEnv>, email: string, password
   const attempt = await countAttempt(c, "login", { account: email });
   const user = (await db.select().from(users).where(eq(users.email, email)).get()) ?? (await bootstrapAdmin(db, config, email, password));
   if (!user?.passwordHash) {
-    await burnPasswordCheck(password);
+    await burnPasswordCheck(password, config.PASSWORD_SCRYPT_LOG_N);
     await recordLoginFailure(db, "password");
     throw unauthorized("Invalid email or password");
   }

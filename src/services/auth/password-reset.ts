@@ -43,7 +43,7 @@ const invalidToken = () => domainError("The reset token is not valid, was alread
  * Consumes the token (compare-and-set), sets the password and ends every session of the account; the
  * audit row commits with the new password (the actor stays anonymous: nobody signs in here).
  */
-export async function confirmPasswordReset(db: Db, token: string, newPassword: string, audit: AuditContext): Promise<void> {
+export async function confirmPasswordReset(db: Db, config: Config, token: string, newPassword: string, audit: AuditContext): Promise<void> {
   const now = nowIso();
   const claimed = await db
     .update(passwordResets)
@@ -57,7 +57,7 @@ export async function confirmPasswordReset(db: Db, token: string, newPassword: s
   await db.batch([
     db
       .update(users)
-      .set({ passwordHash: await hashPassword(newPassword), updatedAt: now })
+      .set({ passwordHash: await hashPassword(newPassword, config.PASSWORD_SCRYPT_LOG_N), updatedAt: now })
       .where(eq(users.id, userId)),
     revokeAllSessions(db, userId, "password_reset"),
     db

@@ -4,9 +4,12 @@ import { scrypt, timingSafeEqual } from "node:crypto";
  * scrypt (node:crypto, native in workerd under nodejs_compat). N=2^14, r=8, p=5 is OWASP's
  * equivalent-strength row for N=2^14: 16 MiB of memory, ~tens of ms of CPU, inside the Workers
  * budget. PBKDF2 above 100k iterations is rejected by production Workers, and Argon2 in WASM does
- * not run there. The hash names its parameters so they can rise without a migration.
+ * not run there. The hash names its parameters so they can rise without a migration: log2 N is the
+ * deployment's PASSWORD_SCRYPT_LOG_N (lib/env.ts, default 14), which new hashes use; the workerd test
+ * suites set it to 10 (a sign-in per test otherwise costs them seconds), as Devise and Django lower their
+ * hash cost under test. Verifying reads the parameters from the stored hash.
  */
-const PARAMS = { logN: 14, r: 8, p: 5 } as const;
+const PARAMS = { r: 8, p: 5 } as const;
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 
@@ -21,10 +24,11 @@ function derive(password: string, salt: Uint8Array, logN: number, r: number, p: 
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** `logN`: the deployment's PASSWORD_SCRYPT_LOG_N (getConfig). */
+export async function hashPassword(password: string, logN: number): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_LENGTH));
-  const key = await derive(password, salt, PARAMS.logN, PARAMS.r, PARAMS.p);
-  return `$scrypt$ln=${PARAMS.logN},r=${PARAMS.r},p=${PARAMS.p}$${b64(salt)}$${b64(key)}`;
+  const key = await derive(password, salt, logN, PARAMS.r, PARAMS.p);
+  return `$scrypt$ln=${logN},r=${PARAMS.r},p=${PARAMS.p}$${b64(salt)}$${b64(key)}`;
 }
 
 const FORMAT = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
@@ -40,8 +44,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** A real hash of a random password: unknown accounts pay the same KDF cost as known ones. */
 let decoy: Promise<string> | undefined;
-export async function burnPasswordCheck(password: string): Promise<void> {
-  decoy ??= hashPassword(crypto.randomUUID());
+export async function burnPasswordCheck(password: string, logN: number): Promise<void> {
+  decoy ??= hashPassword(crypto.randomUUID(), logN);
   await verifyPassword(password, await decoy);
 }
 

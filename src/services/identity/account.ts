@@ -1,3 +1,4 @@
+import { getConfig } from "../../lib/env";
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Db } from "../../db/client";
@@ -44,7 +45,7 @@ export async function changeOwnPassword(c: Context<AppEnv>, currentPassword: str
   await db.batch([
     db
       .update(users)
-      .set({ passwordHash: await hashPassword(newPassword), updatedAt: now })
+      .set({ passwordHash: await hashPassword(newPassword, getConfig(c.env).PASSWORD_SCRYPT_LOG_N), updatedAt: now })
       .where(eq(users.id, user.id)),
     revokeAllSessions(db, user.id, "password_changed", auth.sessionId),
     auditStatement(db, audit, userEvent("user.password_changed", null), now),

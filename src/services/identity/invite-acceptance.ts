@@ -70,7 +70,8 @@ export interface AcceptProof {
  * alone must not stand in for a second factor). Returns the account and the role it holds in the group.
  * The audit row (actor: the account that joined) commits with the join, on the join's own condition.
  */
-export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof, audit: AuditContext) {
+/** `hashLogN`: the deployment's PASSWORD_SCRYPT_LOG_N, for an account the invite creates. */
+export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof, audit: AuditContext, hashLogN: number) {
   const existing = await db.select().from(users).where(eq(users.email, invite.email)).get();
   if (proof.caller && proof.caller.userId !== existing?.id) throw forbidden("This invite was sent to another email address");
   const now = nowIso();
@@ -86,7 +87,7 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof, a
       id: newId("usr"),
       email: invite.email,
       name: proof.name ?? "",
-      passwordHash: await hashPassword(proof.password),
+      passwordHash: await hashPassword(proof.password, hashLogN),
       platformRole: "user" as const,
       disabledAt: null,
       createdAt: now,
@@ -166,7 +167,7 @@ export async function acceptInviteRequest(c: Context<AppEnv>, proof: AcceptProof
   const fromAddress = await countAttempt(c, "invite", {});
   const invite = await findUsableInvite(db, proof.token);
   const forAccount = await countAttempt(c, "invite", { account: invite.email, address: false });
-  const result = await acceptInvite(db, invite, proof, audit);
+  const result = await acceptInvite(db, invite, proof, audit, getConfig(c.env).PASSWORD_SCRYPT_LOG_N);
   await Promise.all([fromAddress.succeeded(), forAccount.succeeded()]);
   const joined = { groupId: invite.groupId, role: result.role, user: result.user, accountCreated: result.created };
   if (!result.created) return joined;

@@ -32,13 +32,14 @@ export interface NewUser {
 }
 
 /** Creates an account (the caller is a platform admin); its audit row commits with it, or neither. */
-export async function createUser(db: Db, input: NewUser, audit: AuditContext): Promise<User> {
+/** `hashLogN`: the deployment's PASSWORD_SCRYPT_LOG_N. */
+export async function createUser(db: Db, input: NewUser, audit: AuditContext, hashLogN: number): Promise<User> {
   const now = nowIso();
   const row: User = {
     id: newId("usr"),
     email: input.email,
     name: input.name,
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await hashPassword(input.password, hashLogN),
     platformRole: input.platformRole,
     disabledAt: null,
     createdAt: now,
