@@ -852,6 +852,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/networks/{id}/access-policy/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The access policy's revisions, newest first
+         * @description Members of the network's group (viewer and up). Every PUT wrote one; none is ever rewritten.
+         */
+        get: operations["listAccessPolicyRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/networks/{id}/access-policy/revisions/{revision}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One revision of the access policy, as written
+         * @description Members of the network's group (viewer and up). To roll back, PUT its rules and tests to /networks/{id}/access-policy (with If-Match of the current revision): that writes a new revision, and its tests run again.
+         */
+        get: operations["getAccessPolicyRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/networks/{id}/gateway-pools": {
         parameters: {
             query?: never;
@@ -2763,6 +2803,37 @@ export interface components {
                 /** @description Its position in the document's rules */
                 index: number;
             } | null);
+        };
+        AccessPolicyRevisionPage: {
+            items: components["schemas"]["AccessPolicyRevisionSummary"][];
+            nextCursor: string | null;
+        };
+        AccessPolicyRevisionSummary: {
+            revision: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** @description The user who wrote it */
+            createdBy: string | null;
+            /** @description How many rules it held */
+            rules: number;
+            /** @description How many tests it held */
+            tests: number;
+        };
+        /** @description A document as it was written; PUT its rules and tests to roll back to it (a new revision) */
+        AccessPolicyRevision: {
+            revision: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** @description The user who wrote it */
+            createdBy: string | null;
+            rules: components["schemas"]["AccessRule"][];
+            tests: components["schemas"]["AccessTest"][];
         };
         GatewayPool: {
             /** @example gpl_... */
@@ -7955,6 +8026,122 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccessCheck"];
+                };
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    listAccessPolicyRevisions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Network id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of revisions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessPolicyRevisionPage"];
+                };
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    getAccessPolicyRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A revision the policy had (1 is the first PUT) */
+                revision: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revision */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessPolicyRevision"];
                 };
             };
             /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */

@@ -1,9 +1,13 @@
 import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./access-policies.handlers";
 import * as routes from "./access-policies.routes";
+import * as revisionHandlers from "./access-policy-revisions.handlers";
+import * as revisionRoutes from "./access-policy-revisions.routes";
 
 export const accessPoliciesRouter = guardedRouter("user")
   .openapi(routes.get, handlers.get)
   .openapi(routes.put, handlers.put)
   .openapi(routes.preview, handlers.preview)
-  .openapi(routes.check, handlers.check);
+  .openapi(routes.check, handlers.check)
+  .openapi(revisionRoutes.list, revisionHandlers.list)
+  .openapi(revisionRoutes.read, revisionHandlers.read);
