@@ -2,6 +2,7 @@
 // it throws into one line on stderr (with --json: one JSON object on stdout) and an exit code (0 ok,
 // 1 API/operation error, 2 usage error, 3 a daemon's credential refused).
 import { GLOBAL_USAGE, helpText, parseCommandLine } from "./args.mjs";
+import { accessCheck, accessShow } from "./commands/access.mjs";
 import { config } from "./commands/config.mjs";
 import { enrol } from "./commands/enrol.mjs";
 import { gatewayEnrol, gatewayRun, gatewayStatus } from "./commands/gateway.mjs";
@@ -33,6 +34,8 @@ export const COMMANDS = Object.fromEntries(
     down,
     status,
     heartbeat,
+    accessShow,
+    accessCheck,
     installService,
     gatewayEnrol,
     gatewayRun,
