@@ -58,6 +58,17 @@ export async function loadAccessState(
   return { access, owners: new Map(ownerRows.map((owner) => [owner.nodeId, { email: owner.email, role: owner.role }])) };
 }
 
+/**
+ * A user's email and role in the group (null: none, a platform admin's device), for a device's owner read
+ * in the batch that writes the device; no user (a key's device, owned by nobody): no row.
+ */
+export const ownerOf = (db: Db, userId: string | null, groupId: string) =>
+  db
+    .select({ email: users.email, role: memberships.role })
+    .from(users)
+    .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.groupId, groupId)))
+    .where(eq(users.id, userId ?? ""));
+
 /** Nodes as access control sees them: address, tags, and for devices their owner. */
 export function accessSubjects(nodeRows: Iterable<typeof nodes.$inferSelect>, owners: ReadonlyMap<string, NodeOwner>): AccessSubject[] {
   return [...nodeRows].map((node) => {
