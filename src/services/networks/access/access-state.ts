@@ -28,6 +28,18 @@ export interface NodeOwner {
 
 export const EMPTY_ACCESS: AccessDocument = { revision: 0, rules: [], tests: [], createdBy: null, createdAt: null };
 
+/**
+ * Who owns each device node of the network (email, role in its group; a platform admin without one: null),
+ * or only `userId`'s devices: read with the network, and again for one user when their role changes.
+ */
+export const deviceOwners = (db: Db, network: Pick<typeof networks.$inferSelect, "id" | "groupId">, userId?: string) =>
+  db
+    .select({ nodeId: devices.nodeId, email: users.email, role: memberships.role })
+    .from(devices)
+    .innerJoin(users, eq(users.id, devices.userId))
+    .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.groupId, network.groupId)))
+    .where(and(eq(devices.networkId, network.id), userId === undefined ? isNotNull(devices.userId) : eq(devices.userId, userId)));
+
 /** The revision in force (the network row names it) and who owns each device node: two reads, any size. */
 export async function loadAccessState(
   db: Db,
@@ -38,12 +50,7 @@ export async function loadAccessState(
       .select()
       .from(accessPolicyRevisions)
       .where(and(eq(accessPolicyRevisions.networkId, network.id), eq(accessPolicyRevisions.revision, network.accessRevision))),
-    db
-      .select({ nodeId: devices.nodeId, email: users.email, role: memberships.role })
-      .from(devices)
-      .innerJoin(users, eq(users.id, devices.userId))
-      .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.groupId, network.groupId)))
-      .where(and(eq(devices.networkId, network.id), isNotNull(devices.userId))),
+    deviceOwners(db, network),
   ]);
   const row = revisionRows[0];
   const access: AccessDocument = row
