@@ -76,10 +76,12 @@ export const ownerOf = (db: Db, userId: string | null, groupId: string) =>
     .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.groupId, groupId)))
     .where(eq(users.id, userId ?? ""));
 
-/** Nodes as access control sees them: address, tags, and for devices their owner. */
+/** A node as access control sees it: address, tags, and for a device its owner. */
+export function accessSubject(node: typeof nodes.$inferSelect, owners: ReadonlyMap<string, NodeOwner>): AccessSubject {
+  const owner = owners.get(node.id);
+  return { id: node.id, address: node.address, tags: node.tags, ownerEmail: owner?.email ?? null, ownerRole: owner?.role ?? null };
+}
+
 export function accessSubjects(nodeRows: Iterable<typeof nodes.$inferSelect>, owners: ReadonlyMap<string, NodeOwner>): AccessSubject[] {
-  return [...nodeRows].map((node) => {
-    const owner = owners.get(node.id);
-    return { id: node.id, address: node.address, tags: node.tags, ownerEmail: owner?.email ?? null, ownerRole: owner?.role ?? null };
-  });
+  return [...nodeRows].map((node) => accessSubject(node, owners));
 }
