@@ -67,14 +67,14 @@ export async function loadAccessState(
 
 /**
  * A user's email and role in the group (null: none, a platform admin's device), for a device's owner read
- * in the batch that writes the device; no user (a key's device, owned by nobody): no row.
+ * in the batch that writes the device.
  */
-export const ownerOf = (db: Db, userId: string | null, groupId: string) =>
+export const ownerOf = (db: Db, userId: string, groupId: string) =>
   db
     .select({ email: users.email, role: memberships.role })
     .from(users)
     .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.groupId, groupId)))
-    .where(eq(users.id, userId ?? ""));
+    .where(eq(users.id, userId));
 
 /** A node as access control sees it: address, tags, and for a device its owner. */
 export function accessSubject(node: typeof nodes.$inferSelect, owners: ReadonlyMap<string, NodeOwner>): AccessSubject {

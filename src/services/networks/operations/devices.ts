@@ -82,7 +82,7 @@ export async function enrolDevice(
       insertWhere(db, nodes, node, authorised).returning({ id: nodes.id }),
       insertWhere(db, devices, device, written),
       // Whose the device is, as this commit sees it: `user:` and `role:` selectors match it from this revision on.
-      ownerOf(db, input.userId, groupId),
+      ...(input.userId ? [ownerOf(db, input.userId, groupId)] : []),
       ...(input.enrolmentKeyId ? [takeEnrolmentKeyUse(db, input.enrolmentKeyId, written)] : []),
       bumpRoutingRevision(db, networkId, written),
       bumpDnsRevision(db, networkId, written),
@@ -104,7 +104,7 @@ export async function enrolDevice(
     { onlyIf: written, happened: nodeWritten },
   );
   if (!nodeWritten(results)) return null;
-  const [owner] = results[2] as NodeOwner[];
+  const [owner] = input.userId ? (results[2] as NodeOwner[]) : [];
   if (owner) held.owners.set(node.id, owner);
   held.putNode(node);
   held.bumped({ routing: true, dns: true });
