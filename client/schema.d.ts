@@ -1327,7 +1327,7 @@ export interface paths {
         put?: never;
         /**
          * Create a headless enrolment key for a network (owner, admin)
-         * @description Owners and admins of the network's group. The key (ek_…) is shown only in this answer: give it to a headless machine, which enrols with POST /client/devices and no user token. It works usageLimit times (default 1) until it expires (expiresInSeconds, default 7 days) or is revoked.
+         * @description Owners and admins of the network's group. The key (ek_…) is shown only in this answer: give it to a headless machine, which enrols with POST /client/devices and no user token. It works usageLimit times (default 1) until it expires (expiresInSeconds, default 7 days) or is revoked. Every device it enrols gets its tags (access-policy tags, docs/access.md); the key is written only while its creator still manages the network (403 otherwise).
          */
         post: operations["createEnrolmentKey"];
         delete?: never;
@@ -3243,6 +3243,8 @@ export interface components {
             expiresAt: string;
             usageLimit: number;
             usedCount: number;
+            /** @description Access-policy tags every device this key enrols gets (docs/access.md) */
+            tags: string[];
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
@@ -3260,6 +3262,8 @@ export interface components {
             expiresInSeconds?: number;
             /** @description Default: 1. */
             usageLimit?: number;
+            /** @description Access-policy tags, e.g. ["tag:web"]; owners and admins set them (docs/access.md). Default: []. */
+            tags?: string[];
         };
         EnrolmentKeyPage: {
             items: components["schemas"]["EnrolmentKey"][];

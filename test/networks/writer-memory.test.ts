@@ -14,11 +14,15 @@ import { createGateway, createNode, enrolDevice, fakePublicKey, networkSetup, ty
 const durable = networkWriter.bind(null, env);
 const memoryOf = (instance: NetworkWriter) => (instance as unknown as { writes: { memory: NetworkMemory } }).writes.memory;
 
-/** Heartbeat and report columns are written outside the writer and the network's updatedAt by its bumps: not held. */
+/**
+ * Heartbeat and report columns are written outside the writer and the network's updatedAt by its bumps: not
+ * held. Whose each device is (access selectors) is held and must follow enrolments and removals.
+ */
 function comparable(state: NetworkState) {
   const { updatedAt: _at, ...network } = state.network;
   const nodes = state.nodes.map(({ lastSeenAt: _s, appliedRoutingRevision: _r, appliedDnsRevision: _d, applyError: _e, ...node }) => node);
-  return { network, nodes, policies: state.policies, records: state.records, pools: state.pools };
+  const owners = [...state.owners].sort(([a], [b]) => (a < b ? -1 : 1));
+  return { network, nodes, policies: state.policies, records: state.records, pools: state.pools, owners };
 }
 
 async function expectHeldEqualsFresh(networkId: string) {

@@ -1,3 +1,4 @@
+import { forbidden } from "../../lib/errors";
 import { toPage } from "../../lib/pagination";
 import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
@@ -10,9 +11,15 @@ import type * as routes from "./enrolment-keys.routes";
 const present = ({ keyHash: _secret, createdBy: _creator, updatedAt: _updated, ...key }: EnrolmentKeyRow) => key;
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
-  const { row, key } = await issueEnrolmentKey(c.var.db, network, userOf(c).userId, c.req.valid("json"), auditOf(c, 201));
-  return c.json({ ...present(row), key }, 201);
+  const networkId = c.req.valid("param").id;
+  const { network } = await networkAccess(c.var.db, userOf(c), networkId, "manage");
+  const issued = await issueEnrolmentKey(c.var.db, network, userOf(c).userId, c.req.valid("json"), auditOf(c, 201));
+  if (!issued) {
+    // The write refused: the caller's authority ended after the check above. Answer as a fresh check does.
+    await networkAccess(c.var.db, userOf(c), networkId, "manage");
+    throw forbidden("Your access to manage this network has ended");
+  }
+  return c.json({ ...present(issued.row), key: issued.key }, 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {

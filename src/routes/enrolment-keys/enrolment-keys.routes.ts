@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, Timestamp } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
+import { NodeTags } from "../../schemas/nodes";
 
 const tags = ["Managed client"];
 
@@ -13,6 +14,7 @@ export const EnrolmentKeySchema = z
     expiresAt: Timestamp,
     usageLimit: z.number().int(),
     usedCount: z.number().int(),
+    tags: z.array(z.string()).openapi({ description: "Access-policy tags every device this key enrols gets (docs/access.md)" }),
     revokedAt: Timestamp.nullable(),
     createdAt: Timestamp,
   })
@@ -27,6 +29,7 @@ const CreateKeyBody = z
     name: displayName({ min: 1, max: 100 }),
     expiresInSeconds: z.number().int().min(60).max(31_536_000).default(604_800),
     usageLimit: z.number().int().min(1).max(10_000).default(1),
+    tags: NodeTags.default([]),
   })
   .openapi("CreateEnrolmentKey");
 
@@ -50,7 +53,8 @@ export const create = createRoute({
   tags,
   summary: "Create a headless enrolment key for a network (owner, admin)",
   description:
-    "Owners and admins of the network's group. The key (ek_…) is shown only in this answer: give it to a headless machine, which enrols with POST /client/devices and no user token. It works usageLimit times (default 1) until it expires (expiresInSeconds, default 7 days) or is revoked.",
+    "Owners and admins of the network's group. The key (ek_…) is shown only in this answer: give it to a headless machine, which enrols with POST /client/devices and no user token. It works usageLimit times (default 1) until it expires (expiresInSeconds, default 7 days) or is revoked. " +
+    "Every device it enrols gets its tags (access-policy tags, docs/access.md); the key is written only while its creator still manages the network (403 otherwise).",
   request: { params: IdParam("Network", "net"), body: jsonBody(CreateKeyBody) },
   responses: { 201: jsonResponse(CreatedKeySchema, "Created"), ...errorResponses(401, 403, 404, 413, 415, 422) },
 });

@@ -13,7 +13,7 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 };
 
 export const add: AppRouteHandler<typeof routes.add> = async (c) =>
-  c.json(await addMember(c.var.db, userOf(c), c.req.valid("param").id, c.req.valid("json"), auditOf(c, 201)), 201);
+  c.json(await addMember(c.env, c.var.db, userOf(c), c.req.valid("param").id, c.req.valid("json"), auditOf(c, 201)), 201);
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const { id, userId } = c.req.valid("param");

@@ -1,3 +1,4 @@
+import { refreshDeviceOwners } from "../networks/operations/device-lifecycle";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Db } from "../../db/client";
@@ -168,6 +169,8 @@ export async function acceptInviteRequest(c: Context<AppEnv>, proof: AcceptProof
   const invite = await findUsableInvite(db, proof.token);
   const forAccount = await countAttempt(c, "invite", { account: invite.email, address: false });
   const result = await acceptInvite(db, invite, proof, audit, getConfig(c.env).PASSWORD_SCRYPT_LOG_N);
+  // An existing account may hold devices in the group's networks already (a platform admin's): their role is new.
+  if (!result.created) await refreshDeviceOwners(c.env, db, result.user.id, invite.groupId);
   await Promise.all([fromAddress.succeeded(), forAccount.succeeded()]);
   const joined = { groupId: invite.groupId, role: result.role, user: result.user, accountCreated: result.created };
   if (!result.created) return joined;

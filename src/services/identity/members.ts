@@ -8,7 +8,7 @@ import { afterCursor } from "../../lib/pagination";
 import type { UserPrincipal } from "../../lib/types";
 import { groupAccess } from "../access";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
-import { assertNoHopDevices, removeDevicesOf } from "../networks/operations/device-lifecycle";
+import { assertNoHopDevices, refreshDeviceOwners, removeDevicesOf } from "../networks/operations/device-lifecycle";
 
 export interface Member {
   userId: string;
@@ -86,7 +86,14 @@ export async function listMembers(db: Db, auth: UserPrincipal, groupId: string, 
 export type MemberToAdd = { userId?: string; email?: string; role: GroupRole };
 
 /** Adds an existing user (owner, admin; only owners grant owner). The audit row names the group (the last path id). */
-export async function addMember(db: Db, auth: UserPrincipal, groupId: string, body: MemberToAdd, audit: AuditContext): Promise<Member> {
+export async function addMember(
+  env: Env,
+  db: Db,
+  auth: UserPrincipal,
+  groupId: string,
+  body: MemberToAdd,
+  audit: AuditContext,
+): Promise<Member> {
   const { group, role: actorRole } = await groupAccess(db, auth, groupId, "manage");
   assertMayTouch(actorRole, [body.role]);
   const user = await db
@@ -106,6 +113,8 @@ export async function addMember(db: Db, auth: UserPrincipal, groupId: string, bo
       .returning({ userId: memberships.userId }),
   ]);
   if (inserted.length === 0) throw conflict("The user is already a member; change the role instead");
+  // A platform admin may already hold devices in the group's networks (with no role): they now have one.
+  await refreshDeviceOwners(env, db, user.id, group.id);
   return { userId: user.id, email: user.email, name: user.name, role: body.role, createdAt: now, updatedAt: now };
 }
 
@@ -144,6 +153,8 @@ export async function changeMemberRole(
   if (changed.length === 0) throw conflict("A group keeps at least one owner");
   // Listed after the role change committed: an enrolment committed before is found here, one after is refused.
   if (losesDevices) await removeDevicesOf(env, db, userId, group.id);
+  // Devices kept: `role:` selectors must see the new role (docs/access.md).
+  else await refreshDeviceOwners(env, db, userId, group.id);
   return strip({ ...member, role, updatedAt: now });
 }
 

@@ -1,22 +1,28 @@
 import { and, eq, gt, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { enrolmentKeys } from "../../db/schema";
+import { insertWhere } from "../../db/insert-where";
 import { notFound, unauthorized } from "../../lib/errors";
 import { newId, nowIso, secondsFromNow } from "../../lib/ids";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
-import { batchWithAudit } from "../audit/audited-batch";
 import { randomToken, sha256 } from "../auth/tokens";
+import { holdsRoleInNetwork, MANAGING_ROLES } from "../live-authority";
 
 export const ENROLMENT_KEY_PREFIX = "ek_";
 
 export type EnrolmentKeyRow = typeof enrolmentKeys.$inferSelect;
 
-/** A new key for headless enrolment into one network; the secret is returned once and only its hash is kept. */
+/**
+ * A new key for headless enrolment into one network; the secret is returned once and only its hash is kept.
+ * Its tags go onto every device it enrolls, so making one is tagging: the row (and its audit row) is written
+ * only if its creator still manages the network when the batch runs (a demotion landing after the Worker's
+ * check cannot leave a member's tagged key). Refused: null, nothing written.
+ */
 export async function issueEnrolmentKey(
   db: Db,
   network: { id: string; groupId: string },
   createdBy: string,
-  input: { name: string; expiresInSeconds: number; usageLimit: number },
+  input: { name: string; expiresInSeconds: number; usageLimit: number; tags: string[] },
   audit: AuditContext,
 ) {
   const networkId = network.id;
@@ -27,7 +33,7 @@ export async function issueEnrolmentKey(
     networkId,
     name: input.name,
     keyHash: sha256(key),
-    tags: [],
+    tags: input.tags,
     createdBy,
     expiresAt: secondsFromNow(input.expiresInSeconds),
     usageLimit: input.usageLimit,
@@ -36,13 +42,13 @@ export async function issueEnrolmentKey(
     createdAt: now,
     updatedAt: now,
   };
-  await batchWithAudit(db, [db.insert(enrolmentKeys).values(row)], audit, {
-    action: "enrolment-key.created",
-    resourceId: row.id,
-    networkId,
-    groupId: network.groupId,
-  });
-  return { row, key };
+  const manages = holdsRoleInNetwork(createdBy, networkId, MANAGING_ROLES);
+  const event = { action: "enrolment-key.created", resourceId: row.id, networkId, groupId: network.groupId };
+  const [inserted] = await db.batch([
+    insertWhere(db, enrolmentKeys, row, manages).returning({ id: enrolmentKeys.id }),
+    auditStatement(db, audit, event, now, sql`exists (select 1 from enrolment_keys where id = ${row.id})`),
+  ]);
+  return inserted.length > 0 ? { row, key } : null;
 }
 
 /** Revoking twice is harmless (the first revocation time stays); a key of another network is 404. */

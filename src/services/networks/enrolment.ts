@@ -28,12 +28,14 @@ async function enrolmentTarget(db: Db, body: EnrolmentRequest, user: UserPrincip
   if (body.enrolmentKey) {
     const key = await findEnrolmentKey(db, body.enrolmentKey);
     if (body.networkId && body.networkId !== key.networkId) throw domainError("The enrolment key belongs to another network");
-    return { networkId: key.networkId, userId: null, enrolmentKeyId: key.id };
+    // The key's tags were checked and authorised when it was made, and a key is never edited after.
+    return { networkId: key.networkId, userId: null, enrolmentKeyId: key.id, tags: key.tags };
   }
   if (!user) throw unauthorized("Sign in, or enrol with an enrolment key");
   if (!body.networkId) throw fieldError("networkId", "Required when enrolling with a user token");
   const { network } = await networkAccess(db, user, body.networkId, "enrol");
-  return { networkId: network.id, userId: user.userId, enrolmentKeyId: null };
+  // A member cannot tag their own device: a device enrolled by its owner starts untagged.
+  return { networkId: network.id, userId: user.userId, enrolmentKeyId: null, tags: [] };
 }
 
 /**

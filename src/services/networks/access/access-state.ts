@@ -28,6 +28,18 @@ export interface NodeOwner {
 
 export const EMPTY_ACCESS: AccessDocument = { revision: 0, rules: [], tests: [], createdBy: null, createdAt: null };
 
+/**
+ * Who owns each device node of the network (email, role in its group; a platform admin without one: null),
+ * or only `userId`'s devices: read with the network, and again for one user when their role changes.
+ */
+export const deviceOwners = (db: Db, network: Pick<typeof networks.$inferSelect, "id" | "groupId">, userId?: string) =>
+  db
+    .select({ nodeId: devices.nodeId, email: users.email, role: memberships.role })
+    .from(devices)
+    .innerJoin(users, eq(users.id, devices.userId))
+    .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.groupId, network.groupId)))
+    .where(and(eq(devices.networkId, network.id), userId === undefined ? isNotNull(devices.userId) : eq(devices.userId, userId)));
+
 /** The revision in force (the network row names it) and who owns each device node: two reads, any size. */
 export async function loadAccessState(
   db: Db,
@@ -38,12 +50,7 @@ export async function loadAccessState(
       .select()
       .from(accessPolicyRevisions)
       .where(and(eq(accessPolicyRevisions.networkId, network.id), eq(accessPolicyRevisions.revision, network.accessRevision))),
-    db
-      .select({ nodeId: devices.nodeId, email: users.email, role: memberships.role })
-      .from(devices)
-      .innerJoin(users, eq(users.id, devices.userId))
-      .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.groupId, network.groupId)))
-      .where(and(eq(devices.networkId, network.id), isNotNull(devices.userId))),
+    deviceOwners(db, network),
   ]);
   const row = revisionRows[0];
   const access: AccessDocument = row
@@ -58,10 +65,23 @@ export async function loadAccessState(
   return { access, owners: new Map(ownerRows.map((owner) => [owner.nodeId, { email: owner.email, role: owner.role }])) };
 }
 
-/** Nodes as access control sees them: address, tags, and for devices their owner. */
+/**
+ * A user's email and role in the group (null: none, a platform admin's device), for a device's owner read
+ * in the batch that writes the device.
+ */
+export const ownerOf = (db: Db, userId: string, groupId: string) =>
+  db
+    .select({ email: users.email, role: memberships.role })
+    .from(users)
+    .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.groupId, groupId)))
+    .where(eq(users.id, userId));
+
+/** A node as access control sees it: address, tags, and for a device its owner. */
+export function accessSubject(node: typeof nodes.$inferSelect, owners: ReadonlyMap<string, NodeOwner>): AccessSubject {
+  const owner = owners.get(node.id);
+  return { id: node.id, address: node.address, tags: node.tags, ownerEmail: owner?.email ?? null, ownerRole: owner?.role ?? null };
+}
+
 export function accessSubjects(nodeRows: Iterable<typeof nodes.$inferSelect>, owners: ReadonlyMap<string, NodeOwner>): AccessSubject[] {
-  return [...nodeRows].map((node) => {
-    const owner = owners.get(node.id);
-    return { id: node.id, address: node.address, tags: node.tags, ownerEmail: owner?.email ?? null, ownerRole: owner?.role ?? null };
-  });
+  return [...nodeRows].map((node) => accessSubject(node, owners));
 }

@@ -1,9 +1,8 @@
 import type { FieldError } from "../../../lib/errors";
-import { hostPrefix, type AccessSubject, parseSelector, selectsNode } from "./selectors";
+import { type AccessSubject, hostPrefix, hostPrefixOrNull, parseSelector, selectsNode } from "./selectors";
 import { type AccessMode, decideFlow, type AccessTarget } from "./decide";
 import { parseFlow } from "./ports";
 import type { AccessRule } from "./rules";
-import { parseCidr } from "../net/cidr";
 
 /** A test the access-policy document carries: the PUT that breaks one is refused. */
 export interface AccessTestText {
@@ -15,10 +14,10 @@ export interface AccessTestText {
 
 /** Nodes a test side names; a destination may also be an address (a routed host, or any overlay address). */
 function targetsOf(text: string, nodes: readonly AccessSubject[]): AccessTarget[] | string {
-  const address = parseCidr(text.includes("/") ? text : text.includes(":") ? `${text}/128` : `${text}/32`);
-  if (address.ok && !text.includes("/")) {
+  const address = hostPrefixOrNull(text);
+  if (address) {
     const node = nodes.find((candidate) => candidate.address === text);
-    return [node ? { node } : { address: address.cidr }];
+    return [node ? { node } : { address }];
   }
   const named = sourcesOf(text, nodes);
   return typeof named === "string" ? named : named.map((node) => ({ node }));

@@ -50,11 +50,18 @@ export function parseSelector(text: string): Parsed<Selector> {
   return { ok: false, reason: 'Expected "*", tag:<name>, node:<id>, user:<email>, role:<role> or a CIDR' };
 }
 
-/** A single address as a host prefix, so addresses and CIDR selectors compare with one function. */
+/** A single address as a host prefix, so addresses and CIDR selectors compare with one function; null: not one address. */
+export function hostPrefixOrNull(text: string): Cidr | null {
+  if (text.includes("/")) return null;
+  const parsed = parseCidr(text.includes(":") ? `${text}/128` : `${text}/32`);
+  return parsed.ok ? parsed.cidr : null;
+}
+
+/** hostPrefixOrNull for an address known to be one (a node's). */
 export function hostPrefix(address: string): Cidr {
-  const parsed = parseCidr(address.includes(":") ? `${address}/128` : `${address}/32`);
-  if (!parsed.ok) throw new Error(`Not an address: ${address}`);
-  return parsed.cidr;
+  const prefix = hostPrefixOrNull(address);
+  if (!prefix) throw new Error(`Not an address: ${address}`);
+  return prefix;
 }
 
 export function selectsNode(selector: Selector, node: AccessSubject, nodePrefix: Cidr): boolean {

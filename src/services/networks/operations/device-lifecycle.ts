@@ -47,6 +47,27 @@ export async function removeDevicesOf(env: Env, db: Db, userId: string, scope?: 
 }
 
 /**
+ * A user's role in a group changed, or they joined it, and they keep their devices there: each network of
+ * the group where they hold one re-reads whose those devices are (operations/device-owners.ts), so `user:`
+ * and `role:` selectors follow. Called after the change committed: an enrolment committed before is
+ * found here, one committing after reads the new role in its own batch.
+ */
+export async function refreshDeviceOwners(env: Env, db: Db, userId: string, groupId: string): Promise<void> {
+  const held = await db
+    .selectDistinct({ networkId: devices.networkId })
+    .from(devices)
+    .innerJoin(networks, eq(networks.id, devices.networkId))
+    .where(and(eq(devices.userId, userId), eq(networks.groupId, groupId)))
+    .all();
+  for (const { networkId } of held) {
+    await unwrap(networkWriter(env, networkId).refreshDeviceOwner(networkId, userId)).catch((error: unknown) => {
+      // The network was deleted meanwhile: nothing to follow.
+      if (!(error instanceof ApiError && error.code === "not_found")) throw error;
+    });
+  }
+}
+
+/**
  * A user's device whose node is a gateway hop of a policy keeps other members' routes alive, and its
  * machine holds the node's private key: losing the user's access must not leave it a trusted peer, nor
  * silently break the routes. So the change that would end the access (disable, delete, leave) is refused

@@ -6,6 +6,7 @@ import { newId, nowIso } from "../../../lib/ids";
 import { enrolmentKeyUsable, holdsDevicesIn } from "../../live-authority";
 import { actorOf, commit, type WriterContext } from "../commit";
 import { takeEnrolmentKeyUse } from "../enrolment-keys";
+import { type NodeOwner, ownerOf } from "../access/access-state";
 import { bumpDnsRevision, bumpRoutingRevision, type NodeRow } from "../state";
 import { deleteNode, planNode, updateNode } from "./nodes";
 
@@ -19,6 +20,8 @@ export interface DeviceEnrolment {
   platform: string;
   clientVersion: string;
   credentialHash: string;
+  /** Access-policy tags the node starts with: an enrolment key's (docs/access.md), none for an owner's own enrolment. */
+  tags: string[];
 }
 
 /**
@@ -35,7 +38,16 @@ export async function enrolDevice(
 ): Promise<{ device: DeviceRow; node: NodeRow } | null> {
   const { db } = ctx;
   const deviceId = newId("dev");
-  const { row: node, groupId, held } = await planNode(ctx, networkId, { name: input.name, publicKey: input.publicKey, deviceId });
+  const {
+    row: node,
+    groupId,
+    held,
+  } = await planNode(ctx, networkId, {
+    name: input.name,
+    publicKey: input.publicKey,
+    deviceId,
+    tags: input.tags,
+  });
   const now = nowIso();
   const device: DeviceRow = {
     id: deviceId,
@@ -69,6 +81,8 @@ export async function enrolDevice(
     [
       insertWhere(db, nodes, node, authorised).returning({ id: nodes.id }),
       insertWhere(db, devices, device, written),
+      // Whose the device is, as this commit sees it: `user:` and `role:` selectors match it from this revision on.
+      ...(input.userId ? [ownerOf(db, input.userId, groupId)] : []),
       ...(input.enrolmentKeyId ? [takeEnrolmentKeyUse(db, input.enrolmentKeyId, written)] : []),
       bumpRoutingRevision(db, networkId, written),
       bumpDnsRevision(db, networkId, written),
@@ -90,6 +104,8 @@ export async function enrolDevice(
     { onlyIf: written, happened: nodeWritten },
   );
   if (!nodeWritten(results)) return null;
+  const [owner] = input.userId ? (results[2] as NodeOwner[]) : [];
+  if (owner) held.owners.set(node.id, owner);
   held.putNode(node);
   held.bumped({ routing: true, dns: true });
   return { device, node };

@@ -225,5 +225,6 @@ export async function deleteNode(
     nodeEvent(action, node, held.network.groupId),
   );
   held.removeNode(nodeId);
+  held.owners.delete(nodeId);
   held.bumped({ routing: true, dns: true });
 }

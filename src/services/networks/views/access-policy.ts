@@ -1,5 +1,5 @@
 import { ApiError, fieldError, notFound } from "../../../lib/errors";
-import { type AccessPolicyInput, accessSubjects } from "../access/access-state";
+import { type AccessPolicyInput, accessSubject, accessSubjects } from "../access/access-state";
 import { compileAccess } from "../access/compile";
 import { decideFlow, type AccessTarget } from "../access/decide";
 import { failingTests } from "../access/document-tests";
@@ -7,7 +7,7 @@ import { storedRules } from "../access/held-access";
 import { parseFlow } from "../access/ports";
 import { type AccessPreview, previewAccess } from "../access/preview";
 import { parseRules, rulesInForce } from "../access/rules";
-import { hostPrefix } from "../access/selectors";
+import { hostPrefixOrNull } from "../access/selectors";
 import type { HeldNetwork } from "../memory/held-network";
 
 /** GET /networks/{id}/access-policy: the document in force, with the mode that decides whether it is enforced. */
@@ -45,34 +45,34 @@ export function previewAccessPolicy(
   };
 }
 
-/** GET /networks/{id}/access-check: one flow, decided as the network's configs and filters decide it, and the rule that did. */
+/**
+ * GET /networks/{id}/access-check: one flow, decided as the network's configs and filters decide it, and the
+ * rule that did. Only the two ends become subjects (a rule's selectors are matched against them alone), so a
+ * check costs the rules, not the network's size (finding a destination given by address is a scan of rows).
+ */
 export function checkAccessFlow(held: HeldNetwork, query: { src: string; dst: string; port: string }) {
   const src = held.nodes.get(query.src);
   if (!src) throw notFound("Source node");
   const flow = parseFlow(query.port);
   if (!flow.ok) throw fieldError("port", flow.reason);
-  const subjects = new Map(accessSubjects(held.nodes.values(), held.owners).map((subject) => [subject.id, subject]));
-  const byAddress = [...subjects.values()].find((subject) => subject.address === query.dst);
-  let target: AccessTarget;
-  if (subjects.has(query.dst)) target = { node: subjects.get(query.dst)! };
-  else if (byAddress) target = { node: byAddress };
-  else {
-    const address = parseAddressOrNull(query.dst);
-    if (!address) throw fieldError("dst", "Expected a node id of this network or one address");
-    target = { address };
-  }
   const rules = rulesInForce(storedRules(held), Date.now());
-  const decision = decideFlow(held.network.accessMode, rules, subjects.get(src.id)!, target, flow.value);
+  const decision = decideFlow(held.network.accessMode, rules, accessSubject(src, held.owners), targetOf(held, query.dst), flow.value);
   return {
     allowed: decision.allowed,
     rule: decision.rule === null ? null : { index: decision.rule, ...held.access.rules[decision.rule]! },
   };
 }
 
-function parseAddressOrNull(text: string) {
-  try {
-    return hostPrefix(text);
-  } catch {
-    return null;
-  }
+/** The destination: a node by id or by overlay address, else one address (a routed host). */
+function targetOf(held: HeldNetwork, dst: string): AccessTarget {
+  const node = held.nodes.get(dst) ?? nodeAt(held, dst);
+  if (node) return { node: accessSubject(node, held.owners) };
+  const address = hostPrefixOrNull(dst);
+  if (!address) throw fieldError("dst", "Expected a node id of this network or one address");
+  return { address };
+}
+
+function nodeAt(held: HeldNetwork, address: string) {
+  for (const node of held.nodes.values()) if (node.address === address) return node;
+  return undefined;
 }

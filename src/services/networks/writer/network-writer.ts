@@ -9,6 +9,7 @@ import { RevisionWaiters } from "../memory/revision-waiters";
 import { accessPolicyView, checkAccessFlow, previewAccessPolicy } from "../views/access-policy";
 import type { AccessPolicyInput } from "../access/access-state";
 import { putAccessPolicy } from "../operations/access-policy";
+import { refreshDeviceOwner } from "../operations/device-owners";
 import * as devices from "../operations/devices";
 import * as dnsRecords from "../operations/dns-records";
 import * as gatewayAgent from "../operations/gateway-agent";
@@ -116,6 +117,10 @@ export class NetworkWriter extends DurableObject<Env> {
   }
   removeDevice(networkId: string, deviceId: string, audit?: AuditContext) {
     return this.writes.write(audit, (ctx) => devices.removeDevice(ctx, networkId, deviceId));
+  }
+  /** A device owner's role in the group changed (services/networks/operations/device-lifecycle.ts refreshDeviceOwners). */
+  refreshDeviceOwner(networkId: string, userId: string) {
+    return this.writes.write(undefined, (ctx) => refreshDeviceOwner(ctx, networkId, userId));
   }
   setRoutingPreference(networkId: string, nodeId: string, mode: NodeRow["routingMode"], policyIds: string[], audit?: AuditContext) {
     return this.writes.write(audit, (ctx) => devices.setRoutingPreference(ctx, networkId, nodeId, mode, policyIds));
