@@ -6,4 +6,5 @@ export const accessPoliciesRouter = guardedRouter("user")
   .openapi(routes.get, handlers.get)
   .openapi(routes.put, handlers.put)
   .openapi(routes.preview, handlers.preview)
-  .openapi(routes.check, handlers.check);
+  .openapi(routes.check, handlers.check)
+  .openapi(routes.sources, handlers.sources);

@@ -9,6 +9,7 @@ import { RevisionWaiters } from "../memory/revision-waiters";
 import { accessPolicyView, checkAccessFlow, previewAccessPolicy } from "../views/access-policy";
 import type { AccessPolicyInput } from "../access/access-state";
 import { putAccessPolicy } from "../operations/access-policy";
+import { accessSourcesView } from "../views/access-sources";
 import * as devices from "../operations/devices";
 import * as dnsRecords from "../operations/dns-records";
 import * as gatewayAgent from "../operations/gateway-agent";
@@ -143,6 +144,9 @@ export class NetworkWriter extends DurableObject<Env> {
   }
   checkAccess(networkId: string, query: { src: string; dst: string; port: string }) {
     return capture(async () => checkAccessFlow(await this.writes.memory.forRead(this.writes.db, networkId), query));
+  }
+  accessSources(networkId: string, dst: string) {
+    return capture(async () => accessSourcesView(await this.writes.memory.forRead(this.writes.db, networkId), dst));
   }
 
   /** Outside the queue: group-committed with other heartbeats (lib/group-commit.ts). */
