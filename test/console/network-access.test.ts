@@ -83,6 +83,20 @@ describe("console access page", () => {
     const { admin, network, web, laptop } = await threeNodes();
     const agent = await adminAgent();
     const base = `/networks/${network.id}/access`;
+    // Tests that held when written but fail against the nodes as they are now: the switch is refused, in words.
+    const tag = async (nodeId: string, tags: string[]) =>
+      expectStatus(await api(admin.token).PATCH("/api/v1/nodes/{id}", { ...byId(nodeId), body: { tags } }), 200);
+    await tag(web.id, ["tag:web"]);
+    const tagged = {
+      rules: [{ action: "allow", src: ["*"], dst: ["tag:web"], ports: ["tcp:443"] }],
+      tests: [{ src: `node:${laptop.id}`, dst: "tag:web", port: "tcp:443", expect: "allow" }],
+    };
+    expect((await call("PUT", `/networks/${network.id}/access-policy`, { body: tagged, token: admin.token })).status).toBe(200);
+    await tag(web.id, []);
+    const switchRefused = await agent.post(`${base}/mode`, { accessMode: "policy" });
+    expect(switchRefused.status).toBe(400);
+    expect(textOf(switchRefused.text)).toMatch(/Test 1, dst: "tag:web": Selects no node/);
+    expect(textOf(switchRefused.text)).toContain("Access mode: open");
     expect(
       (
         await call("PUT", `/networks/${network.id}/access-policy`, {

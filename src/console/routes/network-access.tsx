@@ -15,10 +15,10 @@ export const networkAccessRoutes = new Hono<SignedInEnv>();
 type C = Context<SignedInEnv>;
 type Document = Schema<"AccessPolicyDocument">;
 
-/** What the editor shows after a refusal: the text typed, the revision it started from, the refusal and its status. */
+/** What the editor shows after a refusal: the text typed and the revision it started from (else the policy in force), the refusal and its status. */
 interface Kept {
-  text: string;
-  baseRevision: number;
+  text?: string;
+  baseRevision?: number;
   error: FormError;
   status: number;
 }
@@ -102,9 +102,7 @@ networkAccessRoutes.post("/networks/:id/access/mode", async (c) => {
   });
   if (changed.data) return c.redirect(`/networks/${loaded.network.id}/access`, 303);
   const { message, fields, status } = refusal(changed);
-  const policy = await c.var.api.GET("/api/v1/networks/{id}/access-policy", { params: { path: { id: loaded.network.id } } });
-  const text = policy.data ? documentText(policy.data) : "";
-  return renderAccess(c, loaded, { text, baseRevision: policy.data?.revision ?? 0, error: { message, fields }, status });
+  return renderAccess(c, loaded, { error: { message, fields }, status });
 });
 
 networkAccessRoutes.post("/networks/:id/access/preview", async (c) => {
