@@ -2793,8 +2793,10 @@ export interface components {
             dst: string;
             /** @description Every node that may send dst something, by groups of nodes alike */
             sources: {
-                /** @description Nodes alike towards dst: the same ports, decided by the same rules */
+                /** @description Nodes alike towards dst (the same ports, decided by the same rules), in address order; cut once 1,000 ids are listed */
                 nodeIds: string[];
+                /** @description How many nodes the group holds (nodeIds may list fewer) */
+                nodeCount: number;
                 /** @description What they may send dst: "tcp:443", "icmp", "*"… */
                 ports: string[];
                 /** @description Indexes of the allows that give the ports; empty in open mode */
@@ -2802,7 +2804,7 @@ export interface components {
                 /** @description Indexes of the denies that take ports away from those allows */
                 deniedBy: number[];
             }[];
-            /** @description More nodes may reach dst than listed (1,000); nodesAllowed stays exact */
+            /** @description More nodes may reach dst than ids listed (1,000): every group is still listed, with its nodeCount */
             truncated: boolean;
             nodesAllowed: number;
         };

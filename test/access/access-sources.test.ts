@@ -18,7 +18,7 @@ describe("access sources", () => {
     const open = await sourcesOf(network.id, b.id, admin.token);
     expect(open.status).toBe(200);
     expect(open.body).toMatchObject({ mode: "open", revision: 0, dst: b.id, nodesAllowed: 2, truncated: false });
-    expect(open.body.sources).toEqual([{ nodeIds: [a.id, c.id], ports: ["*"], allowedBy: [], deniedBy: [] }]);
+    expect(open.body.sources).toEqual([{ nodeIds: [a.id, c.id], nodeCount: 2, ports: ["*"], allowedBy: [], deniedBy: [] }]);
 
     const document = {
       rules: [
@@ -35,14 +35,14 @@ describe("access sources", () => {
     expect(policy).toMatchObject({ mode: "policy", revision: 1, nodesAllowed: 2, truncated: false });
     expect(policy.sources).toEqual(
       expect.arrayContaining([
-        { nodeIds: [a.id], ports: ["tcp"], allowedBy: [0, 1], deniedBy: [] },
-        { nodeIds: [c.id], ports: ["tcp:1-21", "tcp:23-65535"], allowedBy: [1], deniedBy: [2] },
+        { nodeIds: [a.id], nodeCount: 1, ports: ["tcp"], allowedBy: [0, 1], deniedBy: [] },
+        { nodeIds: [c.id], nodeCount: 1, ports: ["tcp:1-21", "tcp:23-65535"], allowedBy: [1], deniedBy: [2] },
       ]),
     );
     expect(policy.sources).toHaveLength(2);
     // b may reach a (icmp) but a is reached by nothing else; c is reached by no one.
     expect((await sourcesOf(network.id, a.id, admin.token)).body.sources).toEqual([
-      { nodeIds: [b.id], ports: ["icmp"], allowedBy: [3], deniedBy: [] },
+      { nodeIds: [b.id], nodeCount: 1, ports: ["icmp"], allowedBy: [3], deniedBy: [] },
     ]);
     expect((await sourcesOf(network.id, c.id, admin.token)).body).toMatchObject({ sources: [], nodesAllowed: 0 });
   });

@@ -64,6 +64,11 @@ describe("access sources equal reading every rule for every pair", () => {
           }
           expect(answer.nodesAllowed).toBe(allowedCount);
           expect(listed.length).toBe(allowedCount);
+          // With ids cut at 2, every group is still there with its count and its reasons.
+          const cut = accessSourcesOf(compiled, to, 2);
+          expect(cut.sources.map(({ nodeIds, ...group }) => group)).toEqual(answer.sources.map(({ nodeIds, ...group }) => group));
+          expect(cut.sources.flatMap((group) => group.nodeIds).length).toBe(Math.min(2, allowedCount));
+          expect(cut.truncated).toBe(allowedCount > 2);
         }
       }),
       { numRuns: 150 },

@@ -58,7 +58,7 @@ function ReachAnswer({
     <table>
       <caption>
         Nodes that may reach {target}: {answer.nodesAllowed}
-        {answer.truncated ? " (the first 1,000 listed)" : ""}, as revision {answer.revision} in {answer.mode} mode decides
+        {answer.truncated ? " (1,000 named)" : ""}, as revision {answer.revision} in {answer.mode} mode decides
       </caption>
       <thead>
         <tr>
@@ -70,7 +70,10 @@ function ReachAnswer({
       <tbody>
         {answer.sources.map((group) => (
           <tr>
-            <th scope="row">{group.nodeIds.map((id) => names.get(id) ?? id).join(", ")}</th>
+            <th scope="row">
+              {group.nodeIds.map((id) => names.get(id) ?? id).join(", ")}
+              {group.nodeCount > group.nodeIds.length && ` and ${group.nodeCount - group.nodeIds.length} more`}
+            </th>
             <td>
               <code>{group.ports.join(", ")}</code>
             </td>

@@ -7,7 +7,9 @@ import { type AccessSubject, hostPrefix, selectsNode } from "./selectors";
 
 /** Nodes alike towards one destination node: the ports they may send it, and the rules that decide it. */
 export interface AccessSourceGroup {
+  /** In address order; fewer than nodeCount once the answer's `limit` of ids is spent. */
   nodeIds: string[];
+  nodeCount: number;
   ports: string[];
   /** Document indexes of the allows that give these ports (empty in open mode: the mode allows everything). */
   allowedBy: number[];
@@ -17,7 +19,7 @@ export interface AccessSourceGroup {
 
 export interface AccessSources {
   sources: AccessSourceGroup[];
-  /** More source nodes than `limit` may reach it: the groups stop there (nodesAllowed stays exact). */
+  /** More source nodes than `limit` may reach it: every group is listed, its ids cut (nodeCount stays exact). */
   truncated: boolean;
   nodesAllowed: number;
 }
@@ -61,14 +63,15 @@ export function accessSourcesOf(compiled: CompiledAccess, target: AccessSubject,
     const ports = compiled.classPorts(sourceClass, targetClass);
     if (isNoTraffic(ports)) continue;
     nodesAllowed += members.length;
-    if (listed >= limit) continue;
     const deciding = compiled.rules.filter((rule) => selects(rule.src, members[0]!) && selects(rule.dst, target));
     const denied = deciding.filter((rule) => rule.action === "deny").reduce((set, rule) => joinPorts(set, rule.ports), NO_PORTS);
     const allowed = deciding.filter((rule) => rule.action === "allow").reduce((set, rule) => joinPorts(set, rule.ports), NO_PORTS);
-    const shown = byAddress(members).slice(0, limit - listed);
+    // Sorting costs a parse per member: only groups that still show ids pay it.
+    const shown = listed >= limit ? [] : byAddress(members).slice(0, limit - listed);
     listed += shown.length;
     sources.push({
       nodeIds: shown.map((node) => node.id),
+      nodeCount: members.length,
       ports: formatPorts(ports),
       allowedBy: deciding
         .filter((rule) => rule.action === "allow" && rule.index >= 0 && !isNoTraffic(subtractPorts(rule.ports, denied)))
