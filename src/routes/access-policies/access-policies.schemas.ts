@@ -125,12 +125,10 @@ export const AccessSourcesSchema = z
     sources: z
       .array(
         z.object({
-          nodeIds: z
-            .array(z.string())
-            .openapi({
-              description:
-                "Nodes alike towards dst (the same ports, decided by the same rules), in address order; cut once 1,000 ids are listed",
-            }),
+          nodeIds: z.array(z.string()).openapi({
+            description:
+              "Nodes alike towards dst (the same ports, decided by the same rules), in address order; cut once 1,000 ids are listed",
+          }),
           nodeCount: z.number().int().openapi({ description: "How many nodes the group holds (nodeIds may list fewer)" }),
           ports: z.array(z.string()).openapi({ description: 'What they may send dst: "tcp:443", "icmp", "*"…' }),
           allowedBy: z.array(z.number().int()).openapi({ description: "Indexes of the allows that give the ports; empty in open mode" }),
