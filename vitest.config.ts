@@ -19,6 +19,7 @@ const fuzzSettings = () => ({
 const unitTests = [
   "test/access/rules.test.ts",
   "test/access/compile.property.test.ts",
+  "test/access/sources.property.test.ts",
   "test/access/configs.test.ts",
   "test/routing/config-delta.test.ts",
   "test/routing/conflicts.test.ts",

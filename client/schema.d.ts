@@ -852,6 +852,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/networks/{id}/access-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who may reach one node, and the rules that decide it
+         * @description Members of the network's group (viewer and up). Every node that may send dst something now, grouped by nodes alike, with the ports and the allow and deny rules that decide them (open mode: everyone, every port, no rule).
+         */
+        get: operations["accessSources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/networks/{id}/access-policy/revisions": {
         parameters: {
             query?: never;
@@ -2803,6 +2823,30 @@ export interface components {
                 /** @description Its position in the document's rules */
                 index: number;
             } | null);
+        };
+        AccessSources: {
+            networkId: string;
+            /** @enum {string} */
+            mode: "open" | "policy";
+            /** @description The access policy revision the answer was read at */
+            revision: number;
+            dst: string;
+            /** @description Every node that may send dst something, by groups of nodes alike */
+            sources: {
+                /** @description Nodes alike towards dst (the same ports, decided by the same rules), in address order; cut once 1,000 ids are listed */
+                nodeIds: string[];
+                /** @description How many nodes the group holds (nodeIds may list fewer) */
+                nodeCount: number;
+                /** @description What they may send dst: "tcp:443", "icmp", "*"… */
+                ports: string[];
+                /** @description Indexes of the allows that give the ports; empty in open mode */
+                allowedBy: number[];
+                /** @description Indexes of the denies that take ports away from those allows */
+                deniedBy: number[];
+            }[];
+            /** @description More nodes may reach dst than ids listed (1,000): every group is still listed, with its nodeCount */
+            truncated: boolean;
+            nodesAllowed: number;
         };
         AccessPolicyRevisionPage: {
             items: components["schemas"]["AccessPolicyRevisionSummary"][];
@@ -8030,6 +8074,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccessCheck"];
+                };
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    accessSources: {
+        parameters: {
+            query: {
+                /** @description The destination node's id */
+                dst: string;
+            };
+            header?: never;
+            path: {
+                /** @description Network id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sources */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessSources"];
                 };
             };
             /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */

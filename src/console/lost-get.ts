@@ -7,7 +7,7 @@
 const SEGMENT = "[A-Za-z0-9_-]+";
 const FORM_PAGES: [RegExp, (match: RegExpExecArray) => string][] = [
   [new RegExp(`^/networks/(${SEGMENT})/pools(/.*)?$`), (match) => `/networks/${match[1]}/policies`],
-  [new RegExp(`^/networks/(${SEGMENT})/(nodes|policies|dns)/.+$`), (match) => `/networks/${match[1]}/${match[2]}`],
+  [new RegExp(`^/networks/(${SEGMENT})/(nodes|policies|dns|access)/.+$`), (match) => `/networks/${match[1]}/${match[2]}`],
   [new RegExp(`^/groups/(${SEGMENT})/.+$`), (match) => `/groups/${match[1]}`],
   [/^\/admin\/(gateways|regions)(\/.*)?$/, () => "/admin/inventory"],
   [/^\/admin\/(agents\/.+|settings)$/, (match) => (match[1] === "settings" ? "/admin" : "/admin/agents")],

@@ -66,6 +66,7 @@ describe("console layout details", () => {
       [`/networks/${network.id}/pools`, `/networks/${network.id}/policies`],
       [`/networks/${network.id}/nodes/node_x/endpoint`, `/networks/${network.id}/nodes`],
       [`/networks/${network.id}/dns/records`, `/networks/${network.id}/dns`],
+      [`/networks/${network.id}/access/preview`, `/networks/${network.id}/access`],
       ["/admin/gateways", "/admin/inventory"],
       ["/notifications/channels", "/notifications"],
     ]) {

@@ -9,6 +9,7 @@ export const NETWORK_TABS = [
   { path: "/nodes", label: "Nodes" },
   { path: "/policies", label: "Routing policies" },
   { path: "/dns", label: "DNS" },
+  { path: "/access", label: "Access" },
   { path: "/status", label: "Runtime status" },
 ] as const;
 

@@ -8,6 +8,7 @@ import type { ConsoleUser } from "../types";
 import { awaitingAgent } from "./awaiting";
 import { NodeAdded, type NodeAddedProps } from "./node-added";
 import { AddNodeForm } from "./node-form";
+import { NodeTags } from "./node-tags";
 import { NetworkFrame, shortKey, when } from "./network-frame";
 
 export interface NodesProps {
@@ -52,6 +53,7 @@ export function NetworkNodesPage(props: NodesProps) {
               <th scope="col">Address</th>
               <th scope="col">Public key</th>
               <th scope="col">Roles</th>
+              <th scope="col">Tags</th>
               <th scope="col">Endpoint</th>
               <th scope="col">Last seen</th>
               <th scope="col">Actions</th>
@@ -68,6 +70,9 @@ export function NetworkNodesPage(props: NodesProps) {
                   <code title={node.publicKey ?? undefined}>{shortKey(node.publicKey)}</code>
                 </td>
                 <td>{[...node.roles, ...(node.servesDns ? ["DNS server"] : [])].join(", ") || "peer"}</td>
+                <td>
+                  <NodeTags {...{ node, canChange, csrfToken, base, error }} />
+                </td>
                 <td>{canChange ? <EndpointForm {...{ csrfToken, base, node }} /> : <code>{node.endpoint ?? "none"}</code>}</td>
                 <td>{node.redacted ? "not shown" : when(node.lastSeenAt)}</td>
                 <td>

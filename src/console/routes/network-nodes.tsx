@@ -1,6 +1,8 @@
 import { type Context, Hono } from "hono";
 import { asText, type Schema } from "../../../client/index.ts";
 import { formFields, worded } from "../form";
+import type { FieldMap } from "../humanize";
+import { tagsFieldOf, tagsOf } from "../pages/node-tags";
 import { searchList, searchWords } from "../list-search";
 import type { NodeAddedProps } from "../pages/node-added";
 import { awaitingAgent } from "../pages/awaiting";
@@ -15,7 +17,7 @@ import { attachment, failure, type LoadedNetwork, loadNetwork, optional, type Re
 export const networkNodeRoutes = new Hono<SignedInEnv>();
 
 /** The page; after a refused form, with the API's sentence, the form's values and the API's status. */
-async function renderNodes(c: Context<SignedInEnv>, loaded: LoadedNetwork, refused?: Refused, added?: AddedNode) {
+async function renderNodes(c: Context<SignedInEnv>, loaded: LoadedNetwork, refused?: Refused, added?: AddedNode, fields?: FieldMap) {
   const q = searchWords(c.req.query("q"));
   const read = async (at: string | undefined, limit: number) => {
     const answer = await c.var.api.GET("/api/v1/nodes", {
@@ -42,7 +44,7 @@ async function renderNodes(c: Context<SignedInEnv>, loaded: LoadedNetwork, refus
       gateways={gateways}
       platformAdmin={isPlatformAdmin(c.var.user)}
       added={added && (await addedView(c, added))}
-      error={refused && worded(refused.error, { names: nameMap(nodes.items, gateways), fields: NODE_FIELDS })}
+      error={refused && worded(refused.error, { names: nameMap(nodes.items, gateways), fields: { ...NODE_FIELDS, ...fields } })}
       values={refused?.values}
     />
   );
@@ -132,6 +134,17 @@ networkNodeRoutes.post("/networks/:id/nodes/:nodeId/endpoint", async (c) => {
   });
   if (changed.data) return c.redirect(`/networks/${loaded.network.id}/nodes`, 303);
   return renderNodes(c, loaded, refusedBy(changed));
+});
+
+/** Access-policy tags (owners and admins; the API refuses a member tagging their own device). */
+networkNodeRoutes.post("/networks/:id/nodes/:nodeId/tags", async (c) => {
+  const { tags = "" } = await formFields(c);
+  const loaded = await loadNetwork(c);
+  if (loaded instanceof Response) return loaded;
+  const nodeId = c.req.param("nodeId");
+  const changed = await c.var.api.PATCH("/api/v1/nodes/{id}", { params: { path: { id: nodeId } }, body: { tags: tagsOf(tags) } });
+  if (changed.data) return c.redirect(`/networks/${loaded.network.id}/nodes`, 303);
+  return renderNodes(c, loaded, refusedBy(changed), undefined, { tags: { label: "Tags", field: tagsFieldOf(nodeId) } });
 });
 
 networkNodeRoutes.post("/networks/:id/nodes/:nodeId/delete", async (c) => {

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { SignedInEnv } from "../types";
 import { gatewayPoolRoutes } from "./gateway-pools";
+import { networkAccessRoutes } from "./network-access";
 import { networkDnsRoutes } from "./network-dns";
 import { networkNodeRoutes } from "./network-nodes";
 import { networkOverviewRoutes } from "./network-overview";
@@ -15,3 +16,4 @@ networkPageRoutes.route("/", networkPolicyRoutes);
 networkPageRoutes.route("/", gatewayPoolRoutes);
 networkPageRoutes.route("/", networkDnsRoutes);
 networkPageRoutes.route("/", networkStatusRoutes);
+networkPageRoutes.route("/", networkAccessRoutes);

@@ -37,3 +37,8 @@ export const check: AppRouteHandler<typeof routes.check> = async (c) => {
   const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json(await unwrap(networkWriter(c.env, network.id).checkAccess(network.id, c.req.valid("query"))), 200);
 };
+
+export const sources: AppRouteHandler<typeof routes.sources> = async (c) => {
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  return c.json(await unwrap(networkWriter(c.env, network.id).accessSources(network.id, c.req.valid("query").dst)), 200);
+};

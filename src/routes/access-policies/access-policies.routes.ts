@@ -1,6 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse } from "../../lib/openapi";
-import { AccessCheckQuery, AccessCheckSchema, AccessPolicyBody, AccessPolicySchema, AccessPreviewSchema } from "./access-policies.schemas";
+import {
+  AccessCheckQuery,
+  AccessCheckSchema,
+  AccessPolicyBody,
+  AccessPolicySchema,
+  AccessPreviewSchema,
+  AccessSourcesQuery,
+  AccessSourcesSchema,
+} from "./access-policies.schemas";
 
 const tags = ["Access policies"];
 
@@ -59,4 +67,16 @@ export const check = createRoute({
     "Members of the network's group (viewer and up). Decided as the network's configs and filters decide it now (open mode allows everything).",
   request: { params: IdParam("Network", "net"), query: AccessCheckQuery },
   responses: { 200: jsonResponse(AccessCheckSchema, "The decision"), ...errorResponses(401, 404, 422) },
+});
+
+export const sources = createRoute({
+  method: "get",
+  path: "/networks/{id}/access-sources",
+  operationId: "accessSources",
+  tags,
+  summary: "Who may reach one node, and the rules that decide it",
+  description:
+    "Members of the network's group (viewer and up). Every node that may send dst something now, grouped by nodes alike, with the ports and the allow and deny rules that decide them (open mode: everyone, every port, no rule).",
+  request: { params: IdParam("Network", "net"), query: AccessSourcesQuery },
+  responses: { 200: jsonResponse(AccessSourcesSchema, "The sources"), ...errorResponses(401, 404, 422) },
 });

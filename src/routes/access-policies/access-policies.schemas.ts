@@ -111,3 +111,34 @@ export const AccessCheckSchema = z
       .openapi({ description: "The rule that decided; null when the mode's default did (open: allow; policy: deny)" }),
   })
   .openapi("AccessCheck");
+
+export const AccessSourcesQuery = z.object({
+  dst: z.string().min(1).max(64).openapi({ description: "The destination node's id", example: "node_..." }),
+});
+
+export const AccessSourcesSchema = z
+  .object({
+    networkId: z.string(),
+    mode: z.enum(["open", "policy"]),
+    revision: z.number().int().openapi({ description: "The access policy revision the answer was read at" }),
+    dst: z.string(),
+    sources: z
+      .array(
+        z.object({
+          nodeIds: z.array(z.string()).openapi({
+            description:
+              "Nodes alike towards dst (the same ports, decided by the same rules), in address order; cut once 1,000 ids are listed",
+          }),
+          nodeCount: z.number().int().openapi({ description: "How many nodes the group holds (nodeIds may list fewer)" }),
+          ports: z.array(z.string()).openapi({ description: 'What they may send dst: "tcp:443", "icmp", "*"…' }),
+          allowedBy: z.array(z.number().int()).openapi({ description: "Indexes of the allows that give the ports; empty in open mode" }),
+          deniedBy: z.array(z.number().int()).openapi({ description: "Indexes of the denies that take ports away from those allows" }),
+        }),
+      )
+      .openapi({ description: "Every node that may send dst something, by groups of nodes alike" }),
+    truncated: z
+      .boolean()
+      .openapi({ description: "More nodes may reach dst than ids listed (1,000): every group is still listed, with its nodeCount" }),
+    nodesAllowed: z.number().int(),
+  })
+  .openapi("AccessSources");

@@ -9,5 +9,6 @@ export const accessPoliciesRouter = guardedRouter("user")
   .openapi(routes.put, handlers.put)
   .openapi(routes.preview, handlers.preview)
   .openapi(routes.check, handlers.check)
+  .openapi(routes.sources, handlers.sources)
   .openapi(revisionRoutes.list, revisionHandlers.list)
   .openapi(revisionRoutes.read, revisionHandlers.read);

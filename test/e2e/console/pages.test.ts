@@ -26,6 +26,7 @@ function mainPages(showcase: Showcase) {
     { name: "policies", path: `${network}/policies` },
     { name: "dns", path: `${network}/dns` },
     { name: "status", path: `${network}/status` },
+    { name: "access", path: `${network}/access` },
     { name: "groups", path: "/groups" },
     { name: "group", path: `/groups/${showcase.groupId}` },
     { name: "devices", path: "/devices" },

@@ -37,7 +37,7 @@ export async function buildShowcase(baseUrl: string, admin: TypedApiClient): Pro
     await node({ name: "gw-ams", roles: ["gateway"], gatewayId: inventory[1]?.id, endpoint: "198.51.100.20:51820" }),
     await node({ name: "gw-par", roles: ["gateway"], gatewayId: inventory[2]?.id, endpoint: "198.51.100.30:51820" }),
   ];
-  await node({ name: "build-server", publicKey: publicKey(), endpoint: "203.0.113.40:51820" });
+  await node({ name: "build-server", publicKey: publicKey(), endpoint: "203.0.113.40:51820", tags: ["tag:ci"] });
   const pool = expectAnswer(
     await admin.POST("/api/v1/networks/{id}/gateway-pools", {
       ...byId(network.id),
@@ -76,6 +76,25 @@ export async function buildShowcase(baseUrl: string, admin: TypedApiClient): Pro
     await typedApi(baseUrl).POST("/api/v1/client/devices", { body: { enrolmentKey: key.key, name: "laptop-ada", publicKey: publicKey() } }),
     201,
     "device",
+  );
+  // An access policy written but not enforced (the network stays open): the access page's rules and tests.
+  expectAnswer(
+    await admin.PUT("/api/v1/networks/{id}/access-policy", {
+      ...byId(network.id),
+      body: {
+        rules: [
+          { action: "allow", src: ["tag:ci"], dst: ["172.30.0.0/16"], ports: ["tcp:443"], description: "builds reach the datacenter" },
+          { action: "allow", src: ["role:owner"], dst: ["*"], ports: ["*"], description: "owners reach everything" },
+          { action: "deny", src: ["*"], dst: ["172.30.9.0/24"], ports: ["*"], description: "payroll LAN" },
+        ],
+        tests: [
+          { src: "tag:ci", dst: "172.30.0.10", port: "tcp:443", expect: "allow" },
+          { src: "tag:ci", dst: "172.30.9.10", port: "tcp:443", expect: "deny" },
+        ],
+      },
+    }),
+    200,
+    "access policy",
   );
   // gw-fra and gw-ams run their agents; gw-par's never reported (the chain shows it unhealthy, standby).
   await reportAsAgent(baseUrl, admin, inventory[0]?.id ?? "", fra?.id ?? "");

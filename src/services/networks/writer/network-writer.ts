@@ -10,6 +10,7 @@ import { accessPolicyView, checkAccessFlow, previewAccessPolicy } from "../views
 import type { AccessPolicyInput } from "../access/access-state";
 import { putAccessPolicy } from "../operations/access-policy";
 import { refreshDeviceOwner } from "../operations/device-owners";
+import { accessSourcesView } from "../views/access-sources";
 import * as devices from "../operations/devices";
 import * as dnsRecords from "../operations/dns-records";
 import * as gatewayAgent from "../operations/gateway-agent";
@@ -148,6 +149,9 @@ export class NetworkWriter extends DurableObject<Env> {
   }
   checkAccess(networkId: string, query: { src: string; dst: string; port: string }) {
     return capture(async () => checkAccessFlow(await this.writes.memory.forRead(this.writes.db, networkId), query));
+  }
+  accessSources(networkId: string, dst: string) {
+    return capture(async () => accessSourcesView(await this.writes.memory.forRead(this.writes.db, networkId), dst));
   }
 
   /** Outside the queue: group-committed with other heartbeats (lib/group-commit.ts). */
