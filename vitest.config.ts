@@ -54,6 +54,25 @@ const bundledDependencies = [
   "fast-check",
 ];
 
+/** The e2e suites that hold no host state (no namespaces, no WireGuard, no fixed ports): project e2e-web. */
+const webEndToEnd = [
+  "test/e2e/console/**/*.test.ts",
+  "test/e2e/docs/**/*.test.ts",
+  "test/e2e/oauth/**/*.test.ts",
+  "test/e2e/client-library/**/*.test.ts",
+  "test/e2e/smoke/worker-server.test.ts",
+  "test/e2e/smoke/body-limit.test.ts",
+  "test/e2e/dns/api-zone.test.ts",
+];
+
+/** Both e2e projects: generous timeouts, and the Worker bundled and its D1 migrated once per run. */
+const endToEnd = {
+  environment: "node",
+  testTimeout: 180_000,
+  hookTimeout: 180_000,
+  globalSetup: ["./test/e2e/support/worker-template.global.ts"],
+};
+
 /** test/notifications: webhooks reach the Node receiver on 127.0.0.1 (globalSetup), and time out fast. */
 const notificationSettings = () => ({ WEBHOOK_ALLOW_HTTP_LOOPBACK: "true", WEBHOOK_TIMEOUT_MS: "1000" });
 
@@ -119,17 +138,15 @@ export default defineConfig(async () => {
           test: { name: "client-library", include: ["test/client-library/**/*.test.ts"], environment: "node", testTimeout: 20_000 },
         },
         {
-          // Real data plane and DNS servers against `wrangler dev`, in Node.
-          test: {
-            name: "e2e",
-            include: ["test/e2e/**/*.test.ts"],
-            environment: "node",
-            testTimeout: 180_000,
-            hookTimeout: 180_000,
-            fileParallelism: false,
-            // The Worker bundled and its D1 migrated once per run; each suite's server copies them.
-            globalSetup: ["./test/e2e/support/worker-template.global.ts"],
-          },
+          // The browser and API e2e suites against `wrangler dev`, in Node: each has its own server on a free
+          // port and no host state, so two run at once (scripts/test.mjs passes --maxWorkers 2).
+          test: { name: "e2e-web", include: webEndToEnd, ...endToEnd },
+        },
+        {
+          // Real data plane and DNS servers against `wrangler dev`, in Node. One file at a time: they share the
+          // host's network namespaces and nftables, and their failovers are timed. vitest runs a one-worker
+          // project after the others, so these start when the web suites are done.
+          test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], exclude: webEndToEnd, ...endToEnd, fileParallelism: false },
         },
         // `npm run bench` only (BENCH=1): load figures are measurements, never test assertions.
         ...(process.env.BENCH
