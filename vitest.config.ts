@@ -83,9 +83,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
     test: {
-      // Three workers on the 2 cores, as before issue 25 (not re-measured with the e2e process beside them).
-      // The e2e project runs one file at a time, and vitest runs such a project only after all the others:
-      // `npm test` (scripts/test.mjs) therefore starts it in a second vitest process beside them.
+      // Three workers on the 2 cores: a workers file waits on its writer and D1 as much as it computes.
+      // `npm test` (scripts/test.mjs) runs the e2e projects in a second vitest process, after these.
       maxWorkers: 3,
       projects: [
         {
@@ -130,7 +129,7 @@ export default defineConfig(async () => {
         },
         {
           // wgo, the command-line client and gateway agent (argument parsing, state files, error messages), in Node.
-          // The Node projects run beside the e2e process and workerd (scripts/test.mjs): a 5 s default is tight there.
+          // The Node projects run beside workerd's three workers: a 5 s default is tight there.
           test: { name: "wgo", include: ["test/wgo/**/*.test.ts"], environment: "node", testTimeout: 20_000 },
         },
         {
