@@ -2,6 +2,7 @@
 // that revision (delta sync: a one-peer change costs a few hundred bytes, not the whole network) and
 // applies the delta with `wg set`; otherwise, or when the delta cannot be used, the full config and
 // `wg syncconf` as before.
+import { enforceAccess } from "../access-filter.mjs";
 import { applyConfigDelta, deltaBase } from "../config-delta.mjs";
 import { dnsSummary } from "../device-dns.mjs";
 import { fetchConfigOrDelta, heldConfig, readPrivateKey, saveDevice, storeConfig } from "../device-state.mjs";
@@ -66,6 +67,8 @@ async function followDelta(ctx, place, up, held, delta) {
     text,
     forwardingTurnedOn: delta.forwarding === true,
   });
+  // Policy mode: the filters follow the delta too (a rule added, expired or removed; open mode drops them).
+  device.accessFilter = await enforceAccess(sys, ctx.home, ifname, next, device.accessFilter === true);
   // Files only once the interface took it: a failure above leaves the held revision to retry from.
   storeConfig(ctx.home, device, next);
   if (device.method === "wg-quick") writeSecretFile(paths.wgQuick(ctx.home, ifname), text); // for `wg-quick down`

@@ -25,6 +25,8 @@ export interface WriterContext {
    * seconds (stale reports are noticed only by a clock). Absent: nothing to schedule (tests, group writers).
    */
   schedulePoolChecks?(networkId: string, needed: boolean): Promise<void>;
+  /** Sets (or clears: null) the writer's clock for the next expiry of an access rule (operations/access-expiry.ts). */
+  scheduleAccessExpiry?(networkId: string, at: number | null): Promise<void>;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface NetworkState {
   /** Peers beyond the gateway. */
   peers: PeerConfig[];
   forwarding: boolean;
+  /** Policy mode: the node's inbound filter (docs/access.md); undefined in open mode. */
+  accessRules?: { from: string[]; ports: string[] }[];
   dns: string[];
   heartbeats: any[];
   /** Every config served, by revision: what a delta is computed from, like the server's history. */
@@ -51,6 +53,7 @@ export function currentConfig(state: NetworkState): NodeConfig {
     peers: [{ ...GATEWAY, allowedIps: [...GATEWAY.allowedIps, ...state.extraAllowedIps] }, ...state.peers],
     routingIntent: [],
     forwarding: state.forwarding,
+    ...(state.accessRules ? { accessRules: state.accessRules } : {}),
   });
   state.served.set(state.revision, config);
   return config;

@@ -5,6 +5,7 @@ import { nowIso } from "../../../lib/ids";
 import { type AccessDocument, type AccessPolicyInput, accessSubjects } from "../access/access-state";
 import { failingTests } from "../access/document-tests";
 import { parseRules, rulesInForce } from "../access/rules";
+import { keepAccessClock } from "./access-expiry";
 import { commit, type WriterContext } from "../commit";
 import { accessPolicyView } from "../views/access-policy";
 import { managedWrite, type WriteCaller } from "../write-access";
@@ -63,6 +64,8 @@ export async function putAccessPolicy(
   held.access = next;
   held.setNetwork({ ...held.network, accessRevision: next.revision, updatedAt: now });
   if (enforced) held.bumped({ routing: true });
+  // A rule with an expiresAt stops at it, with no further write: the writer's alarm recompiles then.
+  await keepAccessClock(ctx, held);
   // The answer is the document now in force, from the held network: no second trip to read it back.
   return accessPolicyView(held);
 }

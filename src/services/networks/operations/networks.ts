@@ -8,6 +8,7 @@ import { failingTests } from "../access/document-tests";
 import { storedRules } from "../access/held-access";
 import { rulesInForce } from "../access/rules";
 import { commit, type WriterContext } from "../commit";
+import { keepAccessClock } from "./access-expiry";
 import { fullNameProblem } from "../dns";
 import type { HeldNetwork } from "../memory/held-network";
 import { mustParseCidr, overlaps } from "../net/cidr";
@@ -166,6 +167,8 @@ export async function updateNetwork(
   if (changes.accessMode === "policy") assertAccessTestsPass(await ctx.memory.forWrite(ctx.db, networkId));
   const row = await inGroup();
   ctx.memory.adopt(row);
+  // Policy mode keeps a clock for its rules' expiries; open mode none.
+  if (changes.accessMode !== undefined) await keepAccessClock(ctx, await ctx.memory.forWrite(ctx.db, networkId));
   return row;
 }
 

@@ -8,6 +8,7 @@ import { type ConfigWanted, readConfigs, readProbes } from "../memory/config-rea
 import { RevisionWaiters } from "../memory/revision-waiters";
 import { accessPolicyView, checkAccessFlow, previewAccessPolicy } from "../views/access-policy";
 import type { AccessPolicyInput } from "../access/access-state";
+import { expireAccessRules } from "../operations/access-expiry";
 import { putAccessPolicy } from "../operations/access-policy";
 import { refreshDeviceOwner } from "../operations/device-owners";
 import { accessSourcesView } from "../views/access-sources";
@@ -23,9 +24,10 @@ import type { NodeRow } from "../state";
 import type { WriteCaller } from "../write-access";
 import { evaluatePoolsNow } from "../operations/pool-failover";
 import { groupWriter } from "./group-writer";
-import { PoolClock } from "./pool-clock";
+import { POOL_CHECK_MS, PoolClock } from "./pool-clock";
 import { typedStub } from "./typed-stub";
 import { WriteRunner } from "./write-runner";
+import { WriterAlarm } from "./writer-alarm";
 
 /**
  * The single writer of one network (one instance per network, named by its id): every change to its
@@ -37,7 +39,9 @@ import { WriteRunner } from "./write-runner";
  * It holds the network in memory (services/networks/memory), so config reads and long polls come here too.
  */
 export class NetworkWriter extends DurableObject<Env> {
-  private readonly clock = new PoolClock(this.ctx.storage);
+  /** The object's one alarm (writer-alarm.ts), at the earliest of the pool checks and the next access rule expiry. */
+  private readonly alarmClock = new WriterAlarm(this.ctx.storage);
+  private readonly clock = new PoolClock(this.alarmClock);
   /** Devices long-polling for a new routing revision; woken after every write. */
   private readonly waiters: RevisionWaiters;
   private readonly writes: WriteRunner;
@@ -49,6 +53,7 @@ export class NetworkWriter extends DurableObject<Env> {
     this.writes = new WriteRunner(env, ctx, {
       afterWrite: () => this.waiters.wake(),
       schedulePoolChecks: (networkId, needed) => this.clock.schedule(networkId, needed),
+      scheduleAccessExpiry: (networkId, at) => this.alarmClock.set(networkId, "accessExpiry", at),
     });
     this.waiters = new RevisionWaiters(() => this.writes.memory.heldRoutingRevision());
     this.heartbeats = new GroupCommit((items) => writeHeartbeats(this.writes.db, items), mergeHeartbeats);
@@ -186,9 +191,17 @@ export class NetworkWriter extends DurableObject<Env> {
     return { ...this.writes.meter, ...this.writes.memory.stats(), queueDepth: this.writes.queue.depth };
   }
 
-  /** The pool clock (pool-clock.ts): evaluates the network's pools, which sets the next alarm. */
+  /** A lapsed access rule stops without a write (operations/access-expiry.ts): the alarm runs this at its expiresAt. */
+  expireAccessRules(networkId: string) {
+    return this.writes.write(undefined, (ctx) => expireAccessRules(ctx, networkId));
+  }
+
+  /** The writer's alarm (writer-alarm.ts): pool checks and access expiry, each setting its own next time. */
   override async alarm() {
-    await this.clock.tick((networkId) => this.evaluatePools(networkId));
+    await this.alarmClock.tick({
+      pools: async (networkId) => ({ result: await this.evaluatePools(networkId), retryAt: Date.now() + POOL_CHECK_MS }),
+      accessExpiry: async (networkId) => ({ result: await this.expireAccessRules(networkId), retryAt: Date.now() + POOL_CHECK_MS }),
+    });
   }
 }
 

@@ -1,37 +1,21 @@
-import type { WriteResult } from "../../../lib/write-result";
+import type { WriterAlarm } from "./writer-alarm";
 
 /** How often a writer evaluates its network's pools while one can fail over (about 2 s: failover well inside 15 s). */
-const POOL_CHECK_MS = 2000;
-const POOL_NETWORK_KEY = "poolNetworkId";
+export const POOL_CHECK_MS = 2000;
 
 /**
- * A network writer's alarm, kept while one of its pools can fail over: stale reports are noticed only by a
- * clock. The network's id is the one thing a network writer stores durably (its object storage).
+ * A network writer's pool checks, kept while one of its pools can fail over: stale reports are noticed only
+ * by a clock. The writer's one alarm (writer-alarm.ts) runs them, beside its other needs.
  */
 export class PoolClock {
-  constructor(private readonly storage: DurableObjectStorage) {}
+  constructor(private readonly alarm: WriterAlarm) {}
 
-  /** While `needed`, an alarm every POOL_CHECK_MS; otherwise none. */
+  /** While `needed`, a check within POOL_CHECK_MS (one already that close is kept, so frequent writes do not push it back); otherwise none. */
   async schedule(networkId: string, needed: boolean) {
-    if (!needed) {
-      await this.storage.deleteAlarm();
-      return;
-    }
-    await this.storage.put(POOL_NETWORK_KEY, networkId);
-    const pending = await this.storage.getAlarm();
+    if (!needed) return this.alarm.set(networkId, "pools", null);
+    const pending = await this.alarm.dueAt("pools");
     const now = Date.now();
     if (pending !== null && pending > now && pending <= now + POOL_CHECK_MS) return;
-    await this.storage.setAlarm(now + POOL_CHECK_MS);
-  }
-
-  /** On the alarm: `evaluate` sets the next alarm through schedule(). */
-  async tick(evaluate: (networkId: string) => Promise<WriteResult<unknown>>) {
-    const networkId = await this.storage.get<string>(POOL_NETWORK_KEY);
-    if (!networkId) return;
-    // An unexpected error throws, and the runtime retries the alarm; a refusal keeps the clock unless the network is gone.
-    const result = await evaluate(networkId);
-    if (result.ok) return;
-    if (result.error.code === "not_found") await this.storage.delete(POOL_NETWORK_KEY);
-    else await this.storage.setAlarm(Date.now() + POOL_CHECK_MS);
+    await this.alarm.set(networkId, "pools", now + POOL_CHECK_MS);
   }
 }

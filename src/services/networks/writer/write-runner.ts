@@ -9,10 +9,11 @@ import { processDeliveries } from "../../notifications/queue";
 import type { WriterContext } from "../commit";
 import { NetworkMemory } from "../memory/network-memory";
 
-/** What a writer adds around each write: after it (waking long polls) and the pool clock it may keep. */
+/** What a writer adds around each write: after it (waking long polls) and the clocks it may keep (pools, access expiry). */
 export interface WriterHooks {
   afterWrite?(): void;
   schedulePoolChecks?(networkId: string, needed: boolean): Promise<void>;
+  scheduleAccessExpiry?(networkId: string, at: number | null): Promise<void>;
 }
 
 /**
@@ -46,6 +47,7 @@ export class WriteRunner {
       audit,
       notificationIds: [],
       schedulePoolChecks: this.hooks.schedulePoolChecks,
+      scheduleAccessExpiry: this.hooks.scheduleAccessExpiry,
     };
     return this.queue.run(async () => {
       const result = await capture(() => task(ctx));
