@@ -21,6 +21,8 @@ export class CompiledAccess {
   /** Per target class, whether each rule selects it: the inner loop of pairPorts. */
   private readonly targetSelects: Uint8Array[];
   private readonly inbound = new Map<number, { ports: PortSet; from: AccessSubject[] }[]>();
+  /** peerCandidates by source class × target class, filled as asked. */
+  private readonly candidates = new Map<number, ReadonlySet<AccessSubject>>();
 
   constructor(
     readonly nodes: readonly AccessSubject[],
@@ -84,8 +86,15 @@ export class CompiledAccess {
     return [...this.peerCandidates(classes.source, classes.target)].filter((node) => node.id !== nodeId);
   }
 
-  /** The peers of a node of these classes, itself possibly among them. */
-  peerCandidates(source: number, target: number): Set<AccessSubject> {
+  /**
+   * The peers of a node of these classes, itself possibly among them. Kept per pair of classes: the
+   * nodes of a class pair share one answer, so every node's config costs the classes once per pair
+   * plus its own peers.
+   */
+  peerCandidates(source: number, target: number): ReadonlySet<AccessSubject> {
+    const key = source * this.targets.members.length + target;
+    const known = this.candidates.get(key);
+    if (known) return known;
     const peers = new Set<AccessSubject>();
     this.targets.members.forEach((members, other) => {
       if (!isNoTraffic(this.classPorts(source, other))) for (const node of members) peers.add(node);
@@ -93,6 +102,7 @@ export class CompiledAccess {
     this.sources.members.forEach((members, other) => {
       if (!isNoTraffic(this.classPorts(other, target))) for (const node of members) peers.add(node);
     });
+    this.candidates.set(key, peers);
     return peers;
   }
 
