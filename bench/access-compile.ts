@@ -9,6 +9,7 @@ import { parseRules, rulesInForce } from "../src/services/networks/access/rules"
 import type { AccessSubject } from "../src/services/networks/access/selectors";
 import { buildTopology, configCoreFor, configFor, diffConfigs, type RoutingNode } from "../src/services/networks/routing";
 import type { AccessRuleText } from "../src/services/networks/access/rules";
+import { AccessChange } from "../src/services/networks/routing/access-change";
 import { benchPolicy, type PlacedNode, SPECIAL, tagsOf } from "./access-policy";
 
 setFlagsFromString("--expose-gc");
@@ -123,6 +124,8 @@ export interface ChangeFigures {
   rebuildMs: number;
   /** Every node's delta (its config core at both revisions, compared): what the writer spends once all have asked. */
   allDeltasMs: number;
+  /** Every node's configs rendered and compared, without AccessChange. */
+  renderedMs: number;
   nodesChanged: number;
   deltaBytes: number[];
 }
@@ -130,19 +133,30 @@ export interface ChangeFigures {
 /** The one-rule change at `count` nodes: the grantee's grant moves from one server to another. */
 export function measureRuleChange(count: number): ChangeFigures {
   const { nodes, subjects, placed } = syntheticPolicyNetwork(count);
-  const before = buildTopology(network, nodes, [], compileAccess("policy", subjects, parsed(benchPolicy(placed, "before"))));
+  const [beforeRules, afterRules] = [parsed(benchPolicy(placed, "before")), parsed(benchPolicy(placed, "after"))];
   const next = { ...network, routingRevision: 2 };
-  let after = before;
-  const rebuildMs = cpuMs(() => {
-    after = buildTopology(next, nodes, [], compileAccess("policy", subjects, parsed(benchPolicy(placed, "after"))));
+  // Each measurement on fresh compilations: they fill their class pairs as asked, and a warm one would flatter.
+  const pair = () => ({
+    before: buildTopology(network, nodes, [], compileAccess("policy", subjects, beforeRules)),
+    after: buildTopology(next, nodes, [], compileAccess("policy", subjects, afterRules)),
   });
+  const rebuildMs = cpuMs(() => buildTopology(next, nodes, [], compileAccess("policy", subjects, afterRules)));
   const deltaBytes: number[] = [];
+  // As the writer serves them (memory/config-reads.ts): a node the change left alone is answered by lookup.
+  const served = pair();
   const allDeltasMs = cpuMs(() => {
+    const change = new AccessChange(served.before, served.after);
     for (const node of nodes) {
-      const delta = diffConfigs(configCoreFor(before, node.id), configCoreFor(after, node.id));
+      if (change.unchanged(node.id)) continue;
+      const delta = diffConfigs(configCoreFor(served.before, node.id), configCoreFor(served.after, node.id));
       const changed = Object.keys(delta).length > 6 || delta.peersUpserted.length + delta.peersRemoved.length > 0;
       if (changed) deltaBytes.push(JSON.stringify(delta).length);
     }
   });
-  return { nodes: count, rebuildMs, allDeltasMs, nodesChanged: deltaBytes.length, deltaBytes };
+  // Without the lookup: both configs of every node rendered and compared (the cost before AccessChange).
+  const rendered = pair();
+  const renderedMs = cpuMs(() => {
+    for (const node of nodes) diffConfigs(configCoreFor(rendered.before, node.id), configCoreFor(rendered.after, node.id));
+  });
+  return { nodes: count, rebuildMs, allDeltasMs, renderedMs, nodesChanged: deltaBytes.length, deltaBytes };
 }
