@@ -16,6 +16,7 @@ const unitTests = [
   "test/access/rules.test.ts",
   "test/access/compile.property.test.ts",
   "test/access/configs.test.ts",
+  "test/access/change-cost.test.ts",
   "test/routing/config-delta.test.ts",
   "test/routing/conflicts.test.ts",
   "test/routing/invariants.test.ts",
