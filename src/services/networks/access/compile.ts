@@ -21,8 +21,6 @@ export class CompiledAccess {
   /** Per target class, whether each rule selects it: the inner loop of pairPorts. */
   private readonly targetSelects: Uint8Array[];
   private readonly inbound = new Map<number, { ports: PortSet; from: AccessSubject[] }[]>();
-  /** peerCandidates by source class × target class, filled as asked. */
-  private readonly candidates = new Map<number, ReadonlySet<AccessSubject>>();
 
   constructor(
     readonly nodes: readonly AccessSubject[],
@@ -87,14 +85,11 @@ export class CompiledAccess {
   }
 
   /**
-   * The peers of a node of these classes, itself possibly among them. Kept per pair of classes: the
-   * nodes of a class pair share one answer, so every node's config costs the classes once per pair
-   * plus its own peers.
+   * The peers of a node of these classes, itself possibly among them: the members of the classes the two
+   * share an allow rule with and that may send or receive something. Not kept: at 10,000 nodes the sets of
+   * every class pair would hold ~14 MiB per topology for no gain in time (docs/performance.md).
    */
   peerCandidates(source: number, target: number): ReadonlySet<AccessSubject> {
-    const key = source * this.targets.members.length + target;
-    const known = this.candidates.get(key);
-    if (known) return known;
     const peers = new Set<AccessSubject>();
     for (const other of this.sharingAllow(this.sources, source, this.targets)) {
       if (!isNoTraffic(this.classPorts(source, other))) for (const node of this.targets.members[other]!) peers.add(node);
@@ -102,7 +97,6 @@ export class CompiledAccess {
     for (const other of this.sharingAllow(this.targets, target, this.sources)) {
       if (!isNoTraffic(this.classPorts(other, target))) for (const node of this.sources.members[other]!) peers.add(node);
     }
-    this.candidates.set(key, peers);
     return peers;
   }
 
