@@ -21,6 +21,7 @@ const unitTests = [
   "test/access/compile.property.test.ts",
   "test/access/sources.property.test.ts",
   "test/access/configs.test.ts",
+  "test/access/change-cost.test.ts",
   "test/routing/config-delta.test.ts",
   "test/routing/conflicts.test.ts",
   "test/routing/invariants.test.ts",

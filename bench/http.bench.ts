@@ -18,7 +18,9 @@ afterAll(async () => server?.stop());
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-it("benchmark", async () => {
+// BENCH_ONLY names one bench: this file serves "heartbeat" and the whole run (bench/access.bench.ts: "access").
+const only = process.env.BENCH_ONLY;
+it.skipIf(only !== undefined && only !== "heartbeat")("benchmark", async () => {
   // Login is measured for its cost (scrypt), not its throttle: one account signs in thousands of times here.
   server = await startWorker({ vars: { THROTTLE_LOGIN_ACCOUNT: "10000/1", THROTTLE_LOGIN_ADDRESS: "10000/1" } });
   try {

@@ -12,6 +12,8 @@ export interface NodeClasses {
   members: AccessSubject[][];
   /** Per class, the positions in `rules` whose side selects its nodes, ascending. */
   rulesOf: number[][];
+  /** Per rule position, the classes whose nodes its side selects: a class finds the classes it shares a rule with. */
+  classesOf: number[][];
 }
 
 /** Selectors by what they name, so a node finds its rules by lookup instead of testing every rule. */
@@ -66,7 +68,7 @@ function keyOf(selector: Exclude<Selector, { kind: "any" } | { kind: "cidr" }>):
 export function classify(nodes: readonly AccessSubject[], rules: readonly AccessRule[], side: "src" | "dst"): NodeClasses {
   const index = new SelectorIndex(rules, side);
   const idOfKey = new Map<string, number>();
-  const classes: NodeClasses = { classOf: new Map(), members: [], rulesOf: [] };
+  const classes: NodeClasses = { classOf: new Map(), members: [], rulesOf: [], classesOf: rules.map(() => []) };
   for (const node of nodes) {
     const selecting = index.rulesSelecting(node);
     const key = selecting.join(",");
@@ -76,6 +78,7 @@ export function classify(nodes: readonly AccessSubject[], rules: readonly Access
       idOfKey.set(key, id);
       classes.members.push([]);
       classes.rulesOf.push(selecting);
+      for (const rule of selecting) classes.classesOf[rule]!.push(id);
     }
     classes.classOf.set(node.id, id);
     classes.members[id]!.push(node);

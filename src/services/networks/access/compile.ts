@@ -84,16 +84,33 @@ export class CompiledAccess {
     return [...this.peerCandidates(classes.source, classes.target)].filter((node) => node.id !== nodeId);
   }
 
-  /** The peers of a node of these classes, itself possibly among them. */
-  peerCandidates(source: number, target: number): Set<AccessSubject> {
+  /**
+   * The peers of a node of these classes, itself possibly among them: the members of the classes the two
+   * share an allow rule with and that may send or receive something. Not kept: at 10,000 nodes the sets of
+   * every class pair would hold ~14 MiB per topology for no gain in time (docs/performance.md).
+   */
+  peerCandidates(source: number, target: number): ReadonlySet<AccessSubject> {
     const peers = new Set<AccessSubject>();
-    this.targets.members.forEach((members, other) => {
-      if (!isNoTraffic(this.classPorts(source, other))) for (const node of members) peers.add(node);
-    });
-    this.sources.members.forEach((members, other) => {
-      if (!isNoTraffic(this.classPorts(other, target))) for (const node of members) peers.add(node);
-    });
+    for (const other of this.sharingAllow(this.sources, source, this.targets)) {
+      if (!isNoTraffic(this.classPorts(source, other))) for (const node of this.targets.members[other]!) peers.add(node);
+    }
+    for (const other of this.sharingAllow(this.targets, target, this.sources)) {
+      if (!isNoTraffic(this.classPorts(other, target))) for (const node of this.sources.members[other]!) peers.add(node);
+    }
     return peers;
+  }
+
+  /**
+   * The classes of the other side that share an allow with `own` (a class of `side`): only those can be
+   * sent anything, so a class's peers cost the classes its rules name, not every class of the network.
+   */
+  private sharingAllow(side: NodeClasses, own: number, other: NodeClasses): Set<number> {
+    const found = new Set<number>();
+    for (const i of side.rulesOf[own]!) {
+      if (this.rules[i]!.action !== "allow") continue;
+      for (const id of other.classesOf[i]!) found.add(id);
+    }
+    return found;
   }
 
   /** The node's inbound filter: one entry per port set, its sources' host prefixes sorted. */
@@ -109,18 +126,19 @@ export class CompiledAccess {
       .filter((entry) => entry.from.length > 0);
   }
 
-  private inboundOfClass(target: number) {
+  /** A target class's inbound entries, its sources in address order (itself among them when it is a source). */
+  inboundOfClass(target: number): readonly { ports: PortSet; from: AccessSubject[] }[] {
     const known = this.inbound.get(target);
     if (known) return known;
     const byPorts = new Map<string, { ports: PortSet; from: AccessSubject[] }>();
-    this.sources.members.forEach((members, source) => {
+    for (const source of this.sharingAllow(this.targets, target, this.sources)) {
       const ports = this.classPorts(source, target);
-      if (isNoTraffic(ports)) return;
+      if (isNoTraffic(ports)) continue;
       const key = portsKey(ports);
       const entry = byPorts.get(key) ?? { ports, from: [] };
-      entry.from.push(...members);
+      entry.from.push(...this.sources.members[source]!);
       byPorts.set(key, entry);
-    });
+    }
     const entries = [...byPorts.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, entry]) => ({ ports: entry.ports, from: sortedByAddress(entry.from) }));

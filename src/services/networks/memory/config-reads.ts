@@ -1,5 +1,5 @@
 import type { Db } from "../../../db/client";
-import { type ConfigDelta, configCoreFor, configFor, diffConfigs, type NodeConfig } from "../routing";
+import { type ConfigDelta, configCoreFor, configFor, diffConfigs, type NodeConfig, type Topology } from "../routing";
 import { type Probe, probesByProber } from "../pools/probes";
 import type { HeldNetwork } from "./held-network";
 import type { NetworkMemory } from "./network-memory";
@@ -35,10 +35,27 @@ export async function readConfigs(memory: NetworkMemory, db: Db, networkId: stri
       const older = sinceRevision === undefined ? undefined : topologyAt(sinceRevision);
       const own = probes.get(nodeId) ?? [];
       if (older?.nodes.has(nodeId)) {
-        return { nodeId, delta: diffConfigs(configCoreFor(older, nodeId), configCoreFor(current, nodeId)), probes: own };
+        // A node an access-only change left alone gets its empty delta without rendering either config.
+        const delta =
+          older !== current && memory.topologies.accessChange(older, current).unchanged(nodeId)
+            ? unchangedDelta(older, current, nodeId)
+            : diffConfigs(configCoreFor(older, nodeId), configCoreFor(current, nodeId));
+        return { nodeId, delta, probes: own };
       }
       return { nodeId, config: configFor(current, nodeId), probes: own };
     });
+}
+
+/** The delta between two revisions of a config that did not change: only the revision moves. */
+function unchangedDelta(older: Topology, current: Topology, nodeId: string): ConfigDelta {
+  return {
+    nodeId,
+    networkId: current.network.id,
+    fromRevision: older.network.routingRevision,
+    routingRevision: current.network.routingRevision,
+    peersUpserted: [],
+    peersRemoved: [],
+  };
 }
 
 /** Every prober's probes at the held revision: what the desired state asks of each gateway node. */

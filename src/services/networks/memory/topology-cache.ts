@@ -1,5 +1,6 @@
 import { compileHeldAccess } from "../access/held-access";
 import { buildTopology, type Topology } from "../routing";
+import { AccessChange } from "../routing/access-change";
 import { dnsServersOf, toEffectiveRoutingPolicy, toRoutingNetwork, toRoutingNode } from "../state";
 import type { HeldNetwork } from "./held-network";
 
@@ -15,6 +16,7 @@ const KEPT = 4;
 
 export class TopologyCache {
   private readonly byRevision = new Map<number, Topology>();
+  private readonly changes = new WeakMap<Topology, { current: Topology; change: AccessChange }>();
 
   /** The topology of the held network's revision, built now if no read has needed it yet. */
   current(held: HeldNetwork): Topology {
@@ -33,6 +35,18 @@ export class TopologyCache {
     this.byRevision.set(revision, built);
     while (this.byRevision.size > KEPT) this.byRevision.delete(this.byRevision.keys().next().value!);
     return built;
+  }
+
+  /**
+   * What an access-only change left alone between a kept revision and the current one, shared by every
+   * delta read between the two (routing/access-change.ts).
+   */
+  accessChange(older: Topology, current: Topology): AccessChange {
+    const known = this.changes.get(older);
+    if (known?.current === current) return known.change;
+    const change = new AccessChange(older, current);
+    this.changes.set(older, { current, change });
+    return change;
   }
 
   /** An older revision's topology, if still kept. */

@@ -48,7 +48,7 @@ export function peerRoutes(topology: Topology, node: TopologyNode): PeerRoute[] 
  * a root of the forest, hence a flat peer, so the entry always has somewhere to go.
  */
 function meshRoutes(topology: Topology, node: TopologyNode): Route[] {
-  const { access, forwarders } = topology;
+  const { access } = topology;
   const destinationsVia = new Map<string, string[]>();
   for (const { policy, destination } of topology.policiesByDestination) {
     if (!isSourceOf(node, policy.id)) continue;
@@ -60,15 +60,33 @@ function meshRoutes(topology: Topology, node: TopologyNode): Route[] {
     else destinationsVia.set(firstHop, [destination.text]);
   }
   const routes: Route[] = [];
-  // Policy mode trims the mesh to the pairs where one side may reach the other. Gateways on paths stay
-  // peers of everyone and hold everyone (chains need them); their own filters decide what passes.
-  const trims = access !== null && !forwarders.has(node.id);
-  for (const peer of topology.flat) {
+  for (const peer of meshPeers(topology, node)) {
     if (peer.id === node.id) continue;
-    if (trims && !forwarders.has(peer.id) && !access.mayPeer(node.id, peer.id)) continue;
     routes.push({ peer, allowedIps: [...subtreeOf(topology, peer), ...(destinationsVia.get(peer.id) ?? [])] });
   }
   return routes;
+}
+
+/**
+ * The flat nodes a flat node holds. Policy mode trims the mesh to the pairs where one side may reach the
+ * other; gateways on paths stay peers of everyone and hold everyone (chains need them; their own filters
+ * decide what passes). The trimmed list comes from the policy's classes (access/compile.ts peersOf), not
+ * from asking about every node: a laptop allowed 50 peers in a 10,000-node network costs ~50, and every
+ * node's config after a change costs the peers there are, not nodes² (docs/access.md, "Measured").
+ * Order does not matter here: peerRoutes sorts.
+ */
+function meshPeers(topology: Topology, node: TopologyNode): Iterable<TopologyNode> {
+  const { access, forwarders } = topology;
+  if (access === null || forwarders.has(node.id)) return topology.flat;
+  const peers = new Map<string, TopologyNode>();
+  const add = (id: string) => {
+    const peer = topology.nodes.get(id);
+    // Flat only: a node below a gateway is reached through its parent's subtree entry.
+    if (peer && !topology.parent.has(id)) peers.set(id, peer);
+  };
+  for (const id of forwarders) add(id);
+  for (const subject of access.peersOf(node.id)) add(subject.id);
+  return peers.values();
 }
 
 function subtreeOf(topology: Topology, node: TopologyNode): string[] {
