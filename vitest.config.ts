@@ -23,6 +23,7 @@ const unitTests = [
   "test/access/configs.test.ts",
   "test/access/change-cost.test.ts",
   "test/routing/config-delta.test.ts",
+  "test/routing/filter-patch.test.ts",
   "test/routing/conflicts.test.ts",
   "test/routing/invariants.test.ts",
   "test/routing/ipam.test.ts",

@@ -4,6 +4,7 @@
 // (src/services/networks/routing/wg-quick.ts; cli/ shares no code with the Worker, hence the copy).
 import { parsePrefix } from "./cidr.mjs";
 import { OperationError } from "./errors.mjs";
+import { applyInboundPatch } from "./filter-patch.mjs";
 import { PRIVATE_KEY_PLACEHOLDER } from "./wg-quick-text.mjs";
 
 /**
@@ -11,11 +12,14 @@ import { PRIVATE_KEY_PLACEHOLDER } from "./wg-quick-text.mjs";
  *   allowedIps: string[], persistentKeepalive: number | null }} PeerConfig
  * @typedef {{ address: string, listenPort: number | null, dns: string[], dnsSearch?: string[] }} InterfaceConfig
  * @typedef {{ nodeId: string, networkId: string, routingRevision: number, interface: InterfaceConfig,
- *   peers: PeerConfig[], routingIntent: unknown[], forwarding: boolean, wgQuick: string,
- *   accessRules?: unknown[], forwardRules?: unknown[] }} NodeConfig
+ *   peers: PeerConfig[], routingIntent: RoutingIntentEntry[], forwarding: boolean, wgQuick: string,
+ *   accessRules?: import("./filter-patch.mjs").InboundRule[], forwardRules?: import("./access-filter.mjs").ForwardRule[] }} NodeConfig
+ * @typedef {{ role: string, destinationCidr: string }} RoutingIntentEntry the fields wgo reads of one
  * @typedef {{ nodeId: string, networkId: string, fromRevision: number, routingRevision: number,
  *   interface?: InterfaceConfig, peersUpserted: PeerConfig[], peersRemoved: string[],
- *   routingIntent?: unknown[], forwarding?: boolean, accessRules?: unknown[] | null, forwardRules?: unknown[] | null }} ConfigDelta
+ *   routingIntent?: RoutingIntentEntry[], forwarding?: boolean, accessRules?: import("./filter-patch.mjs").InboundRule[] | null,
+ *   forwardRules?: import("./access-filter.mjs").ForwardRule[] | null,
+ *   accessRulesPatch?: import("./filter-patch.mjs").InboundRulePatch[] }} ConfigDelta
  */
 
 /** The server's wg-quick text for a config (its `wgQuick` field, if any, is ignored). */
@@ -121,7 +125,9 @@ export function applyConfigDelta(held, delta) {
     routingIntent: delta.routingIntent ?? held.routingIntent,
     forwarding: delta.forwarding ?? held.forwarding,
     // Access filters (policy mode): absent from the delta, unchanged; null, the network went back to open.
-    ...filterAfter("accessRules", held, delta),
+    ...(delta.accessRulesPatch
+      ? { accessRules: applyInboundPatch(held.accessRules, delta.accessRulesPatch) }
+      : filterAfter("accessRules", held, delta)),
     ...filterAfter("forwardRules", held, delta),
   };
   return { ...config, wgQuick: renderWgQuick(config) };

@@ -2610,6 +2610,10 @@ export interface components {
             routingIntent: components["schemas"]["RoutingIntent"][];
             /** @description The node forwards for others (a gateway on some path): enable IP forwarding */
             forwarding: boolean;
+            /** @description Policy mode only: the node's inbound filter */
+            accessRules?: components["schemas"]["InboundRule"][];
+            /** @description Policy mode, gateways only: the forward filter of the routed destinations it is a hop for */
+            forwardRules?: components["schemas"]["ForwardRule"][];
             /** @description wg-quick configuration; the client fills the PrivateKey line */
             wgQuick: string;
         };
@@ -2641,6 +2645,23 @@ export interface components {
             previousHop: string | null;
             /** @description The node to send destinationCidr to; null at the egress */
             nextHop: string | null;
+        };
+        InboundRule: {
+            /** @description "*", "icmp", "tcp:443", "udp:5000-5100" ... */
+            ports: string[];
+            /** @description Source host prefixes, in address order */
+            from: string[];
+        };
+        ForwardRule: {
+            /** @enum {string} */
+            action: "drop" | "accept";
+            /** @description Source host prefixes */
+            from: string[];
+            /** @description The parts of routed destinations the rule names */
+            to: string[];
+            ports: string[];
+            /** @description The policy's rule it comes from (its index), for counters */
+            rule: number;
         };
         RoutingPolicy: {
             /** @example rp_... */
@@ -3199,6 +3220,20 @@ export interface components {
             routingIntent?: components["schemas"]["RoutingIntent"][];
             /** @description Present only when it changed */
             forwarding?: boolean;
+            /** @description Present when the inbound filter changed and is sent whole; null: the network left policy mode */
+            accessRules?: components["schemas"]["InboundRule"][] | null;
+            /** @description Instead of accessRules when shorter: the filter's change entry by entry */
+            accessRulesPatch?: components["schemas"]["InboundRulePatch"][];
+            /** @description Present when the forward filter changed, whole; null: the network left policy mode */
+            forwardRules?: components["schemas"]["ForwardRule"][] | null;
+        };
+        /** @description One entry of the new inbound filter, in order: whole (from), or the held entry with the same ports with fromAdded added and fromRemoved removed, sources then sorted by address (neither: unchanged) */
+        InboundRulePatch: {
+            ports: string[];
+            /** @description The entry whole: its ports are new to the filter */
+            from?: string[];
+            fromAdded?: string[];
+            fromRemoved?: string[];
         };
         DeviceConfigRequest: {
             /** @description The routingRevision of the config the device holds: the answer is then a delta when the server can compute one */

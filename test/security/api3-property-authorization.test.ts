@@ -55,6 +55,9 @@ beforeAll(async () => {
     t.alice.token,
   );
   const mfa = await post("/auth/mfa/enroll", undefined, t.bob.token);
+  // A first access policy revision, so GET …/access-policy/revisions/{revision} has one to return.
+  const policy = await call("PUT", `/networks/${t.a.network}/access-policy`, { body: { rules: [], tests: [] }, token: t.alice.token });
+  expect(policy.status, policy.text).toBe(200);
   secrets = [
     t.alice.refreshToken,
     t.secrets.aliceDeviceToken,
@@ -94,6 +97,7 @@ describe("API3 excessive data exposure: secrets are shown once, stored hashed, n
       inviteId: t.a.invite!,
       userId: t.alice.userId,
       provider: "github",
+      revision: "1",
     };
     const statuses: Record<string, number> = {};
     let checked = 0;
@@ -102,8 +106,14 @@ describe("API3 excessive data exposure: secrets are shown once, stored hashed, n
         /\{(\w+)\}/g,
         (_, name: string) => byKind[name === "id" ? op.path.split("/{id}")[0]!.split("/").at(-1)!.replace(/s$/, "") : name] ?? "none",
       );
+      // The two reads whose query is required ask about Alice's device node.
+      const query = path.endsWith("/access-sources")
+        ? `?dst=${t.a.node}`
+        : path.endsWith("/access-check")
+          ? `?src=${t.a.node}&dst=${t.a.node}&port=tcp:22`
+          : "";
       for (const session of [t.alice, t.admin]) {
-        const response = await get(path, session.token);
+        const response = await get(`${path}${query}`, session.token);
         statuses[response.status] = (statuses[response.status] ?? 0) + 1;
         checked += 1;
         for (const secret of secrets) expect(response.text, `${path} leaks a secret`).not.toContain(secret);

@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.ts";
+import { filterPairArb } from "../helpers/inbound-filters.ts";
 import { diffConfigs, type NodeConfig, nodeConfig, type PeerConfig, serverWgQuick } from "./support/config-diff.ts";
 
 const delta = cli.configDelta;
@@ -163,6 +164,9 @@ const configPair = fc.boolean().chain((v6) =>
       keep: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
       fresh: peersArb(v6),
       next: fc.record({ interface: fc.option(interfaceArb(v6)), intent: fc.option(intentArb), forwarding: fc.boolean() }),
+      // Policy mode on both sides (the filter sent whole or as a patch), entering it, leaving it, or open mode.
+      filters: filterPairArb(v6),
+      policy: fc.constantFrom("both", "entering", "leaving", "open"),
     })
     .map((g): [NodeConfig, NodeConfig] => {
       const base = { nodeId: "node_self", networkId: "net_1" };
@@ -173,6 +177,7 @@ const configPair = fc.boolean().chain((v6) =>
         peers: g.peers,
         routingIntent: g.intent,
         forwarding: g.forwarding,
+        ...(g.policy === "both" || g.policy === "leaving" ? { accessRules: g.filters[0] } : {}),
       });
       const fresh = new Set(g.fresh.map((p) => p.nodeId));
       const kept = g.peers.filter((p, i) => g.keep[i] && !fresh.has(p.nodeId));
@@ -183,6 +188,7 @@ const configPair = fc.boolean().chain((v6) =>
         peers: [...kept, ...g.fresh],
         routingIntent: g.next.intent ?? g.intent,
         forwarding: g.next.forwarding,
+        ...(g.policy === "both" || g.policy === "entering" ? { accessRules: g.filters[1] } : {}),
       });
       return [old, next];
     }),

@@ -1,4 +1,5 @@
 import { parseAddress } from "../net/ipam";
+import { applyInboundPatch, patchInboundRules } from "./filter-patch";
 import { compareBigInt } from "./ordering";
 import type { ConfigDelta, NodeConfig, NodeConfigCore, PeerConfig } from "./types";
 import { renderWgQuick } from "./wg-quick";
@@ -26,7 +27,11 @@ export function diffConfigs(from: NodeConfigCore, to: NodeConfigCore): ConfigDel
   if (!sameJson(from.interface, to.interface)) delta.interface = to.interface;
   if (!sameJson(from.routingIntent, to.routingIntent)) delta.routingIntent = to.routingIntent;
   if (from.forwarding !== to.forwarding) delta.forwarding = to.forwarding;
-  if (!sameJson(from.accessRules, to.accessRules)) delta.accessRules = to.accessRules ?? null;
+  if (!sameJson(from.accessRules, to.accessRules)) {
+    const patch = from.accessRules && to.accessRules ? patchInboundRules(from.accessRules, to.accessRules) : null;
+    if (patch) delta.accessRulesPatch = patch;
+    else delta.accessRules = to.accessRules ?? null;
+  }
   if (!sameJson(from.forwardRules, to.forwardRules)) delta.forwardRules = to.forwardRules ?? null;
   return delta;
 }
@@ -41,6 +46,13 @@ function comparePeers(a: PeerConfig, b: PeerConfig): number {
 function filterAfter<K extends "accessRules" | "forwardRules">(key: K, from: NodeConfigCore, delta: ConfigDelta): Pick<NodeConfigCore, K> {
   const value = delta[key] === undefined ? from[key] : delta[key];
   return (value === null || value === undefined ? {} : { [key]: value }) as Pick<NodeConfigCore, K>;
+}
+
+/** The inbound filter after a delta: patched entry by entry, or as filterAfter says. */
+function accessRulesAfter(from: NodeConfigCore, delta: ConfigDelta): Pick<NodeConfigCore, "accessRules"> {
+  if (!delta.accessRulesPatch) return filterAfter("accessRules", from, delta);
+  if (!from.accessRules) throw new Error("The delta patches an inbound filter the config does not have");
+  return { accessRules: applyInboundPatch(from.accessRules, delta.accessRulesPatch) };
 }
 
 /** The config a delta leads to. Refuses a delta made for another node or from another revision. */
@@ -59,7 +71,7 @@ export function applyConfigDelta(from: NodeConfigCore, delta: ConfigDelta): Node
     peers,
     routingIntent: delta.routingIntent ?? from.routingIntent,
     forwarding: delta.forwarding ?? from.forwarding,
-    ...filterAfter("accessRules", from, delta),
+    ...accessRulesAfter(from, delta),
     ...filterAfter("forwardRules", from, delta),
   };
   const family = core.interface.address.includes(":") ? "ipv6" : "ipv4";

@@ -1,5 +1,6 @@
 import type { InboundRule } from "../access/compile";
 import type { ForwardRule } from "../access/forward";
+import type { InboundRulePatch } from "./filter-patch";
 /**
  * The routing core's inputs and outputs. Inputs are plain records (what the database rows map to);
  * outputs are the JSON the node-config endpoint serves. Nothing here knows about D1 or HTTP.
@@ -103,5 +104,7 @@ export interface ConfigDelta {
   forwarding?: boolean;
   /** Present when changed; null when the network left policy mode (the node drops its filter). */
   accessRules?: InboundRule[] | null;
+  /** Instead of accessRules when shorter: the filter's change entry by entry (routing/filter-patch.ts). */
+  accessRulesPatch?: InboundRulePatch[];
   forwardRules?: ForwardRule[] | null;
 }
