@@ -1,54 +1,47 @@
 // `wgo access show` and `wgo access check`: the network's policy and one flow's decision, asked of the API
 // with the signed-in user's token; the answer printed as a line (or JSON), refusals as the API words them.
 import { afterEach, describe, expect, it } from "vitest";
-import { runWgo, tempHome } from "./support/cli.ts";
-import { startFakeApi, type FakeApi } from "./support/fake-api.ts";
+import { runWgo } from "./support/cli.ts";
+import type { FakeApi } from "./support/fake-api.ts";
+import { type SignedIn, signedInHome } from "./support/signed-in.ts";
 
 const NOW = Date.parse("2026-11-26T10:00:00.000Z");
 const webRule = { action: "allow", src: ["tag:dev"], dst: ["tag:web"], ports: ["tcp:443"], description: "web only" };
 const denyRule = { action: "deny", src: ["*"], dst: ["10.0.0.9/32"], ports: ["*"], expiresAt: "2026-12-01T00:00:00Z" };
 
+let session: SignedIn | undefined;
 let api: FakeApi | undefined;
-const cleanups: Array<() => void> = [];
 afterEach(async () => {
-  await api?.close();
-  api = undefined;
-  for (const cleanup of cleanups.splice(0)) cleanup();
+  await session?.close();
+  session = undefined;
 });
 
 async function signedIn() {
-  api = await startFakeApi({
-    "POST /auth/login": () => ({
-      status: 200,
-      body: { accessToken: "access-1", refreshToken: "refresh-1", tokenType: "Bearer", expiresIn: 900, user: { email: "ada@e.test" } },
-    }),
-    "GET /networks/net_1/access-policy": () => ({
-      status: 200,
-      body: {
-        networkId: "net_1",
-        mode: "policy",
-        revision: 4,
-        rules: [webRule, denyRule],
-        tests: [{ src: "tag:dev", dst: "tag:web", port: "tcp:443", expect: "allow" }],
-        updatedAt: null,
-        updatedBy: null,
-      },
-    }),
-    "GET /networks/net_1/access-check": (request) =>
-      request.query.get("port") === "tcp:443"
-        ? { status: 200, body: { allowed: true, rule: { ...webRule, index: 0 } } }
-        : request.query.get("src") === "node_gone"
-          ? { status: 404, body: { error: { code: "not_found", message: "Node node_gone not found" } } }
-          : { status: 200, body: { allowed: false, rule: null } },
-  });
-  const made = tempHome();
-  cleanups.push(made.remove);
-  const login = await runWgo(["--api", api.url, "--home", made.home, "login", "--email", "ada@e.test", "--password-stdin"], {
-    stdin: "pw\n",
-    now: () => NOW,
-  });
-  expect(login.code, login.stderr).toBe(0);
-  return made.home;
+  session = await signedInHome(
+    {
+      "GET /networks/net_1/access-policy": () => ({
+        status: 200,
+        body: {
+          networkId: "net_1",
+          mode: "policy",
+          revision: 4,
+          rules: [webRule, denyRule],
+          tests: [{ src: "tag:dev", dst: "tag:web", port: "tcp:443", expect: "allow" }],
+          updatedAt: null,
+          updatedBy: null,
+        },
+      }),
+      "GET /networks/net_1/access-check": (request) =>
+        request.query.get("port") === "tcp:443"
+          ? { status: 200, body: { allowed: true, rule: { ...webRule, index: 0 } } }
+          : request.query.get("src") === "node_gone"
+            ? { status: 404, body: { error: { code: "not_found", message: "Node node_gone not found" } } }
+            : { status: 200, body: { allowed: false, rule: null } },
+    },
+    () => NOW,
+  );
+  api = session.api;
+  return session.home;
 }
 
 describe("wgo access", () => {

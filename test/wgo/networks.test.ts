@@ -2,7 +2,8 @@
 // `wgo enrol --network` takes; without a session it says how to get one.
 import { afterEach, describe, expect, it } from "vitest";
 import { runWgo, tempHome } from "./support/cli.ts";
-import { startFakeApi, type FakeApi } from "./support/fake-api.ts";
+import type { FakeApi } from "./support/fake-api.ts";
+import { type SignedIn, signedInHome } from "./support/signed-in.ts";
 
 const NOW = Date.parse("2026-11-24T10:00:00.000Z");
 const network = (n: number) => ({
@@ -13,33 +14,27 @@ const network = (n: number) => ({
   dnsDomain: `lab${n}.internal`,
 });
 
+let session: SignedIn | undefined;
 let api: FakeApi | undefined;
 const cleanups: Array<() => void> = [];
 afterEach(async () => {
-  await api?.close();
-  api = undefined;
+  await session?.close();
+  session = undefined;
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
 async function signedIn() {
-  api = await startFakeApi({
-    "POST /auth/login": () => ({
-      status: 200,
-      body: { accessToken: "access-1", refreshToken: "refresh-1", tokenType: "Bearer", expiresIn: 900, user: { email: "ada@e.test" } },
-    }),
-    "GET /networks": (request) =>
-      request.query.get("cursor") === "page2"
-        ? { status: 200, body: { items: [network(3)], nextCursor: null } }
-        : { status: 200, body: { items: [network(1), network(2)], nextCursor: "page2" } },
-  });
-  const made = tempHome();
-  cleanups.push(made.remove);
-  const login = await runWgo(["--api", api.url, "--home", made.home, "login", "--email", "ada@e.test", "--password-stdin"], {
-    stdin: "pw\n",
-    now: () => NOW,
-  });
-  expect(login.code, login.stderr).toBe(0);
-  return made.home;
+  session = await signedInHome(
+    {
+      "GET /networks": (request) =>
+        request.query.get("cursor") === "page2"
+          ? { status: 200, body: { items: [network(3)], nextCursor: null } }
+          : { status: 200, body: { items: [network(1), network(2)], nextCursor: "page2" } },
+    },
+    () => NOW,
+  );
+  api = session.api;
+  return session.home;
 }
 
 describe("wgo networks", () => {
