@@ -20,8 +20,9 @@ describe("inbound filter patches", () => {
       }),
       { numRuns: 500 },
     );
-    // Most successors are small edits: the property is about patches, so most runs must make one.
-    expect(patched).toBeGreaterThan(250);
+    // The property is about patches, so many runs must make one: about half do (a successor that drops or
+    // adds whole entries is sent whole); 150 of 500 is nine standard deviations below that.
+    expect(patched).toBeGreaterThan(150);
   });
 
   it("moving one source of a 2,000-source entry costs that source, not the entry", () => {
