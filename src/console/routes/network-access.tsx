@@ -105,7 +105,9 @@ networkAccessRoutes.post("/networks/:id/access/mode", async (c) => {
   return renderAccess(c, loaded, { error: { message, fields }, status });
 });
 
-networkAccessRoutes.post("/networks/:id/access/preview", async (c) => {
+/** The editor's form as preview and apply take it: the network, the text, the revision it started from and the
+ * document parsed; or the page to answer with (the network refused, or the text is not a JSON document: 400). */
+async function submittedDocument(c: C) {
   const values = await formFields(c);
   const loaded = await loadNetwork(c);
   if (loaded instanceof Response) return loaded;
@@ -113,9 +115,16 @@ networkAccessRoutes.post("/networks/:id/access/preview", async (c) => {
   const baseRevision = revisionOf(values);
   const parsed = parseDocument(text);
   if ("error" in parsed) return renderAccess(c, loaded, { text, baseRevision, error: parsed.error, status: 400 });
+  return { loaded, text, baseRevision, document: parsed.document };
+}
+
+networkAccessRoutes.post("/networks/:id/access/preview", async (c) => {
+  const submitted = await submittedDocument(c);
+  if (submitted instanceof Response) return submitted;
+  const { loaded, text, baseRevision, document } = submitted;
   const preview = await c.var.api.POST("/api/v1/networks/{id}/access-policy/preview", {
     params: { path: { id: loaded.network.id } },
-    body: parsed.document,
+    body: document,
   });
   if (!preview.data) {
     const { message, fields, status } = refusal(preview);
@@ -149,16 +158,12 @@ networkAccessRoutes.post("/networks/:id/access/preview", async (c) => {
 });
 
 networkAccessRoutes.post("/networks/:id/access/apply", async (c) => {
-  const values = await formFields(c);
-  const loaded = await loadNetwork(c);
-  if (loaded instanceof Response) return loaded;
-  const text = values.document ?? "";
-  const baseRevision = revisionOf(values);
-  const parsed = parseDocument(text);
-  if ("error" in parsed) return renderAccess(c, loaded, { text, baseRevision, error: parsed.error, status: 400 });
+  const submitted = await submittedDocument(c);
+  if (submitted instanceof Response) return submitted;
+  const { loaded, text, baseRevision, document } = submitted;
   const put = await c.var.api.PUT("/api/v1/networks/{id}/access-policy", {
     params: { path: { id: loaded.network.id }, header: { "if-match": `"${baseRevision}"` } },
-    body: parsed.document,
+    body: document,
   });
   if (put.data) return c.redirect(`/networks/${loaded.network.id}/access?applied=${put.data.revision}`, 303);
   const { message, fields, status } = refusal(put);
