@@ -1,25 +1,24 @@
 import { notFound } from "../../../lib/errors";
-import { accessSubjects } from "../access/access-state";
-import { compileAccess } from "../access/compile";
-import { storedRules } from "../access/held-access";
-import { rulesInForce } from "../access/rules";
+import { accessSubject, accessSubjects } from "../access/access-state";
+import { type CompiledAccess, compileAccess } from "../access/compile";
 import { accessSourcesOf } from "../access/sources";
 import type { HeldNetwork } from "../memory/held-network";
 
 /**
  * GET /networks/{id}/access-sources?dst=: who may reach one node now and the rules that decide it, in one
- * read of the held network (instead of an access-check per node and port).
+ * read of the held network (instead of an access-check per node and port). `compiled`: the access the
+ * current revision's configs were built with (its topology's), so the answer is theirs and costs no compile;
+ * null in open mode, where everything is allowed.
  */
-export function accessSourcesView(held: HeldNetwork, dst: string) {
-  const subjects = accessSubjects(held.nodes.values(), held.owners);
-  const target = subjects.find((subject) => subject.id === dst);
-  if (!target) throw notFound("Node");
-  const compiled = compileAccess(held.network.accessMode, subjects, rulesInForce(storedRules(held), Date.now()));
+export function accessSourcesView(held: HeldNetwork, dst: string, compiled: CompiledAccess | null) {
+  const node = held.nodes.get(dst);
+  if (!node) throw notFound("Node");
+  const access = compiled ?? compileAccess("open", accessSubjects(held.nodes.values(), held.owners), []);
   return {
     networkId: held.network.id,
     mode: held.network.accessMode,
     revision: held.access.revision,
     dst,
-    ...accessSourcesOf(compiled, target),
+    ...accessSourcesOf(access, accessSubject(node, held.owners)),
   };
 }

@@ -156,7 +156,10 @@ export class NetworkWriter extends DurableObject<Env> {
     return capture(async () => checkAccessFlow(await this.writes.memory.forRead(this.writes.db, networkId), query));
   }
   accessSources(networkId: string, dst: string) {
-    return capture(async () => accessSourcesView(await this.writes.memory.forRead(this.writes.db, networkId), dst));
+    return capture(async () => {
+      const held = await this.writes.memory.forRead(this.writes.db, networkId);
+      return accessSourcesView(held, dst, this.writes.memory.topologies.current(held).access);
+    });
   }
 
   /** Outside the queue: group-committed with other heartbeats (lib/group-commit.ts). */
