@@ -76,10 +76,13 @@ export function createProber({ systemFor, log, onTurn, rules: initialRules }) {
   };
 }
 
+/** How often a ping that keeps ending is started again once its probe is down (it only needs to notice a return). */
+const DOWN_RETRY_MS = 1_000;
+
 /**
  * One probe's ping. A ping that ends on its own (no route yet: "connect: Network is unreachable", exit 2)
- * counts as a lost echo and starts again an interval later, so a path that is gone turns the probe down as
- * fast as one that drops echoes; the first such end of a run is logged, not every retry.
+ * counts as a lost echo and starts again an interval later (a second once down), so a path that is gone
+ * turns the probe down as fast as one that drops echoes; the first such end of a run is logged, not every retry.
  */
 function startProbe({ sys, target, rules, up, label, log, onTurn }) {
   const judgement = freshJudgement(up);
@@ -109,7 +112,7 @@ function startProbe({ sys, target, rules, up, label, log, onTurn }) {
       if (!failing) log(`${label}: ping ended (exit ${code}${stderr.trim() ? `: ${stderr.trim().split("\n").pop()}` : ""}); retrying`);
       failing = true;
       count(false);
-      retry = setTimeout(launch, rules.intervalMs);
+      retry = setTimeout(launch, judgement.up ? rules.intervalMs : Math.max(rules.intervalMs, DOWN_RETRY_MS));
     });
   };
   launch();

@@ -154,7 +154,10 @@ export function fakeHost(
           if (result.code !== 0) throw new cli.errors.OperationError(`${argv.join(" ")} failed: ${result.stderr}`);
           return result.stdout;
         },
-        streamLines: (argv: string[], onLine: (line: string) => void) => stream(argv, opts.netns ?? "", onLine),
+        streamLines: (argv: string[], onLine: (line: string) => void) => {
+          host.calls.push(opts.netns ? ["ip", "netns", "exec", opts.netns, ...argv] : argv);
+          return stream(argv, opts.netns ?? "", onLine);
+        },
       };
     },
     routesOf: (ifname, table = "main") =>
