@@ -58,7 +58,7 @@ const desired = (probes: unknown[] | null, probeRules?: unknown): FakeAnswer => 
 
 /** Runs the agent with `polls` answering the desired state in turn; the last one holds the poll, then stops it. */
 async function runAgent(
-  polls: Array<() => FakeAnswer>,
+  polls: Array<(host: ReturnType<typeof fakeHost>) => FakeAnswer>,
   options: { holdMs: number; reportInterval: number; onReport?: (request: FakeRequest, host: ReturnType<typeof fakeHost>) => void },
 ) {
   const host = fakeHost({ unreachable: [BEYOND.target] });
