@@ -4,6 +4,7 @@
 // straight away. A probe keeps its process while the server asks for it; a changed probe, a node that
 // leaves and the agent's stop end theirs (and wait until it is reaped).
 import { countEcho, echoOf, freshJudgement, sameRules } from "./probe-judge.mjs";
+import { heldNodeIds, loadNode } from "./state.mjs";
 
 /** At most this many probes a node (the server's limit). */
 export const MAX_PROBES = 32;
@@ -12,6 +13,14 @@ export const MAX_PROBES = 32;
 /** @typedef {{ nodeId: string, netns: string | null, probes?: Probe[] }} ProbedNode */
 
 const keyOf = (nodeId, netns, probe) => JSON.stringify([nodeId, netns, probe.acrossNodeId, probe.target]);
+
+/** Runs the probes the nodes held in `dir` carry now (each node's record keeps what its last apply was asked). */
+export async function probeHeldNodes(prober, dir, rules) {
+  const nodes = heldNodeIds(dir)
+    .map((id) => loadNode(dir, id))
+    .filter(Boolean);
+  await prober.sync(nodes, rules);
+}
 
 /**
  * @param {{ systemFor: (netns: string | null) => import("../system.mjs").System, log: (line: string) => void,
@@ -103,7 +112,7 @@ function startProbe({ sys, target, rules, up, label, log, onTurn }) {
     const argv = ["ping", "-O", "-n", "-i", String(rules.intervalMs / 1000), target];
     stream = sys.streamLines(argv, (line) => {
       const echo = echoOf(line);
-      if (echo === null) return;
+      if (echo === null || stopped) return;
       failing = false;
       count(echo);
     });

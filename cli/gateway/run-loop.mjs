@@ -10,7 +10,7 @@ import { egressOf } from "./domains.mjs";
 import { applyNode, heldEntry, removeNode } from "./node-apply.mjs";
 import { pause } from "./pause.mjs";
 import { DEFAULT_PROBE_RULES, probeRulesFrom } from "./probe-judge.mjs";
-import { createProber } from "./prober.mjs";
+import { createProber, probeHeldNodes } from "./prober.mjs";
 import { reportEvery, reportOnTurn, reportOrLog } from "./reporter.mjs";
 import { heldNodeIds, loadNode, loadStatus, saveNode, saveStatus } from "./state.mjs";
 
@@ -82,7 +82,8 @@ async function pollLoop(options, ctx) {
       const outcome =
         answer.status === 304 ? { applied: 0, failed: false, claimed: false } : await applyDesiredState(ctx, answer.body, log);
       applied += outcome.applied;
-      if (answer.status !== 304) await syncProbes(ctx, answer.body);
+      // The running agent probes what its held nodes carry now, at the server's cadence.
+      if (answer.status !== 304 && ctx.prober) await probeHeldNodes(ctx.prober, dir, probeRulesFrom(answer.body.probeRules));
       await reportOrLog(ctx, log);
       const desired = answer.body ? desiredRevisions(answer.body) : (loadStatus(dir)?.desired ?? {});
       saveStatus(dir, { at: new Date(options.now()).toISOString(), error: null, desired });
@@ -183,15 +184,6 @@ async function syncRoutingDomains(ctx, log) {
     failed = true;
   }
   return failed;
-}
-
-/** The running agent probes what its held nodes carry now, at the server's cadence (its defaults without one). */
-async function syncProbes(ctx, body) {
-  if (!ctx.prober) return;
-  const nodes = heldNodeIds(ctx.dir)
-    .map((id) => loadNode(ctx.dir, id))
-    .filter(Boolean);
-  await ctx.prober.sync(nodes, probeRulesFrom(body.probeRules));
 }
 
 /** What the server wants of each node, for `wgo gateway status`. */
