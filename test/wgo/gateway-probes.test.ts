@@ -59,9 +59,14 @@ const desired = (probes: unknown[] | null, probeRules?: unknown): FakeAnswer => 
 /** Runs the agent with `polls` answering the desired state in turn; the last one holds the poll, then stops it. */
 async function runAgent(
   polls: Array<(host: ReturnType<typeof fakeHost>) => FakeAnswer>,
-  options: { holdMs: number; reportInterval: number; onReport?: (request: FakeRequest, host: ReturnType<typeof fakeHost>) => void },
+  options: {
+    holdMs: number;
+    reportInterval: number;
+    unreachable?: string[];
+    onReport?: (request: FakeRequest, host: ReturnType<typeof fakeHost>) => void;
+  },
 ) {
-  const host = fakeHost({ unreachable: [BEYOND.target] });
+  const host = fakeHost({ unreachable: options.unreachable ?? [BEYOND.target] });
   const signals = new EventEmitter();
   let poll = 0;
   const reportTimes: number[] = [];
@@ -122,6 +127,20 @@ describe("wgo gateway run: probes reported as they turn", () => {
       host.streams.some((s) => s.running),
       "no ping outlives the agent",
     ).toBe(false);
+  });
+
+  it("sends a burst of turns as one report (at most one more per 200 ms), not one per probe", async () => {
+    const many = Array.from({ length: 10 }, (_, i) => ({ target: `10.60.1.${i + 1}`, acrossNodeId: "node_m1" }));
+    const { reports } = await runAgent([() => desired(many)], {
+      holdMs: 2_000,
+      reportInterval: 60,
+      unreachable: many.map((probe) => probe.target),
+    });
+    expect(reports[0]).toEqual(many.map((probe) => ({ ...probe, ok: true })));
+    const turned = reports.slice(1);
+    expect(turned.length).toBeGreaterThanOrEqual(1);
+    expect(turned.length, "ten probes turning together").toBeLessThanOrEqual(2);
+    expect(turned.at(-1)).toEqual(many.map((probe) => ({ ...probe, ok: false })));
   });
 
   it("runs the server's probeRules cadence, and its defaults when the rules are out of range", async () => {
