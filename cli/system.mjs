@@ -25,6 +25,7 @@ const PACKAGES = {
   sysctl: "procps",
   nft: "nftables",
   systemctl: "systemd",
+  ping: "iputils-ping (Fedora: iputils)",
 };
 
 /** The error for a tool that is not on PATH, naming the package to install. */
