@@ -71,11 +71,6 @@ export function createProber({ systemFor, log, onTurn, rules: initialRules }) {
       }));
     },
 
-    /** The processes running now (for tests and status). */
-    get size() {
-      return running.size;
-    },
-
     /** Ends every probe and waits until each ping is reaped. */
     async stop() {
       const all = [...running.values()];
