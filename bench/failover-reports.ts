@@ -1,10 +1,11 @@
 // What one gateway report costs as a prober's agent sends it (issue 27): its node's probes from the desired
 // state (all up), and a delta peer report built by wgo's own code (cli/peer-report.mjs) over the tunnels of
-// the node's config, every one in use. Each agent first sends a full report (as `wgo gateway run` does on its
+// the node's config, ACTIVE_TUNNELS of them in use (as bench/real-heartbeats.ts counts a device's). Each agent first sends a full report (as `wgo gateway run` does on its
 // first round), then wrk drives the steady state: the agents in turn, each request on the base the server
 // answered last for that agent (a body per agent: its node, its probes, its base).
 import type { WorkerServer } from "../test/e2e/support/worker-server.ts";
 import { agentCall, type BenchAgent } from "./failover-network.ts";
+import { ACTIVE_TUNNELS } from "./real-heartbeats.ts";
 import { runWrk, WRK, type WrkResult } from "./wrk.ts";
 
 const load = (name: string): Promise<any> => import(/* @vite-ignore */ `../cli/${name}`);
@@ -14,11 +15,16 @@ export interface ReportShape {
   bodyBytes: number;
   probesPerReport: number;
   peersPerReport: number;
+  tunnelsInUse: number;
 }
 
-/** A node's interface as `wg show dump` would list it: every peer of its config handshaken and moving traffic. */
+/** A node's interface as `wg show dump` would list it: the first ACTIVE_TUNNELS peers handshaken and moving traffic. */
 const dumpOf = (agent: BenchAgent, at: number, moved: number) =>
-  agent.peerKeys.map((publicKey, i) => ({ publicKey, latestHandshake: at - i, rxBytes: 5e8 + i + moved, txBytes: 2e8 + i + moved }));
+  agent.peerKeys.map((publicKey, i) =>
+    i < ACTIVE_TUNNELS
+      ? { publicKey, latestHandshake: at - i, rxBytes: 5e8 + i + moved, txBytes: 2e8 + i + moved }
+      : { publicKey, latestHandshake: 0, rxBytes: 0, txBytes: 0 },
+  );
 
 /** The node's entry of POST /agents/me/report, as cli/gateway/reporter.mjs builds it. */
 export const reportEntry = (agent: BenchAgent, up: boolean, peerReport: unknown) => ({
@@ -51,6 +57,7 @@ export async function firstReports(server: WorkerServer, agents: BenchAgent[]) {
     bodyBytes: steady[0]!.bytes,
     probesPerReport: agents[0]!.probes.length,
     peersPerReport: agents[0]!.peerKeys.length,
+    tunnelsInUse: Math.min(ACTIVE_TUNNELS, agents[0]!.peerKeys.length),
   };
   return { steady, shape };
 }

@@ -68,14 +68,17 @@ export function atScale(s: AgentSchedule, costs: UnitCosts, gateways: number): s
   // 4 gateways a chain (prober, two members, next hop), 100 chains a network at the pool limit.
   const fullNetworks = gateways / 4 / costs.tick.pools;
   const oneChainNetworks = gateways / 4;
-  const perPoolRead = costs.tick.rowsRead / costs.tick.pools;
+  // The meter counts the tick's member read (a join) without its rows: at least one row per member (2 a pool) more.
+  const tickRead = costs.tick.rowsRead + 2 * costs.tick.pools;
+  const perPoolRead = tickRead / costs.tick.pools;
   const tickEvery = 2;
   return [
     `- reports/s: ${fmt(reports)} (${gateways} × ${fmt(s.reportsPerSecond, 3)}); long polls/s: ${fmt(polls)}; requests/s to the API: ${fmt(reports + polls)}`,
     `- writer RPCs/s: ${fmt(writerRpcs)} (a readProbes per report with probes, a wait per long poll), spread over the networks' writers`,
     `- writer D1 rows/s from reports: ${fmt(reports * costs.writerRowsPerReport.read)} read, ${fmt(reports * costs.writerRowsPerReport.written)} written (measured per report)`,
-    `- alarm evaluations/s: ${fmt(fullNetworks / tickEvery, 2)} if the gateways form ${fmt(fullNetworks, 1)} networks of ${costs.tick.pools} chains (${fmt((fullNetworks * costs.tick.rowsRead) / tickEvery)} rows read/s),`,
-    `  up to ${fmt(oneChainNetworks / tickEvery)} if each chain is its own network (${fmt((oneChainNetworks * perPoolRead) / tickEvery)} rows read/s at ${fmt(perPoolRead, 2)} a pool)`,
+    `- the reports' own batches (in the Worker, not metered): at least ${fmt(reports * (1 + costs.probesPerProber))} rows written/s (the node's row and one probe row per probe)`,
+    `- alarm evaluations/s: ${fmt(fullNetworks / tickEvery, 2)} if the gateways form ${fmt(fullNetworks, 1)} networks of ${costs.tick.pools} chains (at least ${fmt((fullNetworks * tickRead) / tickEvery)} rows read/s),`,
+    `  up to ${fmt(oneChainNetworks / tickEvery)} if each chain is its own network (at least ${fmt((oneChainNetworks * perPoolRead) / tickEvery)} rows read/s at ${fmt(perPoolRead, 2)} a pool)`,
     `- a failover: ${fmt(costs.failover.rowsRead)} rows read, ${fmt(costs.failover.rowsWritten)} written in the writer, then every agent of the network polls and reports once more`,
     `- probes on the data plane: ${gateways} probers × ${costs.probesPerProber} probes (as the bench's probers were asked) × ${fmt(s.probeBytesPerSecond, 0)} B/s = ${fmt((gateways * costs.probesPerProber * s.probeBytesPerSecond) / 1e6, 2)} MB/s of echoes in the tunnels (${fmt((gateways * costs.probesPerProber * s.probeWireBytesPerSecond) / 1e6, 2)} MB/s on the wire)`,
   ];

@@ -72,7 +72,16 @@ export interface FailoverCost {
   revisionBump: number;
   activeAfter: string;
   expected: string;
-  deltas: { agents: number; changed: number; bytes: number; largest: number };
+  deltas: {
+    agents: number;
+    changed: number;
+    full: number;
+    intents: number;
+    upserted: number;
+    removed: number;
+    bytes: number;
+    largest: number;
+  };
 }
 
 /** Chain 0: both members report (healthy), then its prober reports the probe across the active member down. */
@@ -108,6 +117,10 @@ export async function oneFailover(server: WorkerServer, admin: ApiClient, net: F
 /** What every agent fetches when its long poll answers after the bump: its desired state on the revision it held. */
 async function deltasAfter(server: WorkerServer, agents: BenchAgent[]) {
   let changed = 0;
+  let full = 0;
+  let intents = 0;
+  let upserted = 0;
+  let removed = 0;
   let bytes = 0;
   let largest = 0;
   for (const agent of agents) {
@@ -117,11 +130,17 @@ async function deltasAfter(server: WorkerServer, agents: BenchAgent[]) {
     });
     const text = await answer.text();
     if (!answer.ok) throw new Error(`desired state after the failover: ${answer.status} ${text}`);
-    const delta = JSON.parse(text).nodes.find((n: { nodeId: string }) => n.nodeId === agent.nodeId)?.delta;
+    const entry = JSON.parse(text).nodes.find((n: { nodeId: string }) => n.nodeId === agent.nodeId);
     const size = Buffer.byteLength(text);
     bytes += size;
     largest = Math.max(largest, size);
-    if (delta && (delta.peersUpserted?.length || delta.peersRemoved?.length)) changed += 1;
+    // A whole config where the server had no delta from the held revision.
+    if (entry?.config) full += 1;
+    const delta = entry?.delta;
+    if (delta?.routingIntent) intents += 1;
+    upserted += delta?.peersUpserted?.length ?? 0;
+    removed += delta?.peersRemoved?.length ?? 0;
+    if (delta?.peersUpserted?.length || delta?.peersRemoved?.length) changed += 1;
   }
-  return { agents: agents.length, changed, bytes, largest };
+  return { agents: agents.length, changed, full, intents, upserted, removed, bytes, largest };
 }
