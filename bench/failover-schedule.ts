@@ -4,6 +4,8 @@ const load = (name: string): Promise<any> => import(/* @vite-ignore */ `../cli/g
 
 /** An echo request or reply: 20 bytes IPv4 + 8 ICMP + 56 of data (ping's default), before the tunnel's overhead. */
 const ECHO_BYTES = 84;
+/** A waiting long poll re-reads its served nodes this often (src/services/agents/long-poll.ts CHECK_EVERY_MS, not exported). */
+const POLL_CHECK_SECONDS = 1;
 /** WireGuard's per-packet cost on IPv4 (outer IP 20 + UDP 8 + its header 16 + its tag 16). */
 const WIREGUARD_OVERHEAD = 60;
 
@@ -74,6 +76,7 @@ export function atScale(s: AgentSchedule, costs: UnitCosts, gateways: number): s
   const tickEvery = 2;
   return [
     `- reports/s: ${fmt(reports)} (${gateways} × ${fmt(s.reportsPerSecond, 3)}); long polls/s: ${fmt(polls)}; requests/s to the API: ${fmt(reports + polls)}`,
+    `- long polls held open: ${gateways} at any time (each a writer wait and a D1 query of its served nodes every ${POLL_CHECK_SECONDS} s: ${fmt(gateways / POLL_CHECK_SECONDS)} queries/s, from the code, not metered)`,
     `- writer RPCs/s: ${fmt(writerRpcs)} (a readProbes per report with probes, a wait per long poll), spread over the networks' writers`,
     `- writer D1 rows/s from reports: ${fmt(reports * costs.writerRowsPerReport.read)} read, ${fmt(reports * costs.writerRowsPerReport.written)} written (measured per report)`,
     `- the reports' own batches (in the Worker, not metered): at least ${fmt(reports * (1 + costs.probesPerProber))} rows written/s (the node's row and one probe row per probe)`,

@@ -50,11 +50,14 @@ export async function reportTimings(server: WorkerServer, admin: ApiClient, netw
   };
   const steady: number[] = [];
   for (let i = 0; i < rounds; i++) steady.push(await send(true));
+  const revision = async () => (await admin.get(`/networks/${networkId}`)).body.routingRevision as number;
+  const revisionBefore = await revision();
   const before = await meterOf(admin, networkId);
   const started = Date.now();
   const turning: number[] = [];
   for (let i = 0; i < rounds; i++) turning.push(await send(i % 2 === 1));
   const after = await meterOf(admin, networkId);
+  const bumps = (await revision()) - revisionBefore;
   // A last report leaves the probe up.
   if (rounds % 2 === 1) await send(true);
   return {
@@ -63,6 +66,7 @@ export async function reportTimings(server: WorkerServer, admin: ApiClient, netw
     rounds,
     meter: minus(after, before, rounds),
     elapsedMs: Date.now() - started,
+    bumps,
   };
 }
 
@@ -110,12 +114,12 @@ export async function oneFailover(server: WorkerServer, admin: ApiClient, net: F
     revisionBump,
     activeAfter,
     expected: pool.standby,
-    deltas: await deltasAfter(server, [...net.probers, ...net.members]),
+    deltas: await deltasAfter(server, [...net.probers, ...net.members], revisionBefore),
   };
 }
 
-/** What every agent fetches when its long poll answers after the bump: its desired state on the revision it held. */
-async function deltasAfter(server: WorkerServer, agents: BenchAgent[]) {
+/** What every agent fetches when its long poll answers after the bump: its desired state on the revision before it. */
+async function deltasAfter(server: WorkerServer, agents: BenchAgent[], revision: number) {
   let changed = 0;
   let full = 0;
   let intents = 0;
@@ -124,7 +128,7 @@ async function deltasAfter(server: WorkerServer, agents: BenchAgent[]) {
   let bytes = 0;
   let largest = 0;
   for (const agent of agents) {
-    const held = `${agent.nodeId}:${agent.routing}:${agent.dns}`;
+    const held = `${agent.nodeId}:${revision}:${agent.dns}`;
     const answer = await fetch(`${server.baseUrl}/api/v1/agents/me/desired-state?held=${held}`, {
       headers: { Authorization: `Bearer ${agent.credential}` },
     });
