@@ -141,6 +141,13 @@ async function deltasAfter(server: WorkerServer, agents: BenchAgent[], revision:
     // A whole config where the server had no delta from the held revision.
     if (entry?.config) full += 1;
     const delta = entry?.delta;
+    // One agent far from chain 0 shows what a failover changes for a gateway it does not touch.
+    if (agent === agents[50] && delta) {
+      const upserted = delta.peersUpserted.map((p: { nodeId: string; allowedIps: string[] }) => `${p.nodeId} ${p.allowedIps.join(",")}`);
+      console.log(
+        `failover bench: delta of an untouched prober: upserted ${upserted.join("; ")}; removed ${delta.peersRemoved.join(", ")}`,
+      );
+    }
     if (delta?.routingIntent) intents += 1;
     upserted += delta?.peersUpserted?.length ?? 0;
     removed += delta?.peersRemoved?.length ?? 0;
