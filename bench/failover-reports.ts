@@ -62,14 +62,12 @@ export async function firstReports(server: WorkerServer, agents: BenchAgent[]) {
   return { steady, shape };
 }
 
-/** wrk over the agents' steady-state reports, each agent's requests in order on its own base. */
-export async function wrkReports(
-  server: WorkerServer,
-  steady: Awaited<ReturnType<typeof firstReports>>["steady"],
-  scratch: string,
-): Promise<WrkResult> {
+export type SteadyReport = { credential: string; prefix: string; suffix: string; seq: number };
+
+/** wrk's Lua for the agents' steady-state reports: agents in turn, each thread its own share, each agent's bases rising by one. */
+export function reportScript(steady: SteadyReport[]): string {
   const entries = steady.map((s) => `{ "Bearer ${s.credential}", [==[${s.prefix}]==], [==[${s.suffix}]==], ${s.seq} }`).join(",\n  ");
-  const script = `wrk.method = "POST"
+  return `wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 local all = {
   ${entries}
@@ -109,6 +107,11 @@ done = function(summary, latency, requests)
   io.write(string.format("resyncs: %d\\n", total))
 end
 `;
+}
+
+/** wrk over the agents' steady-state reports, each agent's requests in order on its own base. */
+export async function wrkReports(server: WorkerServer, steady: SteadyReport[], scratch: string): Promise<WrkResult> {
+  const script = reportScript(steady);
   return runWrk(
     server.baseUrl,
     { label: `POST /agents/me/report, ${steady.length} prober agents in turn`, method: "POST", path: "/api/v1/agents/me/report", script },
