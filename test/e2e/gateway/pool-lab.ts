@@ -102,6 +102,14 @@ export class PoolLab {
     return recent.length > ms / 400 && recent.every((t, i) => i === 0 || t - recent[i - 1]! <= 450);
   }
 
+  /** For failure messages: a machine's WireGuard peers and their AllowedIPs, and where a target is routed. */
+  async describeRoutes(machine: Machine, target: string): Promise<string> {
+    const inDomain = (...argv: string[]) => run(["ip", "netns", "exec", this.domain(machine), ...argv]);
+    const allowed = await inDomain("wg", "show", agentInterface(this.node(machine)), "allowed-ips");
+    const route = await inDomain("ip", "route", "get", target);
+    return `## ${machine} peers\n${allowed.stdout}${allowed.stderr}## route to ${target}\n${route.stdout}${route.stderr}`;
+  }
+
   /** The probes g1's desired state asks it for now, read with g1's own agent credential. */
   async probesOf(machine: Machine): Promise<{ target: string; acrossNodeId: string }[]> {
     const agent = JSON.parse(readFileSync(join(this.stateDir(machine), "agent.json"), "utf8")) as { credential: string };
