@@ -29,6 +29,7 @@ const unitTests = [
   "test/routing/ipam.test.ts",
   "test/routing/scale.test.ts",
   "test/routing/selection.test.ts",
+  "test/routing/standby-links.test.ts",
   "test/routing/three-hop.test.ts",
   "test/routing/wg-quick.test.ts",
   "test/routing/wireguard-key.test.ts",

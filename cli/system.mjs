@@ -6,8 +6,10 @@ import { OperationError } from "./errors.mjs";
 
 /** @typedef {{ code: number, stdout: string, stderr: string }} CommandResult */
 /**
+ * @typedef {{ exited: Promise<{ code: number, stderr: string }>, stop(): Promise<void> }} LineStream
  * @typedef {{ netns?: string, run(argv: string[], options?: { input?: string, daemon?: boolean }): Promise<CommandResult>,
- *   check(argv: string[], options?: { input?: string, daemon?: boolean }): Promise<string> }} System
+ *   check(argv: string[], options?: { input?: string, daemon?: boolean }): Promise<string>,
+ *   streamLines(argv: string[], onLine: (line: string) => void): LineStream }} System
  */
 
 const TIMEOUT_MS = 30_000;
@@ -23,6 +25,7 @@ const PACKAGES = {
   sysctl: "procps",
   nft: "nftables",
   systemctl: "systemd",
+  ping: "iputils-ping (Fedora: iputils)",
 };
 
 /** The error for a tool that is not on PATH, naming the package to install. */
@@ -48,6 +51,46 @@ export function createSystem({ netns, env = process.env } = {}) {
         throw new OperationError(`${describe([...prefix, ...argv])} failed (exit ${result.code})${detail ? `: ${detail}` : ""}`);
       }
       return result.stdout;
+    },
+    streamLines: (argv, onLine) => streamCommand([...prefix, ...argv], env, onLine),
+  };
+}
+
+/** How long a stopped stream may take to exit on SIGTERM before it is killed. */
+const STOP_GRACE_MS = 2_000;
+
+/**
+ * A long-lived command (the gateway's `ping` probes) whose stdout is handed over line by line as it comes.
+ * No timeout: it runs until stop(), which waits until it is reaped. `ip netns exec` execs the command
+ * (same process), so the signal reaches it; and should wgo itself die, the command's next line meets a
+ * closed pipe (SIGPIPE) and it ends too.
+ * @returns {LineStream}
+ */
+function streamCommand(argv, env, onLine) {
+  const child = spawn(argv[0], argv.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
+  let pending = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    const lines = (pending + chunk).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) onLine(line);
+  });
+  child.stderr.on("data", (chunk) => (stderr = (stderr + chunk).slice(-1_000)));
+  const exited = new Promise((resolve) => {
+    child.on("error", (error) => {
+      const missing = "code" in error && error.code === "ENOENT";
+      resolve({ code: 127, stderr: missing ? missingTool(argv[0]).message : error.message });
+    });
+    child.on("close", (code, signal) => resolve({ code: code ?? 128, stderr: signal ? `${stderr}killed by ${signal}` : stderr }));
+  });
+  return {
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }

@@ -2720,7 +2720,12 @@ export interface components {
                     drained: boolean;
                     healthy: boolean;
                     /** @enum {string|null} */
-                    reason: "stale report" | "not forwarding" | "drained" | null;
+                    reason: "stale report" | "not forwarding" | "unreachable" | "drained" | null;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-21T10:00:00.000Z
+                     */
+                    heldDownUntil: string | null;
                     /**
                      * Format: date-time
                      * @example 2026-11-21T10:00:00.000Z
@@ -2728,7 +2733,7 @@ export interface components {
                     lastSeenAt: string | null;
                     probeFailStreak: number;
                 }[];
-                /** @description unhealthy: stale report | not forwarding | drained | preempted */
+                /** @description unhealthy: stale report | not forwarding | unreachable | drained | preempted */
                 lastFailover: {
                     /**
                      * Format: date-time
@@ -2932,17 +2937,23 @@ export interface components {
         };
         GatewayPoolMemberHealth: {
             /**
-             * @description Why the member is unhealthy; null when healthy. stale report: no report for POOL_STALE_SECONDS; not forwarding: POOL_PROBE_FAILURES failed probes in a row across it (only while it carries traffic); drained: an operator drained it
+             * @description Why the member is unhealthy; null when healthy. stale report: no report for POOL_STALE_SECONDS; not forwarding: its prober reported the probe across it down (POOL_PROBE_DOWN_AFTER echoes lost in a row) while it carries traffic; unreachable: the same for a standby, whose probe is a ping to its own address; drained: an operator drained it
              * @enum {string|null}
              */
-            reason: "stale report" | "not forwarding" | "drained" | null;
+            reason: "stale report" | "not forwarding" | "unreachable" | "drained" | null;
+            /**
+             * Format: date-time
+             * @description Set while the member is held down after the pool failed away from it (POOL_HOLD_DOWN_SECONDS): it is chosen again before then only if no other member is healthy
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            heldDownUntil: string | null;
             /**
              * Format: date-time
              * @description The member's last agent report
              * @example 2026-11-21T10:00:00.000Z
              */
             lastSeenAt: string | null;
-            /** @description Reports in a row whose probes across the member all failed */
+            /** @description Reports in a row in which the member's probe was down */
             probeFailStreak: number;
         };
         GatewayPoolFailover: {
@@ -2953,7 +2964,7 @@ export interface components {
             at: string;
             from: string;
             to: string;
-            /** @description unhealthy: stale report | not forwarding | drained | preempted */
+            /** @description unhealthy: stale report | not forwarding | unreachable | drained | preempted */
             reason: string;
         } | null;
         GatewayPoolInput: {
@@ -3518,6 +3529,24 @@ export interface components {
         };
         GatewayDesiredState: {
             gatewayId: string;
+            /** @description How the agent runs the probes below: continuously, judged with this hysteresis, and reported at once when a probe turns down or up (docs/routing.md, Health) */
+            probeRules: {
+                /**
+                 * @description Send each probe's echo request this often (POOL_PROBE_INTERVAL_MS)
+                 * @example 250
+                 */
+                intervalMs: number;
+                /**
+                 * @description Echoes lost in a row that turn a probe down (POOL_PROBE_DOWN_AFTER)
+                 * @example 4
+                 */
+                downAfter: number;
+                /**
+                 * @description Echoes answered in a row that turn it up again (POOL_PROBE_UP_AFTER)
+                 * @example 4
+                 */
+                upAfter: number;
+            };
             nodes: {
                 networkId: string;
                 nodeId: string;
@@ -3530,14 +3559,14 @@ export interface components {
                 publicKey: string | null;
                 /** @description Whether the server holds the node as serving the network's zone */
                 servesDns: boolean;
-                /** @description Forwarding probes this node's agent runs (gateway pools, docs/routing.md): ping each target every few seconds and report the results (POST /agents/me/report, probes). Empty when the node is before no pool hop. */
+                /** @description Probes this node's agent runs (gateway pools, docs/routing.md): ping each target continuously (probeRules) and report each one's state (POST /agents/me/report, probes). Empty when the node is beside no pool hop. */
                 probes: {
                     /**
                      * @description An overlay address to ping
                      * @example 10.20.0.7
                      */
                     target: string;
-                    /** @description The gateway node (a pool's active member) the route to target goes through */
+                    /** @description The pool member judged: the route to target goes through it (its active member), or target is its own address (a standby, or a member with no hop after it to probe across) */
                     acrossNodeId: string;
                 }[];
                 config?: components["schemas"]["NodeConfig"] & unknown;
@@ -3581,11 +3610,11 @@ export interface components {
                     txBytes: number;
                 }[];
                 peerReport?: components["schemas"]["PeerReport"] & unknown;
-                /** @description Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Only results of the probes this node's desired state names now (same acrossNodeId and target) count; any other result is ignored (the rest of the report is kept). */
+                /** @description Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row (default 1) with every probe across a node down make that pool member "not forwarding" (a standby: "unreachable"); one up clears it. Only results of the probes this node's desired state names now (same acrossNodeId and target) count; any other result is ignored (the rest of the report is kept). */
                 probes?: {
                     acrossNodeId: string;
                     target: string;
-                    /** @description Whether the target answered since the last report */
+                    /** @description Whether the probe is up (judged by the agent with the desired state's probeRules) */
                     ok: boolean;
                 }[];
                 /** @description What the daemon could not apply for this node (it keeps running the previous state); null or absent clears a reported error. Stored as one line of visible text: control, bidirectional-formatting and zero-width characters become spaces (docs/agents.md), the report is not refused for them */

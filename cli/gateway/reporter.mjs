@@ -1,14 +1,16 @@
 // What a gateway tells the server about the nodes it runs: applied revisions, errors, per-peer counters
 // (as delta peer reports: gateway/peer-reports.mjs), and the forwarding probes the server asked for (a
-// ping to a node beyond a pool's active member, which only answers if that member forwards). Sent after
-// every applied change and every few seconds between.
+// ping to a node beyond a pool's active member, which only answers if that member forwards: judged
+// continuously by gateway/prober.mjs). Sent after every applied change, every few seconds between, and at
+// once when a probe turns down or up.
 import { ApiError, NetworkError, OperationError } from "../errors.mjs";
 import { pause } from "./pause.mjs";
 import { readInterface, sendNodeReports } from "./peer-reports.mjs";
+import { MAX_PROBES } from "./prober.mjs";
 import { heldNodeIds, loadNode } from "./state.mjs";
 
-/** At most this many probes a node (the server's limit), each one echo request waiting 1 s. */
-const MAX_PROBES = 32;
+/** The shortest gap between two reports sent for probes turning: a burst of turns is one report. */
+export const TURN_REPORT_GAP_MS = 200;
 
 /**
  * A report that fails locally (a `wg show` refused) or that the server refuses for a node (moved to another
@@ -31,12 +33,46 @@ export async function reportEvery(ctx, log, signal, intervalMs) {
   while (!signal.aborted) {
     await pause(intervalMs, signal);
     if (signal.aborted) return;
-    try {
-      await reportOrLog(ctx, log);
-    } catch (error) {
-      if (!(error instanceof NetworkError || error instanceof ApiError)) log(`report failed: ${error.message}`);
-    }
+    await reportQuietly(ctx, log);
   }
+}
+
+async function reportQuietly(ctx, log) {
+  try {
+    await reportOrLog(ctx, log);
+  } catch (error) {
+    if (!(error instanceof NetworkError || error instanceof ApiError)) log(`report failed: ${error.message}`);
+  }
+}
+
+/**
+ * Reports sent when a probe turns, between the periodic ones: `request()` sends one at once, or, within
+ * TURN_REPORT_GAP_MS of the last, one at the end of that gap (several turns then share it; the report
+ * reads the judgement when it is built). `close()` drops what is pending and waits for what is sent.
+ */
+export function reportOnTurn(ctx, log, gapMs = TURN_REPORT_GAP_MS) {
+  let last = Number.NEGATIVE_INFINITY;
+  /** @type {NodeJS.Timeout | null} */
+  let timer = null;
+  let closed = false;
+  const sending = new Set();
+  const send = () => {
+    timer = null;
+    last = Date.now();
+    const report = reportQuietly(ctx, log).finally(() => sending.delete(report));
+    sending.add(report);
+  };
+  return {
+    request() {
+      if (closed || timer) return;
+      timer = setTimeout(send, Math.max(0, last + gapMs - Date.now()));
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await Promise.all(sending);
+    },
+  };
 }
 
 /**
@@ -60,7 +96,8 @@ async function report(ctx) {
     const record = loadNode(ctx.dir, nodeId);
     if (!record) continue;
     const sys = ctx.systemFor(record.netns);
-    const probes = await runProbes(sys, record.probes ?? []);
+    // The running agent reads its probes' judgement; a single run (--once) has none and pings once.
+    const probes = ctx.prober ? ctx.prober.results(nodeId, record.netns, record.probes ?? []) : await runProbes(sys, record.probes ?? []);
     const fields = {
       nodeId,
       appliedRoutingRevision: record.appliedRouting,

@@ -9,7 +9,9 @@ import { syncDomains } from "./domain-apply.mjs";
 import { egressOf } from "./domains.mjs";
 import { applyNode, heldEntry, removeNode } from "./node-apply.mjs";
 import { pause } from "./pause.mjs";
-import { reportEvery, reportOrLog } from "./reporter.mjs";
+import { DEFAULT_PROBE_RULES, probeRulesFrom } from "./probe-judge.mjs";
+import { createProber, probeHeldNodes } from "./prober.mjs";
+import { reportEvery, reportOnTurn, reportOrLog } from "./reporter.mjs";
 import { heldNodeIds, loadNode, loadStatus, saveNode, saveStatus } from "./state.mjs";
 
 const BACKOFF_MS = { first: 1_000, max: 30_000 };
@@ -40,19 +42,24 @@ export async function runGateway(options) {
   const sys = systemFor(netns);
   const dnsKind = await availableDnsServer(sys);
   if (!dnsKind) log("no DNS server found (coredns, or knotd from Debian's knot): this gateway serves no zone");
-  const ctx = { dir, agent, sys, systemFor, netns, env: options.env, dnsKind };
+  /** @type {import("./node-apply.mjs").NodeContext} */
+  const ctx = { dir, agent, sys, systemFor, netns, env: options.env, dnsKind, prober: null };
   // Between polls (a long poll holds 25 s) reports keep coming: liveness and forwarding probes are what a
-  // gateway pool's failover is decided on, so they cannot wait for the next change. The reporter ends with
-  // the poll loop, however that ends.
+  // gateway pool's failover is decided on, so they cannot wait for the next change. The probes run all the
+  // time and a probe that turns is reported at once. All of it ends with the poll loop, however that ends.
   const done = new AbortController();
   const stop = () => done.abort();
   signal.addEventListener("abort", stop, { once: true });
   const reporting = options.once ? null : reportEvery(ctx, log, done.signal, options.reportIntervalMs ?? REPORT_EVERY_MS);
+  const turns = options.once ? null : reportOnTurn(ctx, log);
+  if (turns) ctx.prober = createProber({ systemFor, log, onTurn: () => turns.request(), rules: DEFAULT_PROBE_RULES });
   try {
     return await pollLoop(options, ctx);
   } finally {
     done.abort();
     signal.removeEventListener("abort", stop);
+    await ctx.prober?.stop();
+    await turns?.close();
     await reporting;
   }
 }
@@ -75,6 +82,8 @@ async function pollLoop(options, ctx) {
       const outcome =
         answer.status === 304 ? { applied: 0, failed: false, claimed: false } : await applyDesiredState(ctx, answer.body, log);
       applied += outcome.applied;
+      // The running agent probes what its held nodes carry now, at the server's cadence.
+      if (answer.status !== 304 && ctx.prober) await probeHeldNodes(ctx.prober, dir, probeRulesFrom(answer.body.probeRules));
       await reportOrLog(ctx, log);
       const desired = answer.body ? desiredRevisions(answer.body) : (loadStatus(dir)?.desired ?? {});
       saveStatus(dir, { at: new Date(options.now()).toISOString(), error: null, desired });

@@ -61,6 +61,11 @@ export interface Env {
   /** Gateway pools (docs/routing.md): a member without a report this long is unhealthy; failed probes in a row that make it "not forwarding". */
   POOL_STALE_SECONDS?: string;
   POOL_PROBE_FAILURES?: string;
+  /** Gateway pools' fast probes (issue 27): the agents' echo cadence, their hysteresis, and the hold-down after a failover. */
+  POOL_PROBE_INTERVAL_MS?: string;
+  POOL_PROBE_DOWN_AFTER?: string;
+  POOL_PROBE_UP_AFTER?: string;
+  POOL_HOLD_DOWN_SECONDS?: string;
   /** log2 of scrypt's N for new password hashes (default 14; the workerd test suites use 10). */
   PASSWORD_SCRYPT_LOG_N?: string;
 }
@@ -138,8 +143,18 @@ const ConfigSchema = z.object({
   AUDIT_RETENTION_DAYS: intVar(365, 1, 3650),
   /** A gateway pool member whose agent has not reported for this long is unhealthy (docs/routing.md). */
   POOL_STALE_SECONDS: intVar(10, 3, 3600),
-  /** Consecutive failed forwarding probes across a pool's active member that make it "not forwarding". */
-  POOL_PROBE_FAILURES: intVar(3, 1, 100),
+  /**
+   * Reports in a row with a member's probe down that make it unhealthy. 1: the agent already judged the probe
+   * down after POOL_PROBE_DOWN_AFTER echoes lost in a row (its hysteresis), and reports that at once.
+   */
+  POOL_PROBE_FAILURES: intVar(1, 1, 100),
+  /** How often an agent sends each probe's echo request (ms). */
+  POOL_PROBE_INTERVAL_MS: intVar(250, 100, 5000),
+  /** Echoes lost in a row that turn a probe down, and answered in a row that turn it up again (agent side). */
+  POOL_PROBE_DOWN_AFTER: intVar(4, 1, 20),
+  POOL_PROBE_UP_AFTER: intVar(4, 1, 20),
+  /** A member the pool failed away from is not chosen again for this long while another member is healthy. */
+  POOL_HOLD_DOWN_SECONDS: intVar(30, 0, 3600),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -78,10 +78,17 @@ describe("gateway pool failover", () => {
     await setSeen([gw2.id], 0);
     expect((await unwrap(networkWriter(env, network.id).evaluatePools(network.id))).failovers).toEqual([]);
     expect((await poolOf(pool.id, admin.token)).activeNodeId).toBe(gw3.id);
-    // With preempt on, the preferred member takes over as soon as it is healthy.
+    // With preempt on, the preferred member takes over once healthy, but not while it is held down after
+    // the failover away from it (POOL_HOLD_DOWN_SECONDS, 30 s): a member that flaps does not pull traffic back.
     const preempting = await patch(`/gateway-pools/${pool.id}`, { preempt: true }, admin.token);
     expect(preempting.status, preempting.text).toBe(200);
-    expect(preempting.body).toMatchObject({ activeNodeId: gw2.id, lastFailover: { from: gw3.id, to: gw2.id, reason: "preempted" } });
+    expect(preempting.body).toMatchObject({ activeNodeId: gw3.id });
+    const heldUntil = Date.parse(preempting.body.members[0].health.heldDownUntil);
+    expect(heldUntil - Date.parse(preempting.body.lastFailover.at)).toBe(30_000);
+    // The writer's clock 31 s on (gw2 still reporting): the hold is over and gw2 takes the traffic back.
+    await setSeen([gw2.id, gw3.id], -31);
+    const later = await unwrap(networkWriter(env, network.id).evaluatePools(network.id, heldUntil + 1_000));
+    expect(later.failovers).toEqual([{ poolId: pool.id, from: gw3.id, to: gw2.id, reason: "preempted" }]);
   });
 
   it("keeps the active member when no member is healthy, and says so in the policy status", async () => {
@@ -106,6 +113,7 @@ describe("gateway pool failover", () => {
               drained: false,
               healthy: true,
               reason: null,
+              heldDownUntil: null,
               lastSeenAt: expect.any(String),
               probeFailStreak: 0,
             },
@@ -124,6 +132,7 @@ describe("gateway pool failover", () => {
               drained: false,
               healthy: false,
               reason: "stale report",
+              heldDownUntil: null,
               lastSeenAt: expect.any(String),
               probeFailStreak: 0,
             },
@@ -133,6 +142,7 @@ describe("gateway pool failover", () => {
               drained: false,
               healthy: false,
               reason: "stale report",
+              heldDownUntil: null,
               lastSeenAt: expect.any(String),
               probeFailStreak: 0,
             },
@@ -164,40 +174,37 @@ describe("gateway pool failover", () => {
     expect((await post(`/gateway-pools/${pool.id}/members/node_other/drain`, {}, admin.token)).status).toBe(404);
   });
 
-  it("asks the hop before a pool to probe across its active member; failed probes fail over after POOL_PROBE_FAILURES reports, not before", async () => {
+  it("asks the hop before a pool to probe across its active member and each standby; a probe reported down fails over at once", async () => {
     const { admin, gw1, gw2, gw3, gw4, pool } = await chain();
     const credential = await enrolDaemon(admin, gw1.gatewayId);
     const desired = await get("/agents/me/desired-state", credential);
     expect(desired.status, desired.text).toBe(200);
-    const entry = desired.body.nodes.find((node: { nodeId: string }) => node.nodeId === gw1.id);
-    expect(entry.probes).toEqual([{ target: gw4.address, acrossNodeId: gw2.id }]);
+    // The agent runs them continuously and judges them itself (docs/routing.md, Health).
+    expect(desired.body.probeRules).toEqual({ intervalMs: 250, downAfter: 4, upAfter: 4 });
+    const probesOf = (body: { nodes: { nodeId: string; probes: unknown[] }[] }) =>
+      body.nodes.find((node) => node.nodeId === gw1.id)!.probes;
+    const across = (member: { id: string }, target: { address: string }) => ({ acrossNodeId: member.id, target: target.address });
+    expect(probesOf(desired.body)).toEqual(expect.arrayContaining([across(gw2, gw4), across(gw3, gw3)]));
+    expect(probesOf(desired.body)).toHaveLength(2);
 
-    const report = (ok: boolean) =>
-      post(
-        "/agents/me/report",
-        { nodes: [{ nodeId: gw1.id, appliedRoutingRevision: 1, probes: [{ acrossNodeId: gw2.id, target: gw4.address, ok }] }] },
-        credential,
-      );
-    for (const attempt of [1, 2]) {
-      await setSeen([gw2.id, gw3.id, gw4.id], 0);
-      expect((await report(false)).status).toBe(200);
-      const shown = await poolOf(pool.id, admin.token);
-      expect(shown.activeNodeId, `after ${attempt} failed reports`).toBe(gw2.id);
-      expect(shown.members[0].health.probeFailStreak).toBe(attempt);
-    }
-    // One success clears the run.
-    expect((await report(true)).status).toBe(200);
-    expect((await poolOf(pool.id, admin.token)).members[0].health.probeFailStreak).toBe(0);
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      await setSeen([gw2.id, gw3.id, gw4.id], 0);
-      expect((await report(false)).status).toBe(200);
-    }
-    const shown = await poolOf(pool.id, admin.token);
+    const report = (...probes: { acrossNodeId: string; target: string; ok: boolean }[]) =>
+      post("/agents/me/report", { nodes: [{ nodeId: gw1.id, appliedRoutingRevision: 1, probes }] }, credential);
+    // The standby cannot be reached over its link: it is unreachable, and the active member keeps the traffic.
+    await setSeen([gw2.id, gw3.id, gw4.id], 0);
+    expect((await report({ ...across(gw3, gw3), ok: false })).status).toBe(200);
+    let shown = await poolOf(pool.id, admin.token);
+    expect(shown).toMatchObject({ activeNodeId: gw2.id, lastFailover: null });
+    expect(shown.members[1]).toMatchObject({ nodeId: gw3.id, healthy: false, health: { reason: "unreachable", probeFailStreak: 1 } });
+    // The active member stops forwarding while the standby is unreachable: no healthy member, nothing moves.
+    expect((await report({ ...across(gw2, gw4), ok: false }, { ...across(gw3, gw3), ok: false })).status).toBe(200);
+    expect((await poolOf(pool.id, admin.token)).activeNodeId).toBe(gw2.id);
+    // The standby answers again: that report alone moves the traffic (one report, judged by the agent).
+    expect((await report({ ...across(gw2, gw4), ok: false }, { ...across(gw3, gw3), ok: true })).status).toBe(200);
+    shown = await poolOf(pool.id, admin.token);
     expect(shown).toMatchObject({ activeNodeId: gw3.id, lastFailover: { from: gw2.id, to: gw3.id, reason: "not forwarding" } });
     const now = await get("/agents/me/desired-state", credential);
-    expect(now.body.nodes.find((node: { nodeId: string }) => node.nodeId === gw1.id).probes).toEqual([
-      { target: gw4.address, acrossNodeId: gw3.id },
-    ]);
+    expect(probesOf(now.body)).toEqual(expect.arrayContaining([across(gw3, gw4), across(gw2, gw2)]));
+    expect(probesOf(now.body)).toHaveLength(2);
     // Probes across a node of another network are ignored.
     const other = await poolNetwork();
     const foreign = await post(

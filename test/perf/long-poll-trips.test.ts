@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { enrolDevice, networkSetup } from "../helpers/factories";
+import { chain, enrolDaemon } from "../gateway-pools/support";
 
 const app = createApp();
 
@@ -58,5 +59,31 @@ describe("a device's long poll", () => {
     const answer = await send({ sinceRevision: held }, "?wait=1");
     expect(answer.delta).toMatchObject({ fromRevision: held, routingRevision: held, peersUpserted: [], peersRemoved: [] });
     expect(calls).toEqual(["awaitConfig"]);
+  });
+});
+
+describe("a gateway agent's long poll", () => {
+  it("waits in its served network's writer beside its D1 check, so a routing change (a failover) wakes it at once", async () => {
+    const { admin, gw1 } = await chain();
+    const credential = await enrolDaemon(admin, gw1.gatewayId);
+    const { namespace, calls } = recordingNamespace(env.NETWORK_WRITER);
+    const poll = async (etag?: string) => {
+      const ctx = createExecutionContext();
+      const response = await app.fetch(
+        new Request(`http://api.test/api/v1/agents/me/desired-state${etag ? "?wait=1" : ""}`, {
+          headers: { Authorization: `Bearer ${credential}`, ...(etag ? { "If-None-Match": etag } : {}) },
+        }),
+        { ...env, NETWORK_WRITER: namespace },
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return response;
+    };
+    const first = await poll();
+    expect(first.status).toBe(200);
+    calls.length = 0;
+    const waited = await poll(first.headers.get("ETag")!);
+    expect(waited.status).toBe(304);
+    expect(calls).toEqual(["awaitRoutingChange"]);
   });
 });

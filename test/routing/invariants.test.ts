@@ -66,6 +66,15 @@ const scenarios: Record<string, Scenario> = {
     policies: [policy("rp_1", "0.0.0.0/0", ["node_r1", "node_a", "node_b"]), policy("rp_2", "10.0.0.0/8", ["node_r2"])],
     probes: { rp_1: "8.8.8.8", rp_2: "10.9.9.9" },
   },
+  "pools standing by at every hop (issue 27: standby links)": {
+    cidr: "10.0.0.0/24",
+    nodes: v4Nodes(["r", "a", "b", "sr", "sa", "sb", "c"], sources),
+    policies: [
+      { ...policy("rp_1", "192.168.1.0/24", ["node_r", "node_a", "node_b"]), standbys: [["node_sr"], ["node_sa"], ["node_sb"]] },
+      { ...policy("rp_2", "192.168.2.0/24", ["node_r", "node_a", "node_c"]), standbys: [["node_sr"], ["node_sa"], []] },
+    ],
+    probes: { rp_1: "192.168.1.1", rp_2: "192.168.2.1" },
+  },
   "IPv6 with a default route": {
     cidr: "fd00::/64",
     nodes: [

@@ -13,7 +13,8 @@ import { parseHeld } from "./daemon.schemas";
 
 /**
  * A poll whose ETag matches answers 304 after one query, before anything is rendered; with `wait` it first
- * waits for a change (one query a second), and ends early when the daemon hangs up. A poll that waited
+ * waits for a change (one query a second, or at once when a served network's writer moves its routing
+ * revision), and ends early when the daemon hangs up. A poll that waited
  * checks its credential again before it answers (after rendering, so nothing rendered after a revocation
  * leaves): an agent revoked or rotated while it waited gets 401, not the state that changed since.
  */
@@ -23,7 +24,9 @@ export const desired: AppRouteHandler<typeof routes.desired> = async (c) => {
   let etag = desiredStateEtag(served);
   const waits = query.wait > 0 && matchesEtag(c.req.header("if-none-match"), etag);
   if (matchesEtag(c.req.header("if-none-match"), etag)) {
-    const changed = waits ? await awaitDesiredStateChange(c.var.db, daemonOf(c).gatewayId, etag, query.wait, c.req.raw.signal) : null;
+    const changed = waits
+      ? await awaitDesiredStateChange(c.env, c.var.db, daemonOf(c).gatewayId, served, query.wait, c.req.raw.signal)
+      : null;
     if (!changed) {
       if (waits) await assertStillAuthorised(c);
       c.header("ETag", etag);

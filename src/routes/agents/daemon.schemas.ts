@@ -39,6 +39,25 @@ export const parseHeld = (text: string | undefined) =>
 export const DesiredState = z
   .object({
     gatewayId: z.string(),
+    probeRules: z
+      .object({
+        intervalMs: z
+          .number()
+          .int()
+          .openapi({ description: "Send each probe's echo request this often (POOL_PROBE_INTERVAL_MS)", example: 250 }),
+        downAfter: z
+          .number()
+          .int()
+          .openapi({ description: "Echoes lost in a row that turn a probe down (POOL_PROBE_DOWN_AFTER)", example: 4 }),
+        upAfter: z
+          .number()
+          .int()
+          .openapi({ description: "Echoes answered in a row that turn it up again (POOL_PROBE_UP_AFTER)", example: 4 }),
+      })
+      .openapi({
+        description:
+          "How the agent runs the probes below: continuously, judged with this hysteresis, and reported at once when a probe turns down or up (docs/routing.md, Health)",
+      }),
     nodes: z.array(
       z.object({
         networkId: z.string(),
@@ -52,14 +71,15 @@ export const DesiredState = z
           .array(
             z.object({
               target: z.string().openapi({ description: "An overlay address to ping", example: "10.20.0.7" }),
-              acrossNodeId: z
-                .string()
-                .openapi({ description: "The gateway node (a pool's active member) the route to target goes through" }),
+              acrossNodeId: z.string().openapi({
+                description:
+                  "The pool member judged: the route to target goes through it (its active member), or target is its own address (a standby, or a member with no hop after it to probe across)",
+              }),
             }),
           )
           .openapi({
             description:
-              "Forwarding probes this node's agent runs (gateway pools, docs/routing.md): ping each target every few seconds and report the results (POST /agents/me/report, probes). Empty when the node is before no pool hop.",
+              "Probes this node's agent runs (gateway pools, docs/routing.md): ping each target continuously (probeRules) and report each one's state (POST /agents/me/report, probes). Empty when the node is beside no pool hop.",
           }),
         config: NodeConfigSchema.optional().openapi({ description: "The whole config; absent when a delta is sent instead" }),
         delta: ConfigDeltaSchema.optional().openapi({ description: "What changed since the routing revision the daemon holds" }),
@@ -92,14 +112,16 @@ export const ReportBody = z
                 z.strictObject({
                   acrossNodeId: z.string().min(1).max(64),
                   target: z.string().min(1).max(64),
-                  ok: z.boolean().openapi({ description: "Whether the target answered since the last report" }),
+                  ok: z
+                    .boolean()
+                    .openapi({ description: "Whether the probe is up (judged by the agent with the desired state's probeRules)" }),
                 }),
               )
               .max(32)
               .optional()
               .openapi({
                 description:
-                  'Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row with every probe across a node failing make that pool member "not forwarding"; one success clears it. Only results of the probes this node\'s desired state names now (same acrossNodeId and target) count; any other result is ignored (the rest of the report is kept).',
+                  'Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row (default 1) with every probe across a node down make that pool member "not forwarding" (a standby: "unreachable"); one up clears it. Only results of the probes this node\'s desired state names now (same acrossNodeId and target) count; any other result is ignored (the rest of the report is kept).',
               }),
             error: sanitisedText({ max: 500 }).nullable().optional().openapi({
               description:

@@ -2,18 +2,21 @@ import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { Timestamp } from "../../lib/openapi";
 import { POOL_LIMITS } from "../../services/networks/operations/gateway-pools";
+import { UNHEALTHY_REASONS } from "../../services/networks/pools/health";
 import { lastFailoverOf, type MemberStatus, type PoolStatus } from "../../services/networks/views/gateway-pools";
-
-const UNHEALTHY = ["stale report", "not forwarding", "drained"] as const;
 
 export const MemberHealthSchema = z
   .object({
-    reason: z.enum(UNHEALTHY).nullable().openapi({
+    reason: z.enum(UNHEALTHY_REASONS).nullable().openapi({
       description:
-        "Why the member is unhealthy; null when healthy. stale report: no report for POOL_STALE_SECONDS; not forwarding: POOL_PROBE_FAILURES failed probes in a row across it (only while it carries traffic); drained: an operator drained it",
+        "Why the member is unhealthy; null when healthy. stale report: no report for POOL_STALE_SECONDS; not forwarding: its prober reported the probe across it down (POOL_PROBE_DOWN_AFTER echoes lost in a row) while it carries traffic; unreachable: the same for a standby, whose probe is a ping to its own address; drained: an operator drained it",
+    }),
+    heldDownUntil: Timestamp.nullable().openapi({
+      description:
+        "Set while the member is held down after the pool failed away from it (POOL_HOLD_DOWN_SECONDS): it is chosen again before then only if no other member is healthy",
     }),
     lastSeenAt: Timestamp.nullable().openapi({ description: "The member's last agent report" }),
-    probeFailStreak: z.number().int().openapi({ description: "Reports in a row whose probes across the member all failed" }),
+    probeFailStreak: z.number().int().openapi({ description: "Reports in a row in which the member's probe was down" }),
   })
   .openapi("GatewayPoolMemberHealth");
 
@@ -22,7 +25,7 @@ export const LastFailoverSchema = z
     at: Timestamp,
     from: z.string(),
     to: z.string(),
-    reason: z.string().openapi({ description: "unhealthy: stale report | not forwarding | drained | preempted" }),
+    reason: z.string().openapi({ description: "unhealthy: stale report | not forwarding | unreachable | drained | preempted" }),
   })
   .nullable()
   .openapi("GatewayPoolFailover");
@@ -100,7 +103,12 @@ const presentMember = (member: MemberStatus) => ({
   priority: member.priority,
   drained: member.drained,
   healthy: member.healthy,
-  health: { reason: member.reason, lastSeenAt: member.lastSeenAt, probeFailStreak: member.probeFailStreak },
+  health: {
+    reason: member.reason,
+    heldDownUntil: member.heldDownUntil,
+    lastSeenAt: member.lastSeenAt,
+    probeFailStreak: member.probeFailStreak,
+  },
 });
 
 export const presentPool = (pool: PoolStatus): z.infer<typeof GatewayPoolSchema> => ({

@@ -4,6 +4,7 @@ import { ROUTING_POLICY_TYPES, type routingPolicies } from "../../db/schema";
 import { LIMITS } from "../../lib/limits";
 import { Timestamp } from "../../lib/openapi";
 import { CidrString } from "../../schemas/cidr";
+import { UNHEALTHY_REASONS } from "../../services/networks/pools/health";
 
 export const RoutingPolicySchema = z
   .object({
@@ -60,7 +61,8 @@ export const PolicyStatusSchema = z
             priority: z.number().int(),
             drained: z.boolean(),
             healthy: z.boolean(),
-            reason: z.enum(["stale report", "not forwarding", "drained"]).nullable(),
+            reason: z.enum(UNHEALTHY_REASONS).nullable(),
+            heldDownUntil: Timestamp.nullable(),
             lastSeenAt: Timestamp.nullable(),
             probeFailStreak: z.number().int(),
           }),
@@ -68,7 +70,7 @@ export const PolicyStatusSchema = z
         lastFailover: z
           .object({ at: Timestamp, from: z.string(), to: z.string(), reason: z.string() })
           .nullable()
-          .openapi({ description: "unhealthy: stale report | not forwarding | drained | preempted" }),
+          .openapi({ description: "unhealthy: stale report | not forwarding | unreachable | drained | preempted" }),
       }),
     ),
     routingRevision: z.number().int().openapi({ description: "The network's routing revision the active members belong to" }),

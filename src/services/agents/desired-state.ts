@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { Env } from "../../lib/env";
+import { type Env, getConfig } from "../../lib/env";
 import { networks, nodes } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { sha256 } from "../auth/tokens";
 import { corefileFor, renderDnsArtifact } from "../networks/views/dns-artifacts";
 import { publicKeyOrNull } from "../networks/net/wireguard-key";
+import { probeRules } from "../networks/pools/vitals";
 import { loadNodeConfigs } from "../networks/views/node-configs";
 
 /** The gateway nodes a daemon runs, with their networks' revisions. */
@@ -90,5 +91,5 @@ export async function renderDesiredState(env: Env, db: Db, gatewayId: string, se
       });
     }),
   );
-  return { gatewayId, nodes: perNetwork.flat() };
+  return { gatewayId, probeRules: probeRules(getConfig(env)), nodes: perNetwork.flat() };
 }

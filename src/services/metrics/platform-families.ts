@@ -46,7 +46,7 @@ function poolFamilies(fleet: Fleet, rules: PoolHealthRules, now: number): Metric
     const health = pool.members.map((member) => {
       const seen = trustedVitals(vitals.get(member.nodeId) ?? NO_VITALS, member.nodeId, assigned);
       const active = member.nodeId === pool.activeNodeId;
-      return { active, ...memberHealth(member, seen, active, rules, now) };
+      return { active, ...memberHealth(member, seen, active, rules, now, pool) };
     });
     return { labels, health };
   });

@@ -107,6 +107,19 @@ export const toRoutingPolicy = (policy: Pick<PolicyRow, "id" | "name" | "destina
 export const effectivePath = (path: readonly string[], pools: ReadonlyMap<string, Pick<PoolRow, "activeNodeId">>) =>
   path.map((hop) => pools.get(hop)?.activeNodeId ?? hop);
 
-/** Stored policy → the routing core's input, with pool hops resolved (effectivePath). */
-export const toEffectiveRoutingPolicy = (pools: ReadonlyMap<string, Pick<PoolRow, "activeNodeId">>) => (policy: PolicyRow) =>
-  toRoutingPolicy({ ...policy, gatewayPath: effectivePath(policy.gatewayPath, pools) });
+/**
+ * Stored policy → the routing core's input, with pool hops resolved (effectivePath) and each pool hop's
+ * other members as its standbys (they keep tunnels with the hops beside it: routing/standby-links.ts).
+ */
+export const toEffectiveRoutingPolicy =
+  (pools: ReadonlyMap<string, Pick<PoolRow, "activeNodeId" | "members">>) =>
+  (policy: PolicyRow): RoutingPolicy => {
+    const standbys = policy.gatewayPath.map((hop) => {
+      const pool = pools.get(hop);
+      return pool ? pool.members.map((member) => member.nodeId).filter((id) => id !== pool.activeNodeId) : [];
+    });
+    return {
+      ...toRoutingPolicy({ ...policy, gatewayPath: effectivePath(policy.gatewayPath, pools) }),
+      ...(standbys.some((members) => members.length > 0) ? { standbys } : {}),
+    };
+  };

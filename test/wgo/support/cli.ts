@@ -23,6 +23,8 @@ export const cli = {
   peerReport: await load("peer-report.mjs"),
   resolver: await load("resolver.mjs"),
   pause: await load("gateway/pause.mjs"),
+  prober: await load("gateway/prober.mjs"),
+  probeJudge: await load("gateway/probe-judge.mjs"),
   domains: await load("gateway/domains.mjs"),
   accessFilter: await load("access-filter.mjs"),
   failures: await load("failures.mjs"),

@@ -31,8 +31,23 @@ interface Route {
   table: string;
 }
 
+/** A long-lived command a test can watch (the gateway agent's `ping -O` probes) and, in manual mode, drive. */
+export interface FakeStream {
+  argv: string[];
+  ns: string;
+  running: boolean;
+  /** Hands the reader one line of output, as the real command would print it. */
+  print(line: string): void;
+  /** Ends it on its own (the real ping exits 2 on "connect: Network is unreachable"). */
+  exit(code: number, stderr?: string): void;
+}
+
 export interface FakeHost {
   links: Map<string, Link>;
+  /** Every long-lived command started, running or ended. */
+  streams: FakeStream[];
+  /** Targets whose echoes go unanswered (a test may change it while pings run). */
+  unreachable: Set<string>;
   routes: Route[];
   rules: string[];
   sysctls: string[];
@@ -102,6 +117,8 @@ export function fakeHost(
     refuseWgConfig?: boolean;
     resolver?: ResolverOptions;
     unreachable?: string[];
+    /** "auto" (default): each ping prints a line an interval (a reply unless its target is unreachable); "manual": the test prints. */
+    pings?: "auto" | "manual";
     /** Commands that fail on this host, with the stderr the real tool prints (EADDRINUSE, EPERM). */
     failing?: Array<[RegExp, string]>;
     /** Namespaces that exist before wgo runs (default ["ns1"]); others come from `ip netns add`. */
@@ -110,6 +127,8 @@ export function fakeHost(
 ): FakeHost {
   const host: FakeHost = {
     links: new Map(),
+    streams: [],
+    unreachable: new Set(options.unreachable ?? []),
     routes: [],
     rules: [],
     sysctls: [],
@@ -134,6 +153,10 @@ export function fakeHost(
           const result = await run(argv, runOptions);
           if (result.code !== 0) throw new cli.errors.OperationError(`${argv.join(" ")} failed: ${result.stderr}`);
           return result.stdout;
+        },
+        streamLines: (argv: string[], onLine: (line: string) => void) => {
+          host.calls.push(opts.netns ? ["ip", "netns", "exec", opts.netns, ...argv] : argv);
+          return stream(argv, opts.netns ?? "", onLine);
         },
       };
     },
@@ -282,7 +305,7 @@ export function fakeHost(
       return ok();
     }
     // One echo request (the gateway agent's forwarding probe): answered unless the test made it unreachable.
-    if ((m = /^ping -c 1 -W 1 -q (\S+)$/.exec(command))) return options.unreachable?.includes(m[1]!) ? fail("100% packet loss") : ok();
+    if ((m = /^ping -c 1 -W 1 -q (\S+)$/.exec(command))) return host.unreachable.has(m[1]!) ? fail("100% packet loss") : ok();
     if ((m = /^test -e \/run\/wireguard\/(\S+)\.sock$/.exec(command))) return host.links.has(m[1]!) ? ok() : fail("");
     const resolver = resolverCommand(host.resolver, argv, input, (name) => host.links.has(name));
     if (resolver) return resolver;
@@ -333,6 +356,41 @@ export function fakeHost(
     }
     return null;
   }
+  /** `ping -O -n -i S TARGET` streaming: replies or "no answer yet" lines each interval, or whatever the test prints. */
+  function stream(argv: string[], ns: string, onLine: (line: string) => void) {
+    const m = /^ping -O -n -i (\d+(?:\.\d+)?) (\S+)$/.exec(argv.join(" "));
+    if (!m) throw new Error(`fake host: unexpected streaming command: ${argv.join(" ")}`);
+    let finish!: (result: { code: number; stderr: string }) => void;
+    const exited = new Promise<{ code: number; stderr: string }>((resolve) => (finish = resolve));
+    let timer: NodeJS.Timeout | undefined;
+    const fake: FakeStream = {
+      argv,
+      ns,
+      running: true,
+      print: (line) => fake.running && onLine(line),
+      exit(code, stderr = "") {
+        if (!fake.running) return;
+        fake.running = false;
+        clearInterval(timer);
+        finish({ code, stderr });
+      },
+    };
+    host.streams.push(fake);
+    if ((options.pings ?? "auto") === "auto") {
+      let seq = 0;
+      timer = setInterval(() => {
+        seq += 1;
+        const target = m[2]!;
+        fake.print(
+          host.unreachable.has(target)
+            ? `no answer yet for icmp_seq=${seq}`
+            : `64 bytes from ${target}: icmp_seq=${seq} ttl=64 time=0.1 ms`,
+        );
+      }, Number(m[1]) * 1000);
+    }
+    return { exited, stop: async () => fake.exit(143) };
+  }
+
   /** A veth's other end goes with it. */
   const peers = new Map<string, string>();
   function dropLink(name: string) {

@@ -49,6 +49,7 @@ export async function poolHealth(ctx: WriterContext, held: HeldNetwork, pools: r
             member.nodeId === pool.activeNodeId,
             rules,
             now,
+            pool,
           ),
         ]),
       ),

@@ -1,7 +1,7 @@
 import type { PolicyRow, PoolRow } from "../state";
 import { effectivePath } from "../state";
 
-/** A forwarding probe a gateway's agent runs: ping `target` (an overlay address), whose route goes through `acrossNodeId`. */
+/** A probe a gateway's agent runs: ping `target` (an overlay address) to judge `acrossNodeId`, the route through it or itself. */
 export interface Probe {
   target: string;
   acrossNodeId: string;
@@ -11,10 +11,15 @@ export interface Probe {
 export const MAX_PROBES_PER_NODE = 32;
 
 /**
- * Who probes what: for every pool hop with a gateway before it (P) and after it (C) on a path, P pings C's
- * overlay address, a route that goes through the pool's active member M. "Up but not forwarding" shows
- * as P's probes failing across M. A first hop has only sources before it and an egress nothing after it:
- * their health is the member's own reports. `accepted`: the policies the topology routes.
+ * Who probes what, so that every member of a routed pool hop is watched by the gateway beside it:
+ * - the prober is the gateway before the hop (P), or for a first hop the gateway after it (its sources are
+ *   devices, which run no probes); a pool alone on its path has no prober (its members' reports decide);
+ * - across the active member M, P pings the next hop's overlay address (a route through M: "up but not
+ *   forwarding" shows as that probe down); with no next hop (an egress), or from the hop after, M's own;
+ * - each standby S is pinged at its own address over its standby link (routing/standby-links.ts), so a
+ *   standby that cannot be reached is not chosen at a failover.
+ * A member has one prober (the first policy in id order that routes it names it); several policies through
+ * one pool can give it several targets. `accepted`: the policies the topology routes.
  */
 export function probesByProber(
   policies: Iterable<PolicyRow>,
@@ -22,20 +27,28 @@ export function probesByProber(
   addressOf: (nodeId: string) => string | undefined,
   accepted: ReadonlySet<string>,
 ): Map<string, Probe[]> {
+  const proberOf = new Map<string, string>();
   const byProber = new Map<string, Map<string, Probe>>();
-  for (const policy of policies) {
+  const ask = (prober: string, acrossNodeId: string, targetNode: string) => {
+    if ((proberOf.get(acrossNodeId) ?? prober) !== prober) return;
+    const target = addressOf(targetNode);
+    if (target === undefined) return;
+    proberOf.set(acrossNodeId, prober);
+    const probes = byProber.get(prober) ?? new Map<string, Probe>();
+    probes.set(`${acrossNodeId} ${target}`, { target, acrossNodeId });
+    byProber.set(prober, probes);
+  };
+  for (const policy of [...policies].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     if (!accepted.has(policy.id)) continue;
     const path = effectivePath(policy.gatewayPath, pools);
-    for (let index = 1; index < path.length - 1; index++) {
-      if (!pools.has(policy.gatewayPath[index]!)) continue;
-      const target = addressOf(path[index + 1]!);
-      if (target === undefined) continue;
-      const probe = { target, acrossNodeId: path[index]! };
-      const prober = path[index - 1]!;
-      const probes = byProber.get(prober) ?? new Map<string, Probe>();
-      probes.set(`${probe.acrossNodeId} ${probe.target}`, probe);
-      byProber.set(prober, probes);
-    }
+    policy.gatewayPath.forEach((hop, index) => {
+      const pool = pools.get(hop);
+      const prober = index > 0 ? path[index - 1] : path[index + 1];
+      if (!pool || prober === undefined) return;
+      const active = path[index]!;
+      ask(prober, active, index > 0 && index < path.length - 1 ? path[index + 1]! : active);
+      for (const member of pool.members) if (member.nodeId !== active) ask(prober, member.nodeId, member.nodeId);
+    });
   }
   const ordered = new Map<string, Probe[]>();
   for (const [prober, probes] of byProber) {
@@ -46,7 +59,7 @@ export function probesByProber(
 }
 
 /**
- * Who is asked to probe across each active member (node probed across → prober). A probe streak counts only
+ * Who is asked to probe each member of a routed pool (node probed → prober). A probe streak counts only
  * when the node the server asked made it: another gateway of the network reporting failures across a member
  * must not be able to move a pool's traffic.
  */

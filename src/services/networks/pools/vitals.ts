@@ -33,7 +33,17 @@ export async function loadVitals(db: Db, nodeIds: readonly string[]): Promise<Ma
   return vitals;
 }
 
-export const poolHealthRules = (config: Pick<Config, "POOL_STALE_SECONDS" | "POOL_PROBE_FAILURES">): PoolHealthRules => ({
+export const poolHealthRules = (
+  config: Pick<Config, "POOL_STALE_SECONDS" | "POOL_PROBE_FAILURES" | "POOL_HOLD_DOWN_SECONDS">,
+): PoolHealthRules => ({
   staleSeconds: config.POOL_STALE_SECONDS,
   probeFailures: config.POOL_PROBE_FAILURES,
+  holdDownSeconds: config.POOL_HOLD_DOWN_SECONDS,
+});
+
+/** What the agents' probes do (the desired state's `probeRules`): the echo cadence and the agent's hysteresis. */
+export const probeRules = (config: Pick<Config, "POOL_PROBE_INTERVAL_MS" | "POOL_PROBE_DOWN_AFTER" | "POOL_PROBE_UP_AFTER">) => ({
+  intervalMs: config.POOL_PROBE_INTERVAL_MS,
+  downAfter: config.POOL_PROBE_DOWN_AFTER,
+  upAfter: config.POOL_PROBE_UP_AFTER,
 });

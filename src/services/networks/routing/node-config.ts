@@ -1,7 +1,7 @@
 import { forwardRules } from "../access/forward";
 import { routingIntentFor } from "./intent";
 import { peerRoutes } from "./peer-routes";
-import { buildTopology, type Topology } from "./topology";
+import { buildTopology, type Topology, type TopologyNode } from "./topology";
 import type { NodeConfig, NodeConfigCore, PeerConfig, RoutingNetwork, RoutingNode, RoutingPolicy } from "./types";
 import { renderWgQuick } from "./wg-quick";
 
@@ -10,6 +10,15 @@ import { renderWgQuick } from "./wg-quick";
  * towards peers that can, or those peers could never reach it first. 25 s is WireGuard's own advice.
  */
 const KEEPALIVE_SECONDS = 25;
+
+/**
+ * Who sends keepalives to a peer: a node that only dials out (above), and every gateway to every gateway.
+ * Between gateways it keeps a pool's standby tunnels handshaken, and it makes a new peer handshake the
+ * moment it is configured (WireGuard sends a keepalive when one is switched on), so whichever end applies
+ * a change last opens the session at once instead of the first end's 5 s retry (docs/routing.md).
+ */
+const keepalive = (node: TopologyNode, peer: TopologyNode) =>
+  peer.endpoint !== null && (node.endpoint === null || (node.isGateway && peer.isGateway)) ? KEEPALIVE_SECONDS : null;
 
 /**
  * The configuration of one node, rendered from a shared topology. Callers have loaded the node, so a
@@ -35,7 +44,7 @@ export function configCoreFor(topology: Topology, nodeId: string): NodeConfigCor
     publicKey: peer.publicKey,
     endpoint: peer.endpoint,
     allowedIps,
-    persistentKeepalive: node.endpoint === null && peer.endpoint !== null ? KEEPALIVE_SECONDS : null,
+    persistentKeepalive: keepalive(node, peer),
   }));
   return {
     nodeId: node.id,

@@ -36,10 +36,37 @@ export function peerRoutes(topology: Topology, node: TopologyNode): PeerRoute[] 
   for (const child of topology.children.get(node.id) ?? []) {
     routes.push({ peer: child, allowedIps: [...subtreeOf(topology, child), ...(topology.edgeDestinations.get(child.id) ?? [])] });
   }
-  return routes
+  return withStandbyLinks(topology, node, routes)
     .filter((route) => route.allowedIps.length > 0)
     .filter(hasKey)
     .sort((a, b) => compareBigInt(a.peer.key, b.peer.key) || compareIds(a.peer, b.peer));
+}
+
+/**
+ * A standby link carries the linked node's subtree (itself, and for a deep gateway what lies below it), taken
+ * off whichever route held it before (a root's mesh entry): a prefix sits on one peer only. The subtree, not
+ * just the address, keeps paths symmetric: what lies below a linked gateway reaches this node up through that
+ * gateway, so this node must send back the same way and accept those sources from it. Subtrees of a forest
+ * nest or are disjoint; of two linked ones holding a prefix, the smaller (nearer) one takes it.
+ */
+function withStandbyLinks(topology: Topology, node: TopologyNode, routes: Route[]): Route[] {
+  const linked = topology.links.get(node.id);
+  if (!linked) return routes;
+  const peers = [...linked]
+    .map((id) => ({ peer: topology.nodes.get(id)!, subtree: subtreeOf(topology, topology.nodes.get(id)!) }))
+    .sort((a, b) => b.subtree.length - a.subtree.length || compareIds(a.peer, b.peer));
+  const claimedBy = new Map<string, string>();
+  for (const { peer, subtree } of peers) for (const prefix of subtree) claimedBy.set(prefix, peer.id);
+  const unclaimed = (prefix: string) => !claimedBy.has(prefix);
+  const kept = routes
+    .filter((route) => !linked.has(route.peer.id))
+    .map((route) => (route.allowedIps.every(unclaimed) ? route : { ...route, allowedIps: route.allowedIps.filter(unclaimed) }));
+  for (const { peer, subtree } of peers) {
+    // What an existing route to the peer carried besides subtrees (a destination, the parent's overlay) stays.
+    const before = routes.find((route) => route.peer.id === peer.id)?.allowedIps ?? [];
+    kept.push({ peer, allowedIps: [...subtree.filter((prefix) => claimedBy.get(prefix) === peer.id), ...before.filter(unclaimed)] });
+  }
+  return kept;
 }
 
 /**
@@ -69,15 +96,15 @@ function meshRoutes(topology: Topology, node: TopologyNode): Route[] {
 
 /**
  * The flat nodes a flat node holds. Policy mode trims the mesh to the pairs where one side may reach the
- * other; gateways on paths stay peers of everyone and hold everyone (chains need them; their own filters
- * decide what passes). The trimmed list comes from the policy's classes (access/compile.ts peersOf), not
+ * other; gateways on paths, and pool members standing by to be on one, stay peers of everyone and hold
+ * everyone (chains need them; their own filters decide what passes). The trimmed list comes from the policy's classes (access/compile.ts peersOf), not
  * from asking about every node: a laptop allowed 50 peers in a 10,000-node network costs ~50, and every
  * node's config after a change costs the peers there are, not nodes² (docs/access.md, "Measured").
  * Order does not matter here: peerRoutes sorts.
  */
 function meshPeers(topology: Topology, node: TopologyNode): Iterable<TopologyNode> {
-  const { access, forwarders } = topology;
-  if (access === null || forwarders.has(node.id)) return topology.flat;
+  const { access, forwarders, standbys } = topology;
+  if (access === null || forwarders.has(node.id) || standbys.has(node.id)) return topology.flat;
   const peers = new Map<string, TopologyNode>();
   const add = (id: string) => {
     const peer = topology.nodes.get(id);
@@ -85,6 +112,7 @@ function meshPeers(topology: Topology, node: TopologyNode): Iterable<TopologyNod
     if (peer && !topology.parent.has(id)) peers.set(id, peer);
   };
   for (const id of forwarders) add(id);
+  for (const id of standbys) add(id);
   for (const subject of access.peersOf(node.id)) add(subject.id);
   return peers.values();
 }

@@ -4,6 +4,7 @@ import { mustParseCidr, type Cidr } from "../net/cidr";
 import { cidrBounds, formatAddress, parseAddress } from "../net/ipam";
 import { buildForest, byDestination, type AcceptedPolicy } from "./forest";
 import { compareBigInt, compareIds } from "./ordering";
+import { standbyLinksOf } from "./standby-links";
 import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "./types";
 
 /**
@@ -39,6 +40,10 @@ export interface Topology {
   skippedPolicies: { policyId: string; reason: string }[];
   /** Gateways on at least one path: they forward. */
   forwarders: Set<string>;
+  /** Pool members standing by: like forwarders, everyone holds them (a failover makes them one). */
+  standbys: Set<string>;
+  /** Direct tunnels of standbys with the hops beside theirs, both directions (routing/standby-links.ts). */
+  links: Map<string, Set<string>>;
   /** Policy mode: who may reach whom (services/networks/access); null in open mode. */
   access: CompiledAccess | null;
   /** Per gateway, the routed destinations on its paths: where its forward filter applies. */
@@ -90,6 +95,7 @@ export function buildTopology(
     });
   }
 
+  const { links, standbys } = standbyLinksOf(forest.accepted, (id) => byId.has(id));
   return {
     network,
     cidr,
@@ -104,6 +110,8 @@ export function buildTopology(
     policiesByDestination,
     skippedPolicies: forest.skipped,
     forwarders,
+    standbys,
+    links,
     access,
     destinationsThrough,
     destinationOf,

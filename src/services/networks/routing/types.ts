@@ -30,6 +30,11 @@ export interface RoutingPolicy {
   destinationCidr: string;
   /** Gateway node ids in forwarding order; the last one is the egress. */
   gatewayPath: string[];
+  /**
+   * Per hop of gatewayPath, the pool members standing by beside the one on the path (empty for a plain hop;
+   * absent: no pools). They keep tunnels with the hops beside theirs (routing/standby-links.ts).
+   */
+  standbys?: string[][];
 }
 
 export interface RoutingNetwork {

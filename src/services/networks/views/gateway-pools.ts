@@ -29,7 +29,7 @@ export async function describePools(db: Db, rules: PoolHealthRules, pools: PoolR
       const trusted = trustedVitals(vitals.get(member.nodeId) ?? NO_VITALS, member.nodeId, assigned);
       // Who probed is the writer's business; the status shows the run it counts.
       const { proberNodeId: _prober, ...seen } = trusted;
-      return { ...member, ...memberHealth(member, trusted, member.nodeId === pool.activeNodeId, rules, now), ...seen };
+      return { ...member, ...memberHealth(member, trusted, member.nodeId === pool.activeNodeId, rules, now, pool), ...seen };
     }),
   }));
 }

@@ -184,6 +184,17 @@ export class NetworkWriter extends DurableObject<Env> {
     });
   }
 
+  /**
+   * Resolves once the network's routing revision is no longer `sinceRevision` (or `ms` pass): a gateway
+   * agent's long poll waits on this beside its D1 check, so a failover reaches the agents at once.
+   */
+  awaitRoutingChange(networkId: string, sinceRevision: number, ms: number) {
+    return capture(async () => {
+      await this.writes.memory.forRead(this.writes.db, networkId);
+      await this.waiters.wait(sinceRevision, ms);
+    });
+  }
+
   /** The forwarding probes these nodes are asked to run now (memory/config-reads.ts): a report's probes are checked against them. */
   readProbes(networkId: string, nodeIds: string[]) {
     return capture(() => readProbes(this.writes.memory, this.writes.db, networkId, nodeIds));
