@@ -2,7 +2,7 @@
 // happen, how to undo it before the next run, and the bound the e2e asserts on the outage it causes.
 import { expect } from "vitest";
 import { waitFor } from "../support/command.ts";
-import type { Machine, PoolLab } from "./pool-lab.ts";
+import { MACHINES, type Machine, type PoolLab } from "./pool-lab.ts";
 
 // Targets (issue 27, idle machine): every failover under 3,000 ms, a drain under 500 ms. The e2e runs on a
 // loaded 2-core CI machine (a full `.ci/run`, load 2-6), so it asserts a margin over the target: 2x for a
@@ -92,7 +92,9 @@ export async function failActiveMember(lab: PoolLab, fault: Fault, run: number):
   await waitFor("2 s of replies", () => lab.answeredFor(2_000), { timeoutMs: 30_000, details: lab.agentOutput });
   const outage = lab.pings!.longestGap(at, Date.now())!;
   console.log(
-    `gateway pool: ${fault.kind} #${run} (${from} -> ${to}, ${failover.reason}): ${outage.ms} ms (first reply after +${recovered!.ms})`,
+    `gateway pool: ${fault.kind} #${run} (${from} -> ${to}, ${failover.reason}): ${outage.ms} ms ` +
+      `(silent from +${outage.lastBefore - at} to +${outage.firstAfter - at} ms after the fault; first reply after +${recovered!.ms}; ` +
+      `applied: ${applyTimeline(lab, at)})`,
   );
   await fault.repair(lab, from);
   await lab.waitSteady();
@@ -100,6 +102,21 @@ export async function failActiveMember(lab: PoolLab, fault: Fault, run: number):
   await new Promise((resolve) => setTimeout(resolve, 3_000));
   expect(await lab.active(), `${from} came back and must stay standby`).toBe(to);
   return { kind: fault.kind, run, from, at, ms: outage!.ms };
+}
+
+/**
+ * When each agent applied the first routing revision after `at`, from its own log ("<ISO time> node <id>:
+ * routing revision N, …"), relative to `at`: the order the hops moved in, which explains a long silence.
+ */
+export function applyTimeline(lab: PoolLab, at: number): string {
+  return MACHINES.map((machine) => {
+    for (const line of (lab.agents[machine]?.output() ?? "").split("\n")) {
+      const match = /^(\S+Z) node \S+: routing revision (\d+)/.exec(line);
+      const time = match ? Date.parse(match[1]!) : Number.NaN;
+      if (time > at) return `${machine} +${time - at} ms (r${match![2]})`;
+    }
+    return `${machine} -`;
+  }).join(", ");
 }
 
 /** One line per kind: each run's outage and the worst, for the log (the README copies it). */

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "../support/command.ts";
 import { canRunDataPlane } from "../support/netns.ts";
+import { applyTimeline } from "./pool-faults.ts";
 import { openPoolLab, type PoolLab } from "./pool-lab.ts";
 
 const dataPlane = canRunDataPlane();
@@ -34,7 +35,9 @@ describe.skipIf(!dataPlane.ok)("a new gatewayPath takes over without a noticeabl
     await waitFor("every agent to apply the new path", () => lab.gatewaysInSync(), { timeoutMs: 30_000, details: lab.agentOutput });
     await waitFor("2 s of replies", () => lab.answeredFor(2_000), { timeoutMs: 30_000, details: lab.agentOutput });
     const gap = lab.pings!.longestGap(at, Date.now())!;
-    console.log(`gateway path change ${change}: ${gap.ms} ms (silent from +${gap.lastBefore - at} ms after the PUT)`);
+    console.log(
+      `gateway path change ${change}: ${gap.ms} ms (silent from +${gap.lastBefore - at} ms after the PUT; applied: ${applyTimeline(lab, at)})`,
+    );
     outages.push({ change, ms: gap.ms });
     return gap.ms;
   }
