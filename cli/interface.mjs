@@ -63,13 +63,28 @@ async function configure(sys, ifname, plan, exists, method, text, wgQuickPath) {
   } finally {
     removeFile(stripped);
   }
-  await syncAddresses(sys, ifname, plan.addresses);
-  if (plan.mtu) await sys.check(["ip", "link", "set", "dev", ifname, "mtu", String(plan.mtu)]);
-  await sys.check(["ip", "link", "set", "dev", ifname, "up"]);
-  const routes = await syncRoutes(sys, ifname, plan.allowedIps, plan.table);
-  for (const setting of plan.sysctls) await sys.check(["sysctl", "-q", "-w", setting]);
+  let routes;
+  if (exists) {
+    // Re-applying (a failover, a path change): what moves traffic first, the peers above, then routes and
+    // forwarding; the address and link state after, as they rarely change (a changed address moves the
+    // connected route, so the routes are synced again then).
+    routes = await syncRoutes(sys, ifname, plan.allowedIps, plan.table);
+    for (const setting of plan.sysctls) await sys.check(["sysctl", "-q", "-w", setting]);
+    if (await syncAddresses(sys, ifname, plan.addresses)) routes = await syncRoutes(sys, ifname, plan.allowedIps, plan.table);
+    await linkUp(sys, ifname, plan);
+  } else {
+    await syncAddresses(sys, ifname, plan.addresses);
+    await linkUp(sys, ifname, plan);
+    routes = await syncRoutes(sys, ifname, plan.allowedIps, plan.table);
+    for (const setting of plan.sysctls) await sys.check(["sysctl", "-q", "-w", setting]);
+  }
   if (method === "wg-quick") writeSecretFile(wgQuickPath, text); // so `wg-quick down` sees the current file
   return { action: exists ? "synced" : "created", method, plan, routes };
+}
+
+async function linkUp(sys, ifname, plan) {
+  if (plan.mtu) await sys.check(["ip", "link", "set", "dev", ifname, "mtu", String(plan.mtu)]);
+  await sys.check(["ip", "link", "set", "dev", ifname, "up"]);
 }
 
 /**

@@ -12,7 +12,10 @@ function interfaceAddress(cidr) {
   return `${canonical}/${length ?? (family === 4 ? 32 : 128)}`;
 }
 
-/** @param {import("./system.mjs").System} sys @param {string[]} wanted */
+/**
+ * @param {import("./system.mjs").System} sys @param {string[]} wanted
+ * @returns {Promise<boolean>} whether an address was added or removed
+ */
 export async function syncAddresses(sys, ifname, wanted) {
   const links = JSON.parse(await sys.check(["ip", "-j", "address", "show", "dev", ifname]));
   const current = (links[0]?.addr_info ?? [])
@@ -22,9 +25,9 @@ export async function syncAddresses(sys, ifname, wanted) {
   for (const stale of current.filter((address) => !desired.includes(address))) {
     await sys.check(["ip", "address", "del", stale, "dev", ifname]);
   }
-  for (const missing of desired.filter((address) => !current.includes(address))) {
-    await sys.check(["ip", "address", "add", missing, "dev", ifname]);
-  }
+  const missing = desired.filter((address) => !current.includes(address));
+  for (const address of missing) await sys.check(["ip", "address", "add", address, "dev", ifname]);
+  return missing.length > 0 || current.some((address) => !desired.includes(address));
 }
 
 /**
@@ -38,25 +41,28 @@ export async function syncRoutes(sys, ifname, allowedIps, table) {
   const tableArgs = table && table !== "auto" ? ["table", table] : [];
   const prefixes = [...new Set(allowedIps.map((prefix) => canonicalPrefix(prefix)))];
   const defaults = prefixes.filter((prefix) => prefix.endsWith("/0"));
-  // A /0 in the main table would swallow the tunnel's own UDP packets: wg-quick's fwmark rules instead.
-  await syncDefaultRoutes(sys, ifname, tableArgs.length ? [] : defaults);
   const specific = tableArgs.length ? prefixes : prefixes.filter((prefix) => !prefix.endsWith("/0"));
 
-  const connected = await deviceRoutes(sys, ifname, ["proto", "kernel", ...tableArgs]);
+  // One read per family (each a process, on a failover's critical path): the kernel's connected routes and ours.
+  const listed = await deviceRoutes(sys, ifname, tableArgs);
+  const connected = listed.filter((route) => route.kernel).map((route) => route.prefix);
   const desired = specific.filter((prefix) => !connected.some((route) => covers(route, prefix)));
-  const current = (await deviceRoutes(sys, ifname, tableArgs)).filter((route) => !connected.includes(route));
+  const current = listed.filter((route) => !route.kernel).map((route) => route.prefix);
   for (const stale of current.filter((route) => !desired.includes(route))) {
     await sys.check(["ip", family(stale), "route", "del", stale, "dev", ifname, ...tableArgs]);
   }
   for (const missing of desired.filter((route) => !current.includes(route))) {
     await sys.check(["ip", family(missing), "route", "add", missing, "dev", ifname, ...tableArgs]);
   }
+  // A /0 in the main table would swallow the tunnel's own UDP packets: wg-quick's fwmark rules instead. After
+  // the specific routes, which a gateway's failover waits for (it reads the fwmark even when it has no /0).
+  await syncDefaultRoutes(sys, ifname, tableArgs.length ? [] : defaults);
   return [...desired, ...defaults];
 }
 
 const family = (prefix) => (parsePrefix(prefix).family === 4 ? "-4" : "-6");
 
-/** Routes through the interface in both families, canonical, with their lengths. */
+/** Routes through the interface in both families, canonical, with their lengths, and whether the kernel made each. */
 async function deviceRoutes(sys, ifname, selectors) {
   const routes = [];
   /** @type {Array<[string, 4 | 6]>} */
@@ -66,9 +72,9 @@ async function deviceRoutes(sys, ifname, selectors) {
   ];
   for (const [flag, defaultFamily] of families) {
     const listed = JSON.parse((await sys.check(["ip", "-j", flag, "route", "show", "dev", ifname, ...selectors])) || "[]");
-    for (const { dst } of listed) {
+    for (const { dst, protocol } of listed) {
       if (dst.startsWith("fe80:") || dst.startsWith("ff00:") || dst.startsWith("multicast")) continue; // kernel's
-      routes.push(canonicalPrefix(dst, defaultFamily));
+      routes.push({ prefix: canonicalPrefix(dst, defaultFamily), kernel: protocol === "kernel" });
     }
   }
   return routes;

@@ -11957,7 +11957,7 @@ export interface operations {
             query?: {
                 /** @description What the daemon holds, as nodeId:routingRevision:dnsRevision entries separated by commas. A node it holds gets a delta instead of its whole config where the server can compute one, and no Corefile or zone when its DNS revision is current. */
                 held?: string;
-                /** @description Long poll, in seconds (0-60, default 0). With If-None-Match naming the current state, the answer waits until the state changes (200 with the new state) or the time is up (304). The server re-checks about once a second. */
+                /** @description Long poll, in seconds (0-60, default 0). With If-None-Match naming the current state, the answer waits until the state changes (200 with the new state) or the time is up (304). A routing change (a failover, a path change) answers at once; other changes within about a second. */
                 wait?: number | null;
             };
             header?: {

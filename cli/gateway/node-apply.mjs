@@ -63,9 +63,12 @@ export async function applyNode(ctx, entry) {
     // place, whose nodes ran in the host's namespace) is taken down there first and comes up inside it.
     const netns = await ensureNamespace(ctx, entry.networkId);
     if (record.netns !== netns) await leaveOldPlace(ctx, record);
+    const heldBefore = { config: record.config, netns: record.netns };
     record.netns = netns;
     const sys = ctx.systemFor(netns);
-    await assertAddressFree(sys, record.ifname, config.interface.address);
+    // Checked when the address is new here; an address this node already holds (every re-apply, a failover's
+    // among them) saves the read on the critical path.
+    if (!holdsAddress(heldBefore, config, netns)) await assertAddressFree(sys, record.ifname, config.interface.address);
     const text = fillPrivateKey(config.wgQuick, keys.privateKey);
     await applyConfig({
       sys,
@@ -98,6 +101,10 @@ export async function applyNode(ctx, entry) {
   saveNode(ctx.dir, record);
   return { record, claimed };
 }
+
+/** Whether the node's interface was last applied here with this address (then no other interface took it from us). */
+const holdsAddress = (held, config, netns) =>
+  held.config !== null && held.netns === netns && held.config.interface.address === config.interface.address;
 
 /** The interface and DNS server of a node set up outside its domain (the layout before routing domains). */
 async function leaveOldPlace(ctx, record) {

@@ -3,6 +3,10 @@ import { asText, byId } from "../../client/index.ts";
 import { api } from "../helpers/api";
 import { assignGateway, createGateway, createNode, expectStatus, networkSetup } from "../helpers/factories";
 import { TEST_ADMIN } from "../test-secrets";
+import { env } from "cloudflare:workers";
+import { unwrap } from "../../src/lib/write-result";
+import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { chain, setSeen } from "../gateway-pools/support";
 import { signedInAgent } from "./support/console-agent";
 import { listItems, textOf } from "./support/html";
 
@@ -54,6 +58,16 @@ describe("console state a person can trust", () => {
     expect(page.text).not.toContain("stale report");
     expect(page.text).not.toContain("✕ unhealthy");
     expect(textOf(page.text)).toContain("edge gw-new-b 2 standby, awaiting agent");
+  });
+
+  it("shows a member the pool failed away from as held down, healthy again but not chosen back yet", async () => {
+    const { network, gw2, gw3 } = await chain();
+    await setSeen([gw2.id], 60);
+    const { failovers } = await unwrap(networkWriter(env, network.id).evaluatePools(network.id));
+    expect(failovers).toMatchObject([{ from: gw2.id, to: gw3.id }]);
+    await setSeen([gw2.id], 0);
+    const page = await (await adminAgent()).get(`/networks/${network.id}/policies`);
+    expect(textOf(page.text)).toMatch(/standby, healthy, held down until \d\d:\d\d:\d\d UTC/);
   });
 
   it("says on the nodes page and in the downloaded file which gateway nodes a config leaves out, and why", async () => {

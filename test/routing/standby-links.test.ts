@@ -32,6 +32,8 @@ describe("a pool's standby member", () => {
       ["node_g4", ["10.0.0.4/32"]],
       ["node_s1", ["10.0.0.11/32"]],
     ]);
+    // It forwards already: a failover then changes its peers and routes, not its sysctls.
+    expect(configCoreFor(before, "node_g3").forwarding).toBe(true);
     // The hop after keeps its parent (the active member) for the overlay and holds the standby directly.
     expect(allowedByPeer(configCoreFor(before, "node_g4"))).toEqual([
       ["node_g2", ["10.0.0.0/24"]],

@@ -85,6 +85,27 @@ describe("applying a config with the setconf method", () => {
     expect(changes, "an unchanged config changes no address or route").toEqual([]);
   });
 
+  it("a re-apply (a failover) moves traffic first: peers, then routes (one read per family) and forwarding, then the rest", async () => {
+    const { host, apply } = setup();
+    const forwarding = "PostUp = sysctl -q -w net.ipv4.ip_forward=1";
+    await apply(text("10.77.0.1/24", ["10.77.0.2/32"], forwarding));
+    const before = host.calls.length;
+    await apply(text("10.77.0.1/24", ["10.77.0.2/32", "192.168.77.0/24"], forwarding));
+    const commands = host.calls.slice(before).map((call) => call.slice(4, 8).join(" "));
+    expect(commands).toEqual([
+      "ip link show dev",
+      expect.stringMatching(/^wg syncconf wg0 \/.*\.setconf$/),
+      "ip -j -4 route",
+      "ip -j -6 route",
+      "ip -4 route add",
+      "wg show wg0 fwmark",
+      "sysctl -q -w net.ipv4.ip_forward=1",
+      "ip -j address show",
+      "ip link set dev",
+    ]);
+    expect(host.routesOf("wg0")).toEqual(["192.168.77.0/24"]);
+  });
+
   it("sends a /0 through wg-quick's fwmark table and rules, and takes them away again", async () => {
     const { host, apply } = setup();
     await apply(text("10.77.0.1/24", ["10.77.0.2/32", "0.0.0.0/0"]));

@@ -23,6 +23,7 @@ type Member = Status["hops"][number]["members"][number];
 export const AWAITING_AGENT = "awaiting agent";
 
 const healthOf = (member: Member) => {
+  if (member.healthy && member.heldDownUntil) return "healthy, held down";
   if (member.healthy) return "healthy";
   if (member.drained) return "drained";
   if (member.reason === "stale report" && member.lastSeenAt === null) return AWAITING_AGENT;

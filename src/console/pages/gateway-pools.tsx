@@ -35,6 +35,8 @@ export const POOL_SENTENCES: SentenceFields = [[/already uses the name/, "name"]
 type PoolMember = Schema<"GatewayPool">["members"][number];
 
 const healthWord = (member: PoolMember) => {
+  // Healthy again after the pool failed away from it: it stands by, but is not chosen back until then.
+  if (member.healthy && member.health.heldDownUntil) return `healthy, held down until ${member.health.heldDownUntil.slice(11, 19)} UTC`;
   if (member.healthy) return "healthy";
   // Never reported: its agent is not enrolled or not running yet, which is a next step, not a failure.
   if (member.health.reason === "stale report" && member.health.lastSeenAt === null) return "awaiting agent";

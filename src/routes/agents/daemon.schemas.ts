@@ -22,7 +22,7 @@ export const DesiredStateQuery = z.object({
     }),
   wait: z.coerce.number().int().min(0).max(MAX_WAIT_SECONDS).default(0).openapi({
     description:
-      "Long poll, in seconds (0-60, default 0). With If-None-Match naming the current state, the answer waits until the state changes (200 with the new state) or the time is up (304). The server re-checks about once a second.",
+      "Long poll, in seconds (0-60, default 0). With If-None-Match naming the current state, the answer waits until the state changes (200 with the new state) or the time is up (304). A routing change (a failover, a path change) answers at once; other changes within about a second.",
     example: 30,
   }),
 });

@@ -54,7 +54,8 @@ export function configCoreFor(topology: Topology, nodeId: string): NodeConfigCor
     interface: { address: `${node.address}/${topology.cidr.prefix}`, listenPort: node.listenPort, ...dnsOf(topology.network) },
     peers,
     routingIntent: routingIntentFor(topology, node),
-    forwarding: topology.forwarders.has(node.id),
+    // A standby forwards before it is needed: a failover then changes its peers and routes, not its sysctls.
+    forwarding: topology.forwarders.has(node.id) || topology.standbys.has(node.id),
     ...accessFiltersFor(topology, node.id),
   };
 }

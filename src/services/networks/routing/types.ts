@@ -80,7 +80,7 @@ export interface NodeConfig {
   interface: { address: string; listenPort: number | null; dns: string[]; dnsSearch: string[] };
   peers: PeerConfig[];
   routingIntent: RoutingIntentEntry[];
-  /** True for gateways on any path: they forward packets between peers and must have IP forwarding on. */
+  /** True for gateways on any path, and pool members standing by: they forward packets between peers and must have IP forwarding on. */
   forwarding: boolean;
   /** Policy mode only (docs/access.md): what may reach the node over the overlay, its inbound filter. */
   accessRules?: InboundRule[];
