@@ -3,6 +3,7 @@
 import { expect } from "vitest";
 import { waitFor } from "../support/command.ts";
 import { MACHINES, type Machine, type PoolLab } from "./pool-lab.ts";
+import { watchAllowedIps } from "./wg-watch.ts";
 
 // Targets (issue 27, idle machine): every failover under 3,000 ms, a drain under 500 ms. The e2e runs on a
 // loaded 2-core CI machine (a full `.ci/run`, load 2-6), so it asserts a margin over the target: 2x for a
@@ -91,6 +92,8 @@ export async function failActiveMember(lab: PoolLab, fault: Fault, run: number):
   await lab.waitSteady();
   const from = await lab.active();
   const to: Machine = from === "g2" ? "g3" : "g2";
+  const wg = watchAllowedIps(lab, fault.kind === "killed" ? MACHINES.filter((m) => m !== from) : MACHINES);
+  await wg.ready;
   const at = await fault.inflict(lab, from);
   const recovered = await lab.pings!.waitForRecovery(at, 60_000);
   expect(recovered, `traffic never resumed after ${fault.kind} (${from})\n${lab.agentOutput()}`).not.toBeNull();
@@ -102,10 +105,11 @@ export async function failActiveMember(lab: PoolLab, fault: Fault, run: number):
   await waitFor("every agent to apply the failover", () => lab.gatewaysInSync([from]), { timeoutMs: 30_000, details: lab.agentOutput });
   await waitFor("2 s of replies", () => lab.answeredFor(2_000), { timeoutMs: 30_000, details: lab.agentOutput });
   const outage = lab.pings!.longestGap(at, Date.now())!;
+  const peersChanged = await wg.stop(at);
   console.log(
     `gateway pool: ${fault.kind} #${run} (${from} -> ${to}, ${failover.reason}): ${outage.ms} ms ` +
       `(silent from +${outage.lastBefore - at} to +${outage.firstAfter - at} ms after the fault; first reply after +${recovered!.ms}; ` +
-      `applied: ${applyTimeline(lab, at)})`,
+      `peers changed: ${peersChanged}; applied: ${applyTimeline(lab, at)})`,
   );
   await fault.repair(lab, from);
   await lab.waitSteady();

@@ -6,6 +6,7 @@ import { waitFor } from "../support/command.ts";
 import { canRunDataPlane } from "../support/netns.ts";
 import { applyTimeline } from "./pool-faults.ts";
 import { openPoolLab, type PoolLab } from "./pool-lab.ts";
+import { watchAllowedIps } from "./wg-watch.ts";
 
 const dataPlane = canRunDataPlane();
 if (!dataPlane.ok) console.warn(`\n!!! SKIPPING the gateway path change e2e: ${dataPlane.reason} !!!\n`);
@@ -30,13 +31,16 @@ describe.skipIf(!dataPlane.ok)("a new gatewayPath takes over without a noticeabl
   /** PUTs `path`, waits until every agent applied it and 2 s of replies came, and returns the longest silence. */
   async function changePath(change: string, path: string[]): Promise<number> {
     await lab.waitSteady();
+    const wg = watchAllowedIps(lab);
+    await wg.ready;
     const at = Date.now();
     await lab.policy.setPath(path);
     await waitFor("every agent to apply the new path", () => lab.gatewaysInSync(), { timeoutMs: 30_000, details: lab.agentOutput });
     await waitFor("2 s of replies", () => lab.answeredFor(2_000), { timeoutMs: 30_000, details: lab.agentOutput });
     const gap = lab.pings!.longestGap(at, Date.now())!;
+    const peersChanged = await wg.stop(at);
     console.log(
-      `gateway path change ${change}: ${gap.ms} ms (silent from +${gap.lastBefore - at} ms after the PUT; applied: ${applyTimeline(lab, at)})`,
+      `gateway path change ${change}: ${gap.ms} ms (silent from +${gap.lastBefore - at} ms after the PUT; peers changed: ${peersChanged}; applied: ${applyTimeline(lab, at)})`,
     );
     outages.push({ change, ms: gap.ms });
     return gap.ms;
