@@ -107,6 +107,28 @@ describe("console admin", { timeout: 30_000 }, () => {
     ).toBe("revoked");
   });
 
+  it("searches agents by name or by their gateway's name (issue 29)", async () => {
+    const admin = await signInAdmin();
+    const enrol = async (name: string) => {
+      const gateway = await createGateway(admin);
+      const issued = expectStatus(
+        await api(admin.token).POST("/api/v1/agents/enrolment-tokens", { body: { kind: "gateway-daemon", gatewayId: gateway.id } }),
+        201,
+      );
+      expectStatus(await api().POST("/api/v1/agents/enrol", { body: { token: issued.token, name } }), 201);
+      return gateway;
+    };
+    await enrol("search-alpha");
+    const beta = await enrol("search-beta");
+    const agent = await adminAgent();
+    const rows = async (q: string) =>
+      [...(await agent.get(`/admin/agents?q=${encodeURIComponent(q)}`)).text.matchAll(/<tr>\s*<td>([^<]+)<\/td>/g)].map((m) => m[1]);
+    expect(await rows("ALPHA")).toEqual(["search-alpha"]);
+    expect(await rows(beta.name)).toEqual(["search-beta"]);
+    const none = await agent.get("/admin/agents?q=no-such-agent");
+    expect(none.text).toContain("No agent matches “no-such-agent”.");
+  });
+
   it("refuses everyone else: no admin page, no admin nav, and the API's message for their POSTs", async () => {
     const admin = await signInAdmin();
     const user = await createUser(admin);

@@ -58,6 +58,40 @@ describe("console routing policies page", () => {
     expect(textOf(page.text)).toContain(`Chain of ${name}: source → gw1 → pool ${poolName} → 172.30.0.0/16`);
   });
 
+  it("searches policies and pools by name, destination or gateway name (issue 29)", async () => {
+    const { admin, network, hops } = await networkSetup({ gateways: 3 });
+    const [gw1, gw2, gw3] = hops as [(typeof hops)[0], (typeof hops)[0], (typeof hops)[0]];
+    const agent = await adminAgent();
+    const base = `/networks/${network.id}`;
+    expect((await agent.post(`${base}/pools`, { name: "edge-pool", member1: gw2.id, member2: gw3.id })).status).toBe(303);
+    const create = (name: string, destinationCidr: string, hop1: string) =>
+      api(admin.token).POST("/api/v1/networks/{id}/routing-policies", {
+        ...byId(network.id),
+        body: { name, type: "via_gateway", destinationCidr, gatewayPath: [hop1] },
+      });
+    expectStatus(await create("to-lab", "172.31.0.0/16", gw1.id), 201);
+    const pool = expectStatus(await api(admin.token).GET("/api/v1/networks/{id}/gateway-pools", byId(network.id)), 200).items[0]!;
+    expectStatus(await create("to-office", "10.99.0.0/16", pool.id), 201);
+    const headings = async (q: string) => {
+      const page = await agent.get(`${base}/policies?q=${encodeURIComponent(q)}`);
+      expect(page.status).toBe(200);
+      return [...page.text.matchAll(/<h2 id="policy-[^"]+">([^<]+)<\/h2>/g)].map((match) => match[1]);
+    };
+    expect(await headings("office")).toEqual(["to-office"]);
+    expect(await headings("172.31")).toEqual(["to-lab"]);
+    // A hop's name finds the policies through it: gw1 by its node name, the pool by its name.
+    expect(await headings("gw1")).toEqual(["to-lab"]);
+    expect(await headings("EDGE")).toEqual(["to-office"]);
+    const none = textOf((await agent.get(`${base}/policies?q=nothing-here`)).text);
+    expect(none).toContain("No routing policy matches “nothing-here”.");
+    expect(none).toContain("Nothing matching “nothing-here” among 3 searched.");
+    // Pools are searched by their members' names too; the pools table then lists only those.
+    const byMember = textOf((await agent.get(`${base}/policies?q=gw3`)).text);
+    expect(byMember).toContain("edge-pool gw2 1 active");
+    expect(byMember).toContain("No routing policy matches “gw3”.");
+    expect(textOf((await agent.get(`${base}/policies?q=lab`)).text)).toContain("No gateway pool matches “lab”.");
+  });
+
   it("shows a chosen node's routing intent: its role on the path and its next hop", async () => {
     const { admin, network, hops } = await networkSetup({ gateways: 2 });
     const [gw1, gw2] = hops as [(typeof hops)[0], (typeof hops)[0]];

@@ -1,7 +1,8 @@
 import type { Schema } from "../../../client/index.ts";
 import { ago } from "../format";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
-import { PostButton, SecretOnce } from "../parts";
+import { SearchBox, SearchResult } from "../list-filter";
+import { NextPage, PostButton, SecretOnce } from "../parts";
 import type { ConsoleUser } from "../types";
 import { AdminNav } from "./admin-nav";
 
@@ -14,10 +15,14 @@ export interface AdminAgentsProps {
   /** An enrolment token just issued: shown in this answer only. */
   token?: Schema<"AgentEnrolmentToken">;
   error?: { message: string; fields?: { path: string; message: string }[] };
+  /** The API's cursor after this page (null: the last), and the search that made it. */
+  nextCursor?: string | null;
+  search?: { q?: string; searched: number };
 }
 
 /** Gateway agents (managers and daemons): list, revoke, and issue single-use enrolment tokens. */
-export function AdminAgentsPage({ user, csrfToken, agents, regions, gateways, token, error }: AdminAgentsProps) {
+export function AdminAgentsPage(props: AdminAgentsProps) {
+  const { user, csrfToken, agents, regions, gateways, token, error, nextCursor = null, search } = props;
   return (
     <Page title="Agents" user={user} csrfToken={csrfToken} section="/admin">
       <AdminNav current="/admin/agents" />
@@ -29,7 +34,11 @@ export function AdminAgentsPage({ user, csrfToken, agents, regions, gateways, to
         </SecretOnce>
       )}
       <ErrorNotice message={error?.message} fields={error?.fields} />
-      {agents.length === 0 ? (
+      <SearchBox path="/admin/agents" label="Search agents by name, gateway or region" q={search?.q} />
+      <SearchResult q={search?.q} shown={agents.length} searched={search?.searched ?? 0} more={nextCursor !== null} />
+      {agents.length === 0 && search?.q ? (
+        <EmptyState>No agent matches “{search.q}”.</EmptyState>
+      ) : agents.length === 0 ? (
         <EmptyState>No agents yet. Issue an enrolment token below and enrol the agent with it.</EmptyState>
       ) : (
         <table>
@@ -68,6 +77,7 @@ export function AdminAgentsPage({ user, csrfToken, agents, regions, gateways, to
           </tbody>
         </table>
       )}
+      <NextPage path="/admin/agents" query={{ q: search?.q }} cursor={nextCursor} />
       <section aria-labelledby="issue-token">
         <h2 id="issue-token">Issue an enrolment token</h2>
         <form method="post" action="/admin/agents/tokens" class="card">

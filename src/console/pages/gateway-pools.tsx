@@ -16,6 +16,8 @@ export interface PoolsProps {
   names: Map<string, string>;
   values?: Record<string, string>;
   error?: FormError;
+  /** The words of the page's search, when the pools shown are those matching them. */
+  searched?: string;
 }
 
 /** The pool form's fields by the API's paths: members.N is the N+1th member select (priority order). */
@@ -47,12 +49,14 @@ const stateOf = (member: PoolMember, active: boolean) =>
   `${active ? "active" : member.drained ? "drained" : "standby"}, ${healthWord(member)}`;
 
 /** Gateway pools: hops with failover. Members in preference order; drain takes one out of service. */
-export function GatewayPools({ csrfToken, networkId, canChange, pools, free, names, values = {}, error }: PoolsProps) {
+export function GatewayPools({ csrfToken, networkId, canChange, pools, free, names, values = {}, error, searched }: PoolsProps) {
   const base = `/networks/${networkId}/pools`;
   return (
     <section aria-labelledby="pools-heading">
       <h2 id="pools-heading">Gateway pools</h2>
-      {pools.length === 0 ? (
+      {pools.length === 0 && searched ? (
+        <EmptyState>No gateway pool matches “{searched}”.</EmptyState>
+      ) : pools.length === 0 ? (
         <EmptyState>No gateway pools. {canChange ? "Create one below to give a hop failover." : ""}</EmptyState>
       ) : (
         <table>

@@ -1,5 +1,6 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField, EmptyState } from "../layout";
+import { SearchBox, SearchResult } from "../list-filter";
 import { Success } from "../parts";
 import type { ConsoleUser } from "../types";
 import type { ChainBox } from "./chain-model";
@@ -26,6 +27,8 @@ export interface PoliciesProps {
   valuesOf?: "policy" | "pool";
   /** The name of the policy just created (the create's redirect names it). */
   created?: string;
+  /** The words searched (`?q=`), and how many policies and pools were searched. */
+  search?: { q: string; searched: number };
 }
 
 export function NetworkPoliciesPage(props: PoliciesProps) {
@@ -34,7 +37,13 @@ export function NetworkPoliciesPage(props: PoliciesProps) {
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/policies" error={error}>
       {props.created && <Success>Created the routing policy {props.created}.</Success>}
-      {policies.length === 0 ? (
+      <SearchBox path={base} label="Search policies and pools by name, destination or gateway" q={props.search?.q} />
+      {props.search && (
+        <SearchResult q={props.search.q} shown={policies.length + props.pools.pools.length} searched={props.search.searched} more={false} />
+      )}
+      {policies.length === 0 && props.search ? (
+        <EmptyState>No routing policy matches “{props.search.q}”.</EmptyState>
+      ) : policies.length === 0 ? (
         <EmptyState>
           No routing policies. {canChange ? "Create one below: it sends a destination through gateway nodes or pools." : ""}
         </EmptyState>
@@ -93,6 +102,7 @@ export function NetworkPoliciesPage(props: PoliciesProps) {
         {...props.pools}
         values={valuesOf === "pool" ? values : undefined}
         error={valuesOf === "pool" ? error : undefined}
+        searched={props.search?.q}
       />
     </NetworkFrame>
   );

@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { byId, type Schema } from "../../../client/index.ts";
 import { ApiFailure, need, onFailure } from "../failure";
 import { formFields, refusal, worded } from "../form";
+import { searchList, searchWords } from "../list-search";
 import { AdminAgentsPage } from "../pages/admin-agents";
 import { AdminSettingsPage, SETTINGS_FIELDS } from "../pages/admin-settings";
 import type { SignedInEnv } from "../types";
@@ -61,18 +62,26 @@ adminRoutes.post("/admin/settings", async (c) => {
   );
 });
 
+/** A page of agents, or of those whose name, or gateway's or region's name, contains `?q=` (list-search.ts). */
 async function agentsView(c: Context<SignedInEnv>) {
-  const [agents, regions, gateways] = await Promise.all([
-    c.var.api.GET("/api/v1/agents", { params: { query: { limit: 200 } } }),
+  const [regions, gateways] = await Promise.all([
     c.var.api.GET("/api/v1/regions", { params: { query: { limit: 200 } } }),
     c.var.api.GET("/api/v1/gateways", { params: { query: { limit: 200 } } }),
   ]);
+  const names = new Map([...need(regions).items, ...need(gateways).items].map((item) => [item.id, item.name] as const));
+  const q = searchWords(c.req.query("q"));
+  const read = async (at: string | undefined, limit: number) =>
+    need(await c.var.api.GET("/api/v1/agents", { params: { query: { limit, ...(at ? { cursor: at } : {}) } } }));
+  const texts = (agent: Schema<"Agent">) => [agent.name, names.get(agent.gatewayId ?? ""), names.get(agent.regionId ?? "")];
+  const page = await searchList(read, texts, q, c.req.query("cursor"));
   return {
     user: c.var.user,
     csrfToken: c.var.csrfToken,
-    agents: need(agents).items,
+    agents: page.items,
     regions: need(regions).items,
     gateways: need(gateways).items,
+    nextCursor: page.nextCursor,
+    search: { q, searched: page.searched },
   };
 }
 

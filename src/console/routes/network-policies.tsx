@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { json, type Schema } from "../../../client/index.ts";
 import { getConfig } from "../../lib/env";
 import { formFields, worded } from "../form";
+import { matches, searchWords } from "../list-search";
 import { chainOf } from "../pages/chain-model";
 import { POOL_FIELDS, POOL_SENTENCES } from "../pages/gateway-pools";
 import { EditPolicyPage, NetworkPoliciesPage } from "../pages/network-policies";
@@ -35,7 +36,16 @@ async function readSection(c: C, networkId: string) {
 export async function renderPolicies(c: C, loaded: LoadedNetwork, refused?: Refused & { valuesOf?: "policy" | "pool" }) {
   const read = await readSection(c, loaded.network.id);
   if ("failed" in read) return failure(c, read.failed as { error?: unknown; response: Response });
-  const { policies, pools, nodes, names } = read;
+  const { nodes, names } = read;
+  // The section reads a network's policies and pools whole (up to 200 and 100): a search filters what was read.
+  const words = searchWords(c.req.query("q"));
+  const named = (ids: readonly string[]) => ids.map((id) => names.get(id));
+  const policies = words
+    ? read.policies.filter((policy) => matches(words, policy.name, policy.destinationCidr, ...named(policy.gatewayPath)))
+    : read.policies;
+  const pools = words
+    ? read.pools.filter((pool) => matches(words, pool.name, ...named(pool.members.map((member) => member.nodeId))))
+    : read.pools;
   const statuses = await Promise.all(
     policies.map((policy) => c.var.api.GET("/api/v1/routing-policies/{id}/status", { params: { path: { id: policy.id } } })),
   );
@@ -44,14 +54,14 @@ export async function renderPolicies(c: C, loaded: LoadedNetwork, refused?: Refu
   const chosenNode = intentNodes.find((node) => node.id === c.req.query("node"));
   const config = chosenNode ? await c.var.api.GET("/api/v1/nodes/{id}/config", { params: { path: { id: chosenNode.id } } }) : undefined;
   const intent = config?.data ? json(config.data).routingIntent : undefined;
-  const pooled = new Set(pools.flatMap((pool) => pool.members.map((member) => member.nodeId)));
+  const pooled = new Set(read.pools.flatMap((pool) => pool.members.map((member) => member.nodeId)));
   const page = (
     <NetworkPoliciesPage
       user={c.var.user}
       csrfToken={c.var.csrfToken}
       {...loaded}
       policies={policies.map((policy, index) => ({ policy, chain: chainOf(policy, statuses[index]?.data, names) }))}
-      choices={hopChoices(nodes, pools)}
+      choices={hopChoices(nodes, read.pools)}
       maxHops={getConfig(c.env).ROUTING_POLICY_MAX_HOPS}
       pools={{ pools, names, free: nodes.filter((node) => node.roles.includes("gateway") && !pooled.has(node.id)) }}
       intent={{ nodes: intentNodes, names, chosen: chosenNode && intent ? { node: chosenNode, intent } : undefined }}
@@ -59,6 +69,7 @@ export async function renderPolicies(c: C, loaded: LoadedNetwork, refused?: Refu
       values={refused?.values}
       valuesOf={refused?.valuesOf}
       created={policies.find((policy) => policy.id === c.req.query("created"))?.name}
+      search={words ? { q: c.req.query("q")!.trim(), searched: read.policies.length + read.pools.length } : undefined}
     />
   );
   return c.html(page, refused?.status ?? 200);
