@@ -21,6 +21,8 @@ export interface WrkTarget {
    * ask for a resync are counted (WrkResult.resyncs): a base that did not match wrote nothing.
    */
   sequenced?: { prefix: string; suffix: string; seqs: number[] };
+  /** A whole Lua script of the caller's (bench/failover-reports.ts: a body per agent); `path` is the URL wrk is given. */
+  script?: string;
 }
 
 export interface WrkResult {
@@ -37,6 +39,7 @@ export interface WrkResult {
 export const WRK = { threads: 2, connections: 16, seconds: Number(process.env.BENCH_SECONDS ?? 5) };
 
 function luaScript(target: WrkTarget): string {
+  if (target.script) return target.script;
   const headers = [
     `wrk.headers["Content-Type"] = "application/json"`,
     target.token ? `wrk.headers["Authorization"] = "Bearer ${target.token}"` : "",

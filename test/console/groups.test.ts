@@ -35,6 +35,29 @@ describe("console groups", { timeout: 30_000 }, () => {
     expect(page.text).toContain('<option value="owner"');
   });
 
+  it("searches a group's members and invites by email, name or role (issue 29)", async () => {
+    const admin = await signInAdmin();
+    const owner = await createUser(admin);
+    const group = await createGroup(owner);
+    const viewer = await createUser(admin);
+    await addMember(group.id, viewer, "viewer");
+    expectStatus(
+      await api(owner.token).POST("/api/v1/groups/{id}/invites", {
+        params: { path: { id: group.id } },
+        body: { email: "searched-invitee@example.com", role: "member" },
+      }),
+      201,
+    );
+    const agent = await signedInAgent(owner.email, PASSWORD);
+    const byRole = await agent.get(`/groups/${group.id}?q=viewer`);
+    expect(byRole.text).toContain(viewer.email);
+    expect(byRole.text).not.toContain(`<td>${owner.email}</td>`);
+    expect(byRole.text).toContain("No pending invite matches “viewer”.");
+    const byEmail = await agent.get(`/groups/${group.id}?q=SEARCHED-invitee`);
+    expect(byEmail.text).toContain("searched-invitee@example.com");
+    expect(byEmail.text).toContain("No member matches “SEARCHED-invitee”.");
+  });
+
   it("says what to do when the user has no group yet", async () => {
     const user = await createUser(await signInAdmin());
     const page = await (await signedInAgent(user.email, PASSWORD)).get("/groups");

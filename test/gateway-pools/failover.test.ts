@@ -27,7 +27,7 @@ const systemAuditRows = async (poolId: string) =>
   ).results;
 
 describe("gateway pool failover", () => {
-  it("routes a policy through the pool's active member; the standby is a flat node; a stale active fails over to it", async () => {
+  it("routes a policy through the pool's active member; the standby hangs beside it below gw1; a stale active fails over to it", async () => {
     const { admin, network, gw1, gw2, gw3, gw4, pool, device } = await chain();
     // Through the active member: gw1 sends the destination to gw2; the device's intent names the effective path.
     const before = {
@@ -39,8 +39,10 @@ describe("gateway pool failover", () => {
     expect(allowedVia(before.gw1, gw3.id)).toEqual([`${gw3.address}/32`]);
     expect(before.gw4.routingIntent[0]).toMatchObject({ role: "egress", previousHop: gw2.id, path: [gw1.id, gw2.id, gw4.id] });
     expect(before.device.routingIntent[0]).toMatchObject({ role: "source", path: [gw1.id, gw2.id, gw4.id] });
-    // The standby sits in the flat mesh: the device reaches it by its own address.
-    expect(allowedVia(before.device, gw3.id)).toEqual([`${gw3.address}/32`]);
+    // The standby hangs below gw1 beside the active member: the device reaches both through gw1, so a
+    // failover changes nothing in the device's config.
+    expect(allowedVia(before.device, gw1.id)).toEqual(expect.arrayContaining([`${gw2.address}/32`, `${gw3.address}/32`]));
+    expect(before.device.peers.map((peer: { nodeId: string }) => peer.nodeId)).not.toContain(gw3.id);
 
     // A healthy pool does not change.
     expect((await unwrap(networkWriter(env, network.id).evaluatePools(network.id))).failovers).toEqual([]);
@@ -60,6 +62,7 @@ describe("gateway pool failover", () => {
     expect(allowedVia(after.gw1, gw2.id)).toEqual([`${gw2.address}/32`]);
     expect(after.gw4.routingIntent[0]).toMatchObject({ previousHop: gw3.id, path: [gw1.id, gw3.id, gw4.id] });
     expect(after.device.routingIntent[0].path).toEqual([gw1.id, gw3.id, gw4.id]);
+    expect(after.device.peers, "the device's peers and their AllowedIPs do not move").toEqual(before.device.peers);
 
     const shown = await poolOf(pool.id, admin.token);
     expect(shown).toMatchObject({ activeNodeId: gw3.id, lastFailover: { from: gw2.id, to: gw3.id, reason: "unhealthy: stale report" } });

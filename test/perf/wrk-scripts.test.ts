@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { reportScript } from "../../bench/failover-reports";
 import { runWrk, WRK } from "../../bench/wrk";
 
 /**
@@ -53,6 +54,52 @@ describe("wrk scripts", () => {
       expect(bases("/api/v1/b/heartbeat").sort((x, y) => x - y)[0]).toBe(40);
       expect(seen.filter((request) => request.path.includes("/a/")).every((request) => request.auth === "Bearer tok-a")).toBe(true);
       expect(result.resyncs).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("the failover bench's reports: each agent's own body and credential, its bases rising from its own", async () => {
+    const seen: { auth: string; body: string; path: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        seen.push({ auth: String(req.headers.authorization), body, path: `${req.method} ${req.url}` });
+        res.end(body.includes('"base":12}') ? '{"nodes":[{"peerReport":{"seq":null,"resync":true}}]}' : '{"nodes":[]}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const agent = (node: string, seq: number) => ({
+        credential: `agc-${node}`,
+        prefix: `{"nodes":[{"nodeId":"${node}","peerReport":{"base":`,
+        suffix: "}}]}",
+        seq,
+      });
+      const script = reportScript([agent("n1", 10), agent("n2", 300), agent("n3", 7)]);
+      const path = "/api/v1/agents/me/report";
+      const result = await runWrk(
+        baseUrl,
+        { label: "reports", method: "POST", path, script },
+        await mkdtemp(join(tmpdir(), "wrk-script-")),
+      );
+      expect(seen.length).toBeGreaterThan(10);
+      expect(seen.every((request) => request.path === `POST ${path}`)).toBe(true);
+      const bases = (node: string) =>
+        seen
+          .filter((request) => request.body.includes(`"nodeId":"${node}"`))
+          .map((request) => {
+            expect(request.auth).toBe(`Bearer agc-${node}`);
+            return Number(/"base":(\d+)/.exec(request.body)?.[1]);
+          })
+          .sort((x, y) => x - y);
+      expect(bases("n1").slice(0, 3)).toEqual([10, 11, 12]);
+      expect(bases("n2")[0]).toBe(300);
+      expect(bases("n3").slice(0, 2)).toEqual([7, 8]);
+      // Only agent n1's base 12 (n3 reaches 12 too once it has sent 6 reports): at least one resync counted.
+      expect(result.resyncs).toBeGreaterThanOrEqual(1);
     } finally {
       server.close();
     }

@@ -25,11 +25,16 @@ const topologyWith = (active: string, standby: string, revision: number) =>
 describe("a pool's standby member", () => {
   const before = topologyWith("node_g2", "node_g3", 7);
 
-  it("holds a tunnel with the hop before and the hop after its hop, each for that gateway's own address", () => {
+  it("hangs below the hop before its hop, beside the active member, and holds a link with the hop after", () => {
     expect(allowedByPeer(configCoreFor(before, "node_g3"))).toEqual([
-      // The root's subtree entry loses G4's address: that one now has its own peer.
-      ["node_g1", ["10.0.0.1/32", "10.0.0.2/32"]],
+      // Its parent, as for any deep gateway: everything outside its subtree goes up.
+      ["node_g1", ["10.0.0.0/24"]],
       ["node_g4", ["10.0.0.4/32"]],
+    ]);
+    // The hop before holds both members as children; only the active one carries the path.
+    expect(allowedByPeer(configCoreFor(before, "node_g1"))).toEqual([
+      ["node_g2", ["10.0.0.2/32", "10.0.0.4/32", D]],
+      ["node_g3", ["10.0.0.3/32"]],
       ["node_s1", ["10.0.0.11/32"]],
     ]);
     // It forwards already: a failover then changes its peers and routes, not its sysctls.
@@ -51,16 +56,17 @@ describe("a pool's standby member", () => {
     expect(configCoreFor(before, "node_g1").peers.find((peer) => peer.nodeId === "node_s1")!.persistentKeepalive).toBeNull();
   });
 
-  it("a failover only moves AllowedIPs on the hops beside the pool and the member taking over: no peer comes or goes", () => {
+  it("a failover only moves AllowedIPs, on the hops beside the pool and its members: no peer comes or goes, nothing else changes", () => {
     const after = topologyWith("node_g3", "node_g2", 8);
-    // Off the traffic's path the mesh changes: the member leaving the path becomes a flat node (devices hold it),
-    // the one taking over a deep gateway (devices reach it through G1). No handshake there holds up traffic.
-    for (const id of ["node_g1", "node_g3", "node_g4"]) {
-      const delta = diffConfigs(configCoreFor(before, id), configCoreFor(after, id));
-      const held = new Set(configCoreFor(before, id).peers.map((peer) => peer.publicKey));
-      for (const upserted of delta.peersUpserted) expect(held.has(upserted.publicKey), `${id} gains ${upserted.nodeId}`).toBe(true);
-      expect(delta.peersRemoved, id).toEqual(id === "node_g3" ? ["node_s1"] : []);
+    for (const node of nodes) {
+      const delta = diffConfigs(configCoreFor(before, node.id), configCoreFor(after, node.id));
+      const held = new Set(configCoreFor(before, node.id).peers.map((peer) => peer.publicKey));
+      for (const upserted of delta.peersUpserted) expect(held.has(upserted.publicKey), `${node.id} gains ${upserted.nodeId}`).toBe(true);
+      expect(delta.peersRemoved, node.id).toEqual([]);
     }
+    // The device reaches both members through G1 before and after: its config does not change at all.
+    const device = diffConfigs(configCoreFor(before, "node_s1"), configCoreFor(after, "node_s1"));
+    expect(device.peersUpserted).toEqual([]);
     // And the traffic did move: G1 sends D through G3 now, G4 answers through G3.
     expect(allowedByPeer(configCoreFor(after, "node_g1")).find(([id]) => id === "node_g3")![1]).toContain(D);
     expect(allowedByPeer(configCoreFor(after, "node_g4"))).toEqual([
@@ -77,12 +83,14 @@ describe("a pool's standby member", () => {
     expect(delta.peersRemoved).toEqual(["node_g2"]);
   });
 
-  it("in policy mode too, a device holds the standby and the standby holds everyone (it may carry their traffic next)", () => {
+  it("in policy mode too, a first hop's standby is held by the devices and holds everyone (it may carry their traffic next)", () => {
     const subjects = nodes.map((n) => ({ id: n.id, address: n.address, tags: [], ownerEmail: null, ownerRole: null }));
     const rules = parseRules([{ action: "allow", src: ["*"], dst: [D], ports: ["*"] }]);
     if (!rules.ok) throw new Error("rules");
-    const topology = buildTopology(net, nodes, [withActive("node_g2", "node_g3")], compileAccess("policy", subjects, rules.rules));
-    expect(configCoreFor(topology, "node_s1").peers.map((peer) => peer.nodeId)).toEqual(["node_g1", "node_g3"]);
-    expect(configCoreFor(topology, "node_g3").peers.map((peer) => peer.nodeId)).toEqual(["node_g1", "node_g4", "node_s1"]);
+    // A pool {G2 active, G3} at the first hop of G2 -> G4.
+    const firstHop = { ...policy("rp_lab", D, ["node_g2", "node_g4"]), standbys: [["node_g3"], []] };
+    const topology = buildTopology(net, nodes, [firstHop], compileAccess("policy", subjects, rules.rules));
+    expect(configCoreFor(topology, "node_s1").peers.map((peer) => peer.nodeId)).toEqual(["node_g2", "node_g3"]);
+    expect(configCoreFor(topology, "node_g3").peers.map((peer) => peer.nodeId)).toEqual(["node_g1", "node_g2", "node_g4", "node_s1"]);
   });
 });

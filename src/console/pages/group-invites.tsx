@@ -6,14 +6,16 @@ import { PostButton } from "../parts";
 import { type GroupProps, RoleSelect } from "./group-shared";
 
 /** Pending invites of a group and the form that sends one (owners and admins only). */
-export function InvitesSection({ csrfToken, group, invites = [], grantable, error, values = {} }: GroupProps) {
+export function InvitesSection({ csrfToken, group, invites = [], grantable, error, values = {}, search }: GroupProps) {
   const base = `/groups/${group.id}`;
   const pending = invites.filter((invite) => invite.status === "pending");
   const refused = error?.form === "invite" ? error : undefined;
   return (
     <section aria-labelledby="invites">
       <h2 id="invites">Invites</h2>
-      {pending.length === 0 ? (
+      {pending.length === 0 && search ? (
+        <EmptyState>No pending invite matches “{search.q}”.</EmptyState>
+      ) : pending.length === 0 ? (
         <EmptyState>No pending invites. Invite someone by email below: they get a link to join.</EmptyState>
       ) : (
         <table>

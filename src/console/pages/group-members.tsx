@@ -3,8 +3,9 @@ import { PostButton } from "../parts";
 import { type GroupProps, RoleSelect } from "./group-shared";
 
 /** The members table; owners and admins get a role picker and a remove button on each row. */
-export function MembersTable({ user, csrfToken, group, members, canManage, grantable }: GroupProps) {
+export function MembersTable({ user, csrfToken, group, members, canManage, grantable, search }: GroupProps) {
   const base = `/groups/${group.id}`;
+  if (members.length === 0 && search) return <EmptyState>No member matches “{search.q}”.</EmptyState>;
   if (members.length === 0) return <EmptyState>No members. Add someone below.</EmptyState>;
   return (
     <table>

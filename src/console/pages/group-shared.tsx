@@ -31,6 +31,8 @@ export interface GroupProps {
   /** A refused form: which one, the API's sentence, and what was typed. */
   error?: FormError & { form: "member" | "invite" | "row" };
   values?: Record<string, string>;
+  /** A search of the members and invites (`?q=`): the words, and how many people and invites it read. */
+  search?: { q: string; searched: number };
 }
 
 /** RoleSelect: the roles the user may grant, with the current one selected (and its refusal, if any, beside it). */

@@ -1,6 +1,7 @@
 import { InputField } from "../fields";
 import { errorsAt } from "../form";
 import { CsrfField, ErrorNotice, FieldError, Page } from "../layout";
+import { SearchBox, SearchResult } from "../list-filter";
 import { PostButton } from "../parts";
 import { InvitesSection } from "./group-invites";
 import { MembersTable } from "./group-members";
@@ -19,6 +20,15 @@ export function GroupPage(props: GroupProps) {
       {/* A refusal whose form is not on this page (a viewer's forged POST) shows at the top. */}
       {error && (error.form === "row" || !canManage) && <ErrorNotice message={error.message} fields={error.fields} />}
       <h2 id="members">Members</h2>
+      <SearchBox path={base} label="Search members and invites by email, name or role" q={props.search?.q} />
+      {props.search && (
+        <SearchResult
+          q={props.search.q}
+          shown={props.members.length + (props.invites?.length ?? 0)}
+          searched={props.search.searched}
+          more={false}
+        />
+      )}
       <MembersTable {...props} />
       {canManage && (
         <section aria-labelledby="add-member">

@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { byId } from "../../../client/index.ts";
 import { need, onFailure } from "../failure";
 import { formFields, refusal, worded } from "../form";
-import { searchList, searchWords } from "../list-search";
+import { matches, searchList, searchWords } from "../list-search";
 import { GroupPage } from "../pages/group";
 import { type GroupProps, INVITE_FIELDS, MEMBER_FIELDS, type Role } from "../pages/group-shared";
 import { GROUP_FIELDS, GroupsPage } from "../pages/groups";
@@ -66,12 +66,18 @@ async function groupView(c: Context<SignedInEnv>, id: string): Promise<GroupProp
     ? need(await c.var.api.GET("/api/v1/groups/{id}/invites", { params: { path: { id }, query: { limit: 200 } } })).items
     : undefined;
   const grantsOwner = groupData.role === "owner" || isPlatformAdmin(c.var.user);
+  // Read whole (up to 200 each), so a search (`?q=`) filters what was read: people by email, name or role.
+  const words = searchWords(c.req.query("q"));
+  const allMembers = need(members).items;
+  const shownMembers = words ? allMembers.filter((member) => matches(words, member.email, member.name, member.role)) : allMembers;
+  const shownInvites = words && invites ? invites.filter((invite) => matches(words, invite.email, invite.role, invite.status)) : invites;
   return {
     user: c.var.user,
     csrfToken: c.var.csrfToken,
     group: groupData,
-    members: need(members).items,
-    invites,
+    members: shownMembers,
+    invites: shownInvites,
+    search: words ? { q: c.req.query("q")!.trim(), searched: allMembers.length + (invites?.length ?? 0) } : undefined,
     canManage,
     grantable: grantsOwner ? ROLES : ROLES.filter((role) => role !== "owner"),
   };

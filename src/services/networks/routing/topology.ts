@@ -63,10 +63,11 @@ export function buildTopology(
   const gatewayIds = new Set([...byId.values()].filter((node) => node.isGateway).map((node) => node.id));
   const forest = buildForest(cidr.text, gatewayIds, policies);
   const ordered = [...byId.values()].sort((a, b) => compareBigInt(a.key, b.key) || compareIds(a, b));
+  const { links, standbys, parent } = standbyLinksOf(forest.accepted, forest.parent, (id) => byId.has(id));
 
   const children = new Map<string, TopologyNode[]>();
   for (const node of ordered) {
-    const parentId = forest.parent.get(node.id);
+    const parentId = parent.get(node.id);
     if (parentId !== undefined) append(children, parentId, node);
   }
 
@@ -75,7 +76,7 @@ export function buildTopology(
   const subtree = new Map<string, string[]>();
   for (const node of ordered) {
     if (children.has(node.id)) append(subtree, node.id, node.hostPrefix);
-    for (let ancestor = forest.parent.get(node.id); ancestor !== undefined; ancestor = forest.parent.get(ancestor)) {
+    for (let ancestor = parent.get(node.id); ancestor !== undefined; ancestor = parent.get(ancestor)) {
       append(subtree, ancestor, node.hostPrefix);
     }
   }
@@ -95,14 +96,13 @@ export function buildTopology(
     });
   }
 
-  const { links, standbys } = standbyLinksOf(forest.accepted, (id) => byId.has(id));
   return {
     network,
     cidr,
     nodes: byId,
     ignoredNodes: ignored,
-    flat: ordered.filter((node) => !forest.parent.has(node.id)),
-    parent: forest.parent,
+    flat: ordered.filter((node) => !parent.has(node.id)),
+    parent,
     children,
     subtree,
     edgeDestinations,

@@ -1,0 +1,120 @@
+// What one gateway report costs as a prober's agent sends it (issue 27): its node's probes from the desired
+// state (all up), and a delta peer report built by wgo's own code (cli/peer-report.mjs) over the tunnels of
+// the node's config, ACTIVE_TUNNELS of them in use (as bench/real-heartbeats.ts counts a device's). Each agent first sends a full report (as `wgo gateway run` does on its
+// first round), then wrk drives the steady state: the agents in turn, each request on the base the server
+// answered last for that agent (a body per agent: its node, its probes, its base).
+import type { WorkerServer } from "../test/e2e/support/worker-server.ts";
+import { agentCall, type BenchAgent } from "./failover-network.ts";
+import { ACTIVE_TUNNELS } from "./real-heartbeats.ts";
+import { runWrk, WRK, type WrkResult } from "./wrk.ts";
+
+const load = (name: string): Promise<any> => import(/* @vite-ignore */ `../cli/${name}`);
+
+export interface ReportShape {
+  /** The body of agent 0's steady-state report, for its size. */
+  bodyBytes: number;
+  probesPerReport: number;
+  peersPerReport: number;
+  tunnelsInUse: number;
+}
+
+/** A node's interface as `wg show dump` would list it: the first ACTIVE_TUNNELS peers handshaken and moving traffic. */
+const dumpOf = (agent: BenchAgent, at: number, moved: number) =>
+  agent.peerKeys.map((publicKey, i) =>
+    i < ACTIVE_TUNNELS
+      ? { publicKey, latestHandshake: at - i, rxBytes: 5e8 + i + moved, txBytes: 2e8 + i + moved }
+      : { publicKey, latestHandshake: 0, rxBytes: 0, txBytes: 0 },
+  );
+
+/** The node's entry of POST /agents/me/report, as cli/gateway/reporter.mjs builds it. */
+export const reportEntry = (agent: BenchAgent, up: boolean, peerReport: unknown) => ({
+  nodeId: agent.nodeId,
+  appliedRoutingRevision: agent.routing,
+  appliedDnsRevision: agent.dns,
+  error: null,
+  probes: agent.probes.map((probe) => ({ ...probe, ok: up })),
+  peerReport,
+});
+
+/** Each agent's first, full report; returns the steady-state body split around its base, and the base. */
+export async function firstReports(server: WorkerServer, agents: BenchAgent[]) {
+  const { countersOf, emptyReportState, nextPage, reportPeers } = await load("peer-report.mjs");
+  const at = Math.floor(Date.now() / 1000);
+  const steady = [];
+  for (const agent of agents) {
+    const done = await reportPeers(emptyReportState(), countersOf(dumpOf(agent, at, 0)), async (peerReport: unknown) => {
+      const answer = await agentCall(server, agent.credential, "POST", "/agents/me/report", {
+        nodes: [reportEntry(agent, true, peerReport)],
+      });
+      return answer.nodes[0].peerReport;
+    });
+    const page = nextPage(done.state, countersOf(dumpOf(agent, at, 4096)));
+    const body = JSON.stringify({ nodes: [reportEntry(agent, true, { ...page, base: 123_456_789 })] });
+    const [prefix, suffix] = body.split("123456789") as [string, string];
+    steady.push({ credential: agent.credential, prefix, suffix, seq: done.state.seq as number, bytes: Buffer.byteLength(body) });
+  }
+  const shape: ReportShape = {
+    bodyBytes: steady[0]!.bytes,
+    probesPerReport: agents[0]!.probes.length,
+    peersPerReport: agents[0]!.peerKeys.length,
+    tunnelsInUse: Math.min(ACTIVE_TUNNELS, agents[0]!.peerKeys.length),
+  };
+  return { steady, shape };
+}
+
+export type SteadyReport = { credential: string; prefix: string; suffix: string; seq: number };
+
+/** wrk's Lua for the agents' steady-state reports: agents in turn, each thread its own share, each agent's bases rising by one. */
+export function reportScript(steady: SteadyReport[]): string {
+  const entries = steady.map((s) => `{ "Bearer ${s.credential}", [==[${s.prefix}]==], [==[${s.suffix}]==], ${s.seq} }`).join(",\n  ");
+  return `wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local all = {
+  ${entries}
+}
+local threads = {}
+local made = 0
+function setup(thread) made = made + 1; thread:set("t", made); table.insert(threads, thread) end
+local mine = {}
+local counter = 0
+resyncs = 0
+function init(args)
+  for i, entry in ipairs(all) do
+    if (i - 1) % ${WRK.threads} == t - 1 then table.insert(mine, entry) end
+  end
+end
+-- wrk checks the script with one request() call before connecting: that one must not use up a base.
+local checking = nil
+request = function()
+  if checking == nil then checking = (t == 1) end
+  if checking then
+    checking = false
+    return wrk.format("POST", nil, nil, mine[1][2] .. mine[1][4] .. mine[1][3])
+  end
+  counter = counter + 1
+  local pick = mine[((counter - 1) % #mine) + 1]
+  local base = pick[4]
+  pick[4] = base + 1
+  wrk.headers["Authorization"] = pick[1]
+  return wrk.format("POST", nil, nil, pick[2] .. base .. pick[3])
+end
+response = function(status, headers, body)
+  if string.find(body, '"resync":true', 1, true) then resyncs = resyncs + 1 end
+end
+done = function(summary, latency, requests)
+  local total = 0
+  for _, thread in ipairs(threads) do total = total + (thread:get("resyncs") or 0) end
+  io.write(string.format("resyncs: %d\\n", total))
+end
+`;
+}
+
+/** wrk over the agents' steady-state reports, each agent's requests in order on its own base. */
+export async function wrkReports(server: WorkerServer, steady: SteadyReport[], scratch: string): Promise<WrkResult> {
+  const script = reportScript(steady);
+  return runWrk(
+    server.baseUrl,
+    { label: `POST /agents/me/report, ${steady.length} prober agents in turn`, method: "POST", path: "/api/v1/agents/me/report", script },
+    scratch,
+  );
+}
