@@ -8,6 +8,11 @@ export interface PingWatch {
   replies(): number[];
   /** The gap from the last reply at or before `at` to the first reply after it; null while none came after. */
   outageAround(at: number): { lastBefore: number; firstAfter: number; ms: number } | null;
+  /**
+   * The longest silence between consecutive replies from the last reply at or before `from` up to `to`: the
+   * outage of a change whose traffic may stop a while after it was made (a drain, a path change), not at once.
+   */
+  longestGap(from: number, to: number): { lastBefore: number; firstAfter: number; ms: number } | null;
   /** Waits until a reply arrives after `at`, or the deadline; returns the outage or null. */
   waitForRecovery(at: number, timeoutMs: number): Promise<{ lastBefore: number; firstAfter: number; ms: number } | null>;
   stop(): void;
@@ -35,9 +40,20 @@ export function watchPing(namespace: string, target: string): PingWatch {
     const lastBefore = before[before.length - 1]!;
     return { lastBefore, firstAfter: after, ms: after - lastBefore };
   };
+  const longestGap = (from: number, to: number) => {
+    const start = times.findLastIndex((t) => t <= from);
+    if (start < 0) return null;
+    let gap: { lastBefore: number; firstAfter: number; ms: number } | null = null;
+    for (let i = start + 1; i < times.length && times[i - 1]! < to; i++) {
+      const ms = times[i]! - times[i - 1]!;
+      if (!gap || ms > gap.ms) gap = { lastBefore: times[i - 1]!, firstAfter: times[i]!, ms };
+    }
+    return gap;
+  };
   return {
     replies: () => [...times],
     outageAround,
+    longestGap,
     async waitForRecovery(at, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
