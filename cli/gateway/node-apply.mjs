@@ -22,7 +22,7 @@ export const interfaceFor = (nodeId) => `wgo${createHash("sha256").update(nodeId
  * @typedef {{ dir: string, agent: import("./state.mjs").AgentRecord, sys: import("../system.mjs").System,
  *   systemFor: (netns: string | null) => import("../system.mjs").System, netns: string | null,
  *   env: NodeJS.ProcessEnv, dnsKind: "knot" | "coredns" | null,
- *   prober?: ReturnType<typeof import("./prober.mjs").createProber> | null }} NodeContext
+ *   prober?: ReturnType<typeof import("./prober.mjs").createProber> | null, reportSoon?: (() => void) | null }} NodeContext
  */
 
 /** The revisions this gateway holds for a node, as the desired-state poll's `held` entry (null: hold nothing). */

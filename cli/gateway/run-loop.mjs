@@ -43,7 +43,7 @@ export async function runGateway(options) {
   const dnsKind = await availableDnsServer(sys);
   if (!dnsKind) log("no DNS server found (coredns, or knotd from Debian's knot): this gateway serves no zone");
   /** @type {import("./node-apply.mjs").NodeContext} */
-  const ctx = { dir, agent, sys, systemFor, netns, env: options.env, dnsKind, prober: null };
+  const ctx = { dir, agent, sys, systemFor, netns, env: options.env, dnsKind, prober: null, reportSoon: null };
   // Between polls (a long poll holds 25 s) reports keep coming: liveness and forwarding probes are what a
   // gateway pool's failover is decided on, so they cannot wait for the next change. The probes run all the
   // time and a probe that turns is reported at once. All of it ends with the poll loop, however that ends.
@@ -53,6 +53,9 @@ export async function runGateway(options) {
   const reporting = options.once ? null : reportEvery(ctx, log, done.signal, options.reportIntervalMs ?? REPORT_EVERY_MS);
   const turns = options.once ? null : reportOnTurn(ctx, log);
   if (turns) ctx.prober = createProber({ systemFor, log, onTurn: () => turns.request(), rules: DEFAULT_PROBE_RULES });
+  // The report after an apply goes out beside the next long poll, not before it: a poll that waited for it
+  // would miss a change made meanwhile (a failover right after a repair) by the report's length.
+  ctx.reportSoon = turns ? () => turns.request() : null;
   try {
     return await pollLoop(options, ctx);
   } finally {
@@ -84,7 +87,8 @@ async function pollLoop(options, ctx) {
       applied += outcome.applied;
       // The running agent probes what its held nodes carry now, at the server's cadence.
       if (answer.status !== 304 && ctx.prober) await probeHeldNodes(ctx.prober, dir, probeRulesFrom(answer.body.probeRules));
-      await reportOrLog(ctx, log);
+      if (ctx.reportSoon && answer.status !== 304) ctx.reportSoon();
+      else if (!ctx.reportSoon) await reportOrLog(ctx, log);
       const desired = answer.body ? desiredRevisions(answer.body) : (loadStatus(dir)?.desired ?? {});
       saveStatus(dir, { at: new Date(options.now()).toISOString(), error: null, desired });
       // A node that failed, or a key the server has just learnt, is fetched again rather than waited for:

@@ -362,6 +362,34 @@ describe("wgo gateway run: reports between polls and forwarding probes", () => {
     ]);
   });
 
+  it("polls again right after an apply, while the apply's report is still on its way (issue 27)", async () => {
+    const signals = new EventEmitter();
+    let polls = 0;
+    let reportAnswered = 0;
+    let secondPollAt = 0;
+    const { run } = await setup({
+      "POST /agents/me/report": async (request) => {
+        // A slow report: the next long poll must not wait for it, or a failover made meanwhile waits too.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        reportAnswered ||= Date.now();
+        return { status: 200, body: { nodes: request.body.nodes.map((n: { nodeId: string }) => ({ nodeId: n.nodeId })) } };
+      },
+      "GET /agents/me/desired-state": async (): Promise<FakeAnswer> => {
+        polls += 1;
+        if (polls === 1) return desired([entry({ publicKey: null, config: FIRST })]);
+        secondPollAt ||= Date.now();
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        signals.emit("SIGTERM");
+        return { status: 304, headers: { etag: '"e1"' } };
+      },
+    });
+    const result = await run(["run", "--report-interval", "60"], signals);
+    expect(result.code, result.stderr).toBe(0);
+    expect(secondPollAt, "the second poll was made").toBeGreaterThan(0);
+    expect(reportAnswered, "the apply's report was sent and answered").toBeGreaterThan(0);
+    expect(secondPollAt, "the next poll went out before the report was answered").toBeLessThan(reportAnswered);
+  });
+
   it("sends no probes field when the server asked for none, and refuses probe targets that are not addresses", async () => {
     const {
       api: fake,
