@@ -6,7 +6,7 @@
 import type { WorkerServer } from "../test/e2e/support/worker-server.ts";
 import { agentCall, type BenchAgent } from "./failover-network.ts";
 import { ACTIVE_TUNNELS } from "./real-heartbeats.ts";
-import { runWrk, WRK, type WrkResult } from "./wrk.ts";
+import { RESYNC_COUNTING, runWrk, WRK, type WrkResult } from "./wrk.ts";
 
 const load = (name: string): Promise<any> => import(/* @vite-ignore */ `../cli/${name}`);
 
@@ -98,14 +98,7 @@ request = function()
   wrk.headers["Authorization"] = pick[1]
   return wrk.format("POST", nil, nil, pick[2] .. base .. pick[3])
 end
-response = function(status, headers, body)
-  if string.find(body, '"resync":true', 1, true) then resyncs = resyncs + 1 end
-end
-done = function(summary, latency, requests)
-  local total = 0
-  for _, thread in ipairs(threads) do total = total + (thread:get("resyncs") or 0) end
-  io.write(string.format("resyncs: %d\\n", total))
-end
+${RESYNC_COUNTING}
 `;
 }
 

@@ -62,6 +62,16 @@ end`
   return `wrk.method = "${target.method}"\n${headers}\n${staticBody}\n${perRequest}\n`;
 }
 
+/** The Lua that counts the answers asking for a resync, summed over wrk's threads (`resyncs: N`, parsed below). */
+export const RESYNC_COUNTING = `response = function(status, headers, body)
+  if string.find(body, '"resync":true', 1, true) then resyncs = resyncs + 1 end
+end
+done = function(summary, latency, requests)
+  local total = 0
+  for _, thread in ipairs(threads) do total = total + (thread:get("resyncs") or 0) end
+  io.write(string.format("resyncs: %d\\n", total))
+end`;
+
 /** Each request goes to the next (path, token) of the list, wrapping around. */
 function rotation(target: WrkTarget): string {
   const entries = target.rotate!.map((entry) => `{ "${entry.path}", "Bearer ${entry.token}" }`).join(",\n  ");
@@ -114,14 +124,7 @@ request = function()
   wrk.headers["Authorization"] = pick[2]
   return wrk.format("POST", pick[1], nil, prefix .. base .. suffix)
 end
-response = function(status, headers, body)
-  if string.find(body, '"resync":true', 1, true) then resyncs = resyncs + 1 end
-end
-done = function(summary, latency, requests)
-  local total = 0
-  for _, thread in ipairs(threads) do total = total + (thread:get("resyncs") or 0) end
-  io.write(string.format("resyncs: %d\\n", total))
-end`;
+${RESYNC_COUNTING}`;
 }
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };

@@ -53,43 +53,20 @@ describe("issue 24 item 2: only the assigned prober moves a pool member's probe 
   it("an 'ok' from another gateway's agent cannot make an unreachable standby eligible, nor keep a dead member active", async () => {
     const { admin, gw1, gw2, gw3, gw4, pool, intruder, prober, asked, fresh } = await setup();
     const standby = { acrossNodeId: gw3.id, target: gw3.address };
+    const proberSays = async (...probes: ProbeResult[]) => expect((await report(prober, [{ nodeId: gw1.id, probes }])).status).toBe(200);
     await fresh();
     expect((await report(prober, [{ nodeId: gw1.id, probes: [{ ...standby, ok: false }] }])).status).toBe(200);
     expect((await report(intruder, [{ nodeId: gw4.id, probes: [{ ...standby, ok: true }] }])).status).toBe(200);
     expect((await poolOf(pool.id, admin.token)).members[1]).toMatchObject({ nodeId: gw3.id, health: { reason: "unreachable" } });
     // The active member fails too: with no healthy member nothing moves (the intruder's ok made gw3 no healthier).
     await fresh();
-    expect(
-      (
-        await report(prober, [
-          {
-            nodeId: gw1.id,
-            probes: [
-              { ...asked, ok: false },
-              { ...standby, ok: false },
-            ],
-          },
-        ])
-      ).status,
-    ).toBe(200);
+    await proberSays({ ...asked, ok: false }, { ...standby, ok: false });
     expect((await report(intruder, [{ nodeId: gw4.id, probes: [{ ...asked, ok: true }] }])).status).toBe(200);
     expect(await poolOf(pool.id, admin.token)).toMatchObject({ activeNodeId: gw2.id, lastFailover: null });
     expect((await poolOf(pool.id, admin.token)).members[0]).toMatchObject({ nodeId: gw2.id, health: { reason: "not forwarding" } });
     // The prober hears gw3 again: the traffic moves.
     await fresh();
-    expect(
-      (
-        await report(prober, [
-          {
-            nodeId: gw1.id,
-            probes: [
-              { ...asked, ok: false },
-              { ...standby, ok: true },
-            ],
-          },
-        ])
-      ).status,
-    ).toBe(200);
+    await proberSays({ ...asked, ok: false }, { ...standby, ok: true });
     expect(await poolOf(pool.id, admin.token)).toMatchObject({
       activeNodeId: gw3.id,
       lastFailover: { from: gw2.id, to: gw3.id, reason: "not forwarding" },
