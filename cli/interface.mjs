@@ -56,23 +56,27 @@ export async function applyConfig({ sys, ifname, text, method, wgQuickPath, env 
 async function configure(sys, ifname, plan, exists, method, text, wgQuickPath) {
   // A file, not /dev/stdin: Node's stdin pipes are sockets, which wg cannot fopen. It holds the private
   // key, so it is 0600 in wgo's private directory and removed at once.
-  const stripped = wgQuickPath.replace(/\.conf$/, ".setconf");
-  writeSecretFile(stripped, plan.setconf);
-  try {
-    await portFree(plan, () => sys.check(["wg", exists ? "syncconf" : "setconf", ifname, stripped]));
-  } finally {
-    removeFile(stripped);
-  }
+  const setPeers = async () => {
+    const stripped = wgQuickPath.replace(/\.conf$/, ".setconf");
+    writeSecretFile(stripped, plan.setconf);
+    try {
+      await portFree(plan, () => sys.check(["wg", exists ? "syncconf" : "setconf", ifname, stripped]));
+    } finally {
+      removeFile(stripped);
+    }
+  };
   let routes;
   if (exists) {
-    // Re-applying (a failover, a path change): what moves traffic first, the peers above, then routes and
-    // forwarding; the address and link state after, as they rarely change (a changed address moves the
-    // connected route, so the routes are synced again then).
-    routes = await syncRoutes(sys, ifname, plan.allowedIps, plan.table);
+    // Re-applying (a failover, a path change): what moves traffic first. The routes a new AllowedIPs entry
+    // needs go in before the peers change (a member taking over a hop then forwards the moment the hops
+    // beside it send to it), routes no peer needs any more go after; then forwarding; the address and link
+    // state last, as they rarely change (a changed address moves the connected route: routes synced again).
+    routes = await syncRoutes(sys, ifname, plan.allowedIps, plan.table, setPeers);
     for (const setting of plan.sysctls) await sys.check(["sysctl", "-q", "-w", setting]);
     if (await syncAddresses(sys, ifname, plan.addresses)) routes = await syncRoutes(sys, ifname, plan.allowedIps, plan.table);
     await linkUp(sys, ifname, plan);
   } else {
+    await setPeers();
     await syncAddresses(sys, ifname, plan.addresses);
     await linkUp(sys, ifname, plan);
     routes = await syncRoutes(sys, ifname, plan.allowedIps, plan.table);

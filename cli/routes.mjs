@@ -34,10 +34,15 @@ export async function syncAddresses(sys, ifname, wanted) {
  * @param {import("./system.mjs").System} sys
  * @param {string[]} allowedIps every peer's AllowedIPs
  * @param {string | null} table wg-quick's Table: null/"auto" = main, "off" = no routes, else that table
+ * @param {() => Promise<void>} [between] run after the missing routes are added and before the stale ones go
+ *   (the peers' change: a route is in place before traffic for it arrives, and stays until none does)
  * @returns {Promise<string[]>} the routes the interface ends up with (for the command's report)
  */
-export async function syncRoutes(sys, ifname, allowedIps, table) {
-  if (table === "off") return [];
+export async function syncRoutes(sys, ifname, allowedIps, table, between) {
+  if (table === "off") {
+    await between?.();
+    return [];
+  }
   const tableArgs = table && table !== "auto" ? ["table", table] : [];
   const prefixes = [...new Set(allowedIps.map((prefix) => canonicalPrefix(prefix)))];
   const defaults = prefixes.filter((prefix) => prefix.endsWith("/0"));
@@ -48,11 +53,12 @@ export async function syncRoutes(sys, ifname, allowedIps, table) {
   const connected = listed.filter((route) => route.kernel).map((route) => route.prefix);
   const desired = specific.filter((prefix) => !connected.some((route) => covers(route, prefix)));
   const current = listed.filter((route) => !route.kernel).map((route) => route.prefix);
-  for (const stale of current.filter((route) => !desired.includes(route))) {
-    await sys.check(["ip", family(stale), "route", "del", stale, "dev", ifname, ...tableArgs]);
-  }
   for (const missing of desired.filter((route) => !current.includes(route))) {
     await sys.check(["ip", family(missing), "route", "add", missing, "dev", ifname, ...tableArgs]);
+  }
+  await between?.();
+  for (const stale of current.filter((route) => !desired.includes(route))) {
+    await sys.check(["ip", family(stale), "route", "del", stale, "dev", ifname, ...tableArgs]);
   }
   // A /0 in the main table would swallow the tunnel's own UDP packets: wg-quick's fwmark rules instead. After
   // the specific routes, which a gateway's failover waits for (it reads the fwmark even when it has no /0).

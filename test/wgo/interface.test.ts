@@ -85,7 +85,7 @@ describe("applying a config with the setconf method", () => {
     expect(changes, "an unchanged config changes no address or route").toEqual([]);
   });
 
-  it("a re-apply (a failover) moves traffic first: peers, then routes (one read per family) and forwarding, then the rest", async () => {
+  it("a re-apply (a failover) moves traffic first: new routes, the peers, stale routes, forwarding, then the rest", async () => {
     const { host, apply } = setup();
     const forwarding = "PostUp = sysctl -q -w net.ipv4.ip_forward=1";
     await apply(text("10.77.0.1/24", ["10.77.0.2/32"], forwarding));
@@ -94,10 +94,12 @@ describe("applying a config with the setconf method", () => {
     const commands = host.calls.slice(before).map((call) => call.slice(4, 8).join(" "));
     expect(commands).toEqual([
       "ip link show dev",
-      expect.stringMatching(/^wg syncconf wg0 \/.*\.setconf$/),
+      // One read per family, the route a new AllowedIPs entry needs before the peers change (a member taking
+      // over a hop forwards the moment the hops beside it send to it), then the peers.
       "ip -j -4 route",
       "ip -j -6 route",
       "ip -4 route add",
+      expect.stringMatching(/^wg syncconf wg0 \/.*\.setconf$/),
       "wg show wg0 fwmark",
       "sysctl -q -w net.ipv4.ip_forward=1",
       "ip -j address show",
