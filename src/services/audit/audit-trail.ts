@@ -26,6 +26,19 @@ export interface AuditContext {
   status: number;
 }
 
+/**
+ * The audit context of a change the system makes on its own clock (a failover, a rule's expiry): no request
+ * and no person, actor "system", `route` naming what happened and `id` the resource it happened to.
+ */
+export const systemAudit = (route: string, id: string): AuditContext => ({
+  actor: { type: "system", id: null },
+  requestId: newId("req"),
+  method: "SYSTEM",
+  route,
+  params: { id },
+  status: 200,
+});
+
 /** What a write did, in the domain's words; the audit row and any notification are made from it. */
 export interface DomainEvent {
   /** e.g. "policy.created", "node.removed", "device.enrolled". */

@@ -1,5 +1,4 @@
-import { newId } from "../../../lib/ids";
-import type { AuditContext } from "../../audit/audit-trail";
+import { systemAudit } from "../../audit/audit-trail";
 import { storedRules } from "../access/held-access";
 import { nextExpiry } from "../access/rules";
 import { commit, type WriterContext } from "../commit";
@@ -7,14 +6,7 @@ import type { HeldNetwork } from "../memory/held-network";
 import { bumpRoutingRevision } from "../state";
 
 /** The audit row of an expiry: the system's own change, on its clock, naming the policy revision whose rule lapsed. */
-const expiryAudit = (networkId: string): AuditContext => ({
-  actor: { type: "system", id: null },
-  requestId: newId("req"),
-  method: "SYSTEM",
-  route: "access-policy.rule-expired",
-  params: { id: networkId },
-  status: 200,
-});
+const expiryAudit = (networkId: string) => systemAudit("access-policy.rule-expired", networkId);
 
 /**
  * When the writer must next recompile the network's access by itself: just after the earliest future

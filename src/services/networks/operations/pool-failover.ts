@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { getConfig } from "../../../lib/env";
 import { forwardingProbes, gatewayPools } from "../../../db/schema";
-import { newId, nowIso } from "../../../lib/ids";
-import type { AuditContext, DomainEvent } from "../../audit/audit-trail";
+import { nowIso } from "../../../lib/ids";
+import { type DomainEvent, systemAudit } from "../../audit/audit-trail";
 import { commit, type WriterContext } from "../commit";
 import type { HeldNetwork } from "../memory/held-network";
 import { chooseActive, type FailoverReason, type MemberHealth, memberHealth, NO_VITALS, type PoolHealthRules } from "../pools/health";
@@ -16,16 +16,6 @@ export interface Failover {
   to: string;
   reason: FailoverReason;
 }
-
-/** The audit row of a change the system makes on its own clock: no request, actor "system". */
-const systemAudit = (poolId: string): AuditContext => ({
-  actor: { type: "system", id: null },
-  requestId: newId("req"),
-  method: "SYSTEM",
-  route: "gateway.failover",
-  params: { id: poolId },
-  status: 200,
-});
 
 /** Whether the writer must keep checking on a clock: only a pool with a standby can fail over. */
 export const needsPoolChecks = (held: HeldNetwork) => [...held.pools.values()].some((pool) => pool.members.length > 1);
@@ -119,7 +109,7 @@ async function failOver(ctx: WriterContext, held: HeldNetwork, pool: PoolRow, to
     },
   };
   await commit(
-    { ...ctx, audit: systemAudit(pool.id) },
+    { ...ctx, audit: systemAudit("gateway.failover", pool.id) },
     [
       db.update(gatewayPools).set(next).where(eq(gatewayPools.id, pool.id)),
       // The new active member starts with a clean record: probes across it so far were across a standby.
