@@ -7,14 +7,21 @@ import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { byId, expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
+import { login, typedApi, type TypedApiClient } from "../support/api-client.ts";
 import { run, waitFor } from "../support/command.ts";
 import { cleanupAndFindLeftovers, describeLab, killLabProcesses } from "../support/lab-leftovers.ts";
 import { canRunDataPlane, createLab, type Host, type Lab } from "../support/netns.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { wgoMachine, type Wgo } from "../wgo/wgo-process.ts";
 import { type AgentProcess, startAgent, wgoArgv, wgoEnv } from "../gateway/agent-process.ts";
-import { agentDomain, agentInterface, createGatewayFleet, createPolicy, type GatewayFleet } from "../gateway/chain-network.ts";
+import {
+  agentDomain,
+  agentInterface,
+  createGatewayFleet,
+  createPolicy,
+  type GatewayFleet,
+  gatewaysReportCurrent,
+} from "../gateway/chain-network.ts";
 import { type Enrolled, enrolmentKey, enrolTagged, enterPolicyMode, putAccessPolicy } from "./access-lab.ts";
 import { filterCounters, type Listeners, startListeners, tcpAttempt, tcpOpens } from "./flows.ts";
 
@@ -148,9 +155,5 @@ describe.skipIf(!dataPlane.ok)("access policy through a gateway chain, on the da
   });
 
   /** No gateway node lags behind, or has not reported, the network's current routing revision. */
-  async function gatewaysInSync(): Promise<boolean> {
-    const status = expectAnswer(await admin.GET("/api/v1/networks/{id}/runtime-status", byId(fleet.networkId)), 200, "runtime status");
-    const behind = new Set([...status.routing.lagging, ...status.routing.unreported]);
-    return fleet.gatewayNodes.every((id) => !behind.has(id));
-  }
+  const gatewaysInSync = () => gatewaysReportCurrent(admin, fleet.networkId, fleet.gatewayNodes);
 });

@@ -156,3 +156,21 @@ export async function gatewayCounters(hosts: Record<"g1" | "g2" | "g3", Host>, c
     g2Total: g2All.reduce((sum, l) => sum + Number(l.split("\t")[5] ?? 0) + Number(l.split("\t")[6] ?? 0), 0),
   };
 }
+
+/**
+ * Whether every one of `gatewayNodes` (but those in `except`, say a killed one) reports the network's current
+ * routing revision (runtime status: none lagging or unreported); with `dns`, the zone's revision too.
+ */
+export async function gatewaysReportCurrent(
+  admin: TypedApiClient,
+  networkId: string,
+  gatewayNodes: readonly string[],
+  options: { except?: readonly string[]; dns?: boolean } = {},
+): Promise<boolean> {
+  const status = expectAnswer(await admin.GET("/api/v1/networks/{id}/runtime-status", byId(networkId)), 200, "runtime status");
+  const behind = new Set([...status.routing.lagging, ...status.routing.unreported]);
+  const skipped = new Set(options.except ?? []);
+  // DNS status counts only gateways (they serve the zone): in sync means each serves the current revision.
+  if (options.dns && !status.dns.inSync) return false;
+  return gatewayNodes.every((node) => skipped.has(node) || !behind.has(node));
+}

@@ -14,7 +14,7 @@ import { canRunDataPlane, createLab, type Host, type Lab } from "../support/netn
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { wgoMachine } from "../wgo/wgo-process.ts";
 import { startAgent, wgoArgv, wgoEnv, type AgentProcess } from "./agent-process.ts";
-import { createChainNetwork, gatewayCounters, type ChainNetwork } from "./chain-network.ts";
+import { createChainNetwork, gatewayCounters, gatewaysReportCurrent, type ChainNetwork } from "./chain-network.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";
 
 const dataPlane = canRunDataPlane();
@@ -204,10 +204,5 @@ describe.skipIf(!dataPlane.ok)("gateways run by `wgo gateway run` only", () => {
   });
 
   /** No gateway node lags behind, or has not reported, the network's current routing and DNS revisions. */
-  async function gatewaysInSync(): Promise<boolean> {
-    const status = expectAnswer(await admin.GET("/api/v1/networks/{id}/runtime-status", byId(chain.networkId)), 200, "runtime status");
-    const behind = new Set([...status.routing.lagging, ...status.routing.unreported]);
-    // DNS status counts only gateways (they serve the zone): in sync means each serves the current revision.
-    return status.dns.inSync && chain.gatewayNodes.every((id) => !behind.has(id));
-  }
+  const gatewaysInSync = () => gatewaysReportCurrent(admin, chain.networkId, chain.gatewayNodes, { dns: true });
 });

@@ -15,7 +15,14 @@ import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { wgoMachine } from "../wgo/wgo-process.ts";
 import { startAgent, wgoArgv, wgoEnv, type AgentProcess } from "./agent-process.ts";
 import { startApiCounter, type ApiRequestLog } from "./api-counter.ts";
-import { agentDomain, agentInterface, createGatewayFleet, createPolicy, type GatewayFleet } from "./chain-network.ts";
+import {
+  agentDomain,
+  agentInterface,
+  createGatewayFleet,
+  createPolicy,
+  type GatewayFleet,
+  gatewaysReportCurrent,
+} from "./chain-network.ts";
 import { watchPing, type PingWatch } from "./ping-watch.ts";
 
 export const DESTINATION = "192.168.97.10";
@@ -72,12 +79,8 @@ export class PoolLab {
   }
 
   /** No gateway node (but those on `except`, say a killed one) lags behind the network's current routing revision. */
-  async gatewaysInSync(except: Machine[] = []): Promise<boolean> {
-    const id = byId(this.fleet.networkId);
-    const status = expectAnswer(await this.admin.GET("/api/v1/networks/{id}/runtime-status", id), 200, "runtime status");
-    const behind = new Set([...status.routing.lagging, ...status.routing.unreported]);
-    const skipped = new Set(except.map(this.node));
-    return this.fleet.gatewayNodes.every((node) => skipped.has(node) || !behind.has(node));
+  gatewaysInSync(except: Machine[] = []): Promise<boolean> {
+    return gatewaysReportCurrent(this.admin, this.fleet.networkId, this.fleet.gatewayNodes, { except: except.map(this.node) });
   }
 
   /** Both members healthy, every gateway on the current revision, and the device's ping answered for 2 s. */
