@@ -6,7 +6,7 @@
 import type { WorkerServer } from "../test/e2e/support/worker-server.ts";
 import { agentCall, type BenchAgent } from "./failover-network.ts";
 import { ACTIVE_TUNNELS } from "./real-heartbeats.ts";
-import { RESYNC_COUNTING, runWrk, WRK, type WrkResult } from "./wrk.ts";
+import { runWrk, type WrkResult, type WrkTarget } from "./wrk.ts";
 
 const load = (name: string): Promise<any> => import(/* @vite-ignore */ `../cli/${name}`);
 
@@ -64,50 +64,18 @@ export async function firstReports(server: WorkerServer, agents: BenchAgent[]) {
 
 export type SteadyReport = { credential: string; prefix: string; suffix: string; seq: number };
 
-/** wrk's Lua for the agents' steady-state reports: agents in turn, each thread its own share, each agent's bases rising by one. */
-export function reportScript(steady: SteadyReport[]): string {
-  const entries = steady.map((s) => `{ "Bearer ${s.credential}", [==[${s.prefix}]==], [==[${s.suffix}]==], ${s.seq} }`).join(",\n  ");
-  return `wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local all = {
-  ${entries}
-}
-local threads = {}
-local made = 0
-function setup(thread) made = made + 1; thread:set("t", made); table.insert(threads, thread) end
-local mine = {}
-local counter = 0
-resyncs = 0
-function init(args)
-  for i, entry in ipairs(all) do
-    if (i - 1) % ${WRK.threads} == t - 1 then table.insert(mine, entry) end
-  end
-end
--- wrk checks the script with one request() call before connecting: that one must not use up a base.
-local checking = nil
-request = function()
-  if checking == nil then checking = (t == 1) end
-  if checking then
-    checking = false
-    return wrk.format("POST", nil, nil, mine[1][2] .. mine[1][4] .. mine[1][3])
-  end
-  counter = counter + 1
-  local pick = mine[((counter - 1) % #mine) + 1]
-  local base = pick[4]
-  pick[4] = base + 1
-  wrk.headers["Authorization"] = pick[1]
-  return wrk.format("POST", nil, nil, pick[2] .. base .. pick[3])
-end
-${RESYNC_COUNTING}
-`;
+/** wrk's target for the agents' steady-state reports: agents in turn, each thread its own share, each agent's bases rising by one. */
+export function reportTarget(steady: SteadyReport[]): WrkTarget {
+  const path = "/api/v1/agents/me/report";
+  return {
+    label: `POST /agents/me/report, ${steady.length} prober agents in turn`,
+    method: "POST",
+    path,
+    rotate: steady.map((s) => ({ path, token: s.credential })),
+    sequenced: { prefix: steady.map((s) => s.prefix), suffix: steady.map((s) => s.suffix), seqs: steady.map((s) => s.seq) },
+  };
 }
 
 /** wrk over the agents' steady-state reports, each agent's requests in order on its own base. */
-export async function wrkReports(server: WorkerServer, steady: SteadyReport[], scratch: string): Promise<WrkResult> {
-  const script = reportScript(steady);
-  return runWrk(
-    server.baseUrl,
-    { label: `POST /agents/me/report, ${steady.length} prober agents in turn`, method: "POST", path: "/api/v1/agents/me/report", script },
-    scratch,
-  );
-}
+export const wrkReports = (server: WorkerServer, steady: SteadyReport[], scratch: string): Promise<WrkResult> =>
+  runWrk(server.baseUrl, reportTarget(steady), scratch);

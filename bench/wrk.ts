@@ -15,14 +15,13 @@ export interface WrkTarget {
   /** Requests cycle through these (path, bearer token) pairs instead of `path`/`token`: many devices. */
   rotate?: { path: string; token: string }[];
   /**
-   * With `rotate`: each request's body is `prefix .. seq .. suffix`, where seq starts at the device's
+   * With `rotate`: each request's body is `prefix .. seq .. suffix` (one for all, or one per entry: a gateway
+   * agent's report names its own node), where seq starts at the device's
    * entry in `seqs` and goes up by one per request to that device (a delta peer report's base). Each
    * wrk thread takes its own share of the devices, so a device's requests go in order. Answers that
    * ask for a resync are counted (WrkResult.resyncs): a base that did not match wrote nothing.
    */
-  sequenced?: { prefix: string; suffix: string; seqs: number[] };
-  /** A whole Lua script of the caller's (bench/failover-reports.ts: a body per agent); `path` is the URL wrk is given. */
-  script?: string;
+  sequenced?: { prefix: string | string[]; suffix: string | string[]; seqs: number[] };
 }
 
 export interface WrkResult {
@@ -39,7 +38,6 @@ export interface WrkResult {
 export const WRK = { threads: 2, connections: 16, seconds: Number(process.env.BENCH_SECONDS ?? 5) };
 
 function luaScript(target: WrkTarget): string {
-  if (target.script) return target.script;
   const headers = [
     `wrk.headers["Content-Type"] = "application/json"`,
     target.token ? `wrk.headers["Authorization"] = "Bearer ${target.token}"` : "",
@@ -63,7 +61,7 @@ end`
 }
 
 /** The Lua that counts the answers asking for a resync, summed over wrk's threads (`resyncs: N`, parsed below). */
-export const RESYNC_COUNTING = `response = function(status, headers, body)
+const RESYNC_COUNTING = `response = function(status, headers, body)
   if string.find(body, '"resync":true', 1, true) then resyncs = resyncs + 1 end
 end
 done = function(summary, latency, requests)
@@ -90,12 +88,13 @@ end`;
 /** Lua long strings hold any JSON (no escaping); each thread keeps the next base of its own devices. */
 function sequencedRotation(target: WrkTarget): string {
   const { prefix, suffix, seqs } = target.sequenced!;
-  const entries = target.rotate!.map((entry, i) => `{ "${entry.path}", "Bearer ${entry.token}", ${seqs[i]} }`).join(",\n  ");
+  const part = (text: string | string[], i: number) => `[==[${Array.isArray(text) ? text[i] : text}]==]`;
+  const entries = target
+    .rotate!.map((entry, i) => `{ "${entry.path}", "Bearer ${entry.token}", ${part(prefix, i)}, ${part(suffix, i)}, ${seqs[i]} }`)
+    .join(",\n  ");
   return `local all = {
   ${entries}
 }
-local prefix = [==[${prefix}]==]
-local suffix = [==[${suffix}]==]
 local threads = {}
 local made = 0
 function setup(thread) made = made + 1; thread:set("t", made); table.insert(threads, thread) end
@@ -115,14 +114,14 @@ request = function()
   if checking == nil then checking = (t == 1) end
   if checking then
     checking = false
-    return wrk.format("POST", mine[1][1], nil, prefix .. mine[1][3] .. suffix)
+    return wrk.format("POST", mine[1][1], nil, mine[1][3] .. mine[1][5] .. mine[1][4])
   end
   counter = counter + 1
   local pick = mine[((counter - 1) % #mine) + 1]
-  local base = pick[3]
-  pick[3] = base + 1
+  local base = pick[5]
+  pick[5] = base + 1
   wrk.headers["Authorization"] = pick[2]
-  return wrk.format("POST", pick[1], nil, prefix .. base .. suffix)
+  return wrk.format("POST", pick[1], nil, pick[3] .. base .. pick[4])
 end
 ${RESYNC_COUNTING}`;
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { reportScript } from "../../bench/failover-reports";
+import { reportTarget } from "../../bench/failover-reports";
 import { runWrk, WRK } from "../../bench/wrk";
 
 /**
@@ -78,11 +78,10 @@ describe("wrk scripts", () => {
         suffix: "}}]}",
         seq,
       });
-      const script = reportScript([agent("n1", 10), agent("n2", 300), agent("n3", 7)]);
       const path = "/api/v1/agents/me/report";
       const result = await runWrk(
         baseUrl,
-        { label: "reports", method: "POST", path, script },
+        reportTarget([agent("n1", 10), agent("n2", 300), agent("n3", 7)]),
         await mkdtemp(join(tmpdir(), "wrk-script-")),
       );
       expect(seen.length).toBeGreaterThan(10);
