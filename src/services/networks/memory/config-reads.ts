@@ -58,11 +58,21 @@ function unchangedDelta(older: Topology, current: Topology, nodeId: string): Con
   };
 }
 
-/** Every prober's probes at the held revision: what the desired state asks of each gateway node. */
+/**
+ * Every prober's probes at the held revision: what the desired state asks of each gateway node. Computed once
+ * per topology (a pool, policy or address change moves the routing revision, hence the topology), not at every
+ * report a prober sends (each one checks its results against these).
+ */
+const probesByTopology = new WeakMap<Topology, Map<string, Probe[]>>();
 function heldProbes(memory: NetworkMemory, held: HeldNetwork) {
   if (held.pools.size === 0) return new Map<string, Probe[]>();
-  const accepted = new Set(memory.topologies.current(held).policiesById.map(({ policy }) => policy.id));
-  return probesByProber(held.policies.values(), held.pools, (nodeId) => held.nodes.get(nodeId)?.address, accepted);
+  const topology = memory.topologies.current(held);
+  const known = probesByTopology.get(topology);
+  if (known) return known;
+  const accepted = new Set(topology.policiesById.map(({ policy }) => policy.id));
+  const probes = probesByProber(held.policies.values(), held.pools, (nodeId) => held.nodes.get(nodeId)?.address, accepted);
+  probesByTopology.set(topology, probes);
+  return probes;
 }
 
 /** The probes each of these nodes is asked to run now (absent: none): a report's probe results count only within them. */
