@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { get, post } from "../helpers/api";
+import { sampleValue, scrape } from "../metrics/support";
 import { enrolDevice, networkSetup } from "../helpers/factories";
 import { auditRoutes, checkAt, configOf, daemonReport, heartbeat, keyOf, natNetwork, peerIn, relayNode, revisionOf } from "./nat-lab";
 
@@ -41,6 +42,10 @@ describe("relayed pairs", () => {
     // A routes B through the relay; B's own entry stays, emptied, so direct keeps being tried underneath.
     const configA = await configOf(a.nodeId, admin.token);
     expect(peerIn(configA, b.nodeId)).toMatchObject({ allowedIps: [], endpoint: "198.51.100.88:40002", persistentKeepalive: 25 });
+    // wg refuses an empty AllowedIPs line: the entry has none.
+    const entryB = configA.wgQuick.slice(configA.wgQuick.indexOf(`(${b.nodeId})`)).split("\n\n")[0];
+    expect(entryB).toContain("Endpoint = 198.51.100.88:40002");
+    expect(entryB).not.toContain("AllowedIPs");
     const relayEntry = peerIn(configA, relay.node.id)!;
     expect(relayEntry.allowedIps).toEqual([`${relay.node.address}/32`, `${b.address}/32`].sort(byAddress));
     expect(peerIn(await configOf(b.nodeId, admin.token), relay.node.id)!.allowedIps).toContain(`${a.address}/32`);
@@ -63,6 +68,9 @@ describe("relayed pairs", () => {
     expect(await auditRoutes(network.id)).toEqual([
       expect.objectContaining({ route: "nat.pair-relayed", relay: relay.node.id, reason: "no-direct-handshake" }),
     ]);
+    // /metrics counts the pair on its path.
+    const scraped = await scrape(admin.token);
+    expect(sampleValue(scraped, "wgo_network_peer_paths", { network_id: network.id, path: "relay" })).toBe(1);
   });
 
   it("does not bounce: stays relayed without a direct handshake, returns on one after the hold, doubles the hold when that fails", async () => {
@@ -78,6 +86,10 @@ describe("relayed pairs", () => {
     const back = await checkAt(network.id, relayedAt + HOLD_MS + 1000);
     expect(back.moves).toEqual([expect.objectContaining({ relayNodeId: null, reason: "direct-works" })]);
     expect(peerIn(await configOf(a.nodeId, admin.token), b.nodeId)!.allowedIps).toEqual([`${b.address}/32`]);
+    const scraped = await scrape(admin.token);
+    // Direct: A-B again, and each laptop with the relay (their own tunnels, live too).
+    expect(sampleValue(scraped, "wgo_network_peer_paths", { network_id: network.id, path: "direct" })).toBe(3);
+    expect(sampleValue(scraped, "wgo_network_peer_paths", { network_id: network.id, path: "relay" })).toBeUndefined();
     // The direct path dies (no handshake for WireGuard's 180 s and the reports' lag): relayed again, twice as long.
     const dead = direct + 301_000 + TIMEOUT_MS;
     await beat({ relayAt: dead - 1000 });
