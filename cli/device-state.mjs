@@ -13,7 +13,8 @@ import { fillPrivateKey } from "./wg-quick-text.mjs";
  *   configRevision: number | null, appliedRevision: number | null,
  *   lastHeartbeat: { at: string, desiredRevision: number, configChanged: boolean } | null,
  *   dns?: import("./resolver.mjs").DnsRecord | null, networkName?: string | null,
- *   accessFilter?: boolean }} Device
+ *   accessFilter?: boolean, listenPort?: number }} Device
+ * `listenPort`: the UDP port wgo picked for a config that names none, kept for every apply (cli/listen-port.mjs).
  */
 
 /** @returns {Device} */

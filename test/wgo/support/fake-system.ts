@@ -53,6 +53,8 @@ export interface FakeHost {
   sysctls: string[];
   /** Each sysctl with the namespace it was set in ("" for the host's own). */
   sysctlsIn: Array<{ ns: string; setting: string }>;
+  /** UDP ports other programs hold, by namespace ("" for the host's own): /proc/net/udp lists them, WireGuard cannot bind them. */
+  udpPorts: Map<string, Set<number>>;
   /** Network namespaces `ip netns add` made (the host's own is not listed). */
   namespaces: Set<string>;
   /** The nftables ruleset each namespace was last given, by table name ("ns table"). */
@@ -133,6 +135,7 @@ export function fakeHost(
     rules: [],
     sysctls: [],
     sysctlsIn: [],
+    udpPorts: new Map(),
     namespaces: new Set(),
     nftTables: new Map(),
     calls: [],
@@ -204,16 +207,20 @@ export function fakeHost(
     }
     if ((m = /^wg (setconf|syncconf) (\S+) (\S+)$/.exec(command))) {
       if (options.refuseWgConfig) return fail("Line unrecognized: `Bogus=1'");
-      link(m[2]!).conf = readFileSync(m[3]!, "utf8");
+      const conf = readFileSync(m[3]!, "utf8");
+      if (portTaken(m[2]!, listenPortOf(conf), ns)) return fail("Unable to modify interface: Address already in use");
+      link(m[2]!).conf = conf;
       link(m[2]!).peers = peersOf(link(m[2]!).conf);
       host.wgVerbs.push(m[1]!);
       return ok();
     }
+    if (command === "cat /proc/net/udp /proc/net/udp6") return ok(procNetUdp(ns));
     if (command === "ip -j address show") {
       const all = [...host.links]
         .filter(([ifname]) => visible(ifname, ns))
         .map(([ifname, l]) => ({
           ifname,
+          flags: l.up ? ["UP", "LOWER_UP"] : [],
           addr_info: l.addresses.map((a) => ({ local: a.split("/")[0], prefixlen: Number(a.split("/")[1]), scope: "global" })),
         }));
       return ok(JSON.stringify(all));
@@ -299,6 +306,7 @@ export function fakeHost(
     if ((m = /^wg-quick (up|down) (\S+)\/([^/]+)\.conf$/.exec(command))) {
       if (m[1] === "up") {
         const conf = readFileSync(`${m[2]}/${m[3]}.conf`, "utf8");
+        if (portTaken(m[3]!, listenPortOf(conf), ns)) return fail("Unable to modify interface: Address already in use");
         host.links.set(m[3]!, { up: true, mtu: null, addresses: [], conf, peers: peersOf(conf), fwmark: null, dump: "" });
       } else host.links.delete(m[3]!);
       host.wgVerbs.push(`wg-quick ${m[1]}`);
@@ -310,6 +318,35 @@ export function fakeHost(
     const resolver = resolverCommand(host.resolver, argv, input, (name) => host.links.has(name));
     if (resolver) return resolver;
     throw new Error(`fake host: unexpected command: ${command}`);
+  }
+
+  /** The ListenPort a config file binds (null: WireGuard picks one). */
+  function listenPortOf(conf: string): number | null {
+    const match = /^\s*ListenPort\s*=\s*(\d+)/im.exec(conf);
+    return match ? Number(match[1]) : null;
+  }
+
+  /** UDP ports bound in namespace `ns`: other programs' and every WireGuard link's there. */
+  function boundPorts(ns: string, except?: string): number[] {
+    const links = [...host.links].filter(([name, l]) => name !== except && (l.ns ?? "") === ns).map(([, l]) => listenPortOf(l.conf));
+    return [...(host.udpPorts.get(ns) ?? []), ...links.filter((port): port is number => port !== null)];
+  }
+
+  const portTaken = (ifname: string, port: number | null, ns: string) => port !== null && boundPorts(ns, ifname).includes(port);
+
+  /** /proc/net/udp and udp6 as the kernel prints them (header, then one socket a line, the port in hex). */
+  function procNetUdp(ns: string): string {
+    const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, "0");
+    const v4 = boundPorts(ns).map(
+      (port, i) => `  ${i}: 00000000:${hex(port)} 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 1 2 0 0`,
+    );
+    const v6 = boundPorts(ns).map(
+      (port, i) =>
+        `  ${i}: ${"0".repeat(32)}:${hex(port)} ${"0".repeat(32)}:0000 07 00000000:00000000 00:00000000 00000000     0        0 1 2 0 0`,
+    );
+    return ["   sl  local_address rem_address   st", ...v4, "  sl  local_address                         remote_address", ...v6, ""].join(
+      "\n",
+    );
   }
 
   /** ip netns, veth pairs, moving links between namespaces, nft: what the gateway agent's routing domains use. */
