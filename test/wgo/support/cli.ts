@@ -28,6 +28,7 @@ export const cli = {
   domains: await load("gateway/domains.mjs"),
   accessFilter: await load("access-filter.mjs"),
   listenPort: await load("listen-port.mjs"),
+  localEndpoints: await load("local-endpoints.mjs"),
   failures: await load("failures.mjs"),
 };
 
