@@ -9,7 +9,7 @@ import { fetchConfigOrDelta, heldConfig, readPrivateKey, saveDevice, storeConfig
 import { paths, writeSecretFile } from "../files.mjs";
 import { withListenPort } from "../listen-port.mjs";
 import { applyPeerCommands, peerCommands } from "../peer-delta.mjs";
-import { fillPrivateKey } from "../wg-quick-text.mjs";
+import { fillPrivateKey, wgQuickFile } from "../wg-quick-text.mjs";
 import { applyAndRecord } from "./link.mjs";
 
 /**
@@ -73,7 +73,7 @@ async function followDelta(ctx, place, up, held, delta) {
   // Files only once the interface took it: a failure above leaves the held revision to retry from.
   storeConfig(ctx.home, device, next);
   // For `wg-quick down`, as applyAndRecord wrote it: with the port the device keeps (a delta leaves it running).
-  if (device.method === "wg-quick") writeSecretFile(paths.wgQuick(ctx.home, ifname), withListenPort(text, device.listenPort));
+  if (device.method === "wg-quick") writeSecretFile(paths.wgQuick(ctx.home, ifname), wgQuickFile(withListenPort(text, device.listenPort)));
   device.appliedRevision = next.routingRevision;
   saveDevice(ctx.home, device);
   return { revision: next.routingRevision, action: "delta", routes, ...counts };

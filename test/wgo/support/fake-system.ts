@@ -208,6 +208,7 @@ export function fakeHost(
     if ((m = /^wg (setconf|syncconf) (\S+) (\S+)$/.exec(command))) {
       if (options.refuseWgConfig) return fail("Line unrecognized: `Bogus=1'");
       const conf = readFileSync(m[3]!, "utf8");
+      if (/^\s*AllowedIPs\s*=\s*$/m.test(conf)) return fail("Line unrecognized: `AllowedIPs='\nConfiguration parsing error");
       if (portTaken(m[2]!, listenPortOf(conf), ns)) return fail("Unable to modify interface: Address already in use");
       link(m[2]!).conf = conf;
       link(m[2]!).peers = peersOf(link(m[2]!).conf);
@@ -306,6 +307,8 @@ export function fakeHost(
     if ((m = /^wg-quick (up|down) (\S+)\/([^/]+)\.conf$/.exec(command))) {
       if (m[1] === "up") {
         const conf = readFileSync(`${m[2]}/${m[3]}.conf`, "utf8");
+        // wg-quick hands the [Peer] lines to `wg setconf`, which refuses an empty AllowedIPs as it does above.
+        if (/^\s*AllowedIPs\s*=\s*$/m.test(conf)) return fail("Line unrecognized: `AllowedIPs='\nConfiguration parsing error");
         if (portTaken(m[3]!, listenPortOf(conf), ns)) return fail("Unable to modify interface: Address already in use");
         host.links.set(m[3]!, { up: true, mtu: null, addresses: [], conf, peers: peersOf(conf), fwmark: null, dump: "" });
       } else host.links.delete(m[3]!);
