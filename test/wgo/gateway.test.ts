@@ -150,7 +150,12 @@ describe("wgo gateway run", () => {
     expect(link).toMatchObject({ ns: DOMAIN, up: true, addresses: ["10.60.0.1/24"] });
     expect(link.conf).toContain(`PrivateKey = ${readFileSync(join(dir, "nodes", NODE, "private.key"), "utf8").trim()}`);
     expect(host.routesOf(ifname!)).toEqual(["192.168.99.0/24"]);
-    expect(host.sysctlsIn).toEqual([{ ns: DOMAIN, setting: "net.ipv4.ip_forward=1" }]);
+    // Forwarding on, and no ICMP redirects from a node that forwards in and out of one interface (a relay).
+    expect(host.sysctlsIn).toEqual([
+      { ns: DOMAIN, setting: "net.ipv4.ip_forward=1" },
+      { ns: DOMAIN, setting: "net.ipv4.conf.all.send_redirects=0" },
+      { ns: DOMAIN, setting: `net.ipv4.conf.${ifname}.send_redirects=0` },
+    ]);
     expect(reports(fake)).toEqual([
       [{ nodeId: NODE, appliedRoutingRevision: 4, appliedDnsRevision: null, peerReport: NO_PEERS, error: null }],
     ]);
