@@ -445,4 +445,17 @@ describe("wgo gateway status", () => {
       nodes: [{ nodeId: NODE, up: true, desired: { routing: 4, dns: 2 }, applied: { routing: 4, dns: null }, inSync: false, error: null }],
     });
   });
+
+  it("shows the endpoint each peer is reached at (a NAT'd peer's address after its NAT)", async () => {
+    const { host, run } = await setup({
+      "GET /agents/me/desired-state": () => desired([entry({ publicKey: null, config: FIRST })]),
+    });
+    await run(["run", "--once"]);
+    host.links.get(wgLinks(host)[0]!)!.dump =
+      `priv\tpub\t51820\toff\n${PEER_KEY}\t(none)\t203.0.113.9:41641\t10.60.0.2/32\t0\t148\t92\toff\n`;
+    const [status] = (await run(["status"])).json;
+    expect(status.nodes[0].peers).toEqual([
+      { publicKey: PEER_KEY, endpoint: "203.0.113.9:41641", lastHandshakeAt: null, rxBytes: 148, txBytes: 92, handshakeAgeSeconds: null },
+    ]);
+  });
 });
