@@ -43,11 +43,17 @@ export function countersOf(dumpPeers, { endpoints = true } = {}) {
     /** @type {Counters} */
     const counters = [peer.latestHandshake || 0, peer.rxBytes || 0, peer.txBytes || 0];
     if (!(counters[0] > 0 || counters[1] > 0 || counters[2] > 0)) continue;
-    if (endpoints && peer.endpoint) counters.push(peer.endpoint);
+    if (endpoints && reportable(peer.endpoint)) counters.push(peer.endpoint);
     current.set(peer.publicKey, counters);
   }
   return current;
 }
+
+/**
+ * An endpoint as the server takes it: a literal IPv4 or bracketed IPv6 address and a port. wg prints a
+ * link-local IPv6 peer with its scope (`[fe80::1%eth0]:51820`), which means nothing on another machine.
+ */
+const reportable = (endpoint) => typeof endpoint === "string" && /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/.test(endpoint);
 
 const same = (a, b) => a.length === b.length && a.every((value, i) => value === b[i]);
 

@@ -71,11 +71,14 @@ async function deltaBeat(ctx, device, appliedRevision, dump, localEndpoints, { e
   };
 }
 
-/** A server from before issue 28 (docs/nat.md): it knows no localEndpoints, no endpoint in a peer tuple. */
+/**
+ * A server from before issue 28 (docs/nat.md): it knows no localEndpoints, no endpoint in a peer tuple. Exactly
+ * those paths (unknown field, tuple too long): an endpoint refused for what it is (`…changed.N.4`) is not that.
+ */
 const refusesNatFields = (error) =>
   error instanceof ApiError &&
   error.status === 422 &&
-  error.fields.some((field) => /^(localEndpoints|peerReport\.changed\.\d+|peers\.\d+\.endpoint)(\.|$)/.test(field.path));
+  error.fields.some((field) => /^(localEndpoints|peerReport\.changed\.\d+|peers\.\d+\.endpoint)$/.test(field.path));
 
 const refusesPeerReport = (error) =>
   error instanceof ApiError &&

@@ -147,7 +147,8 @@ const refusesPeerReport = (error) =>
   error.status === 422 &&
   error.fields.some((field) => /^nodes\.\d+\.peerReport$/.test(field.path) && field.message === "Unknown field");
 
+/** A server from before issue 28 (the paths as in cli/commands/heartbeat-report.mjs). */
 const refusesNatFields = (error) =>
   error instanceof ApiError &&
   error.status === 422 &&
-  error.fields.some((field) => /^nodes\.\d+\.(localEndpoints|peerReport\.changed\.\d+|peers\.\d+\.endpoint)(\.|$)/.test(field.path));
+  error.fields.some((field) => /^nodes\.\d+\.(localEndpoints|peerReport\.changed\.\d+|peers\.\d+\.endpoint)$/.test(field.path));

@@ -144,12 +144,16 @@ describe("gateway agent peer reports", { timeout: 30_000 }, () => {
 
   it("each peer's tuple carries the endpoint the interface holds for it (its address after NAT); a peer whose endpoint moved goes again", async () => {
     const { ctx, rows, bodies } = await setup();
-    const peers = dumpPeers(3).map((peer, i) => ({ ...peer, endpoint: i === 2 ? null : `203.0.113.${i + 1}:4${i}000` }));
+    // None for the third; a link-local IPv6 peer's scoped endpoint means nothing elsewhere: none for the fifth.
+    const endpoints = ["203.0.113.1:40000", "203.0.113.2:41000", null, "[2001:db8::4]:51820", "[fe80::5%eth0]:51820"];
+    const peers = dumpPeers(5).map((peer, i) => ({ ...peer, endpoint: endpoints[i] }));
     await sendNodeReports(ctx, [{ nodeId: "node_a", fields: fields("node_a"), dump: { peers } }]);
     expect(bodies().at(-1)!.nodes[0].peerReport.changed).toEqual([
       [keyOf(0), 1_763_719_200, 5_000_000, 9_000_000, "203.0.113.1:40000"],
       [keyOf(1), 1_763_719_199, 5_000_001, 9_000_001, "203.0.113.2:41000"],
       [keyOf(2), 1_763_719_198, 5_000_002, 9_000_002],
+      [keyOf(3), 1_763_719_197, 5_000_003, 9_000_003, "[2001:db8::4]:51820"],
+      [keyOf(4), 1_763_719_196, 5_000_004, 9_000_004],
     ]);
     // The second peer's NAT gave it a new mapping; nothing else changed.
     peers[1]!.endpoint = "203.0.113.2:52000";
