@@ -24,7 +24,7 @@ export function fillPrivateKey(text, privateKey) {
  * Without the line the peer has none: setconf gives it none, syncconf takes away what it had.
  */
 export function wgQuickFile(text) {
-  return text.replace(/^[ \t]*AllowedIPs[ \t]*=[ \t,]*(#.*)?\r?\n/gim, "");
+  return text.replace(/^[ \t]*AllowedIPs[ \t]*=[ \t,]*(#.*)?(?:\r?\n|$(?![\s\S]))/gim, "");
 }
 
 /** The routing revision written in the header comment of a config file, or null. */

@@ -206,5 +206,8 @@ describe("the setconf text", () => {
     );
     expect(plan.allowedIps).toEqual([]);
     expect(cli.wgQuick.wgQuickFile(text)).toBe(text.replace("AllowedIPs = \n", ""));
+    // As the last line of a file with no newline at its end, too; a line with addresses stays.
+    expect(cli.wgQuick.wgQuickFile("[Peer]\nPublicKey = b\nAllowedIPs =")).toBe("[Peer]\nPublicKey = b\n");
+    expect(cli.wgQuick.wgQuickFile("[Peer]\nAllowedIPs = 10.0.0.2/32\n")).toBe("[Peer]\nAllowedIPs = 10.0.0.2/32\n");
   });
 });
