@@ -16,7 +16,8 @@ async function deviceStatus(ctx, name) {
   const ifname = device.interface ?? "wg0";
   const sys = ctx.createSystem({ netns: device.netns ?? undefined, env: ctx.env });
   const up = await interfaceExists(sys, ifname);
-  const peers = up ? heartbeatPeers(parseWgDump(await sys.check(["wg", "show", ifname, "dump"]))) : [];
+  const dump = up ? parseWgDump(await sys.check(["wg", "show", ifname, "dump"])) : { listenPort: null, peers: [] };
+  const peers = heartbeatPeers(dump);
   return {
     name,
     deviceId: device.deviceId,
@@ -26,7 +27,8 @@ async function deviceStatus(ctx, name) {
     configRevision: device.configRevision,
     desiredRevision,
     inSync: up && device.appliedRevision === desiredRevision,
-    interface: { name: ifname, netns: device.netns ?? null, method: device.method, up, peers },
+    // The UDP port peers and NATs know this device by (kept across `up`s: cli/listen-port.mjs).
+    interface: { name: ifname, netns: device.netns ?? null, method: device.method, up, listenPort: dump.listenPort, peers },
     paths: await fetchPaths(ctx, device),
   };
 }
@@ -52,7 +54,8 @@ function describeStatus(status, now) {
   const lines = [
     `${status.name} (${status.deviceId}) in ${status.networkId}, address ${status.address}`,
     `  revision: applied ${status.appliedRevision ?? "none"}, file ${status.configRevision ?? "none"}, server ${status.desiredRevision}: ${revision}`,
-    `  interface ${status.interface.name}${where}: ${status.interface.up ? `up (${status.interface.method ?? "unknown method"})` : "down"}`,
+    `  interface ${status.interface.name}${where}: ${status.interface.up ? `up (${status.interface.method ?? "unknown method"})` : "down"}` +
+      (status.interface.listenPort ? `, UDP port ${status.interface.listenPort}` : ""),
   ];
   for (const peer of status.interface.peers) {
     const endpoint = peer.endpoint ? `endpoint ${peer.endpoint}, ` : "";

@@ -50,7 +50,7 @@ async function setup(routes: Record<string, FakeRoute> = {}) {
   const host = fakeHost();
   const wgo = (args: string[]) => runWgo(["--home", home, ...args], { createSystem: host.createSystem, now: () => NOW });
   await wgo(["up", "--name", "laptop", "--netns", "ns1", "--interface", "wg7"]);
-  host.links.get("wg7")!.dump = dumpText(1763719200, 10, 20);
+  host.links.get("wg7")!.dump = dumpText(1763719200, 10, 20).replace("\t0\toff", "\t45123\toff");
   return { api, wgo };
 }
 
@@ -61,6 +61,7 @@ describe("wgo status and the paths", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(api.requests.find((r) => r.path === "/nodes/node_1/paths")).toMatchObject({ method: "GET", token: DEVICE_TOKEN });
     const lines = result.stdout.split("\n");
+    expect(lines).toContain("  interface wg7 in namespace ns1: up (setconf), UDP port 45123");
     // The interface's own peer line shows the endpoint WireGuard holds.
     expect(lines).toContain(
       "    peer xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=: endpoint 192.0.2.1:51820, handshake 2025-11-21T10:00:00.000Z, rx 10 B, tx 20 B",
@@ -75,6 +76,7 @@ describe("wgo status and the paths", () => {
     ]);
     const [json] = (await wgo(["--json", "status", "--name", "laptop"])).json;
     expect(json.paths).toEqual({ available: true, ...PATHS });
+    expect(json.interface.listenPort).toBe(45123);
   });
 
   it("a server without the route (404): status still works and says the paths are unavailable", async () => {
