@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { cli } from "./cli.ts";
 import { type FakeResolver, fakeResolver, type ResolverOptions, resolverCommand } from "./fake-resolver.ts";
+import { procNetUdp, wgRefuses } from "./fake-udp.ts";
 
 export interface WgPeer {
   allowedIps: string[];
@@ -208,14 +209,14 @@ export function fakeHost(
     if ((m = /^wg (setconf|syncconf) (\S+) (\S+)$/.exec(command))) {
       if (options.refuseWgConfig) return fail("Line unrecognized: `Bogus=1'");
       const conf = readFileSync(m[3]!, "utf8");
-      if (/^\s*AllowedIPs\s*=\s*$/m.test(conf)) return fail("Line unrecognized: `AllowedIPs='\nConfiguration parsing error");
-      if (portTaken(m[2]!, listenPortOf(conf), ns)) return fail("Unable to modify interface: Address already in use");
+      const refused = wgRefuses(host, m[2]!, conf, ns);
+      if (refused) return fail(refused);
       link(m[2]!).conf = conf;
       link(m[2]!).peers = peersOf(link(m[2]!).conf);
       host.wgVerbs.push(m[1]!);
       return ok();
     }
-    if (command === "cat /proc/net/udp /proc/net/udp6") return ok(procNetUdp(ns));
+    if (command === "cat /proc/net/udp /proc/net/udp6") return ok(procNetUdp(host, ns));
     if (command === "ip -j address show") {
       const all = [...host.links]
         .filter(([ifname]) => visible(ifname, ns))
@@ -307,9 +308,8 @@ export function fakeHost(
     if ((m = /^wg-quick (up|down) (\S+)\/([^/]+)\.conf$/.exec(command))) {
       if (m[1] === "up") {
         const conf = readFileSync(`${m[2]}/${m[3]}.conf`, "utf8");
-        // wg-quick hands the [Peer] lines to `wg setconf`, which refuses an empty AllowedIPs as it does above.
-        if (/^\s*AllowedIPs\s*=\s*$/m.test(conf)) return fail("Line unrecognized: `AllowedIPs='\nConfiguration parsing error");
-        if (portTaken(m[3]!, listenPortOf(conf), ns)) return fail("Unable to modify interface: Address already in use");
+        const refused = wgRefuses(host, m[3]!, conf, ns); // wg-quick hands the file to `wg setconf`
+        if (refused) return fail(refused);
         host.links.set(m[3]!, { up: true, mtu: null, addresses: [], conf, peers: peersOf(conf), fwmark: null, dump: "" });
       } else host.links.delete(m[3]!);
       host.wgVerbs.push(`wg-quick ${m[1]}`);
@@ -321,35 +321,6 @@ export function fakeHost(
     const resolver = resolverCommand(host.resolver, argv, input, (name) => host.links.has(name));
     if (resolver) return resolver;
     throw new Error(`fake host: unexpected command: ${command}`);
-  }
-
-  /** The ListenPort a config file binds (null: WireGuard picks one). */
-  function listenPortOf(conf: string): number | null {
-    const match = /^\s*ListenPort\s*=\s*(\d+)/im.exec(conf);
-    return match ? Number(match[1]) : null;
-  }
-
-  /** UDP ports bound in namespace `ns`: other programs' and every WireGuard link's there. */
-  function boundPorts(ns: string, except?: string): number[] {
-    const links = [...host.links].filter(([name, l]) => name !== except && (l.ns ?? "") === ns).map(([, l]) => listenPortOf(l.conf));
-    return [...(host.udpPorts.get(ns) ?? []), ...links.filter((port): port is number => port !== null)];
-  }
-
-  const portTaken = (ifname: string, port: number | null, ns: string) => port !== null && boundPorts(ns, ifname).includes(port);
-
-  /** /proc/net/udp and udp6 as the kernel prints them (header, then one socket a line, the port in hex). */
-  function procNetUdp(ns: string): string {
-    const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, "0");
-    const v4 = boundPorts(ns).map(
-      (port, i) => `  ${i}: 00000000:${hex(port)} 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 1 2 0 0`,
-    );
-    const v6 = boundPorts(ns).map(
-      (port, i) =>
-        `  ${i}: ${"0".repeat(32)}:${hex(port)} ${"0".repeat(32)}:0000 07 00000000:00000000 00:00000000 00000000     0        0 1 2 0 0`,
-    );
-    return ["   sl  local_address rem_address   st", ...v4, "  sl  local_address                         remote_address", ...v6, ""].join(
-      "\n",
-    );
   }
 
   /** ip netns, veth pairs, moving links between namespaces, nft: what the gateway agent's routing domains use. */
