@@ -5,11 +5,7 @@ import { deviceRequest } from "./device-state.mjs";
 import { ApiError, NetworkError } from "./errors.mjs";
 
 /**
- * The answer, typed by hand until client/schema.d.ts carries the route (the server side of issue 28).
- * @typedef {{ endpoint: string, source: "configured" | "observed" | "local" | "public", seenAt: string }} PathCandidate
- * @typedef {{ peerNodeId: string, peerName: string, path: "direct" | "relay" | "unknown",
- *   via: { nodeId: string, name: string } | null, endpoint: string | null, lastHandshakeAt: string | null }} PeerPath
- * @typedef {{ nodeId: string, candidates: PathCandidate[], items: PeerPath[] }} NodePaths
+ * @typedef {import("./api-types.js").NodePaths} NodePaths
  * @typedef {({ available: true } & NodePaths) | { available: false, reason: string }} PathsStatus
  */
 

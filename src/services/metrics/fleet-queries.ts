@@ -157,8 +157,19 @@ function peerPathStatements(db: Db, now: Date) {
 }
 
 export async function readFleet(db: Db, now: Date) {
-  const [networkRows, deviceRows, tunnelRows, gatewayRows, pools, poolVitals, poolPolicies, deliveryRows, counterRows, relayedRows, directRows] =
-    await db.batch(fleetStatements(db, now));
+  const [
+    networkRows,
+    deviceRows,
+    tunnelRows,
+    gatewayRows,
+    pools,
+    poolVitals,
+    poolPolicies,
+    deliveryRows,
+    counterRows,
+    relayedRows,
+    directRows,
+  ] = await db.batch(fleetStatements(db, now));
   return {
     networkRows,
     deviceRows,
