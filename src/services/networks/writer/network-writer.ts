@@ -31,6 +31,7 @@ import { POOL_CHECK_MS, PoolClock } from "./pool-clock";
 import { typedStub } from "./typed-stub";
 import { WriteRunner } from "./write-runner";
 import { WriterAlarm } from "./writer-alarm";
+import type { WriterStats } from "./writer-stats";
 
 /**
  * The single writer of one network (one instance per network, named by its id): every change to its
@@ -242,19 +243,6 @@ export class NetworkWriter extends DurableObject<Env> {
       natPaths: async (networkId) => ({ result: await this.checkNatPaths(networkId), retryAt: Date.now() + NAT_CHECK_MS }),
     });
   }
-}
-
-/** A writer's running totals (D1 as it reports them) and what it holds: for tests, the benchmark and operators. */
-export interface WriterStats {
-  statements: number;
-  rowsRead: number;
-  rowsWritten: number;
-  /** Full loads of the network from D1 (a restart, or a change that went around the writer). */
-  loads: number;
-  heldNodes: number;
-  topologiesKept: number;
-  /** Writes (and loads) queued or running now: what a write arriving now waits behind. */
-  queueDepth: number;
 }
 
 /** The network's writer: `await unwrap(networkWriter(env, networkId).createNode(networkId, input, audit))`. */
