@@ -6,7 +6,7 @@ import type { AuditContext } from "../../audit/audit-trail";
 import { commit, type WriterContext } from "../commit";
 import { type HeldNetwork, pairKey } from "../memory/held-network";
 import { decidePairs, type PairMove } from "../nat/decide";
-import { type CandidateChanges, changesEndpoints, expiredCandidates, observedCandidates, ownCandidates } from "../nat/learn";
+import { type CandidateChanges, changesEndpoints, expiredCandidates, nextExpiryAt, observedCandidates, ownCandidates } from "../nat/learn";
 import { type NatRules, natRules } from "../nat/rules";
 import type { NatTracker, PathObservation } from "../nat/tracker";
 import { bumpRoutingRevision, type NodeRow, type RelayedPairRow } from "../state";
@@ -85,10 +85,14 @@ async function storeCandidates(ctx: WriterContext, held: HeldNetwork, changes: C
 export async function evaluateNatPaths(ctx: WriterContext, networkId: string, tracker: NatTracker, now = Date.now()) {
   const rules = natRules(getConfig(ctx.env));
   const held = await ctx.memory.forWrite(ctx.db, networkId);
+  tracker.prune((id) => held.nodes.has(id));
   await storeCandidates(ctx, held, expiredCandidates(held, tracker, now, rules));
-  const { moves, nextCheckAt } = decidePairs(ctx.memory.topologies.current(held), held, tracker, rules, now);
-  for (const move of moves) await movePair(ctx, held, move, now);
-  return { moves, nextCheckAt };
+  const decided = decidePairs(ctx.memory.topologies.current(held), held, tracker, rules, now);
+  for (const move of decided.moves) await movePair(ctx, held, move, now);
+  // A second past the next expiry, so that check finds it lapsed.
+  const expiry = nextExpiryAt(held, tracker, rules);
+  const times = [decided.nextCheckAt, expiry === null ? null : expiry + 1000].filter((time): time is number => time !== null);
+  return { moves: decided.moves, nextCheckAt: times.length > 0 ? Math.min(...times) : null };
 }
 
 async function movePair(ctx: WriterContext, held: HeldNetwork, move: PairMove, now: number) {
