@@ -26,6 +26,8 @@ export class NatTracker {
   readonly startedAt: number;
   /** Nodes whose pairs need judging at the next check: they reported something new, or a pair of theirs is due. */
   private focus = new Set<string>();
+  /** When each node's own endpoints (LAN, source address) were last taken as changed. */
+  readonly ownChangedAt = new Map<string, number>();
   /** When each node's observed endpoint was last confirmed by a report (memory: D1 keeps it coarsely). */
   readonly observedConfirmedAt = new Map<string, number>();
 
@@ -84,5 +86,6 @@ export class NatTracker {
   prune(exists: (nodeId: string) => boolean): void {
     for (const id of this.nodes.keys()) if (!exists(id)) this.nodes.delete(id);
     for (const id of this.observedConfirmedAt.keys()) if (!exists(id)) this.observedConfirmedAt.delete(id);
+    for (const id of this.ownChangedAt.keys()) if (!exists(id)) this.ownChangedAt.delete(id);
   }
 }

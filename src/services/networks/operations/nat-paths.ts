@@ -11,6 +11,9 @@ import { type NatRules, natRules } from "../nat/rules";
 import type { NatTracker, PathObservation } from "../nat/tracker";
 import { bumpRoutingRevision, type NodeRow, type RelayedPairRow } from "../state";
 
+/** The least time between two changes of a node's own endpoints that the server takes. */
+export const OWN_CHANGE_MS = 30_000;
+
 /** A report's path facts plus, from a device's heartbeat, its own endpoints (docs/nat.md). */
 export interface PathReport extends PathObservation {
   localEndpoints?: string[];
@@ -30,7 +33,12 @@ export function candidateChangesOf(held: HeldNetwork, tracker: NatTracker, repor
     tracker.observe(report, now);
     for (const [id, change] of observedCandidates(held, tracker, report, now, rules)) changes.set(id, { ...changes.get(id), ...change });
     const own = ownCandidates(node, report.localEndpoints, report.publicHost ?? null);
-    if (own) changes.set(node.id, { ...changes.get(node.id), ...own });
+    // Each change is a routing revision every node of the network follows: a device that changes what it
+    // says at every beat is heard at most every OWN_CHANGE_MS (a roaming laptop's next beat brings the rest).
+    if (own && now - (tracker.ownChangedAt.get(node.id) ?? 0) >= OWN_CHANGE_MS) {
+      tracker.ownChangedAt.set(node.id, now);
+      changes.set(node.id, { ...changes.get(node.id), ...own });
+    }
   }
   return changes;
 }
