@@ -32,7 +32,8 @@ export function candidateChangesOf(held: HeldNetwork, tracker: NatTracker, repor
     if (!node) continue;
     tracker.observe(report, now);
     for (const [id, change] of observedCandidates(held, tracker, report, now, rules)) changes.set(id, { ...changes.get(id), ...change });
-    const own = ownCandidates(node, report.localEndpoints, report.publicHost ?? null);
+    // A node that names its own endpoint is reached there: what it says of its LAN changes no config.
+    const own = node.endpoint === null ? ownCandidates(node, report.localEndpoints, report.publicHost ?? null) : null;
     // Each change is a routing revision every node of the network follows: a device that changes what it
     // says at every beat is heard at most every OWN_CHANGE_MS (a roaming laptop's next beat brings the rest).
     if (own && now - (tracker.ownChangedAt.get(node.id) ?? 0) >= OWN_CHANGE_MS) {
