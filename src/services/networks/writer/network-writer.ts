@@ -18,7 +18,7 @@ import * as gatewayAgent from "../operations/gateway-agent";
 import * as pools from "../operations/gateway-pools";
 import { type AdmittedHeartbeat, heartbeatPathReport, mergeHeartbeats, writeHeartbeats } from "../operations/heartbeats";
 import type { PathReport } from "../operations/nat-paths";
-import { nodePaths } from "../views/node-paths";
+import { nodePaths, relayedPairsOf } from "../views/node-paths";
 import { NAT_CHECK_MS, NatClock } from "./nat-clock";
 import * as networks from "../operations/networks";
 import * as nodes from "../operations/nodes";
@@ -179,6 +179,13 @@ export class NetworkWriter extends DurableObject<Env> {
   /** What gateway agents' reports say of paths (their peers' endpoints after NAT): services/agents/reports.ts. */
   observePaths(networkId: string, reports: PathReport[]) {
     return capture(() => unwrap(this.nat.observe(networkId, reports)));
+  }
+  /** The pairs on a relay now (views/node-paths.ts), from memory. */
+  readRelayedPairs(networkId: string) {
+    return capture(async () => {
+      const held = await this.writes.memory.forRead(this.writes.db, networkId);
+      return relayedPairsOf(held, this.writes.memory.topologies.current(held));
+    });
   }
   /** The NAT clock's check now (the alarm runs it); `now` (ms): tests judge pairs at a chosen clock. */
   checkNatPaths(networkId: string, now?: number) {
