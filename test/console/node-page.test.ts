@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { get } from "../helpers/api";
+import { createNode, enrolDevice, networkSetup } from "../helpers/factories";
+import { checkAt, daemonReport, heartbeat, keyOf, natNetwork, revisionOf } from "../nat/nat-lab";
+import { TEST_ADMIN } from "../test-secrets";
+import { signedInAgent } from "./support/console-agent";
+import { rowOf, textOf } from "./support/html";
+
+const PASSWORD = "a long enough password";
+const adminAgent = () => signedInAgent(TEST_ADMIN.email, TEST_ADMIN.password);
+const TIMEOUT_MS = 20_000; // NAT_DIRECT_TIMEOUT_SECONDS
+
+/**
+ * Laptops A and B behind NAT, relay-1 public. The relay's daemon sees both after NAT; both handshake with the
+ * relay now and never with each other, so the writer's NAT check (at a clock past the timeout) moves A-B onto
+ * relay-1, while A-relay-1 stays direct.
+ */
+async function relayedPair() {
+  const lab = await natNetwork();
+  const { admin, network, relay, a, b } = lab;
+  await heartbeat(a, await revisionOf(network.id, admin.token), [], { localEndpoints: ["192.168.1.10:40001"] });
+  await daemonReport(relay, await revisionOf(network.id, admin.token), [
+    { publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "198.51.100.77:40001" },
+    { publicKey: keyOf(b), handshakeAt: Date.now(), endpoint: "198.51.100.88:40002" },
+  ]);
+  const revision = await revisionOf(network.id, admin.token);
+  const toRelay = { publicKey: relay.node.publicKey, handshakeAt: Date.now(), endpoint: "198.51.100.50:51820" };
+  await heartbeat(a, revision, [toRelay]);
+  await heartbeat(b, revision, [toRelay]);
+  const moved = await checkAt(network.id, Date.now() + TIMEOUT_MS + 1000);
+  expect(moved.moves).toEqual([expect.objectContaining({ relayNodeId: relay.node.id })]);
+  return lab;
+}
+
+describe("console node page", () => {
+  it("shows a relayed pair as through the relay and a handshaking one as direct, with peers linked and candidates worded", async () => {
+    const { network, relay, a, b } = await relayedPair();
+    const agent = await adminAgent();
+    const nodes = await agent.get(`/networks/${network.id}/nodes`);
+    expect(nodes.text).toContain(`<a href="/networks/${network.id}/nodes/${a.nodeId}">laptop-a</a>`);
+    expect(rowOf(nodes.text, "relay-1")).toContain("gateway, relay");
+
+    const page = await agent.get(`/networks/${network.id}/nodes/${a.nodeId}`);
+    expect(page.status, page.text.slice(0, 500)).toBe(200);
+    expect(textOf(page.text)).toContain(`${network.name}: laptop-a`);
+    expect(page.text).toContain('aria-current="page">Nodes');
+    const toB = rowOf(page.text, "laptop-b");
+    expect(toB).toContain("Through relay-1");
+    expect(toB).toContain("198.51.100.88:40002");
+    expect(toB).toContain("never");
+    const toRelay = rowOf(page.text, "relay-1");
+    expect(toRelay).toContain("Direct");
+    expect(toRelay).toMatch(/198\.51\.100\.50:51820 (just now|\d+ s ago)$/);
+    // The peer and the relay carrying it link to their own pages.
+    expect(page.text).toContain(`<a href="/networks/${network.id}/nodes/${b.nodeId}">laptop-b</a>`);
+    expect(page.text.match(new RegExp(`href="/networks/${network.id}/nodes/${relay.node.id}"`, "g"))).toHaveLength(2);
+    // Where the others are told to find A: after NAT as the relay saw it, then on its LAN.
+    expect(rowOf(page.text, "198.51.100.77:40001")).toMatch(/^198\.51\.100\.77:40001 seen by a gateway \(after NAT\) (just now|\d+ s ago)$/);
+    expect(rowOf(page.text, "192.168.1.10:40001")).toBe("192.168.1.10:40001 on its LAN —");
+
+    const relayPage = await agent.get(`/networks/${network.id}/nodes/${relay.node.id}`);
+    const relayText = textOf(relayPage.text);
+    expect(relayText).toContain("Roles gateway, relay");
+    expect(relayText).toContain("This node names its own endpoint");
+    expect(rowOf(relayPage.text, "198.51.100.50:51820")).toBe("198.51.100.50:51820 set on the node —");
+  });
+
+  it("says why a lone node has no peers and no candidates", async () => {
+    const { admin, network } = await networkSetup();
+    const node = await createNode(admin, network.id);
+    const page = await (await adminAgent()).get(`/networks/${network.id}/nodes/${node.id}`);
+    expect(page.status).toBe(200);
+    const text = textOf(page.text);
+    expect(text).toContain("No peers: no other node is in its config");
+    expect(text).toContain("Nothing learned yet: candidates come from its heartbeats and from gateways that see it.");
+  });
+
+  it("shows another member's device without its paths (the API's 404), and answers 404 for a node of another network", async () => {
+    const { network, as } = await networkSetup();
+    const owner = await as("member");
+    const reader = await as("member");
+    const device = await enrolDevice(owner, { networkId: network.id, name: "owners-laptop" });
+    // The premise: the API keeps this device's paths from another member, as it keeps its config.
+    expect((await get(`/nodes/${device.nodeId}/paths`, reader.token)).status).toBe(404);
+    const agent = await signedInAgent(reader.email, PASSWORD);
+    const page = await agent.get(`/networks/${network.id}/nodes/${device.nodeId}`);
+    expect(page.status).toBe(200);
+    const text = textOf(page.text);
+    expect(text).toContain("owners-laptop");
+    expect(text).toContain("This is another member's device. How it reaches its peers is shown to its owner");
+    expect(text).toContain("Last seen not shown");
+    expect(text).not.toContain("How it reaches its peers Peer");
+    // Its owner reads them.
+    const own = await (await signedInAgent(owner.email, PASSWORD)).get(`/networks/${network.id}/nodes/${device.nodeId}`);
+    expect(textOf(own.text)).toContain("How it reaches its peers");
+
+    const elsewhere = await networkSetup();
+    const foreign = await createNode(elsewhere.admin, elsewhere.network.id, { name: "foreign-node" });
+    const mixed = await (await adminAgent()).get(`/networks/${network.id}/nodes/${foreign.id}`);
+    expect(mixed.status).toBe(404);
+    expect(mixed.text).toContain('role="alert"');
+    expect(mixed.text).not.toContain("foreign-node");
+  });
+});
