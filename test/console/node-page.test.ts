@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { get } from "../helpers/api";
-import { createNode, enrolDevice, networkSetup } from "../helpers/factories";
+import { byId } from "../../client/index.ts";
+import { api, get } from "../helpers/api";
+import { createGateway, createNode, enrolDevice, expectStatus, fakePublicKey, networkSetup } from "../helpers/factories";
 import { checkAt, daemonReport, heartbeat, keyOf, natNetwork, revisionOf } from "../nat/nat-lab";
 import { TEST_ADMIN } from "../test-secrets";
 import { signedInAgent } from "./support/console-agent";
@@ -55,7 +56,9 @@ describe("console node page", () => {
     expect(page.text).toContain(`<a href="/networks/${network.id}/nodes/${b.nodeId}">laptop-b</a>`);
     expect(page.text.match(new RegExp(`href="/networks/${network.id}/nodes/${relay.node.id}"`, "g"))).toHaveLength(2);
     // Where the others are told to find A: after NAT as the relay saw it, then on its LAN.
-    expect(rowOf(page.text, "198.51.100.77:40001")).toMatch(/^198\.51\.100\.77:40001 seen by a gateway \(after NAT\) (just now|\d+ s ago)$/);
+    expect(rowOf(page.text, "198.51.100.77:40001")).toMatch(
+      /^198\.51\.100\.77:40001 seen by a gateway \(after NAT\) (just now|\d+ s ago)$/,
+    );
     expect(rowOf(page.text, "192.168.1.10:40001")).toBe("192.168.1.10:40001 on its LAN —");
 
     const relayPage = await agent.get(`/networks/${network.id}/nodes/${relay.node.id}`);
@@ -101,4 +104,51 @@ describe("console node page", () => {
     expect(mixed.text).toContain('role="alert"');
     expect(mixed.text).not.toContain("foreign-node");
   });
+});
+
+describe("the relay role in the console", () => {
+  it("saves the add-node form's relay checkbox, switches it on a gateway node's page, and places a refusal beside it", async () => {
+    const { admin, network } = await networkSetup();
+    const inventory = await createGateway(admin);
+    const agent = await adminAgent();
+    const form = await agent.get(`/networks/${network.id}/nodes`);
+    expect(textOf(form.text)).toContain("Relay Carries traffic between nodes that cannot reach each other through NAT.");
+    const added = await agent.post(`/networks/${network.id}/nodes`, {
+      name: "relay-edge",
+      gateway: "on",
+      gatewayId: inventory.id,
+      endpoint: "198.51.100.60:51820",
+      relay: "on",
+    });
+    expect(added.status, added.text.slice(0, 300)).toBe(303);
+    const id = new URL(added.location ?? "", "https://console.test").searchParams.get("added") ?? "";
+    const relayOf = async () => expectStatus(await api(admin.token).GET("/api/v1/nodes/{id}", byId(id)), 200).relay;
+    expect(await relayOf()).toBe(true);
+
+    const page = `/networks/${network.id}/nodes/${id}`;
+    expect((await agent.get(page)).text).toMatch(/<input type="checkbox" id="relay" name="relay" value="on" checked=""/);
+    const off = await agent.post(`${page}/relay`, {});
+    expect([off.status, off.location]).toEqual([303, page]);
+    expect(await relayOf()).toBe(false);
+    expect((await agent.post(`${page}/relay`, { relay: "on" })).status).toBe(303);
+    expect(await relayOf()).toBe(true);
+
+    // A peer cannot relay: the API's 422, beside the checkbox, with what was typed kept.
+    const refused = await agent.post(`/networks/${network.id}/nodes`, { name: "laptop-relay", publicKey: fakePublicKey(), relay: "on" });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('<p class="field-error" id="relay-error">Only a gateway node relays</p>');
+    expect(refused.text).toContain('value="laptop-relay"');
+  });
+});
+
+describe("a node with many peers", () => {
+  it("shows the first 200 paths and says how many more there are", async () => {
+    const { admin, network } = await networkSetup({ cidr: "10.250.0.0/23" });
+    const hub = await createNode(admin, network.id, { name: "hub" });
+    for (let i = 0; i < 202; i += 1) await createNode(admin, network.id, { name: `peer-${i}` });
+    const page = await (await adminAgent()).get(`/networks/${network.id}/nodes/${hub.id}`);
+    expect(page.status).toBe(200);
+    expect(page.text.match(/>Not yet known</g)).toHaveLength(200);
+    expect(textOf(page.text)).toContain("Showing the first 200 of 202 peers (2 more not shown).");
+  }, 60_000); // 203 nodes created one by one through the API: seconds on a busy machine
 });

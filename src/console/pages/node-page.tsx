@@ -37,7 +37,7 @@ export function NodePage({ user, csrfToken, network, canChange, node, paths, err
         <dt>Roles</dt>
         <dd>{rolesOf(node)}</dd>
         <dt>Endpoint</dt>
-        <dd>{node.endpoint ? <code>{node.endpoint}</code> : "none set (learned from where it is seen, below)"}</dd>
+        <dd>{node.endpoint ? <code>{node.endpoint}</code> : paths ? "none set: learned from where it is seen (below)" : "none set"}</dd>
         <dt>Tags</dt>
         <dd>{node.tags.length > 0 ? <code>{node.tags.join(" ")}</code> : "none"}</dd>
         <dt>Last seen</dt>
