@@ -59,13 +59,13 @@ describe("console node page", () => {
     expect(rowOf(page.text, "198.51.100.77:40001")).toMatch(
       /^198\.51\.100\.77:40001 seen by a gateway \(after NAT\) (just now|\d+ s ago)$/,
     );
-    expect(rowOf(page.text, "192.168.1.10:40001")).toBe("192.168.1.10:40001 on its LAN —");
+    expect(rowOf(page.text, "192.168.1.10:40001")).toBe("192.168.1.10:40001 on its LAN not dated");
 
     const relayPage = await agent.get(`/networks/${network.id}/nodes/${relay.node.id}`);
     const relayText = textOf(relayPage.text);
     expect(relayText).toContain("Roles gateway, relay");
     expect(relayText).toContain("This node names its own endpoint");
-    expect(rowOf(relayPage.text, "198.51.100.50:51820")).toBe("198.51.100.50:51820 set on the node —");
+    expect(rowOf(relayPage.text, "198.51.100.50:51820")).toBe("198.51.100.50:51820 set on the node not dated");
   });
 
   it("says why a lone node has no peers and no candidates", async () => {

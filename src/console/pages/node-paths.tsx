@@ -120,7 +120,7 @@ export function EndpointCandidates({
                 <code>{candidate.endpoint}</code>
               </td>
               <td>{CANDIDATE_SOURCE_WORDS[candidate.source]}</td>
-              <td>{candidate.seenAt ? ago(candidate.seenAt, now) : "—"}</td>
+              <td>{candidate.seenAt ? ago(candidate.seenAt, now) : "not dated"}</td>
             </tr>
           ))}
         </tbody>
