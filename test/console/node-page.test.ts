@@ -45,6 +45,7 @@ describe("console node page", () => {
     expect(page.status, page.text.slice(0, 500)).toBe(200);
     expect(textOf(page.text)).toContain(`${network.name}: laptop-a`);
     expect(page.text).toContain('aria-current="page">Nodes');
+    expect(page.text).toContain(`<a href="/networks/${network.id}/nodes/${a.nodeId}/config" download="">Download config`);
     const toB = rowOf(page.text, "laptop-b");
     expect(toB).toContain("Through relay-1");
     expect(toB).toContain("198.51.100.88:40002");
@@ -93,6 +94,7 @@ describe("console node page", () => {
     expect(text).toContain("This is another member's device. How it reaches its peers is shown to its owner");
     expect(text).toContain("Last seen not shown");
     expect(text).not.toContain("How it reaches its peers Peer");
+    expect(page.text).not.toContain("/config");
     // Its owner reads them.
     const own = await (await signedInAgent(owner.email, PASSWORD)).get(`/networks/${network.id}/nodes/${device.nodeId}`);
     expect(textOf(own.text)).toContain("How it reaches its peers");

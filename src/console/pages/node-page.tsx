@@ -24,9 +24,18 @@ export function NodePage({ user, csrfToken, network, canChange, node, paths, err
   const nodePage = (id: string) => `/networks/${network.id}/nodes/${id}`;
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/nodes" heading={node.name} error={error}>
-      <p>
-        <a href={`/networks/${network.id}/nodes`}>All nodes of {network.name}</a>
-      </p>
+      <ul class="buttons">
+        <li>
+          <a href={`/networks/${network.id}/nodes`}>All nodes of {network.name}</a>
+        </li>
+        {!node.redacted && (
+          <li>
+            <a href={`${nodePage(node.id)}/config`} download>
+              Download config<span class="visually-hidden"> of {node.name}</span>
+            </a>
+          </li>
+        )}
+      </ul>
       <dl class="card">
         <dt>Name</dt>
         <dd>{node.name}</dd>
