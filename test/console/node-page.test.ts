@@ -134,6 +134,8 @@ describe("the relay role in the console", () => {
     expect(await relayOf()).toBe(false);
     expect((await agent.post(`${page}/relay`, { relay: "on" })).status).toBe(303);
     expect(await relayOf()).toBe(true);
+    // Reloading the URL the form posted to goes back to the node's page.
+    expect((await agent.get(`${page}/relay`)).location).toBe(page);
 
     // A peer cannot relay: the API's 422, beside the checkbox, with what was typed kept.
     const refused = await agent.post(`/networks/${network.id}/nodes`, { name: "laptop-relay", publicKey: fakePublicKey(), relay: "on" });
