@@ -24,7 +24,9 @@ export function ownCandidates(node: NodeRow, local: string[] | undefined, public
 
 /**
  * What a report says of its peers' endpoints after NAT. Only a reporter that names a public endpoint sees the
- * address a peer's NAT gives it towards the Internet; a laptop sees its LAN neighbours' private addresses. Only a
+ * address a peer's NAT gives it towards the Internet; a laptop sees its LAN neighbours' private addresses. And only
+ * a gateway node's (its agent's report): a device's heartbeat is written by its owner, who could otherwise tell the
+ * network where every other node is (redirecting their handshakes) once an admin gives the device an endpoint. Only a
  * fresh handshake counts: WireGuard's endpoint is where the last authenticated packet came from. Two observers
  * that disagree (a NAT that gives each destination its own port) do not make the endpoint flap: the one held
  * stays while reports keep confirming it.
@@ -32,7 +34,7 @@ export function ownCandidates(node: NodeRow, local: string[] | undefined, public
 export function observedCandidates(held: HeldNetwork, tracker: NatTracker, report: PathObservation, now: number, rules: NatRules) {
   const changes: CandidateChanges = new Map();
   const reporter = held.nodes.get(report.nodeId);
-  if (!reporter || reporter.endpoint === null) return changes;
+  if (!reporter || reporter.endpoint === null || !reporter.isGateway) return changes;
   for (const peer of report.peers) {
     if (peer.endpoint === null || peer.handshakeAt === null || now - peer.handshakeAt > HANDSHAKE_FRESH_MS) continue;
     const node = held.nodeWithKey(peer.publicKey);

@@ -30,8 +30,10 @@ export function candidateChangesOf(held: HeldNetwork, tracker: NatTracker, repor
   for (const report of reports) {
     const node = held.nodes.get(report.nodeId);
     if (!node) continue;
-    tracker.observe(report, now);
-    for (const [id, change] of observedCandidates(held, tracker, report, now, rules)) changes.set(id, { ...changes.get(id), ...change });
+    // Only what it says of the network's own nodes: any other key would be memory a reporter fills at will.
+    const known = { ...report, peers: report.peers.filter((peer) => held.nodeWithKey(peer.publicKey) !== undefined) };
+    tracker.observe(known, now);
+    for (const [id, change] of observedCandidates(held, tracker, known, now, rules)) changes.set(id, { ...changes.get(id), ...change });
     const own = ownCandidates(node, report.localEndpoints, report.publicHost ?? null);
     // Each change is a routing revision every node of the network follows: a device that changes what it
     // says at every beat is heard at most every OWN_CHANGE_MS (a roaming laptop's next beat brings the rest).
