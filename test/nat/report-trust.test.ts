@@ -4,7 +4,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { patch, post } from "../helpers/api";
+import { get, patch, post } from "../helpers/api";
 import { enrolDevice, fakePublicKey } from "../helpers/factories";
 import { type NetworkWriter, networkWriter } from "../../src/services/networks/writer/network-writer";
 import { configOf, heartbeat, keyOf, natNetwork, peerIn, revisionOf } from "./nat-lab";
@@ -47,5 +47,18 @@ describe("what a device's heartbeat can make the server believe", () => {
     // B's and C's paths to each other are not redirected to the address A named.
     expect(peerIn(await configOf(c.nodeId, admin.token), b.nodeId)?.endpoint).toBeNull();
     expect(peerIn(await configOf(b.nodeId, admin.token), c.nodeId)?.endpoint).toBeNull();
+  });
+
+  it("LAN endpoints on no LAN (loopback, unspecified, link-local, multicast) are not handed to peers behind the same NAT", async () => {
+    const { admin, network, a, b } = await natNetwork();
+    const own = ["127.0.0.1:53", "[::1]:53", "0.0.0.0:53", "[fe80::1]:53", "224.0.0.251:5353", "[ff02::fb]:5353", "192.168.1.10:40001"];
+    await heartbeat(a, await revisionOf(network.id, admin.token), [], { localEndpoints: own, from: "203.0.113.5" });
+    await heartbeat(b, await revisionOf(network.id, admin.token), [], { localEndpoints: ["192.168.1.20:40002"], from: "203.0.113.5" });
+    // B would otherwise send A's handshakes to a service on its own host (its resolver on 127.0.0.1:53).
+    expect(peerIn(await configOf(b.nodeId, admin.token), a.nodeId)?.endpoint).toBe("192.168.1.10:40001");
+    const candidates = (await get(`/nodes/${a.nodeId}/paths`, admin.token)).body.candidates;
+    expect(candidates.filter((c: { source: string }) => c.source === "local")).toEqual([
+      { endpoint: "192.168.1.10:40001", source: "local", seenAt: null },
+    ]);
   });
 });

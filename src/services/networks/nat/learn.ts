@@ -1,5 +1,6 @@
 import type { HeldNetwork } from "../memory/held-network";
 import type { NodeRow } from "../state";
+import { isLanEndpoint } from "./public-host";
 import type { NatRules } from "./rules";
 import type { NatTracker, PathObservation } from "./tracker";
 
@@ -15,8 +16,9 @@ const OBSERVED_STICKY_MS = 60_000;
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
 
 /** A heartbeat's own word: its LAN endpoints and the address it came from; null when nothing changed. */
-export function ownCandidates(node: NodeRow, local: string[] | undefined, publicHost: string | null): Partial<CandidateColumns> | null {
+export function ownCandidates(node: NodeRow, reported: string[] | undefined, publicHost: string | null): Partial<CandidateColumns> | null {
   const changes: Partial<CandidateColumns> = {};
+  const local = reported?.filter(isLanEndpoint);
   if (local !== undefined && !sameList(local, node.localEndpoints)) changes.localEndpoints = local;
   if (publicHost !== null && publicHost !== node.publicHost) changes.publicHost = publicHost;
   return Object.keys(changes).length > 0 ? changes : null;
