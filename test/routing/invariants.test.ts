@@ -111,6 +111,19 @@ const scenarios: Record<string, Scenario> = {
       { a: "node_s2", b: "node_s4", relayId: "node_relay" },
     ],
   },
+  "IPv6: a relayed pair beside a default route (issue 28)": {
+    cidr: "fd00::/64",
+    nodes: [
+      gateway("node_r", "fd00::1"),
+      gateway("node_a", "fd00::2"),
+      gateway("node_relay", "fd00::3", { relay: true }),
+      device("node_s1", "fd00::a"),
+      device("node_s2", "fd00::b"),
+    ],
+    policies: [policy("rp_1", "::/0", ["node_r", "node_a"])],
+    probes: { rp_1: "2606:4700::1111" },
+    relayedPairs: [{ a: "node_s1", b: "node_s2", relayId: "node_relay" }],
+  },
   "IPv6 with a default route": {
     cidr: "fd00::/64",
     nodes: [
