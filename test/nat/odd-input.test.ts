@@ -60,6 +60,15 @@ describe("odd endpoint input", () => {
       { publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "[2001:db8::77]:40001" },
     ]);
     expect(peerIn(await configOf(b.nodeId, admin.token), a.nodeId)?.endpoint).toBe("[2001:db8::77]:40001");
+    // A gateway node still awaiting its agent's key (nobody's peer yet) has paths to read: none, no error.
+    const keyless = await post(
+      "/nodes",
+      { networkId: network.id, name: "gw-keyless", roles: ["gateway"], gatewayId: relay.gatewayId },
+      admin.token,
+    );
+    expect(keyless.status, keyless.text).toBe(201);
+    const keylessPaths = await get(`/nodes/${keyless.body.id}/paths`, admin.token);
+    expect(keylessPaths.status, keylessPaths.text).toBe(200);
     // Another network's node, or a device's node, named in this agent's report: 404, nothing stored.
     const other = await natNetwork();
     for (const nodeId of [other.relay.node.id, a.nodeId, "node_nope"]) {
