@@ -2738,7 +2738,7 @@ export interface components {
             nodeId: string;
             /** @description Where other nodes are told to find this one (docs/nat.md) */
             candidates: components["schemas"]["EndpointCandidate"][];
-            /** @description One entry per peer in the node's config, in its order */
+            /** @description One entry per peer in the node's config, in its order. A peer that is another member's device is left out unless the reader reads that device (its owner, the group's owners and admins, platform admins), as GET /tunnels does */
             items: components["schemas"]["PeerPath"][];
         };
         EndpointCandidate: {

@@ -94,4 +94,30 @@ describe("configs in policy mode", () => {
       }
     }
   });
+
+  it("a relayed pair the policy does not let peer holds no entry of the other, nor its address on the relay (issue 28)", () => {
+    // Pairs stored while the policy let them peer (or before policy mode): the policy changes, the row stays.
+    const relay = gateway("node_relay", "10.0.0.20", { relay: true });
+    const parsed = parseRules(RULES);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.fields));
+    const access = compileAccess(
+      "policy",
+      [...subjects, { ...subjects[0]!, id: relay.id, address: relay.address, tags: [] }],
+      parsed.rules,
+    );
+    const relayedPairs = [
+      { a: "node_dev", b: "node_web", relayId: relay.id },
+      { a: "node_dev", b: "node_idle", relayId: relay.id },
+    ];
+    const topology = buildTopology(network("10.0.0.0/24", { relayedPairs }), [...nodes, relay], policies, access);
+    const dev = new Map(allowedByPeer(configFor(topology, "node_dev")));
+    // dev may reach web: relayed, web's own entry kept empty beneath.
+    expect(dev.get("node_web")).toEqual([]);
+    expect(dev.get(relay.id)).toEqual(["10.0.0.3/32", "10.0.0.20/32"]);
+    // dev and idle may reach each other in no way: neither holds the other, and the relay carries neither to the other.
+    expect(dev.has("node_idle")).toBe(false);
+    const idle = new Map(allowedByPeer(configFor(topology, "node_idle")));
+    expect(idle.has("node_dev")).toBe(false);
+    expect(idle.get(relay.id)).toEqual(["10.0.0.20/32"]);
+  });
 });

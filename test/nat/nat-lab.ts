@@ -32,6 +32,7 @@ export async function relayNode(admin: Session, networkId: string, name: string,
   return {
     node: created.body as { id: string; publicKey: string; name: string; address: string },
     credential: enrolled.body.credential as string,
+    gatewayId: gateway.id,
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type RoutingNode,
   type RoutingPolicy,
 } from "../../src/services/networks/routing";
+import type { RelayedPair } from "../../src/services/networks/routing/types";
 import { device, gateway, network, policy } from "./fixtures";
 import { duplicatePrefixes, walk } from "./packet-walk";
 
@@ -16,6 +17,8 @@ interface Scenario {
   policies: RoutingPolicy[];
   /** For each policy id, an address inside its destination that no more specific policy covers. */
   probes: Record<string, string>;
+  /** Pairs the NAT clock moved onto a relay (issue 28): each end reaches the other through it. */
+  relayedPairs?: RelayedPair[];
 }
 
 const v4Nodes = (gateways: string[], devices: RoutingNode[]) => [
@@ -75,6 +78,52 @@ const scenarios: Record<string, Scenario> = {
     ],
     probes: { rp_1: "192.168.1.1", rp_2: "192.168.2.1" },
   },
+  "relayed pairs: through a free relay and through a relay that roots a chain (issue 28)": {
+    cidr: "10.0.0.0/24",
+    nodes: [
+      gateway("node_r", "10.0.0.1", { relay: true }),
+      gateway("node_a", "10.0.0.2"),
+      gateway("node_relay", "10.0.0.3", { relay: true }),
+      ...sources,
+    ],
+    policies: [policy("rp_1", "192.168.1.0/24", ["node_r", "node_a"])],
+    probes: { rp_1: "192.168.1.1" },
+    relayedPairs: [
+      { a: "node_s1", b: "node_s2", relayId: "node_relay" },
+      { a: "node_s2", b: "node_s3", relayId: "node_r" },
+    ],
+  },
+  // Pairs stored while both ends only dialled out, whose end then changed: a gateway (here a chain's root, with
+  // what lies below it) or a node given an endpoint. Relaying its own address alone would split its subtree.
+  "relayed pairs whose end became a gateway or got an endpoint (issue 28)": {
+    cidr: "10.0.0.0/24",
+    nodes: [
+      gateway("node_r", "10.0.0.1"),
+      gateway("node_a", "10.0.0.2"),
+      gateway("node_relay", "10.0.0.3", { relay: true }),
+      ...sources,
+      device("node_s4", "10.0.0.104", { endpoint: "198.51.100.4:51820" }),
+    ],
+    policies: [policy("rp_1", "192.168.1.0/24", ["node_r", "node_a"])],
+    probes: { rp_1: "192.168.1.1" },
+    relayedPairs: [
+      { a: "node_s1", b: "node_r", relayId: "node_relay" },
+      { a: "node_s2", b: "node_s4", relayId: "node_relay" },
+    ],
+  },
+  "IPv6: a relayed pair beside a default route (issue 28)": {
+    cidr: "fd00::/64",
+    nodes: [
+      gateway("node_r", "fd00::1"),
+      gateway("node_a", "fd00::2"),
+      gateway("node_relay", "fd00::3", { relay: true }),
+      device("node_s1", "fd00::a"),
+      device("node_s2", "fd00::b"),
+    ],
+    policies: [policy("rp_1", "::/0", ["node_r", "node_a"])],
+    probes: { rp_1: "2606:4700::1111" },
+    relayedPairs: [{ a: "node_s1", b: "node_s2", relayId: "node_relay" }],
+  },
   "IPv6 with a default route": {
     cidr: "fd00::/64",
     nodes: [
@@ -90,7 +139,8 @@ const scenarios: Record<string, Scenario> = {
 };
 
 function configsOf(scenario: Scenario): Map<string, NodeConfig> {
-  const topology = buildTopology(network(scenario.cidr), scenario.nodes, scenario.policies);
+  const relayed = scenario.relayedPairs ? { relayedPairs: scenario.relayedPairs } : {};
+  const topology = buildTopology(network(scenario.cidr, relayed), scenario.nodes, scenario.policies);
   expect(topology.skippedPolicies).toEqual([]);
   return new Map(scenario.nodes.map((node) => [node.id, configFor(topology, node.id)]));
 }

@@ -2,7 +2,7 @@ import { notFound, unauthorized } from "../../lib/errors";
 import { deviceOrUserOf } from "../../lib/principal";
 import type { AppRouteHandler, DeviceStanding } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
-import { nodeDetailAccess } from "../../services/networks/device-node-privacy";
+import { devicePeersSeen, nodeDetailAccess } from "../../services/networks/device-node-privacy";
 import { networkWriter } from "../../services/networks/writer/network-writer";
 import type * as routes from "./paths.routes";
 
@@ -10,9 +10,14 @@ import type * as routes from "./paths.routes";
 export const paths: AppRouteHandler<typeof routes.paths> = async (c) => {
   const principal = deviceOrUserOf(c);
   const nodeId = c.req.valid("param").id;
-  const node =
-    principal.kind === "device" ? ownNode(principal.standing, nodeId) : (await nodeDetailAccess(c.var.db, principal, nodeId)).node;
-  return c.json(await unwrap(networkWriter(c.env, node.networkId).readPaths(node.networkId, node.id)), 200);
+  if (principal.kind === "device") {
+    const node = ownNode(principal.standing, nodeId);
+    return c.json(await unwrap(networkWriter(c.env, node.networkId).readPaths(node.networkId, node.id, null)), 200);
+  }
+  // A gateway's or a server's peers include other members' devices: their entries are their owners' (round 3).
+  const access = await nodeDetailAccess(c.var.db, principal, nodeId);
+  const seen = await devicePeersSeen(c.var.db, principal, access);
+  return c.json(await unwrap(networkWriter(c.env, access.node.networkId).readPaths(access.node.networkId, nodeId, seen)), 200);
 };
 
 /** As the device's own requests are checked (device-access.ts): its node only, while its owner still holds devices. */

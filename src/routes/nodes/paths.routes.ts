@@ -36,7 +36,10 @@ export const NodePathsSchema = z
   .object({
     nodeId: z.string(),
     candidates: z.array(Candidate).openapi({ description: "Where other nodes are told to find this one (docs/nat.md)" }),
-    items: z.array(PeerPath).openapi({ description: "One entry per peer in the node's config, in its order" }),
+    items: z.array(PeerPath).openapi({
+      description:
+        "One entry per peer in the node's config, in its order. A peer that is another member's device is left out unless the reader reads that device (its owner, the group's owners and admins, platform admins), as GET /tunnels does",
+    }),
   })
   .openapi("NodePaths");
 

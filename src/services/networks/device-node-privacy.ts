@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, ne, or, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
-import type { GroupRole } from "../../db/schema";
+import { devices, type GroupRole } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import type { UserPrincipal } from "../../lib/types";
 import { nodeAccess, roleAllows } from "../access";
@@ -57,4 +57,22 @@ export async function nodeDetailAccess(db: Db, auth: UserPrincipal, nodeId: stri
   const access = await nodeReadAccess(db, auth, nodeId);
   if (!access.detail) throw notFound("Node config");
   return access;
+}
+
+/**
+ * Which device peers a reader of a node's per-peer detail (GET /nodes/:id/paths: where the node heard each
+ * peer from, its last handshake) sees, as GET /tunnels decides: null, every peer (a node that is the reader's
+ * own device, a group owner or admin, a platform admin); else the reader's own device nodes in the network
+ * (none for a viewer). The rest are another member's devices: their address and activity are their owner's.
+ */
+export async function devicePeersSeen(db: Db, auth: UserPrincipal, access: Awaited<ReturnType<typeof nodeDetailAccess>>) {
+  const { node, role } = access;
+  if (auth.platformRole === "admin" || node.deviceId !== null || (role && roleAllows(role, "manage"))) return null;
+  if (!role || !roleAllows(role, "enrol")) return [];
+  const own = await db
+    .select({ nodeId: devices.nodeId })
+    .from(devices)
+    .where(and(eq(devices.networkId, node.networkId), eq(devices.userId, auth.userId)))
+    .all();
+  return own.map((row) => row.nodeId);
 }

@@ -1,5 +1,6 @@
 import type { HeldNetwork } from "../memory/held-network";
 import type { NodeRow } from "../state";
+import { isLanEndpoint } from "./public-host";
 import type { NatRules } from "./rules";
 import type { NatTracker, PathObservation } from "./tracker";
 
@@ -15,8 +16,9 @@ const OBSERVED_STICKY_MS = 60_000;
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
 
 /** A heartbeat's own word: its LAN endpoints and the address it came from; null when nothing changed. */
-export function ownCandidates(node: NodeRow, local: string[] | undefined, publicHost: string | null): Partial<CandidateColumns> | null {
+export function ownCandidates(node: NodeRow, reported: string[] | undefined, publicHost: string | null): Partial<CandidateColumns> | null {
   const changes: Partial<CandidateColumns> = {};
+  const local = reported?.filter(isLanEndpoint);
   if (local !== undefined && !sameList(local, node.localEndpoints)) changes.localEndpoints = local;
   if (publicHost !== null && publicHost !== node.publicHost) changes.publicHost = publicHost;
   return Object.keys(changes).length > 0 ? changes : null;
@@ -24,7 +26,9 @@ export function ownCandidates(node: NodeRow, local: string[] | undefined, public
 
 /**
  * What a report says of its peers' endpoints after NAT. Only a reporter that names a public endpoint sees the
- * address a peer's NAT gives it towards the Internet; a laptop sees its LAN neighbours' private addresses. Only a
+ * address a peer's NAT gives it towards the Internet; a laptop sees its LAN neighbours' private addresses. And only
+ * a gateway node's (its agent's report): a device's heartbeat is written by its owner, who could otherwise tell the
+ * network where every other node is (redirecting their handshakes) once an admin gives the device an endpoint. Only a
  * fresh handshake counts: WireGuard's endpoint is where the last authenticated packet came from. Two observers
  * that disagree (a NAT that gives each destination its own port) do not make the endpoint flap: the one held
  * stays while reports keep confirming it.
@@ -32,7 +36,7 @@ export function ownCandidates(node: NodeRow, local: string[] | undefined, public
 export function observedCandidates(held: HeldNetwork, tracker: NatTracker, report: PathObservation, now: number, rules: NatRules) {
   const changes: CandidateChanges = new Map();
   const reporter = held.nodes.get(report.nodeId);
-  if (!reporter || reporter.endpoint === null) return changes;
+  if (!reporter || reporter.endpoint === null || !reporter.isGateway) return changes;
   for (const peer of report.peers) {
     if (peer.endpoint === null || peer.handshakeAt === null || now - peer.handshakeAt > HANDSHAKE_FRESH_MS) continue;
     const node = held.nodeWithKey(peer.publicKey);

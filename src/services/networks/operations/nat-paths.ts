@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { nodes, relayedPairs } from "../../../db/schema";
 import { getConfig } from "../../../lib/env";
 import { newId } from "../../../lib/ids";
-import type { AuditContext } from "../../audit/audit-trail";
+import { type AuditContext, auditStatement } from "../../audit/audit-trail";
 import { commit, type WriterContext } from "../commit";
 import { type HeldNetwork, pairKey } from "../memory/held-network";
 import { decidePairs, type PairMove } from "../nat/decide";
@@ -30,8 +30,10 @@ export function candidateChangesOf(held: HeldNetwork, tracker: NatTracker, repor
   for (const report of reports) {
     const node = held.nodes.get(report.nodeId);
     if (!node) continue;
-    tracker.observe(report, now);
-    for (const [id, change] of observedCandidates(held, tracker, report, now, rules)) changes.set(id, { ...changes.get(id), ...change });
+    // Only what it says of the network's own nodes: any other key would be memory a reporter fills at will.
+    const known = { ...report, peers: report.peers.filter((peer) => held.nodeWithKey(peer.publicKey) !== undefined) };
+    tracker.observe(known, now);
+    for (const [id, change] of observedCandidates(held, tracker, known, now, rules)) changes.set(id, { ...changes.get(id), ...change });
     // A node that names its own endpoint is reached there: what it says of its LAN changes no config.
     const own = node.endpoint === null ? ownCandidates(node, report.localEndpoints, report.publicHost ?? null) : null;
     // Each change is a routing revision every node of the network follows: a device that changes what it
@@ -97,46 +99,64 @@ export async function evaluateNatPaths(ctx: WriterContext, networkId: string, tr
   tracker.prune((id) => held.nodes.has(id));
   await storeCandidates(ctx, held, expiredCandidates(held, tracker, now, rules));
   const decided = decidePairs(ctx.memory.topologies.current(held), held, tracker, rules, now);
-  for (const move of decided.moves) await movePair(ctx, held, move, now);
+  for (let start = 0; start < decided.moves.length; start += MOVES_PER_COMMIT)
+    await movePairs(ctx, held, decided.moves.slice(start, start + MOVES_PER_COMMIT), now);
   // A second past the next expiry, so that check finds it lapsed.
   const expiry = nextExpiryAt(held, tracker, rules);
   const times = [decided.nextCheckAt, expiry === null ? null : expiry + 1000].filter((time): time is number => time !== null);
   return { moves: decided.moves, nextCheckAt: times.length > 0 ? Math.min(...times) : null };
 }
 
-async function movePair(ctx: WriterContext, held: HeldNetwork, move: PairMove, now: number) {
+/**
+ * The most pair moves one commit carries (two statements each). One device that answers nobody directly strands
+ * its pair with every NAT'd node at once: its moves are a few routing revisions, not one per pair.
+ */
+const MOVES_PER_COMMIT = 100;
+
+/** Pair moves as one routing change (one revision every node follows), with an audit row per pair (actor system). */
+async function movePairs(ctx: WriterContext, held: HeldNetwork, moves: PairMove[], now: number) {
   const { db } = ctx;
-  const row: RelayedPairRow = {
-    nodeA: move.nodeA,
-    nodeB: move.nodeB,
-    networkId: held.network.id,
-    relayNodeId: move.relayNodeId,
-    movedAt: new Date(now).toISOString(),
-    holdSeconds: move.holdSeconds,
-  };
-  const action = move.relayNodeId ? "nat.pair-relayed" : "nat.pair-direct";
-  const audit: AuditContext = {
-    actor: { type: "system", id: null },
-    requestId: newId("req"),
-    method: "SYSTEM",
-    route: action,
-    params: { nodeA: move.nodeA, nodeB: move.nodeB, relay: move.relayNodeId ?? "", reason: move.reason },
-    status: 200,
-  };
+  const at = new Date(now).toISOString();
+  const rows = moves.map(
+    (move): RelayedPairRow => ({
+      nodeA: move.nodeA,
+      nodeB: move.nodeB,
+      networkId: held.network.id,
+      relayNodeId: move.relayNodeId,
+      movedAt: at,
+      holdSeconds: move.holdSeconds,
+    }),
+  );
+  const audits = moves.map((move) => {
+    const action = move.relayNodeId ? "nat.pair-relayed" : "nat.pair-direct";
+    const params = { nodeA: move.nodeA, nodeB: move.nodeB, relay: move.relayNodeId ?? "", reason: move.reason };
+    const audit: AuditContext = {
+      actor: { type: "system", id: null },
+      requestId: newId("req"),
+      method: "SYSTEM",
+      route: action,
+      params,
+      status: 200,
+    };
+    return auditStatement(db, audit, { action, resourceId: move.nodeA, networkId: held.network.id, groupId: held.network.groupId }, at);
+  });
   await commit(
-    { ...ctx, audit },
+    ctx,
     [
-      db
-        .insert(relayedPairs)
-        .values(row)
-        .onConflictDoUpdate({
-          target: [relayedPairs.nodeA, relayedPairs.nodeB],
-          set: { relayNodeId: sql`excluded.relay_node_id`, movedAt: sql`excluded.moved_at`, holdSeconds: sql`excluded.hold_seconds` },
-        }),
+      ...rows.map((row) =>
+        db
+          .insert(relayedPairs)
+          .values(row)
+          .onConflictDoUpdate({
+            target: [relayedPairs.nodeA, relayedPairs.nodeB],
+            set: { relayNodeId: sql`excluded.relay_node_id`, movedAt: sql`excluded.moved_at`, holdSeconds: sql`excluded.hold_seconds` },
+          }),
+      ),
+      ...audits,
       bumpRoutingRevision(db, held.network.id),
     ],
-    { action, resourceId: move.nodeA, networkId: held.network.id, groupId: held.network.groupId },
+    { action: "nat.pairs-moved", resourceId: null, networkId: held.network.id, groupId: held.network.groupId },
   );
-  held.relayedPairs.set(pairKey(move.nodeA, move.nodeB), row);
+  for (const row of rows) held.relayedPairs.set(pairKey(row.nodeA, row.nodeB), row);
   held.bumped({ routing: true });
 }

@@ -101,7 +101,7 @@ export function buildTopology(
     });
   }
 
-  const { relays, relayVia } = relayLayoutOf(network.relayedPairs ?? [], byId, parent);
+  const { relays, relayVia } = relayLayoutOf(network.relayedPairs ?? [], byId, parent, access);
 
   return {
     network,

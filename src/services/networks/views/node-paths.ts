@@ -14,9 +14,18 @@ export type CandidateSource = "configured" | "observed" | "local" | "public";
  * A node's paths to its peers (GET /nodes/:id/paths, docs/nat.md): relay when the server moved the pair onto one;
  * direct when the node's last report shows a handshake with the peer in WireGuard's 180 s; unknown otherwise.
  * The endpoint is where the node's WireGuard last heard the peer from, else what its config names. The node's
- * own candidates say where others are told to find it. One D1 read: the node's tunnel rows.
+ * own candidates say where others are told to find it. One D1 read: the node's tunnel rows. `devicePeersSeen`
+ * (device-node-privacy.ts): null, every peer; else the device peers the reader may see (other devices' entries
+ * are left out, as GET /tunnels leaves out tunnels leading to them).
  */
-export async function nodePaths(db: Db, held: HeldNetwork, topology: Topology, nodeId: string, now = Date.now()) {
+export async function nodePaths(
+  db: Db,
+  held: HeldNetwork,
+  topology: Topology,
+  nodeId: string,
+  devicePeersSeen: readonly string[] | null,
+  now = Date.now(),
+) {
   const node = held.nodes.get(nodeId);
   const config = node && topology.nodes.has(nodeId) ? configCoreFor(topology, nodeId) : null;
   const rows = config
@@ -32,21 +41,24 @@ export async function nodePaths(db: Db, held: HeldNetwork, topology: Topology, n
     : [];
   const seen = new Map(rows.map((row) => [row.key, row]));
   const relayed = topology.relayVia.get(nodeId);
-  const items = (config?.peers ?? []).map((peer) => {
-    const row = seen.get(peer.publicKey);
-    const relayId = relayed?.get(peer.nodeId);
-    const handshake = row?.handshake ?? null;
-    const live = handshake !== null && now - Date.parse(handshake) < HANDSHAKE_FRESH_MS;
-    const path: PathKind = relayId !== undefined ? "relay" : live ? "direct" : "unknown";
-    return {
-      peerNodeId: peer.nodeId,
-      peerName: peer.name,
-      path,
-      via: relayId !== undefined ? { nodeId: relayId, name: topology.nodes.get(relayId)!.name } : null,
-      endpoint: row?.endpoint ?? peer.endpoint,
-      lastHandshakeAt: handshake,
-    };
-  });
+  const hidden = (peerId: string) => devicePeersSeen !== null && !!held.nodes.get(peerId)?.deviceId && !devicePeersSeen.includes(peerId);
+  const items = (config?.peers ?? [])
+    .filter((peer) => !hidden(peer.nodeId))
+    .map((peer) => {
+      const row = seen.get(peer.publicKey);
+      const relayId = relayed?.get(peer.nodeId);
+      const handshake = row?.handshake ?? null;
+      const live = handshake !== null && now - Date.parse(handshake) < HANDSHAKE_FRESH_MS;
+      const path: PathKind = relayId !== undefined ? "relay" : live ? "direct" : "unknown";
+      return {
+        peerNodeId: peer.nodeId,
+        peerName: peer.name,
+        path,
+        via: relayId !== undefined ? { nodeId: relayId, name: topology.nodes.get(relayId)!.name } : null,
+        endpoint: row?.endpoint ?? peer.endpoint,
+        lastHandshakeAt: handshake,
+      };
+    });
   return { nodeId, candidates: node ? candidatesOf(node) : [], items };
 }
 

@@ -192,10 +192,10 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.nat.check(networkId, now);
   }
   /** GET /nodes/:id/paths (views/node-paths.ts): the held network, this writer's relays and the node's tunnel rows. */
-  readPaths(networkId: string, nodeId: string) {
+  readPaths(networkId: string, nodeId: string, devicePeersSeen: string[] | null) {
     return capture(async () => {
       const held = await this.writes.memory.forRead(this.writes.db, networkId);
-      return nodePaths(this.writes.db, held, this.writes.memory.topologies.current(held), nodeId);
+      return nodePaths(this.writes.db, held, this.writes.memory.topologies.current(held), nodeId, devicePeersSeen);
     });
   }
 
