@@ -139,7 +139,13 @@ function peerPathStatements(db: Db, now: Date) {
     db
       .select({ networkId: relayedPairs.networkId, pairs: int(sql`count(*)`, "pairs") })
       .from(relayedPairs)
-      .where(sql`${relayedPairs.relayNodeId} is not null`)
+      // Pairs the topology still carries: the relay still relays, both ends still only dial out and are no
+      // gateways (routing/relays.ts; a pair the access policy denies is the one case only the writer knows).
+      .where(
+        sql`${relayedPairs.relayNodeId} is not null
+          and exists (select 1 from ${nodes} where ${nodes.id} = ${relayedPairs.relayNodeId} and ${nodes.relay} = 1 and ${nodes.isGateway} = 1)
+          and not exists (select 1 from ${nodes} where ${nodes.id} in (${relayedPairs.nodeA}, ${relayedPairs.nodeB}) and (${nodes.isGateway} = 1 or ${nodes.endpoint} is not null))`,
+      )
       .groupBy(relayedPairs.networkId),
     db
       .select({ networkId: tunnelObservations.networkId, pairs: int(sql`count(distinct ${low} || ' ' || ${high})`, "pairs") })
