@@ -71,14 +71,14 @@ export function GroupTile({ group, x, y, open }: { group: MapGroup; x: number; y
         stroke={hit ? COLOURS.matchLine : COLOURS.line}
         stroke-width={open || hit ? "3" : "1"}
       />
-      <text x={x + 10} y={y + 18} font-weight="700" fill={COLOURS.fg}>
+      <text x={x + 10} y={y + 16} font-weight="700" fill={COLOURS.fg}>
         {clip(`${group.key}${open ? " (open)" : ""}`, 26)}
       </text>
-      <text x={x + 10} y={y + 36} fill={COLOURS.fg}>
+      <text x={x + 10} y={y + 32} fill={COLOURS.fg}>
         {`${count(group.count)} (${count(group.online)} online)`}
       </text>
       {hit && (
-        <text x={x + 10} y={y + 49} font-size="11" fill={COLOURS.matchLine}>
+        <text x={x + 10} y={y + 46} font-size="11" fill={COLOURS.matchLine}>
           {`${count(group.matches)} matching`}
         </text>
       )}

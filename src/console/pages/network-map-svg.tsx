@@ -149,7 +149,7 @@ export function layoutMap(map: NetworkMap): { shapes: Shapes; width: number; hei
     }
     y += tiles.height + 6;
     if (devices.open) {
-      const more = devices.open.more ? `, ${count(devices.open.more)} more in the list below` : "";
+      const more = devices.open.more ? `; ${count(devices.open.more)} more not drawn (search to narrow)` : "";
       section(`Open: ${devices.open.key}, matches first${more}`);
       const open = grid(devices.open.tiles.length, TILE.w, TILE.h, TILE.gap, width, y);
       devices.open.tiles.forEach((node, index) => {
