@@ -17,7 +17,7 @@ const mark = (tone: Tone) => (
 
 export function MapLegend() {
   return (
-    <ul class="legend" aria-label="Legend">
+    <ul class="buttons legend" aria-label="Legend">
       <li>{mark("ok")} online or healthy</li>
       <li>{mark("bad")} offline, unhealthy or failing</li>
       <li>{mark("muted")} awaiting agent, never seen, drained or not shown</li>
