@@ -149,6 +149,17 @@ describe("console network map", () => {
   });
 });
 
+describe("console network map, empty", () => {
+  it("says what to do first instead of an empty picture", async () => {
+    const { network } = await networkSetup();
+    const page = await (await signedInAgent(TEST_ADMIN.email, TEST_ADMIN.password)).get(`/networks/${network.id}/map`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('<svg role="img"');
+    expect(textOf(page.text)).toContain("Nothing to draw yet: add gateway nodes and devices on the Nodes page, then a routing policy.");
+    expect(textOf(page.text)).toContain("No routing policy yet: add one");
+  });
+});
+
 describe("console network map at scale", () => {
   it("draws 300 devices as tag groups, not 300 shapes, in a page of bounded size; a search opens the group holding the match", async () => {
     const { admin, network } = await networkSetup({ cidr: `10.${200 + Math.floor(Math.random() * 50)}.0.0/22` });
