@@ -8,6 +8,7 @@ export const NETWORK_TABS = [
   { path: "", label: "Overview" },
   { path: "/nodes", label: "Nodes" },
   { path: "/policies", label: "Routing policies" },
+  { path: "/map", label: "Map" },
   { path: "/dns", label: "DNS" },
   { path: "/access", label: "Access" },
   { path: "/status", label: "Runtime status" },
