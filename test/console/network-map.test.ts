@@ -6,7 +6,7 @@ import { OPEN_LIMIT } from "../../src/console/pages/network-map-model";
 import { createPolicy, createPool, setSeen } from "../gateway-pools/support";
 import { api, post } from "../helpers/api";
 import { createGateway, createNode, expectStatus, fakePublicKey, networkSetup, type Session } from "../helpers/factories";
-import { checkAt, daemonReport, heartbeat, keyOf, natNetwork, revisionOf } from "../nat/nat-lab";
+import { checkAt, natNetwork, strandPair } from "../nat/nat-lab";
 import { TEST_ADMIN } from "../test-secrets";
 import { signedInAgent } from "./support/console-agent";
 import { textOf } from "./support/html";
@@ -39,7 +39,7 @@ async function gatewayNode(admin: Session, networkId: string, name: string, octe
 /** A 2-hop chain (gw-1, then a pool of gw-2 and gw-3), a gateway awaiting its agent, and laptop-a and laptop-b on relay-1. */
 async function mappedNetwork() {
   const lab = await natNetwork();
-  const { admin, network, relay, a, b } = lab;
+  const { admin, network } = lab;
   const gw1 = await gatewayNode(admin, network.id, "gw-1", 11);
   const gw2 = await gatewayNode(admin, network.id, "gw-2", 12);
   const gw3 = await gatewayNode(admin, network.id, "gw-3", 13);
@@ -55,13 +55,7 @@ async function mappedNetwork() {
   expect(keyless.status, keyless.text).toBe(201);
 
   // The laptops find no direct path (docs/nat.md): live sessions with the relay, none with each other.
-  await daemonReport(relay, await revisionOf(network.id, admin.token), [
-    { publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "198.51.100.77:40001" },
-    { publicKey: keyOf(b), handshakeAt: Date.now(), endpoint: "198.51.100.88:40002" },
-  ]);
-  const revision = await revisionOf(network.id, admin.token);
-  const toRelay = { publicKey: relay.node.publicKey, handshakeAt: Date.now(), endpoint: "198.51.100.50:51820" };
-  await Promise.all([heartbeat(a, revision, [toRelay]), heartbeat(b, revision, [toRelay])]);
+  await strandPair(lab);
   const moved = await checkAt(network.id, Date.now() + TIMEOUT_MS + 1000);
   expect(moved.moves).toHaveLength(1);
   return { ...lab, gw1, gw2, gw3, poolName, policy, keyless: keyless.body as { id: string } };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { byId } from "../../client/index.ts";
 import { api, get } from "../helpers/api";
 import { createGateway, createNode, enrolDevice, expectStatus, fakePublicKey, networkSetup } from "../helpers/factories";
-import { checkAt, daemonReport, heartbeat, keyOf, natNetwork, revisionOf } from "../nat/nat-lab";
+import { checkAt, heartbeat, natNetwork, strandPair, revisionOf } from "../nat/nat-lab";
 import { TEST_ADMIN } from "../test-secrets";
 import { signedInAgent } from "./support/console-agent";
 import { rowOf, textOf } from "./support/html";
@@ -18,16 +18,9 @@ const TIMEOUT_MS = 20_000; // NAT_DIRECT_TIMEOUT_SECONDS
  */
 async function relayedPair() {
   const lab = await natNetwork();
-  const { admin, network, relay, a, b } = lab;
+  const { admin, network, relay, a } = lab;
   await heartbeat(a, await revisionOf(network.id, admin.token), [], { localEndpoints: ["192.168.1.10:40001"] });
-  await daemonReport(relay, await revisionOf(network.id, admin.token), [
-    { publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "198.51.100.77:40001" },
-    { publicKey: keyOf(b), handshakeAt: Date.now(), endpoint: "198.51.100.88:40002" },
-  ]);
-  const revision = await revisionOf(network.id, admin.token);
-  const toRelay = { publicKey: relay.node.publicKey, handshakeAt: Date.now(), endpoint: "198.51.100.50:51820" };
-  await heartbeat(a, revision, [toRelay]);
-  await heartbeat(b, revision, [toRelay]);
+  await strandPair(lab);
   const moved = await checkAt(network.id, Date.now() + TIMEOUT_MS + 1000);
   expect(moved.moves).toEqual([expect.objectContaining({ relayNodeId: relay.node.id })]);
   return lab;

@@ -9,7 +9,7 @@ import type { NetworkMemory } from "../../src/services/networks/memory/network-m
 import { loadNetworkState, type NetworkState } from "../../src/services/networks/state";
 import { type NetworkWriter, networkWriter } from "../../src/services/networks/writer/network-writer";
 import { del, get, patch } from "../helpers/api";
-import { checkAt, configOf, daemonReport, heartbeat, keyOf, natNetwork, peerIn, revisionOf } from "./nat-lab";
+import { checkAt, configOf, heartbeat, keyOf, natNetwork, strandPair, peerIn, revisionOf } from "./nat-lab";
 
 /** What NAT paths keep: the pairs, and each node's learned endpoints. */
 const natPart = (state: NetworkState) => ({
@@ -37,15 +37,9 @@ async function expectHeldEqualsFresh(networkId: string) {
 
 describe("deleting nodes of relayed pairs", () => {
   it("a relay carrying a pair, then an end of a pair: 204, the pair direct then gone, memory equal to D1", async () => {
-    const { admin, network, relay, a, b } = await natNetwork();
-    await daemonReport(relay, await revisionOf(network.id, admin.token), [
-      { publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "198.51.100.77:40001" },
-      { publicKey: keyOf(b), handshakeAt: Date.now(), endpoint: "198.51.100.88:40002" },
-    ]);
-    const revision = await revisionOf(network.id, admin.token);
-    const toRelay = { publicKey: relay.node.publicKey, handshakeAt: Date.now(), endpoint: "198.51.100.50:51820" };
-    await heartbeat(a, revision, [toRelay]);
-    await heartbeat(b, revision, [toRelay]);
+    const lab = await natNetwork();
+    const { admin, network, relay, a, b } = lab;
+    await strandPair(lab);
     const moved = await checkAt(network.id, Date.now() + 21_000);
     expect(moved.moves).toEqual([expect.objectContaining({ relayNodeId: relay.node.id })]);
     await expectHeldEqualsFresh(network.id);

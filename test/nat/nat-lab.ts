@@ -111,3 +111,19 @@ export const auditRoutes = async (networkId: string) =>
       .bind(networkId)
       .all<{ route: string; params: string }>()
   ).results.map((row) => ({ route: row.route, ...JSON.parse(row.params) }));
+
+/**
+ * Laptops A and B of a natNetwork find no direct path: the relay's daemon sees both after NAT, and both report a
+ * live session with the relay and none with each other. A check past the timeout (checkAt) moves them onto it.
+ */
+export async function strandPair(lab: Awaited<ReturnType<typeof natNetwork>>) {
+  const { admin, network, relay, a, b } = lab;
+  await daemonReport(relay, await revisionOf(network.id, admin.token), [
+    { publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "198.51.100.77:40001" },
+    { publicKey: keyOf(b), handshakeAt: Date.now(), endpoint: "198.51.100.88:40002" },
+  ]);
+  const revision = await revisionOf(network.id, admin.token);
+  const toRelay = { publicKey: relay.node.publicKey, handshakeAt: Date.now(), endpoint: "198.51.100.50:51820" };
+  await Promise.all([heartbeat(a, revision, [toRelay]), heartbeat(b, revision, [toRelay])]);
+  return { revision, toRelay };
+}

@@ -3,19 +3,13 @@
 // check and its paths answer without error, and a pair the policy allows stays relayed.
 import { describe, expect, it } from "vitest";
 import { call, get, patch } from "../helpers/api";
-import { checkAt, configOf, daemonReport, heartbeat, keyOf, natNetwork, peerIn, revisionOf } from "./nat-lab";
+import { checkAt, configOf, natNetwork, strandPair, peerIn } from "./nat-lab";
 
 describe("relayed pairs in policy mode", () => {
   it("a relayed pair the policy then denies: no entry of the other, no address on the relay; an allowed one stays relayed", async () => {
-    const { admin, network, relay, a, b } = await natNetwork();
-    await daemonReport(relay, await revisionOf(network.id, admin.token), [
-      { publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "198.51.100.77:40001" },
-      { publicKey: keyOf(b), handshakeAt: Date.now(), endpoint: "198.51.100.88:40002" },
-    ]);
-    const revision = await revisionOf(network.id, admin.token);
-    const toRelay = { publicKey: relay.node.publicKey, handshakeAt: Date.now(), endpoint: "198.51.100.50:51820" };
-    await heartbeat(a, revision, [toRelay]);
-    await heartbeat(b, revision, [toRelay]);
+    const lab = await natNetwork();
+    const { admin, network, relay, a, b } = lab;
+    await strandPair(lab);
     expect((await checkAt(network.id, Date.now() + 21_000)).moves).toHaveLength(1);
     expect(peerIn(await configOf(a.nodeId, admin.token), b.nodeId)?.allowedIps).toEqual([]);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { get, post } from "../helpers/api";
 import { sampleValue, scrape } from "../metrics/support";
 import { enrolDevice, networkSetup } from "../helpers/factories";
-import { auditRoutes, checkAt, configOf, daemonReport, heartbeat, keyOf, natNetwork, peerIn, relayNode, revisionOf } from "./nat-lab";
+import { auditRoutes, checkAt, configOf, heartbeat, keyOf, natNetwork, strandPair, peerIn, relayNode, revisionOf } from "./nat-lab";
 
 const TIMEOUT_MS = 20_000; // NAT_DIRECT_TIMEOUT_SECONDS
 const HOLD_MS = 60_000; // NAT_RELAY_HOLD_SECONDS
@@ -10,12 +10,8 @@ const HOLD_MS = 60_000; // NAT_RELAY_HOLD_SECONDS
 /** A and B hold each other's addresses after NAT and report live sessions with the relay, none with each other. */
 async function strandedPair() {
   const lab = await natNetwork();
-  const { admin, network, relay, a, b } = lab;
-  await daemonReport(relay, await revisionOf(network.id, admin.token), [
-    { publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "198.51.100.77:40001" },
-    { publicKey: keyOf(b), handshakeAt: Date.now(), endpoint: "198.51.100.88:40002" },
-  ]);
-  const revision = await revisionOf(network.id, admin.token);
+  const { relay, a, b } = lab;
+  const { revision } = await strandPair(lab);
   // Handshake times may be on the test's clock (checkAt judges at a chosen time), later than the real one.
   const beat = (extra: { aSeesB?: number; bSeesA?: number; relayAt?: number } = {}) => {
     const toRelay = { publicKey: relay.node.publicKey, handshakeAt: extra.relayAt ?? Date.now(), endpoint: "198.51.100.50:51820" };
@@ -24,7 +20,6 @@ async function strandedPair() {
       heartbeat(b, revision, [toRelay, ...(extra.bSeesA ? [{ publicKey: keyOf(a), handshakeAt: extra.bSeesA }] : [])]),
     ]);
   };
-  await beat();
   return { ...lab, revision, beat, startedAt: Date.now() };
 }
 
