@@ -1,0 +1,201 @@
+// The NAT e2e fixture: the lab (nat-lab.ts), the real Worker with its NAT timing knobs lowered, the API on the
+// lab's internet (edge-proxy.ts), one network with a public relay gateway run by `wgo gateway run`, and the two
+// laptops, each running wgo inside its own home (so its API requests leave through its NAT router too).
+import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { api, type ApiClient, byId, expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
+import { run, waitFor } from "../support/command.ts";
+import { killLabProcesses } from "../support/lab-leftovers.ts";
+import { startWorker, type WorkerServer } from "../support/worker-server.ts";
+import { startAgent, wgoArgv, wgoEnv, type AgentProcess } from "../gateway/agent-process.ts";
+import { agentDomain, agentInterface } from "../gateway/chain-network.ts";
+import { startEdgeProxy, type EdgeProxy } from "./edge-proxy.ts";
+import { createNatLab, type NatLab, type NatMode } from "./nat-lab.ts";
+import { Laptop } from "./laptop.ts";
+import { RelayCounters } from "./relay-counters.ts";
+
+export const RELAY_PORT = 51820;
+
+/**
+ * The server's NAT knobs (issue 28 contract), lowered so a file takes about a minute, with margins for a
+ * 2-core machine shared with other suites. A port-preserving pair handshakes under a second after both hold
+ * each other's candidates (nat-lab.test.ts), and the laptops beat every 2 s, so 10 s without a handshake is
+ * 5 beats of margin before a pair is moved onto the relay by mistake (the default is 20 s). The hold (30 s,
+ * default 60 s) and the candidate TTL (300 s, default 600 s) stay longer than any file's run, so neither
+ * a move back nor an expiry happens in the middle of an assertion.
+ */
+export const NAT_TIMING = {
+  NAT_DIRECT_TIMEOUT_SECONDS: "10",
+  NAT_RELAY_HOLD_SECONDS: "30",
+  NAT_CANDIDATE_TTL_SECONDS: "300",
+};
+
+export interface PathItem {
+  peerNodeId: string;
+  path: "direct" | "relay" | "unknown";
+  via: { nodeId: string; name: string } | null;
+  endpoint: string | null;
+  lastHandshakeAt: string | null;
+}
+
+export class NatWorld {
+  networkId = "";
+  relayNodeId = "";
+  relayOverlay = "";
+  agent: AgentProcess | undefined;
+  laptops: [Laptop, Laptop] = [] as never;
+  counters!: RelayCounters;
+  readonly scratch = mkdtempSync(join(tmpdir(), "wgo-nat-"));
+
+  constructor(
+    readonly server: WorkerServer,
+    readonly admin: TypedApiClient,
+    /** Untyped: GET /nodes/:id/paths and the relay flag are issue 28's, newer than some generated clients. */
+    readonly raw: ApiClient,
+    readonly net: NatLab,
+    readonly edge: EdgeProxy,
+  ) {}
+
+  /** Where the relay's node lives on its host: `wgo gateway run`'s routing domain for this network. */
+  relayDomain = () => agentDomain(this.net.relay.namespace, this.networkId);
+  relayInterface = () => agentInterface(this.relayNodeId);
+
+  async paths(nodeId: string): Promise<{ candidates: unknown[]; items: PathItem[] }> {
+    const answer = await this.raw.get(`/nodes/${nodeId}/paths`);
+    if (answer.status !== 200) throw new Error(`GET /nodes/${nodeId}/paths: ${answer.status} ${answer.text}`);
+    return answer.body;
+  }
+
+  /** The path laptop `from` has to laptop `to`, as the server tells it. */
+  async pathBetween(from: Laptop, to: Laptop): Promise<PathItem | undefined> {
+    return (await this.paths(from.nodeId)).items.find((item) => item.peerNodeId === to.nodeId);
+  }
+
+  async relayPublicKey(): Promise<string> {
+    const node = expectAnswer(await this.admin.GET("/api/v1/nodes/{id}", byId(this.relayNodeId)), 200, "relay node");
+    return node.publicKey ?? "";
+  }
+
+  /** WireGuard's own transfer counters on the relay, per laptop (what it received from and sent to each). */
+  async relayPeerCounters(): Promise<Record<string, { rxBytes: number; txBytes: number }>> {
+    const dump = await run(["ip", "netns", "exec", this.relayDomain(), "wg", "show", this.relayInterface(), "dump"]);
+    const counters: Record<string, { rxBytes: number; txBytes: number }> = {};
+    for (const line of dump.stdout.trim().split("\n").slice(1)) {
+      const [key, , , , , rx, tx] = line.split("\t");
+      const laptop = this.laptops.find((l) => l.publicKey === key);
+      if (laptop) counters[laptop.name] = { rxBytes: Number(rx), txBytes: Number(tx) };
+    }
+    return counters;
+  }
+
+  /** Everything an assertion message needs: paths, endpoints, the routers' mappings, the agent and wgo logs. */
+  async details(): Promise<string> {
+    const parts: string[] = [];
+    for (const [index, laptop] of this.laptops.entries()) {
+      const paths = laptop.nodeId ? await this.paths(laptop.nodeId).catch((error) => String(error)) : "(not enrolled)";
+      parts.push(`## l${index + 1} paths\n${JSON.stringify(paths)}\n## l${index + 1} wg\n${await laptop.wgShow()}`);
+      parts.push(`## r${index + 1} mappings\n${await this.net.udpMappings(laptop.home)}\n## l${index + 1} wgo\n${laptop.output()}`);
+    }
+    const relayWg = await run(["ip", "netns", "exec", this.relayDomain(), "wg", "show", this.relayInterface(), "dump"]);
+    parts.push(`## relay wg\n${relayWg.stdout}${relayWg.stderr}\n## relay agent\n${this.agent?.output().slice(-4000) ?? ""}`);
+    return parts.join("\n");
+  }
+
+  /** Waits until the relay node has its agent's key and runs the network's current routing revision. */
+  async relayReady(): Promise<void> {
+    await waitFor(
+      "the relay gateway to be keyed and in sync",
+      async () => {
+        const node = expectAnswer(await this.admin.GET("/api/v1/nodes/{id}", byId(this.relayNodeId)), 200, "relay node");
+        if (node.publicKey === null) return false;
+        const status = expectAnswer(await this.admin.GET("/api/v1/networks/{id}/runtime-status", byId(this.networkId)), 200, "status");
+        return ![...status.routing.lagging, ...status.routing.unreported].includes(this.relayNodeId);
+      },
+      { timeoutMs: 60_000, intervalMs: 250, details: () => this.agent?.output() ?? "" },
+    );
+    this.relayOverlay = expectAnswer(await this.admin.GET("/api/v1/nodes/{id}", byId(this.relayNodeId)), 200, "relay").address;
+  }
+
+  async close(): Promise<void> {
+    for (const laptop of this.laptops) await laptop?.stopFollowing();
+    await this.agent?.stop();
+    await killLabProcesses(this.net.lab);
+    await this.edge.stop();
+    await this.net.cleanup();
+    await this.server.stop();
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A Worker (with `vars`), the lab with the homes' NAT `modes`, the network `10.<octet>.0.0/24`, its relay
+ * gateway node (public endpoint on the relay host) enrolled and run by `wgo gateway run`, and two laptops
+ * that have an enrolment key but are not up yet.
+ */
+export async function openNatWorld(prefix: string, octet: number, modes: [NatMode, NatMode], vars: Record<string, string>) {
+  const server = await startWorker({ vars });
+  let world: NatWorld | undefined;
+  try {
+    const token = await login(server.baseUrl, server.admin);
+    const net = await createNatLab(prefix, modes);
+    const edge = await startEdgeProxy(net.api, net.apiAddress, server.baseUrl).catch(async (error) => {
+      await net.cleanup();
+      throw error;
+    });
+    world = new NatWorld(server, typedApi(server.baseUrl, token), api(server.baseUrl, token), net, edge);
+    await setUp(world, octet);
+    return world;
+  } catch (error) {
+    if (world) await world.close();
+    else await server.stop();
+    throw error;
+  }
+}
+
+async function setUp(world: NatWorld, octet: number): Promise<void> {
+  const { admin, raw, net } = world;
+  const group = expectAnswer(await admin.POST("/api/v1/groups", { body: { name: "nat-homes" } }), 201, "group");
+  const network = expectAnswer(
+    await admin.POST("/api/v1/networks", { body: { groupId: group.id, name: "homes", cidr: `10.${octet}.0.0/24` } }),
+    201,
+    "network",
+  );
+  world.networkId = network.id;
+  const region = expectAnswer(await admin.POST("/api/v1/regions", { body: { name: "internet" } }), 201, "region");
+  const gateway = expectAnswer(await admin.POST("/api/v1/gateways", { body: { regionId: region.id, name: "relay" } }), 201, "gateway");
+  // The one public UDP port of the setup: the relay's. No key: the agent makes it.
+  const relay = await raw.post("/nodes", {
+    networkId: network.id,
+    name: "relay",
+    roles: ["gateway"],
+    gatewayId: gateway.id,
+    endpoint: `${net.relayAddress}:${RELAY_PORT}`,
+    listenPort: RELAY_PORT,
+    relay: true,
+  });
+  if (relay.status !== 201) throw new Error(`create relay node: ${relay.status} ${relay.text}`);
+  world.relayNodeId = relay.body.id;
+  const enrolmentToken = expectAnswer(
+    await admin.POST("/api/v1/agents/enrolment-tokens", { body: { kind: "gateway-daemon", gatewayId: gateway.id } }),
+    201,
+    "enrolment token",
+  );
+  const stateDir = join(world.scratch, "relay");
+  const enrol = ["--api", world.server.baseUrl, "gateway", "enrol", "--token", enrolmentToken.token, "--state-dir", stateDir];
+  const enrolled = await run(wgoArgv(enrol), { env: wgoEnv });
+  if (enrolled.code !== 0) throw new Error(`wgo gateway enrol: ${enrolled.stderr}`);
+  world.agent = startAgent(stateDir, net.relay.namespace);
+  const key = expectAnswer(
+    await admin.POST("/api/v1/networks/{id}/enrolment-keys", { ...byId(network.id), body: { name: "laptops", usageLimit: 2 } }),
+    201,
+    "enrolment key",
+  );
+  const suffix = randomBytes(2).toString("hex");
+  world.laptops = net.homes.map(
+    (home, index) =>
+      new Laptop(`l${index + 1}`, `wn${index + 1}${suffix}`, home, world.edge.url, join(world.scratch, `l${index + 1}`), key.key),
+  ) as [Laptop, Laptop];
+  world.counters = new RelayCounters(world.relayDomain);
+}

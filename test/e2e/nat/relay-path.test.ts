@@ -1,0 +1,115 @@
+// Issue 28's second proof: one laptop behind a port-preserving NAT, the other behind a symmetric one
+// (`masquerade fully-random`: a new port per destination, so the endpoint the relay observes is useless to
+// the other laptop). Direct never works (nat-lab.test.ts shows that with plain wireguard-go); after
+// NAT_DIRECT_TIMEOUT_SECONDS the server moves the pair onto the public relay gateway: each side keeps the
+// other's peer (endpoint, keepalive: direct is still tried) with no AllowedIPs, and reaches the other's
+// address through the relay's peer. The relay (`wgo gateway run`) forwards between the two.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../support/command.ts";
+import { cleanupAndFindLeftovers, killLabProcesses } from "../support/lab-leftovers.ts";
+import { watchPing, type PingWatch } from "../gateway/ping-watch.ts";
+import { canRunNatLab } from "./nat-lab.ts";
+import { forwardedPackets } from "./relay-counters.ts";
+import { NAT_TIMING, type NatWorld, openNatWorld } from "./nat-world.ts";
+
+const natLab = canRunNatLab();
+if (!natLab.ok) console.warn(`\n!!! SKIPPING the NAT relay-path e2e: ${natLab.reason} !!!\n`);
+
+// The direct timeout (10 s here), a heartbeat or two to report it (2 s each), the delta applied by both
+// laptops' long polls, and the first ping across: 60 s leaves a loaded 2-core machine room.
+const FIRST_REPLY_BOUND_MS = 60_000;
+
+describe.skipIf(!natLab.ok)("a laptop behind a symmetric NAT and one behind a port-preserving NAT", () => {
+  let world: NatWorld;
+  let pings: PingWatch | undefined;
+  let started = 0;
+  beforeAll(async () => {
+    world = await openNatWorld("natrelay", 29, ["port-preserving", "fully-random"], NAT_TIMING);
+  });
+  afterAll(async () => {
+    pings?.stop();
+    await world?.close();
+  });
+
+  it("`wgo up` on both; the server moves the pair onto the relay and they ping through it", async () => {
+    await world.relayReady();
+    const [l1, l2] = world.laptops;
+    started = Date.now();
+    await l1.up();
+    l1.follow();
+    await l2.up();
+    l2.follow();
+    await world.counters.install(l1.overlay, l2.overlay);
+    pings = watchPing(l1.home.laptop.namespace, l2.overlay);
+    await waitFor("l1's first reply from l2", () => pings!.replies().length > 0, {
+      timeoutMs: FIRST_REPLY_BOUND_MS,
+      intervalMs: 200,
+    }).catch(async (error) => {
+      throw new Error(`${error.message}\n${await world.details()}`);
+    });
+    const firstReply = pings.replies()[0]! - started;
+    console.log(
+      `NAT relay: ${firstReply} ms from the first \`wgo up\` to l1's first reply from l2 (l2 behind fully-random NAT; ` +
+        `direct timeout ${NAT_TIMING.NAT_DIRECT_TIMEOUT_SECONDS} s)`,
+    );
+    expect(await l2.home.laptop.ping(l1.overlay, 3), "and back").toBe(true);
+  });
+
+  it("GET /nodes/:id/paths says relay via the relay gateway, for both ends", async () => {
+    const [l1, l2] = world.laptops;
+    const relayed = async () => {
+      const [one, two] = [await world.pathBetween(l1, l2), await world.pathBetween(l2, l1)];
+      return one?.path === "relay" && two?.path === "relay";
+    };
+    await waitFor("both ends' paths to say relay", relayed, { timeoutMs: 20_000, intervalMs: 500 }).catch(async (error) => {
+      throw new Error(`${error.message}\n${await world.details()}`);
+    });
+    for (const [from, to] of [
+      [l1, l2],
+      [l2, l1],
+    ] as const) {
+      expect(await world.pathBetween(from, to)).toMatchObject({ path: "relay", via: { nodeId: world.relayNodeId, name: "relay" } });
+    }
+  });
+
+  it("each laptop routes the other through the relay's peer and keeps trying direct (endpoint, keepalive, no AllowedIPs)", async () => {
+    const [l1, l2] = world.laptops;
+    const relayKey = await world.relayPublicKey();
+    for (const [me, other] of [
+      [l1, l2],
+      [l2, l1],
+    ] as const) {
+      const why = await world.details();
+      expect(await me.allowedIpsOf(other.publicKey), why).toEqual([]);
+      expect(await me.allowedIpsOf(relayKey), why).toContain(`${other.overlay}/32`);
+      expect(await me.keepaliveOf(other.publicKey), why).toBe(25);
+      expect(await me.endpointOf(other.publicKey), why).not.toBeNull();
+    }
+  });
+
+  it("the relay forwards the pair's traffic, both ways (its counters grow with the pings)", async () => {
+    const before = await world.counters.read();
+    const repliesBefore = pings!.replies().length;
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const after = await world.counters.read();
+    const replies = pings!.replies().length - repliesBefore;
+    const relayWg = await world.relayPeerCounters();
+    console.log(
+      `NAT relay counters (nft, relay's forward hook): l1→l2 ${after.oneToTwo.packets} packets / ${after.oneToTwo.bytes} B, ` +
+        `l2→l1 ${after.twoToOne.packets} packets / ${after.twoToOne.bytes} B; ${replies} replies in 3 s; relay WireGuard per laptop ${JSON.stringify(relayWg)}`,
+    );
+    expect(replies, "pings kept flowing").toBeGreaterThan(5);
+    expect(after.oneToTwo.packets - before.oneToTwo.packets).toBeGreaterThanOrEqual(replies);
+    expect(after.twoToOne.packets - before.twoToOne.packets).toBeGreaterThanOrEqual(replies);
+    expect(forwardedPackets(after)).toBeGreaterThan(forwardedPackets(before));
+  });
+
+  it("leaves no namespace and no process behind", async () => {
+    pings?.stop();
+    for (const laptop of world.laptops) await laptop.stopFollowing();
+    expect(await world.agent!.stop()).toBe(0);
+    await killLabProcesses(world.net.lab);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await cleanupAndFindLeftovers(world.net.lab)).toEqual({ namespaces: [], processes: [] });
+  });
+});
