@@ -66,6 +66,8 @@ describe.skipIf(!natLab.ok)("two laptops behind two port-preserving NATs", () =>
     });
     expect(await world.pathBetween(l1, l2)).toMatchObject({ path: "direct", via: null, endpoint: expected[0] });
     expect(await world.pathBetween(l2, l1)).toMatchObject({ path: "direct", via: null, endpoint: expected[1] });
+    expect(await world.pairsOnPath("direct"), '/metrics wgo_peer_paths{path="direct"}').toBeGreaterThanOrEqual(1);
+    expect(await world.pairsOnPath("relay"), '/metrics wgo_peer_paths{path="relay"}').toBe(0);
 
     const before = await world.counters.read();
     const repliesBefore = pings!.replies().length;

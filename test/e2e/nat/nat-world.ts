@@ -12,11 +12,10 @@ import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { startAgent, wgoArgv, wgoEnv, type AgentProcess } from "../gateway/agent-process.ts";
 import { agentDomain, agentInterface } from "../gateway/chain-network.ts";
 import { startEdgeProxy, type EdgeProxy } from "./edge-proxy.ts";
-import { createNatLab, type NatLab, type NatMode } from "./nat-lab.ts";
+import { createHomesNetwork, RELAY_PORT } from "./homes-network.ts";
+import { createNatLab, type Home, type NatLab, type NatMode } from "./nat-lab.ts";
 import { Laptop } from "./laptop.ts";
 import { RelayCounters } from "./relay-counters.ts";
-
-export const RELAY_PORT = 51820;
 
 /**
  * The server's NAT knobs (issue 28 contract), lowered so a file takes about a minute, with margins for a
@@ -71,6 +70,14 @@ export class NatWorld {
   /** The path laptop `from` has to laptop `to`, as the server tells it. */
   async pathBetween(from: Laptop, to: Laptop): Promise<PathItem | undefined> {
     return (await this.paths(from.nodeId)).items.find((item) => item.peerNodeId === to.nodeId);
+  }
+
+  /** The sum of /metrics' `wgo_peer_paths{path="<path>"}` series (pairs on that path, per the contract). */
+  async pairsOnPath(path: "direct" | "relay"): Promise<number> {
+    const scraped = await this.raw.get<string>("/metrics");
+    if (scraped.status !== 200) throw new Error(`GET /metrics: ${scraped.status} ${scraped.text}`);
+    const series = scraped.text.split("\n").filter((line) => line.startsWith("wgo_peer_paths{") && line.includes(`path="${path}"`));
+    return series.reduce((sum, line) => sum + Number(line.split(" ").pop()), 0);
   }
 
   async relayPublicKey(): Promise<string> {
@@ -145,57 +152,26 @@ export async function openNatWorld(prefix: string, octet: number, modes: [NatMod
       throw error;
     });
     world = new NatWorld(server, typedApi(server.baseUrl, token), api(server.baseUrl, token), net, edge);
-    await setUp(world, octet);
+    const homes = await createHomesNetwork(world.admin, world.raw, {
+      cidr: `10.${octet}.0.0/24`,
+      relayEndpoint: `${net.relayAddress}:${RELAY_PORT}`,
+    });
+    world.networkId = homes.networkId;
+    world.relayNodeId = homes.relayNodeId;
+    const stateDir = join(world.scratch, "relay");
+    const enrol = ["--api", server.baseUrl, "gateway", "enrol", "--token", homes.relayToken, "--state-dir", stateDir];
+    const enrolled = await run(wgoArgv(enrol), { env: wgoEnv });
+    if (enrolled.code !== 0) throw new Error(`wgo gateway enrol: ${enrolled.stderr}`);
+    world.agent = startAgent(stateDir, net.relay.namespace);
+    const suffix = randomBytes(2).toString("hex");
+    const laptop = (home: Home, index: number) =>
+      new Laptop(`l${index + 1}`, `wn${index + 1}${suffix}`, home, edge.url, join(world!.scratch, `l${index + 1}`), homes.enrolmentKey);
+    world.laptops = net.homes.map(laptop) as [Laptop, Laptop];
+    world.counters = new RelayCounters(world.relayDomain);
     return world;
   } catch (error) {
     if (world) await world.close();
     else await server.stop();
     throw error;
   }
-}
-
-async function setUp(world: NatWorld, octet: number): Promise<void> {
-  const { admin, raw, net } = world;
-  const group = expectAnswer(await admin.POST("/api/v1/groups", { body: { name: "nat-homes" } }), 201, "group");
-  const network = expectAnswer(
-    await admin.POST("/api/v1/networks", { body: { groupId: group.id, name: "homes", cidr: `10.${octet}.0.0/24` } }),
-    201,
-    "network",
-  );
-  world.networkId = network.id;
-  const region = expectAnswer(await admin.POST("/api/v1/regions", { body: { name: "internet" } }), 201, "region");
-  const gateway = expectAnswer(await admin.POST("/api/v1/gateways", { body: { regionId: region.id, name: "relay" } }), 201, "gateway");
-  // The one public UDP port of the setup: the relay's. No key: the agent makes it.
-  const relay = await raw.post("/nodes", {
-    networkId: network.id,
-    name: "relay",
-    roles: ["gateway"],
-    gatewayId: gateway.id,
-    endpoint: `${net.relayAddress}:${RELAY_PORT}`,
-    listenPort: RELAY_PORT,
-    relay: true,
-  });
-  if (relay.status !== 201) throw new Error(`create relay node: ${relay.status} ${relay.text}`);
-  world.relayNodeId = relay.body.id;
-  const enrolmentToken = expectAnswer(
-    await admin.POST("/api/v1/agents/enrolment-tokens", { body: { kind: "gateway-daemon", gatewayId: gateway.id } }),
-    201,
-    "enrolment token",
-  );
-  const stateDir = join(world.scratch, "relay");
-  const enrol = ["--api", world.server.baseUrl, "gateway", "enrol", "--token", enrolmentToken.token, "--state-dir", stateDir];
-  const enrolled = await run(wgoArgv(enrol), { env: wgoEnv });
-  if (enrolled.code !== 0) throw new Error(`wgo gateway enrol: ${enrolled.stderr}`);
-  world.agent = startAgent(stateDir, net.relay.namespace);
-  const key = expectAnswer(
-    await admin.POST("/api/v1/networks/{id}/enrolment-keys", { ...byId(network.id), body: { name: "laptops", usageLimit: 2 } }),
-    201,
-    "enrolment key",
-  );
-  const suffix = randomBytes(2).toString("hex");
-  world.laptops = net.homes.map(
-    (home, index) =>
-      new Laptop(`l${index + 1}`, `wn${index + 1}${suffix}`, home, world.edge.url, join(world.scratch, `l${index + 1}`), key.key),
-  ) as [Laptop, Laptop];
-  world.counters = new RelayCounters(world.relayDomain);
 }

@@ -70,6 +70,7 @@ describe.skipIf(!natLab.ok)("a laptop behind a symmetric NAT and one behind a po
     ] as const) {
       expect(await world.pathBetween(from, to)).toMatchObject({ path: "relay", via: { nodeId: world.relayNodeId, name: "relay" } });
     }
+    expect(await world.pairsOnPath("relay"), '/metrics wgo_peer_paths{path="relay"}').toBeGreaterThanOrEqual(1);
   });
 
   it("each laptop routes the other through the relay's peer and keeps trying direct (endpoint, keepalive, no AllowedIPs)", async () => {
