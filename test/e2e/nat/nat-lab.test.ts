@@ -5,7 +5,9 @@
 // packets arrive from a port nobody was told, no mapping matches, and no handshake ever happens. The NAT
 // e2e files rely on exactly this behaviour; if it changes (kernel, nftables), this file says so first.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../support/command.ts";
 import { cleanupAndFindLeftovers } from "../support/lab-leftovers.ts";
+import { watchPing } from "../gateway/ping-watch.ts";
 import { wgKeyPair } from "../support/netns.ts";
 import { canRunNatLab, createNatLab, type Home, type NatLab } from "./nat-lab.ts";
 
@@ -65,6 +67,24 @@ PersistentKeepalive = 25
     expect(peerOf1!.endpoint).toBe(`${lab.homes[1].wanAddress}:${PORT}`);
     expect(peerOf2!.endpoint).toBe(`${lab.homes[0].wanAddress}:${PORT}`);
     expect(peerOf1!.latestHandshake).toBeGreaterThan(0);
+  });
+
+  it("after a conntrack flush on r1, l2's traffic gets through again once l1 sends (its keepalive at the latest)", async () => {
+    const [l1, l2] = [lab.homes[0].laptop, lab.homes[1].laptop];
+    const pings = watchPing(l2.namespace, OVERLAY[0]);
+    try {
+      await waitFor("l2's pings to l1 to be answered", () => pings.replies().length >= 3, { timeoutMs: 10_000 });
+      const flushedAt = Date.now();
+      await lab.flushConntrack(lab.homes[0]);
+      const outage = await pings.waitForRecovery(flushedAt, 60_000);
+      console.log(`NAT lab, conntrack -F on r1 with traffic only from l2: replies stopped for ${outage?.ms} ms (keepalive 25 s)`);
+      expect(outage, await mappings()).not.toBeNull();
+      // Nothing from l2 passes r1 until l1 sends: its persistent keepalive (25 s after its last packet) or sooner.
+      expect(outage!.ms).toBeLessThan(30_000);
+      expect(await l1.ping(OVERLAY[1], 2)).toBe(true);
+    } finally {
+      pings.stop();
+    }
   });
 
   it("with one fully-random NAT: no handshake in 15 s, and that router maps the port elsewhere", async () => {
