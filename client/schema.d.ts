@@ -716,6 +716,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/nodes/{id}/paths": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the node reaches each peer: direct, through a relay, or unknown (paths across NAT)
+         * @description Who may read the node's config (members of the group; another member's device node is 404), or the node's own device with its credential (`wgo status`). docs/nat.md explains how paths are found.
+         */
+        get: operations["getNodePaths"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/networks/{id}/routing-policies": {
         parameters: {
             query?: never;
@@ -2498,6 +2518,8 @@ export interface components {
             gatewayId: string | null;
             /** @description A gateway node that serves the network's zone on its overlay address */
             servesDns: boolean;
+            /** @description A gateway node that carries pairs with no direct path between them (docs/nat.md) */
+            relay: boolean;
             /** @description Access-policy tags ("tag:web"), set by the group's owners and admins (docs/access.md) */
             tags: string[];
             deviceId: string | null;
@@ -2555,6 +2577,8 @@ export interface components {
             gatewayId?: string | null;
             /** @description Gateway nodes only: serve the network's zone on the node's overlay address. Default: false. */
             servesDns?: boolean;
+            /** @description Gateway nodes only: carry traffic between pairs of nodes that find no direct path through NAT (docs/nat.md). A relay needs an endpoint, and forwards only inside its own network. Default: false. */
+            relay?: boolean;
             /** @description Access-policy tags, e.g. ["tag:web"]; owners and admins set them (docs/access.md) */
             tags?: string[];
         };
@@ -2580,6 +2604,8 @@ export interface components {
             gatewayId?: string | null;
             /** @description Gateway nodes only: serve the network's zone on the node's overlay address */
             servesDns?: boolean;
+            /** @description Gateway nodes only: carry traffic between pairs of nodes that find no direct path through NAT (docs/nat.md). A relay needs an endpoint, and forwards only inside its own network */
+            relay?: boolean;
             /** @description Access-policy tags, e.g. ["tag:web"]; owners and admins set them (docs/access.md) */
             tags?: string[];
         };
@@ -2662,6 +2688,47 @@ export interface components {
             ports: string[];
             /** @description The policy's rule it comes from (its index), for counters */
             rule: number;
+        };
+        NodePaths: {
+            nodeId: string;
+            /** @description Where other nodes are told to find this one (docs/nat.md) */
+            candidates: components["schemas"]["EndpointCandidate"][];
+            /** @description One entry per peer in the node's config, in its order */
+            items: components["schemas"]["PeerPath"][];
+        };
+        EndpointCandidate: {
+            endpoint: string;
+            /**
+             * @description configured: the node's own endpoint field; observed: its address after NAT as a gateway saw it; local: on its LAN, from its heartbeats; public: the address its heartbeats came from, with its port (a hint)
+             * @enum {string}
+             */
+            source: "configured" | "observed" | "local" | "public";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            seenAt: string | null;
+        };
+        PeerPath: {
+            peerNodeId: string;
+            peerName: string;
+            /**
+             * @description relay: the server moved the pair onto a relay (via) because they found no direct path; direct: this node reported a handshake with the peer in the last 180 s; unknown: neither (no traffic yet, or no report)
+             * @enum {string}
+             */
+            path: "direct" | "relay" | "unknown";
+            /** @description The relay carrying the pair; null unless relayed */
+            via: {
+                nodeId: string;
+                name: string;
+            } | null;
+            /** @description Where this node's WireGuard last heard the peer from, else the endpoint its config names */
+            endpoint: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            lastHandshakeAt: string | null;
         };
         RoutingPolicy: {
             /** @example rp_... */
@@ -3268,6 +3335,8 @@ export interface components {
             appliedRevision: number | null;
             /** @example gw1.example.net:51820 */
             endpoint?: string;
+            /** @description The reporter's own endpoints on its LAN: each address of its underlay interfaces with the WireGuard listen port (docs/nat.md). Nodes behind the same NAT reach each other there */
+            localEndpoints?: string[];
             /** @description Every peer of the interface (wg show): replaces what this node reported before; omit to leave it. A 64 KiB body holds about 600 of these, so an interface with more peers sends peerReport instead. */
             peers?: {
                 /** @example xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg= */
@@ -3279,6 +3348,11 @@ export interface components {
                 lastHandshakeAt: string | null;
                 rxBytes: number;
                 txBytes: number;
+                /**
+                 * @description Where the reporter's WireGuard last heard this peer from (wg show endpoints); omitted when it never did
+                 * @example 198.51.100.7:51820
+                 */
+                endpoint?: string;
             }[];
             peerReport?: components["schemas"]["PeerReport"];
         };
@@ -3291,7 +3365,8 @@ export interface components {
                 string,
                 number,
                 number,
-                number
+                number,
+                string
             ][];
             /** @description Peers the base had that left the interface (or whose counters were reset): their rows go. Default: []. */
             removed?: string[];
@@ -3608,6 +3683,11 @@ export interface components {
                     lastHandshakeAt: string | null;
                     rxBytes: number;
                     txBytes: number;
+                    /**
+                     * @description Where the reporter's WireGuard last heard this peer from (wg show endpoints); omitted when it never did
+                     * @example 198.51.100.7:51820
+                     */
+                    endpoint?: string;
                 }[];
                 peerReport?: components["schemas"]["PeerReport"] & unknown;
                 /** @description Results of the probes the desired state asked for. POOL_PROBE_FAILURES reports in a row (default 1) with every probe across a node down make that pool member "not forwarding" (a standby: "unreachable"); one up clears it. Only results of the probes this node's desired state names now (same acrossNodeId and target) count; any other result is ignored (the rest of the report is kept). */
@@ -7379,6 +7459,61 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["NodeConfig"];
                     "text/plain": string;
+                };
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    getNodePaths: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Node id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The node's paths */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodePaths"];
                 };
             };
             /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */

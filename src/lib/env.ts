@@ -66,6 +66,10 @@ export interface Env {
   POOL_PROBE_DOWN_AFTER?: string;
   POOL_PROBE_UP_AFTER?: string;
   POOL_HOLD_DOWN_SECONDS?: string;
+  /** Paths across NAT (docs/nat.md): when a pair goes onto a relay, how long it stays, when a learned endpoint expires. */
+  NAT_DIRECT_TIMEOUT_SECONDS?: string;
+  NAT_RELAY_HOLD_SECONDS?: string;
+  NAT_CANDIDATE_TTL_SECONDS?: string;
   /** log2 of scrypt's N for new password hashes (default 14; the workerd test suites use 10). */
   PASSWORD_SCRYPT_LOG_N?: string;
 }
@@ -155,6 +159,12 @@ const ConfigSchema = z.object({
   POOL_PROBE_UP_AFTER: intVar(4, 1, 20),
   /** A member the pool failed away from is not chosen again for this long while another member is healthy. */
   POOL_HOLD_DOWN_SECONDS: intVar(30, 0, 3600),
+  /** A pair whose ends have held each other's endpoints this long without a handshake goes onto a relay. */
+  NAT_DIRECT_TIMEOUT_SECONDS: intVar(20, 1, 3600),
+  /** A relayed pair stays at least this long before direct is taken again (doubling after each failed return, to 1 h). */
+  NAT_RELAY_HOLD_SECONDS: intVar(60, 1, 3600),
+  /** A learned endpoint not seen again for this long is dropped. */
+  NAT_CANDIDATE_TTL_SECONDS: intVar(600, 30, 86400),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

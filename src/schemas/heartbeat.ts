@@ -1,7 +1,19 @@
 import { z } from "@hono/zod-openapi";
+import { isLiteralEndpoint } from "../services/networks/net/endpoint";
 import { Endpoint, PublicKey } from "./nodes";
 
 const Counter = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** A literal address and port, as `wg show endpoints` prints one: what NAT paths are learned from (docs/nat.md). */
+export const LiteralEndpoint = z
+  .string()
+  .max(64)
+  .refine(isLiteralEndpoint, { message: "Must be IPv4:port or [IPv6]:port with a literal address" })
+  .openapi({ example: "198.51.100.7:51820" });
+
+const PeerEndpoint = LiteralEndpoint.openapi({
+  description: "Where the reporter's WireGuard last heard this peer from (wg show endpoints); omitted when it never did",
+});
 
 /** The old form: every peer of the interface in one array (small interfaces, old clients). */
 export const HeartbeatPeers = z
@@ -11,6 +23,7 @@ export const HeartbeatPeers = z
       lastHandshakeAt: z.iso.datetime({ offset: true }).nullable().openapi({ description: "RFC 3339; null when no handshake yet" }),
       rxBytes: Counter,
       txBytes: Counter,
+      endpoint: PeerEndpoint.optional(),
     }),
   )
   .max(1000)
@@ -35,10 +48,11 @@ export const PeerReportBody = z
     }),
     changed: z
       .array(
-        z.tuple([PublicKey, Counter, Counter, Counter]).openapi({
-          description: "[publicKey, latest handshake in Unix seconds (0: never), rxBytes, txBytes]",
-          example: ["xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=", 1763719200, 1234, 5678],
-          // OpenAPI 3.1: exactly the four prefixItems, nothing after them (`items` that no value matches;
+        z.tuple([PublicKey, Counter, Counter, Counter, PeerEndpoint.optional()]).openapi({
+          description:
+            "[publicKey, latest handshake in Unix seconds (0: never), rxBytes, txBytes, endpoint?]: the fifth, where the reporter's WireGuard last heard the peer from, is left out when it never did (and by clients from before NAT paths)",
+          example: ["xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=", 1763719200, 1234, 5678, "198.51.100.7:51820"],
+          // OpenAPI 3.1: at most the five prefixItems, nothing after them (`items` that no value matches;
           // the linters want an `items` beside every array).
           items: { not: {} },
         } as { description: string }),
@@ -80,6 +94,10 @@ export const HeartbeatBody = z
       .nullable()
       .openapi({ description: "The routing revision the device runs; null before it has applied any config" }),
     endpoint: Endpoint.optional(),
+    localEndpoints: z.array(LiteralEndpoint).max(8).optional().openapi({
+      description:
+        "The reporter's own endpoints on its LAN: each address of its underlay interfaces with the WireGuard listen port (docs/nat.md). Nodes behind the same NAT reach each other there",
+    }),
     peers: HeartbeatPeers,
     peerReport: PeerReportBody.optional().openapi({
       description: "The delta form of peers (not with peers); the answer then carries peerReport",

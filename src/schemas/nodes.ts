@@ -64,6 +64,7 @@ export const NodeSchema = z
     roles: Roles,
     gatewayId: z.string().nullable(),
     servesDns: z.boolean().openapi({ description: "A gateway node that serves the network's zone on its overlay address" }),
+    relay: z.boolean().openapi({ description: "A gateway node that carries pairs with no direct path between them (docs/nat.md)" }),
     tags: z
       .array(z.string())
       .openapi({ description: 'Access-policy tags ("tag:web"), set by the group\'s owners and admins (docs/access.md)' }),
@@ -96,6 +97,7 @@ export const presentNode = (node: typeof nodes.$inferSelect, redacted = false): 
   roles: node.isGateway ? ["gateway"] : [],
   gatewayId: node.gatewayId,
   servesDns: node.servesDns,
+  relay: node.relay,
   tags: node.tags,
   deviceId: node.deviceId,
   routing: redacted ? null : { mode: node.routingMode, policyIds: node.routingPolicyIds },

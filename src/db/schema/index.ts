@@ -33,3 +33,4 @@ export * from "./metrics";
 export * from "./gateway-assignments";
 export * from "./access-policies";
 export * from "./authority-guard";
+export * from "./relayed-pairs";

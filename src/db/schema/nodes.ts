@@ -30,6 +30,15 @@ export const nodes = sqliteTable(
     tags: text({ mode: "json" }).$type<string[]>().notNull().default([]),
     /** A gateway node that serves the network's zone on its overlay address (node configs name it as DNS server). */
     servesDns: integer({ mode: "boolean" }).notNull().default(false),
+    /** A gateway node that relays pairs of nodes that cannot reach each other directly (docs/nat.md). */
+    relay: integer({ mode: "boolean" }).notNull().default(false),
+    /** Endpoint candidates the server learned (docs/nat.md): the node's LAN endpoints, from its heartbeats. */
+    localEndpoints: text({ mode: "json" }).$type<string[]>().notNull().default([]),
+    /** The address its heartbeats arrived from: a weak hint of its NAT's public address. */
+    publicHost: text(),
+    /** Its endpoint after NAT, as a gateway with a public endpoint saw it (wg show endpoints), and when. */
+    observedEndpoint: text(),
+    observedAt: text(),
     /** The network routing revision at which this node last changed. */
     revision: integer().notNull(),
     /** What the node last reported applying (heartbeats); null until it reports. */

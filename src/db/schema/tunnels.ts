@@ -15,6 +15,8 @@ export const tunnelObservations = sqliteTable(
     fromNodeId: text().notNull(),
     peerPublicKey: text().notNull(),
     lastHandshakeAt: text(),
+    /** Where the reporter's WireGuard last heard the peer from (wg show endpoints); null when it never did. */
+    endpoint: text(),
     rxBytes: integer().notNull(),
     txBytes: integer().notNull(),
     reportedAt: text().notNull(),

@@ -25,4 +25,14 @@ export const config: AppRouteHandler<typeof routes.config> = async (c) => {
 };
 
 export const heartbeat: AppRouteHandler<typeof routes.heartbeat> = async (c) =>
-  c.json(await recordDeviceHeartbeat(c.env, c.var.db, deviceOrUserOf(c), c.req.valid("param").id, c.req.valid("json")), 200);
+  c.json(
+    await recordDeviceHeartbeat(
+      c.env,
+      c.var.db,
+      deviceOrUserOf(c),
+      c.req.valid("param").id,
+      c.req.valid("json"),
+      c.req.header("CF-Connecting-IP") ?? null,
+    ),
+    200,
+  );

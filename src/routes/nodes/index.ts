@@ -1,11 +1,20 @@
 import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./nodes.handlers";
 import * as routes from "./nodes.routes";
+import * as pathHandlers from "./paths.handlers";
+import * as pathRoutes from "./paths.routes";
+import { createRouter } from "../../lib/create-router";
 
-export const nodesRouter = guardedRouter("user")
-  .openapi(routes.create, handlers.create)
-  .openapi(routes.list, handlers.list)
-  .openapi(routes.get, handlers.get)
-  .openapi(routes.update, handlers.update)
-  .openapi(routes.remove, handlers.remove)
-  .openapi(routes.config, handlers.config);
+export const nodesRouter = createRouter()
+  .route(
+    "/",
+    guardedRouter("user")
+      .openapi(routes.create, handlers.create)
+      .openapi(routes.list, handlers.list)
+      .openapi(routes.get, handlers.get)
+      .openapi(routes.update, handlers.update)
+      .openapi(routes.remove, handlers.remove)
+      .openapi(routes.config, handlers.config),
+  )
+  // A device reads its own node's paths with its credential (wgo status).
+  .route("/", guardedRouter("deviceOrUser").openapi(pathRoutes.paths, pathHandlers.paths));

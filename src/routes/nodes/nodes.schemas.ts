@@ -7,6 +7,11 @@ const gatewayNeedsInventory = (body: { roles?: string[]; gatewayId?: string | nu
 const keyUnlessGateway = (body: { roles?: string[]; gatewayId?: string | null; publicKey?: string }) =>
   body.publicKey !== undefined || (!!body.roles?.includes("gateway") && !!body.gatewayId);
 const dnsOnlyOnGateways = (body: { roles?: string[]; servesDns?: boolean }) => !body.servesDns || !!body.roles?.includes("gateway");
+const relayOnlyOnGateways = (body: { roles?: string[]; relay?: boolean }) => !body.relay || !!body.roles?.includes("gateway");
+const Relay = z.boolean().openapi({
+  description:
+    "Gateway nodes only: carry traffic between pairs of nodes that find no direct path through NAT (docs/nat.md). A relay needs an endpoint, and forwards only inside its own network",
+});
 const ServesDns = z.boolean().openapi({ description: "Gateway nodes only: serve the network's zone on the node's overlay address" });
 const GATEWAY_ROLE =
   '["gateway"] makes this a gateway node: it then needs gatewayId, and may leave publicKey out for its gateway daemon to register';
@@ -26,11 +31,13 @@ export const CreateNodeBody = z
     roles: Roles.default([]).openapi({ description: GATEWAY_ROLE }),
     gatewayId: z.string().min(1).max(64).nullable().optional().openapi({ description: GATEWAY_ID }),
     servesDns: ServesDns.default(false),
+    relay: Relay.default(false),
     tags: NodeTags.optional(),
   })
   .refine(gatewayNeedsInventory, { message: "A gateway node names its inventory gateway", path: ["gatewayId"] })
   .refine(keyUnlessGateway, { message: "Required: only a gateway node may await its agent's key", path: ["publicKey"] })
   .refine(dnsOnlyOnGateways, { message: "Only a gateway node serves DNS", path: ["servesDns"] })
+  .refine(relayOnlyOnGateways, { message: "Only a gateway node relays", path: ["relay"] })
   .openapi("CreateNode");
 
 export const UpdateNodeBody = z
@@ -43,6 +50,7 @@ export const UpdateNodeBody = z
     roles: Roles.optional().openapi({ description: GATEWAY_ROLE }),
     gatewayId: z.string().min(1).max(64).nullable().optional().openapi({ description: GATEWAY_ID }),
     servesDns: ServesDns.optional(),
+    relay: Relay.optional(),
     tags: NodeTags.optional(),
   })
   .openapi("UpdateNode");

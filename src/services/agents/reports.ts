@@ -17,6 +17,7 @@ import {
 } from "../networks/operations/peer-reports";
 import { type ProbeResult, probeStatements } from "../networks/pools/probe-reports";
 import { networkWriter } from "../networks/writer/network-writer";
+import { reportedPeers, sendPathReports } from "./path-reports";
 
 export interface NodeReport {
   nodeId: string;
@@ -41,6 +42,7 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
     .select({
       id: nodes.id,
       networkId: nodes.networkId,
+      endpoint: nodes.endpoint,
       lastSeenAt: nodes.lastSeenAt,
       peerReportSeq: nodes.peerReportSeq,
       peerResyncFrom: nodes.peerResyncFrom,
@@ -96,6 +98,14 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
   const staleMs = config.POOL_STALE_SECONDS * 1000;
   const heardAgain = known.filter((node) => node.lastSeenAt === null || Date.parse(now) - Date.parse(node.lastSeenAt) > staleMs);
   await evaluatePoolsOf(env, new Set([...probes.networksToEvaluate, ...heardAgain.map((node) => node.networkId)]));
+  await sendPathReports(
+    env,
+    reports.map((r) => {
+      const { networkId, endpoint } = byId.get(r.nodeId)!;
+      const peers = reportedPeers(r.peers, deltas.get(r.nodeId) ?? null);
+      return { nodeId: r.nodeId, networkId, endpoint, appliedRoutingRevision: r.appliedRoutingRevision, peers };
+    }),
+  );
   return reports.map((r) => {
     const node = byId.get(r.nodeId)!;
     return {

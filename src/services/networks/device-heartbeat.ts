@@ -6,6 +6,7 @@ import { unwrap } from "../../lib/write-result";
 import { type DeviceActor, deviceAccess } from "./device-access";
 import type { TunnelObservation } from "./operations/observations";
 import { admitPeerDelta, type PeerDelta, peerReportAnswer } from "./operations/peer-reports";
+import { publicHostOf } from "./nat/public-host";
 import { networkWriter } from "./writer/network-writer";
 
 /**
@@ -16,6 +17,8 @@ import { networkWriter } from "./writer/network-writer";
 export interface Heartbeat {
   appliedRevision: number | null;
   endpoint?: string | null;
+  /** Its LAN endpoints (docs/nat.md). */
+  localEndpoints?: string[];
   peers?: TunnelObservation[];
   peerReport?: PeerDelta;
 }
@@ -28,7 +31,15 @@ export interface Heartbeat {
  * base the access read found on the node (operations/peer-reports.ts); one that does not build on it is
  * not stored and the answer asks for a full report.
  */
-export async function recordDeviceHeartbeat(env: Env, db: Db, actor: DeviceActor, deviceId: string, report: Heartbeat) {
+export async function recordDeviceHeartbeat(
+  env: Env,
+  db: Db,
+  actor: DeviceActor,
+  deviceId: string,
+  report: Heartbeat,
+  /** The address the request came from (CF-Connecting-IP): a hint of the device's NAT's public address. */
+  sourceAddress: string | null = null,
+) {
   const { device, node, network } = await deviceAccess(db, actor, deviceId);
   if (report.appliedRevision !== null && report.appliedRevision > network.routingRevision) {
     throw domainError(`appliedRevision ${report.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
@@ -44,6 +55,8 @@ export async function recordDeviceHeartbeat(env: Env, db: Db, actor: DeviceActor
       endpoint: report.endpoint ?? null,
       peers: report.peers,
       ...(delta ? { delta } : {}),
+      ...(report.localEndpoints ? { localEndpoints: report.localEndpoints } : {}),
+      publicHost: publicHostOf(sourceAddress),
       at,
     }),
   );

@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { dnsRecords, gatewayPools, networks, nodes, routingPolicies } from "../../db/schema";
+import { dnsRecords, gatewayPools, networks, nodes, relayedPairs, routingPolicies } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { loadAccessState } from "./access/access-state";
@@ -14,18 +14,20 @@ export type NodeRow = typeof nodes.$inferSelect;
 export type PolicyRow = typeof routingPolicies.$inferSelect;
 export type DnsRecordRow = typeof dnsRecords.$inferSelect;
 export type PoolRow = typeof gatewayPools.$inferSelect;
+export type RelayedPairRow = typeof relayedPairs.$inferSelect;
 
 /** Everything routing depends on, read in one round trip (a fixed number of queries at any size). */
 export async function loadRoutingState(db: Db, networkId: string) {
-  const [networkRows, nodeRows, policyRows, poolRows] = await db.batch([
+  const [networkRows, nodeRows, policyRows, poolRows, pairRows] = await db.batch([
     db.select().from(networks).where(eq(networks.id, networkId)),
     db.select().from(nodes).where(eq(nodes.networkId, networkId)),
     db.select().from(routingPolicies).where(eq(routingPolicies.networkId, networkId)),
     db.select().from(gatewayPools).where(eq(gatewayPools.networkId, networkId)),
+    db.select().from(relayedPairs).where(eq(relayedPairs.networkId, networkId)),
   ]);
   const network = networkRows[0];
   if (!network) throw notFound("Network");
-  return { network, nodes: nodeRows, policies: policyRows, pools: poolRows };
+  return { network, nodes: nodeRows, policies: policyRows, pools: poolRows, relayedPairs: pairRows };
 }
 
 /** Everything the network's writer holds in memory: the routing state, the DNS records and the access policy. */
@@ -74,8 +76,16 @@ export function dnsServersOf(nodes: Iterable<NodeRow>): string[] {
 }
 
 /** Stored rows → the routing core's inputs. */
-export function toRoutingNetwork(network: NetworkRow, dnsServers: string[] = []): RoutingNetwork {
-  return { id: network.id, cidr: network.cidr, routingRevision: network.routingRevision, dnsServers, dnsDomain: network.dnsDomain };
+export function toRoutingNetwork(network: NetworkRow, dnsServers: string[] = [], pairs: readonly RelayedPairRow[] = []): RoutingNetwork {
+  const relayed = pairs.flatMap((pair) => (pair.relayNodeId ? [{ a: pair.nodeA, b: pair.nodeB, relayId: pair.relayNodeId }] : []));
+  return {
+    id: network.id,
+    cidr: network.cidr,
+    routingRevision: network.routingRevision,
+    dnsServers,
+    dnsDomain: network.dnsDomain,
+    ...(relayed.length > 0 ? { relayedPairs: relayed } : {}),
+  };
 }
 
 export function toRoutingNode(node: NodeRow): RoutingNode {
@@ -90,8 +100,15 @@ export function toRoutingNode(node: NodeRow): RoutingNode {
     listenPort: node.listenPort,
     isGateway: node.isGateway,
     routing,
+    ...(node.relay ? { relay: true } : {}),
+    ...(hasCandidates(node)
+      ? { candidates: { local: node.localEndpoints, publicHost: node.publicHost, observed: node.observedEndpoint } }
+      : {}),
   };
 }
+
+const hasCandidates = (node: NodeRow) =>
+  node.endpoint === null && (node.localEndpoints.length > 0 || node.publicHost !== null || node.observedEndpoint !== null);
 
 export const toRoutingPolicy = (policy: Pick<PolicyRow, "id" | "name" | "destinationCidr" | "gatewayPath">): RoutingPolicy => ({
   id: policy.id,

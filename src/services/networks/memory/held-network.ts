@@ -3,7 +3,7 @@ import { mustParseCidr } from "../net/cidr";
 import { publicKeyOrNull } from "../net/wireguard-key";
 import { AddressPool } from "../net/address-pool";
 import { compareIds } from "../routing/ordering";
-import type { DnsRecordRow, NetworkRow, NetworkState, NodeRow, PolicyRow, PoolRow } from "../state";
+import type { DnsRecordRow, NetworkRow, NetworkState, NodeRow, PolicyRow, PoolRow, RelayedPairRow } from "../state";
 
 /**
  * One network as its writer holds it in memory: the rows routing and DNS depend on, with the indexes
@@ -20,6 +20,8 @@ export class HeldNetwork {
   readonly records = new Map<string, DnsRecordRow>();
   /** Gateway pools: hops of gateway paths whose active member the writer chooses (operations/gateway-pools.ts). */
   readonly pools = new Map<string, PoolRow>();
+  /** Pairs on a relay, and pairs back on direct that keep their hold (docs/nat.md), keyed "nodeA nodeB". */
+  readonly relayedPairs = new Map<string, RelayedPairRow>();
   addresses: AddressPool;
   /** The access policy in force (docs/access.md) and whose each device node is, for its selectors. */
   access: AccessDocument;
@@ -34,6 +36,7 @@ export class HeldNetwork {
     for (const policy of state.policies) this.policies.set(policy.id, policy);
     for (const record of state.records) this.records.set(record.id, record);
     for (const pool of state.pools) this.pools.set(pool.id, pool);
+    for (const pair of state.relayedPairs) this.relayedPairs.set(pairKey(pair.nodeA, pair.nodeB), pair);
     this.access = state.access;
     this.owners = new Map(state.owners);
   }
@@ -56,7 +59,7 @@ export class HeldNetwork {
   }
 
   putNode(row: NodeRow): void {
-    this.removeNode(row.id);
+    this.unindex(row.id);
     this.nodes.set(row.id, row);
     this.byName.set(row.name, row.id);
     // Keyless gateway nodes (awaiting their agent) share '' and are not found by key.
@@ -65,6 +68,15 @@ export class HeldNetwork {
   }
 
   removeNode(id: string): void {
+    this.unindex(id);
+    // As D1's foreign keys do: the node's pairs go, and pairs it relayed are direct again.
+    for (const [key, pair] of this.relayedPairs) {
+      if (pair.nodeA === id || pair.nodeB === id) this.relayedPairs.delete(key);
+      else if (pair.relayNodeId === id) this.relayedPairs.set(key, { ...pair, relayNodeId: null });
+    }
+  }
+
+  private unindex(id: string): void {
     const old = this.nodes.get(id);
     if (!old) return;
     this.nodes.delete(id);
@@ -100,8 +112,14 @@ export class HeldNetwork {
       policies: byId(this.policies.values()),
       records: byId(this.records.values()),
       pools: byId(this.pools.values()),
+      relayedPairs: [...this.relayedPairs.values()].sort((a, b) =>
+        compareIds({ id: pairKey(a.nodeA, a.nodeB) }, { id: pairKey(b.nodeA, b.nodeB) }),
+      ),
       access: this.access,
       owners: new Map(this.owners),
     };
   }
 }
+
+/** A pair's key, whichever end names it first: ids in order. */
+export const pairKey = (x: string, y: string) => (x < y ? `${x} ${y}` : `${y} ${x}`);

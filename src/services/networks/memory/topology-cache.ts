@@ -29,7 +29,7 @@ export class TopologyCache {
       return cached;
     }
     const state = held.state();
-    const network = toRoutingNetwork(state.network, dnsServersOf(state.nodes));
+    const network = toRoutingNetwork(state.network, dnsServersOf(state.nodes), state.relayedPairs);
     const access = state.network.accessMode === "policy" ? compileHeldAccess(state, Date.now()) : null;
     const built = buildTopology(network, state.nodes.map(toRoutingNode), state.policies.map(toEffectiveRoutingPolicy(held.pools)), access);
     this.byRevision.set(revision, built);

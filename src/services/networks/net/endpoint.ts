@@ -33,3 +33,15 @@ export function endpointHostProblem(endpoint: string): string | null {
   if (host.includes(":")) return "Write an IPv6 endpoint in brackets: [2001:db8::1]:51820";
   return hostProblem(host);
 }
+
+/**
+ * A literal endpoint as WireGuard reports one: `IPv4:port` or `[IPv6]:port`, port 1-65535, no host name (an
+ * address the data plane saw, never a name to resolve) and no zone index.
+ */
+export function isLiteralEndpoint(endpoint: string): boolean {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3})):(\d{1,5})$/.exec(endpoint);
+  if (!match) return false;
+  const port = Number(match[3]);
+  if (port < 1 || port > 65535 || String(port) !== match[3]) return false;
+  return match[2] !== undefined ? ipaddr.IPv4.isValidFourPartDecimal(match[2]) : isIpv6(match[1]!);
+}

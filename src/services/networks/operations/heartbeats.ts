@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { devices, nodes } from "../../../db/schema";
+import type { PathReport } from "./nat-paths";
 import { replaceObservations, type TunnelObservation } from "./observations";
 import { type AdmittedDelta, fullReportColumns, mergeDeltas, peerDeltaStatements, peerReportColumns } from "./peer-reports";
 
@@ -15,8 +16,24 @@ export interface AdmittedHeartbeat {
   peers: TunnelObservation[] | undefined;
   /** The delta form, once accepted (operations/peer-reports.ts). */
   delta?: AdmittedDelta;
+  /** Its LAN endpoints, and the address the heartbeat came from (docs/nat.md): the writer stores them on change. */
+  localEndpoints?: string[];
+  publicHost?: string | null;
   at: string;
 }
+
+/** What a heartbeat says of paths across NAT (operations/nat-paths.ts). */
+export const heartbeatPathReport = (beat: AdmittedHeartbeat): PathReport => ({
+  nodeId: beat.nodeId,
+  appliedRevision: beat.appliedRevision,
+  peers: [...(beat.peers ?? []), ...(beat.delta?.changed ?? [])].map((peer) => ({
+    publicKey: peer.publicKey,
+    handshakeAt: peer.lastHandshakeAt ? Date.parse(peer.lastHandshakeAt) : null,
+    endpoint: peer.endpoint ?? null,
+  })),
+  ...(beat.localEndpoints ? { localEndpoints: beat.localEndpoints } : {}),
+  publicHost: beat.publicHost ?? null,
+});
 
 /** D1 runs a batch as one transaction; this many statements keeps each one short. */
 const STATEMENTS_PER_BATCH = 200;

@@ -27,9 +27,10 @@ export function assertUniqueIdentity(held: HeldNetwork, candidate: { name: strin
 }
 
 /** The route checks these on the body; a node that loses the gateway role is checked here, as is a PATCH. */
-export function assertGatewayOnly(node: { isGateway: boolean; servesDns: boolean; publicKey: string }) {
+export function assertGatewayOnly(node: { isGateway: boolean; servesDns: boolean; publicKey: string; relay?: boolean }) {
   if (node.isGateway) return;
   if (node.servesDns) throw fieldError("servesDns", "Only a gateway node serves DNS");
+  if (node.relay) throw fieldError("relay", "Only a gateway node relays");
   if (publicKeyOrNull(node.publicKey) === null) throw fieldError("publicKey", "Required: only a gateway node may await its agent's key");
 }
 

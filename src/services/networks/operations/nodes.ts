@@ -30,6 +30,8 @@ export interface NodeInput {
   isGateway?: boolean;
   gatewayId?: string | null;
   servesDns?: boolean;
+  /** Gateway nodes only: carries pairs with no direct path (docs/nat.md). */
+  relay?: boolean;
   deviceId?: string | null;
   routingMode?: NodeRow["routingMode"];
   routingPolicyIds?: string[];
@@ -62,7 +64,7 @@ export async function planNode({ db, memory }: WriterContext, networkId: string,
   const isGateway = input.isGateway ?? false;
   const gatewayId = isGateway ? (input.gatewayId ?? null) : null;
   const servesDns = input.servesDns ?? false;
-  assertGatewayOnly({ isGateway, servesDns, publicKey });
+  assertGatewayOnly({ isGateway, servesDns, publicKey, relay: input.relay ?? false });
   await assertGatewayRole(db, isGateway, gatewayId);
   const now = nowIso();
   const row: NodeRow = {
@@ -80,6 +82,11 @@ export async function planNode({ db, memory }: WriterContext, networkId: string,
     routingMode: input.routingMode ?? "all",
     routingPolicyIds: input.routingPolicyIds ?? [],
     servesDns,
+    relay: isGateway && (input.relay ?? false),
+    localEndpoints: [],
+    publicHost: null,
+    observedEndpoint: null,
+    observedAt: null,
     revision: held.network.routingRevision + 1,
     appliedRoutingRevision: null,
     appliedDnsRevision: null,
@@ -150,6 +157,8 @@ export async function updateNode(
     gatewayId,
     // A node that stops being a gateway stops serving DNS unless this change says otherwise (then it is refused).
     servesDns: changes.servesDns ?? (isGateway ? current.servesDns : false),
+    // Like servesDns: a node that stops being a gateway stops relaying unless this change says otherwise (refused).
+    relay: changes.relay ?? (isGateway ? current.relay : false),
     address: changes.address !== undefined ? pickAddress(held, changes.address, current) : current.address,
     revision: held.network.routingRevision + 1,
     updatedAt: nowIso(),

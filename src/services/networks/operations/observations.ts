@@ -4,16 +4,18 @@ import { insertWhere } from "../../../db/insert-where";
 import { tunnelObservations } from "../../../db/schema";
 import { newId } from "../../../lib/ids";
 
-/** One tunnel as its node reports it: the peer's key, its last handshake and the interface's counters. */
+/** One tunnel as its node reports it: the peer's key, its last handshake, the interface's counters, where it heard the peer. */
 export interface TunnelObservation {
   publicKey: string;
   lastHandshakeAt: string | null;
   rxBytes: number;
   txBytes: number;
+  /** The peer's endpoint as the reporter's WireGuard holds it (wg show endpoints); absent from older clients. */
+  endpoint?: string | null;
 }
 
-/** D1 binds at most 100 parameters per statement; a row here binds 9 and the guards 2, so 10 rows a statement. */
-const ROWS_PER_STATEMENT = Math.floor((100 - 2) / 9);
+/** D1 binds at most 100 parameters per statement; a row here binds 10 and the guards 2, so 9 rows a statement. */
+const ROWS_PER_STATEMENT = Math.floor((100 - 2) / 10);
 
 /**
  * Statements for one batch that make the reporter's observations exactly `peers` (devices' heartbeats and
@@ -45,6 +47,7 @@ export function upsertObservations(
     fromNodeId,
     peerPublicKey: peer.publicKey,
     lastHandshakeAt: peer.lastHandshakeAt,
+    endpoint: peer.endpoint ?? null,
     rxBytes: peer.rxBytes,
     txBytes: peer.txBytes,
     reportedAt: now,
@@ -67,6 +70,8 @@ function upsert(db: Db, rows: (typeof tunnelObservations.$inferInsert)[], onlyIf
     target: [tunnelObservations.fromNodeId, tunnelObservations.peerPublicKey],
     set: {
       lastHandshakeAt: sql`excluded.last_handshake_at`,
+      // An older client says nothing of endpoints: what a newer report said stays.
+      endpoint: sql`coalesce(excluded.endpoint, ${tunnelObservations.endpoint})`,
       rxBytes: sql`excluded.rx_bytes`,
       txBytes: sql`excluded.tx_bytes`,
       reportedAt: sql`excluded.reported_at`,

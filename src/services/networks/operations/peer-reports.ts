@@ -14,8 +14,8 @@ import { type TunnelObservation, upsertObservations } from "./observations";
  */
 export interface PeerDelta {
   base: number | null;
-  /** [publicKey, handshake in Unix seconds (0: never), rxBytes, txBytes] */
-  changed: [string, number, number, number][];
+  /** [publicKey, handshake in Unix seconds (0: never), rxBytes, txBytes, endpoint?] */
+  changed: [string, number, number, number, string?][];
   removed: string[];
   more: boolean;
 }
@@ -45,11 +45,12 @@ export function admitPeerDelta(node: PeerReportBase, delta: PeerDelta, now: stri
   if (!starts && delta.base !== node.peerReportSeq) return null;
   const resyncFrom = starts ? now : node.peerResyncFrom;
   return {
-    changed: delta.changed.map(([publicKey, handshake, rxBytes, txBytes]) => ({
+    changed: delta.changed.map(([publicKey, handshake, rxBytes, txBytes, endpoint]) => ({
       publicKey,
       lastHandshakeAt: handshake > 0 ? new Date(handshake * 1000).toISOString() : null,
       rxBytes,
       txBytes,
+      ...(endpoint !== undefined ? { endpoint } : {}),
     })),
     // A key both changed and removed in one page is a contradiction; the change wins (the row stays exact for it).
     removed: delta.removed.filter((key) => !delta.changed.some(([changed]) => changed === key)),

@@ -1,4 +1,5 @@
 import { forwardRules } from "../access/forward";
+import { endpointFor } from "./endpoints";
 import { routingIntentFor } from "./intent";
 import { peerRoutes } from "./peer-routes";
 import { buildTopology, type Topology, type TopologyNode } from "./topology";
@@ -7,7 +8,7 @@ import { renderWgQuick } from "./wg-quick";
 
 /**
  * A node that cannot accept connections (no endpoint) must keep NAT and firewall mappings open
- * towards peers that can, or those peers could never reach it first. 25 s is WireGuard's own advice.
+ * towards peers it has an endpoint for (configured or learned: docs/nat.md), or they could never reach it first. 25 s is WireGuard's own advice.
  */
 const KEEPALIVE_SECONDS = 25;
 
@@ -17,8 +18,8 @@ const KEEPALIVE_SECONDS = 25;
  * moment it is configured (WireGuard sends a keepalive when one is switched on), so whichever end applies
  * a change last opens the session at once instead of the first end's 5 s retry (docs/routing.md).
  */
-const keepalive = (node: TopologyNode, peer: TopologyNode) =>
-  peer.endpoint !== null && (node.endpoint === null || (node.isGateway && peer.isGateway)) ? KEEPALIVE_SECONDS : null;
+const keepalive = (node: TopologyNode, peer: TopologyNode, peerEndpoint: string | null) =>
+  peerEndpoint !== null && (node.endpoint === null || (node.isGateway && peer.isGateway)) ? KEEPALIVE_SECONDS : null;
 
 /**
  * The configuration of one node, rendered from a shared topology. Callers have loaded the node, so a
@@ -37,15 +38,19 @@ export function configCoreFor(topology: Topology, nodeId: string): NodeConfigCor
     const why = topology.ignoredNodes.includes(nodeId) ? "its address is unusable in this network" : "it is not a node of this network";
     throw new Error(`Cannot build a config for node ${nodeId}: ${why}`);
   }
-  const peers: PeerConfig[] = peerRoutes(topology, node).map(({ peer, allowedIps }) => ({
-    nodeId: peer.id,
-    name: peer.name,
-    address: peer.address,
-    publicKey: peer.publicKey,
-    endpoint: peer.endpoint,
-    allowedIps,
-    persistentKeepalive: keepalive(node, peer),
-  }));
+  const peers: PeerConfig[] = peerRoutes(topology, node).map(({ peer, allowedIps }) => {
+    // Two nodes that only dial out both get the other's learned endpoint and a keepalive: both NATs open.
+    const endpoint = endpointFor(node, peer);
+    return {
+      nodeId: peer.id,
+      name: peer.name,
+      address: peer.address,
+      publicKey: peer.publicKey,
+      endpoint,
+      allowedIps,
+      persistentKeepalive: keepalive(node, peer, endpoint),
+    };
+  });
   return {
     nodeId: node.id,
     networkId: topology.network.id,
@@ -55,7 +60,8 @@ export function configCoreFor(topology: Topology, nodeId: string): NodeConfigCor
     peers,
     routingIntent: routingIntentFor(topology, node),
     // A standby forwards before it is needed: a failover then changes its peers and routes, not its sysctls.
-    forwarding: topology.forwarders.has(node.id) || topology.standbys.has(node.id),
+    // A relay forwards between the pairs it carries.
+    forwarding: topology.forwarders.has(node.id) || topology.standbys.has(node.id) || topology.relays.has(node.id),
     ...accessFiltersFor(topology, node.id),
   };
 }

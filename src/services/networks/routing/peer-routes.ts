@@ -1,3 +1,4 @@
+import { cidrBounds, parseAddress } from "../net/ipam";
 import { compareBigInt, compareIds } from "./ordering";
 import { isSourceOf, type Topology, type TopologyNode } from "./topology";
 
@@ -36,10 +37,14 @@ export function peerRoutes(topology: Topology, node: TopologyNode): PeerRoute[] 
   for (const child of topology.children.get(node.id) ?? []) {
     routes.push({ peer: child, allowedIps: [...subtreeOf(topology, child), ...(topology.edgeDestinations.get(child.id) ?? [])] });
   }
-  return withStandbyLinks(topology, node, routes)
-    .filter((route) => route.allowedIps.length > 0)
-    .filter(hasKey)
-    .sort((a, b) => compareBigInt(a.peer.key, b.peer.key) || compareIds(a.peer, b.peer));
+  const relayed = topology.relayVia.get(node.id);
+  return (
+    withRelays(topology, withStandbyLinks(topology, node, routes), relayed)
+      // A relayed peer stays, emptied: its endpoint and keepalive keep trying the direct path underneath.
+      .filter((route) => route.allowedIps.length > 0 || relayed?.has(route.peer.id))
+      .filter(hasKey)
+      .sort((a, b) => compareBigInt(a.peer.key, b.peer.key) || compareIds(a.peer, b.peer))
+  );
 }
 
 /**
@@ -70,6 +75,42 @@ function withStandbyLinks(topology: Topology, node: TopologyNode, routes: Route[
 }
 
 /**
+ * A relayed peer's own address moves onto its relay's entry; the peer's entry keeps the rest (docs/nat.md).
+ * On the relay's entry the carried addresses join its node addresses in numeric order, before destinations.
+ */
+function withRelays(topology: Topology, routes: Route[], relayed: ReadonlyMap<string, string> | undefined): Route[] {
+  if (!relayed) return routes;
+  const moving = new Map<string, TopologyNode[]>();
+  for (const route of routes) {
+    const relayId = relayed.get(route.peer.id);
+    if (relayId !== undefined) moving.set(relayId, [...(moving.get(relayId) ?? []), route.peer]);
+  }
+  return routes.map((route) => {
+    if (relayed.has(route.peer.id)) return { ...route, allowedIps: route.allowedIps.filter((prefix) => prefix !== route.peer.hostPrefix) };
+    const carried = moving.get(route.peer.id);
+    return carried ? { ...route, allowedIps: withCarried(topology, route.allowedIps, carried) } : route;
+  });
+}
+
+function withCarried(topology: Topology, allowedIps: string[], carried: TopologyNode[]): string[] {
+  const bounds = cidrBounds(topology.cidr);
+  const hostLength = topology.cidr.family === "ipv4" ? 32 : 128;
+  const overlayKey = (prefix: string) => {
+    const [address, length] = prefix.split("/");
+    const parsed = Number(length) === hostLength ? parseAddress(address!) : null;
+    return parsed && parsed.value >= bounds.first && parsed.value <= bounds.last ? parsed.value : null;
+  };
+  const hosts = allowedIps.flatMap((prefix) => {
+    const key = overlayKey(prefix);
+    return key === null ? [] : [{ prefix, key }];
+  });
+  const merged = [...hosts, ...carried.map((peer) => ({ prefix: peer.hostPrefix, key: peer.key }))].sort((a, b) =>
+    compareBigInt(a.key, b.key),
+  );
+  return [...merged.map((host) => host.prefix), ...allowedIps.filter((prefix) => overlayKey(prefix) === null)];
+}
+
+/**
  * A flat node reaches every other flat node directly, and through it that node's whole subtree. When
  * this node is a source, each policy destination goes to the path's first hop; the first hop is always
  * a root of the forest, hence a flat peer, so the entry always has somewhere to go.
@@ -96,15 +137,15 @@ function meshRoutes(topology: Topology, node: TopologyNode): Route[] {
 
 /**
  * The flat nodes a flat node holds. Policy mode trims the mesh to the pairs where one side may reach the
- * other; gateways on paths, and pool members standing by to be on one, stay peers of everyone and hold
+ * other; gateways on paths, pool members standing by to be on one, and relays stay peers of everyone and hold
  * everyone (chains need them; their own filters decide what passes). The trimmed list comes from the policy's classes (access/compile.ts peersOf), not
  * from asking about every node: a laptop allowed 50 peers in a 10,000-node network costs ~50, and every
  * node's config after a change costs the peers there are, not nodes² (docs/access.md, "Measured").
  * Order does not matter here: peerRoutes sorts.
  */
 function meshPeers(topology: Topology, node: TopologyNode): Iterable<TopologyNode> {
-  const { access, forwarders, standbys } = topology;
-  if (access === null || forwarders.has(node.id) || standbys.has(node.id)) return topology.flat;
+  const { access, forwarders, standbys, relays } = topology;
+  if (access === null || forwarders.has(node.id) || standbys.has(node.id) || relays.has(node.id)) return topology.flat;
   const peers = new Map<string, TopologyNode>();
   const add = (id: string) => {
     const peer = topology.nodes.get(id);
@@ -113,6 +154,9 @@ function meshPeers(topology: Topology, node: TopologyNode): Iterable<TopologyNod
   };
   for (const id of forwarders) add(id);
   for (const id of standbys) add(id);
+  for (const id of relays) add(id);
+  // A relayed pair keeps its direct entry (retried underneath); the relay carries its traffic.
+  for (const id of topology.relayVia.get(node.id)?.keys() ?? []) add(id);
   for (const subject of access.peersOf(node.id)) add(subject.id);
   return peers.values();
 }

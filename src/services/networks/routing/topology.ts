@@ -4,6 +4,7 @@ import { mustParseCidr, type Cidr } from "../net/cidr";
 import { cidrBounds, formatAddress, parseAddress } from "../net/ipam";
 import { buildForest, byDestination, type AcceptedPolicy } from "./forest";
 import { compareBigInt, compareIds } from "./ordering";
+import { relayLayoutOf } from "./relays";
 import { standbyLinksOf } from "./standby-links";
 import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "./types";
 
@@ -44,6 +45,10 @@ export interface Topology {
   standbys: Set<string>;
   /** Direct tunnels of standbys with the hops beside theirs, both directions (routing/standby-links.ts). */
   links: Map<string, Set<string>>;
+  /** Relays that can carry pairs: like forwarders, everyone holds them (docs/nat.md). */
+  relays: Set<string>;
+  /** Per relayed node, each relayed peer and the relay carrying the pair (routing/relays.ts). */
+  relayVia: Map<string, Map<string, string>>;
   /** Policy mode: who may reach whom (services/networks/access); null in open mode. */
   access: CompiledAccess | null;
   /** Per gateway, the routed destinations on its paths: where its forward filter applies. */
@@ -96,6 +101,8 @@ export function buildTopology(
     });
   }
 
+  const { relays, relayVia } = relayLayoutOf(network.relayedPairs ?? [], byId, parent);
+
   return {
     network,
     cidr,
@@ -112,6 +119,8 @@ export function buildTopology(
     forwarders,
     standbys,
     links,
+    relays,
+    relayVia,
     access,
     destinationsThrough,
     destinationOf,

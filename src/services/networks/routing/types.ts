@@ -21,6 +21,27 @@ export interface RoutingNode {
   listenPort: number | null;
   isGateway: boolean;
   routing: RoutingSelection;
+  /** A gateway that relays pairs of nodes with no direct path between them (docs/nat.md). */
+  relay?: boolean;
+  /** Where the node may be reached though it names no endpoint: what the server learned (docs/nat.md). */
+  candidates?: EndpointCandidates;
+}
+
+/** A node's learned endpoints (routing/endpoints.ts chooses among them per pair). */
+export interface EndpointCandidates {
+  /** Its LAN endpoints ("192.168.1.10:51820"), from its own heartbeats. */
+  local: string[];
+  /** The address its heartbeats came from: its NAT's public address, as a hint. */
+  publicHost: string | null;
+  /** Its endpoint after NAT, as a gateway with a public endpoint last saw it. */
+  observed: string | null;
+}
+
+/** Two nodes the server moved onto a relay because they found no direct path (docs/nat.md). */
+export interface RelayedPair {
+  a: string;
+  b: string;
+  relayId: string;
 }
 
 export interface RoutingPolicy {
@@ -45,6 +66,8 @@ export interface RoutingNetwork {
   dnsServers: string[];
   /** The network's zone: the search domain configs name beside their DNS servers. */
   dnsDomain?: string;
+  /** Pairs carried through a relay instead of directly (absent: none). */
+  relayedPairs?: RelayedPair[];
 }
 
 export type HopRole = "source" | "transit" | "egress";
@@ -80,7 +103,7 @@ export interface NodeConfig {
   interface: { address: string; listenPort: number | null; dns: string[]; dnsSearch: string[] };
   peers: PeerConfig[];
   routingIntent: RoutingIntentEntry[];
-  /** True for gateways on any path, and pool members standing by: they forward packets between peers and must have IP forwarding on. */
+  /** True for gateways on any path, pool members standing by and relays: they forward packets between peers and must have IP forwarding on. */
   forwarding: boolean;
   /** Policy mode only (docs/access.md): what may reach the node over the overlay, its inbound filter. */
   accessRules?: InboundRule[];

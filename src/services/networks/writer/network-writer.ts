@@ -16,7 +16,10 @@ import * as devices from "../operations/devices";
 import * as dnsRecords from "../operations/dns-records";
 import * as gatewayAgent from "../operations/gateway-agent";
 import * as pools from "../operations/gateway-pools";
-import { type AdmittedHeartbeat, mergeHeartbeats, writeHeartbeats } from "../operations/heartbeats";
+import { type AdmittedHeartbeat, heartbeatPathReport, mergeHeartbeats, writeHeartbeats } from "../operations/heartbeats";
+import type { PathReport } from "../operations/nat-paths";
+import { nodePaths } from "../views/node-paths";
+import { NAT_CHECK_MS, NatClock } from "./nat-clock";
 import * as networks from "../operations/networks";
 import * as nodes from "../operations/nodes";
 import * as policies from "../operations/policies";
@@ -47,6 +50,8 @@ export class NetworkWriter extends DurableObject<Env> {
   private readonly writes: WriteRunner;
   /** Heartbeats bypass the serial queue (they touch no routing state) and share D1 batches under load. */
   private readonly heartbeats: GroupCommit<AdmittedHeartbeat>;
+  /** Paths across NAT: what reports say of tunnels and endpoints, and the clock that moves pairs (nat-clock.ts). */
+  private readonly nat: NatClock;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -57,6 +62,7 @@ export class NetworkWriter extends DurableObject<Env> {
     });
     this.waiters = new RevisionWaiters(() => this.writes.memory.heldRoutingRevision());
     this.heartbeats = new GroupCommit((items) => writeHeartbeats(this.writes.db, items), mergeHeartbeats);
+    this.nat = new NatClock(env, this.writes, this.alarmClock);
   }
 
   updateNetwork(networkId: string, groupId: string, changes: networks.NetworkChanges, audit?: AuditContext) {
@@ -162,9 +168,23 @@ export class NetworkWriter extends DurableObject<Env> {
     });
   }
 
-  /** Outside the queue: group-committed with other heartbeats (lib/group-commit.ts). */
+  /** Outside the queue: group-committed with other heartbeats (lib/group-commit.ts); then what it says of paths. */
   recordHeartbeat(heartbeat: AdmittedHeartbeat) {
-    return capture(() => this.heartbeats.submit(heartbeat.nodeId, heartbeat));
+    return capture(async () => {
+      await this.heartbeats.submit(heartbeat.nodeId, heartbeat);
+      await unwrap(this.nat.observe(heartbeat.networkId, [heartbeatPathReport(heartbeat)]));
+    });
+  }
+  /** What gateway agents' reports say of paths (their peers' endpoints after NAT): services/agents/reports.ts. */
+  observePaths(networkId: string, reports: PathReport[]) {
+    return capture(() => unwrap(this.nat.observe(networkId, reports)));
+  }
+  /** GET /nodes/:id/paths (views/node-paths.ts): the held network, this writer's relays and the node's tunnel rows. */
+  readPaths(networkId: string, nodeId: string) {
+    return capture(async () => {
+      const held = await this.writes.memory.forRead(this.writes.db, networkId);
+      return nodePaths(this.writes.db, held, this.writes.memory.topologies.current(held), nodeId);
+    });
   }
 
   /** Config reads, served from the writer's memory (memory/config-reads.ts). */
@@ -210,11 +230,12 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.writes.write(undefined, (ctx) => expireAccessRules(ctx, networkId));
   }
 
-  /** The writer's alarm (writer-alarm.ts): pool checks and access expiry, each setting its own next time. */
+  /** The writer's alarm (writer-alarm.ts): pool checks, access expiry and NAT paths, each setting its own next time. */
   override async alarm() {
     await this.alarmClock.tick({
       pools: async (networkId) => ({ result: await this.evaluatePools(networkId), retryAt: Date.now() + POOL_CHECK_MS }),
       accessExpiry: async (networkId) => ({ result: await this.expireAccessRules(networkId), retryAt: Date.now() + POOL_CHECK_MS }),
+      natPaths: async (networkId) => ({ result: await this.nat.check(networkId), retryAt: Date.now() + NAT_CHECK_MS }),
     });
   }
 }

@@ -1,9 +1,9 @@
 import type { WriteResult } from "../../../lib/write-result";
 
-/** What a network writer keeps a clock for: its pools' health checks, and the next expiry of an access rule. */
-export type AlarmNeed = "pools" | "accessExpiry";
+/** What a network writer keeps a clock for: its pools' health checks, the next expiry of an access rule, its NAT paths. */
+export type AlarmNeed = "pools" | "accessExpiry" | "natPaths";
 
-const NEEDS: readonly AlarmNeed[] = ["pools", "accessExpiry"];
+const NEEDS: readonly AlarmNeed[] = ["pools", "accessExpiry", "natPaths"];
 const dueKey = (need: AlarmNeed) => `due:${need}`;
 const NETWORK_KEY = "networkId";
 /** Where the pool clock kept the network's id before the alarm had more than one owner. */

@@ -1,0 +1,23 @@
+import { notFound, unauthorized } from "../../lib/errors";
+import { deviceOrUserOf } from "../../lib/principal";
+import type { AppRouteHandler, DeviceStanding } from "../../lib/types";
+import { unwrap } from "../../lib/write-result";
+import { nodeDetailAccess } from "../../services/networks/device-node-privacy";
+import { networkWriter } from "../../services/networks/writer/network-writer";
+import type * as routes from "./paths.routes";
+
+/** A device reads its own node's paths with its credential; a user as they would read the node's config. */
+export const paths: AppRouteHandler<typeof routes.paths> = async (c) => {
+  const principal = deviceOrUserOf(c);
+  const nodeId = c.req.valid("param").id;
+  const node =
+    principal.kind === "device" ? ownNode(principal.standing, nodeId) : (await nodeDetailAccess(c.var.db, principal, nodeId)).node;
+  return c.json(await unwrap(networkWriter(c.env, node.networkId).readPaths(node.networkId, node.id)), 200);
+};
+
+/** As the device's own requests are checked (device-access.ts): its node only, while its owner still holds devices. */
+function ownNode(standing: DeviceStanding | null, nodeId: string) {
+  if (!standing || standing.node.id !== nodeId) throw notFound("Node");
+  if (!standing.ownerHolds) throw unauthorized("The device's owner no longer has access to this network");
+  return standing.node;
+}

@@ -1,0 +1,73 @@
+/** What one report says that paths depend on: the revision its node runs, its handshakes, where it heard each peer. */
+export interface PathObservation {
+  nodeId: string;
+  appliedRevision: number | null;
+  /** Peers the report carries: handshake time (ms; null: never) and endpoint as WireGuard holds it. */
+  peers: { publicKey: string; handshakeAt: number | null; endpoint: string | null }[];
+}
+
+interface Seen {
+  /** Revisions the node reported, oldest first, each with when it was first reported (a few kept). */
+  applied: { revision: number; since: number }[];
+  handshakes: Map<string, number>;
+  lastReportAt: number;
+}
+
+const REVISIONS_KEPT = 16;
+
+/**
+ * What the network's writer heard from its nodes about their tunnels (docs/nat.md): which revision each runs
+ * since when, and its latest handshake with each peer. Memory only: after a restart it knows nothing, and
+ * decisions that need it wait for fresh reports (a pair is then judged later, never earlier). `startedAt` lets
+ * expiry tell "unheard since the start" from "unheard for a long time".
+ */
+export class NatTracker {
+  private readonly nodes = new Map<string, Seen>();
+  readonly startedAt: number;
+  /** When each node's observed endpoint was last confirmed by a report (memory: D1 keeps it coarsely). */
+  readonly observedConfirmedAt = new Map<string, number>();
+
+  constructor(now = Date.now()) {
+    this.startedAt = now;
+  }
+
+  observe(report: PathObservation, now: number): void {
+    const seen: Seen = this.nodes.get(report.nodeId) ?? { applied: [], handshakes: new Map(), lastReportAt: now };
+    this.nodes.set(report.nodeId, seen);
+    seen.lastReportAt = now;
+    const last = seen.applied.at(-1);
+    if (report.appliedRevision !== null && (!last || last.revision !== report.appliedRevision)) {
+      // A lower revision than before (a re-enrolled machine) starts the record over.
+      if (last && report.appliedRevision < last.revision) seen.applied = [];
+      seen.applied.push({ revision: report.appliedRevision, since: now });
+      if (seen.applied.length > REVISIONS_KEPT) seen.applied.shift();
+    }
+    for (const peer of report.peers) {
+      if (peer.handshakeAt !== null)
+        seen.handshakes.set(peer.publicKey, Math.max(peer.handshakeAt, seen.handshakes.get(peer.publicKey) ?? 0));
+    }
+  }
+
+  /** Since when the node has run `revision` or later, as far as reports tell; null if it has not reported one. */
+  holdsSince(nodeId: string, revision: number): number | null {
+    const applied = this.nodes.get(nodeId)?.applied ?? [];
+    return applied.find((entry) => entry.revision >= revision)?.since ?? null;
+  }
+
+  lastHandshake(nodeId: string, peerKey: string): number | null {
+    return this.nodes.get(nodeId)?.handshakes.get(peerKey) ?? null;
+  }
+
+  lastReportAt(nodeId: string): number | null {
+    return this.nodes.get(nodeId)?.lastReportAt ?? null;
+  }
+
+  knows(nodeId: string): boolean {
+    return this.nodes.has(nodeId);
+  }
+
+  forget(nodeId: string): void {
+    this.nodes.delete(nodeId);
+    this.observedConfirmedAt.delete(nodeId);
+  }
+}

@@ -1,0 +1,61 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { tunnelObservations } from "../../../db/schema";
+import type { HeldNetwork } from "../memory/held-network";
+import { HANDSHAKE_FRESH_MS } from "../nat/learn";
+import { configCoreFor, type Topology } from "../routing";
+import { joinHostPort } from "../routing/endpoints";
+import type { NodeRow } from "../state";
+
+export type PathKind = "direct" | "relay" | "unknown";
+export type CandidateSource = "configured" | "observed" | "local" | "public";
+
+/**
+ * A node's paths to its peers (GET /nodes/:id/paths, docs/nat.md): relay when the server moved the pair onto one;
+ * direct when the node's last report shows a handshake with the peer in WireGuard's 180 s; unknown otherwise.
+ * The endpoint is where the node's WireGuard last heard the peer from, else what its config names. The node's
+ * own candidates say where others are told to find it. One D1 read: the node's tunnel rows.
+ */
+export async function nodePaths(db: Db, held: HeldNetwork, topology: Topology, nodeId: string, now = Date.now()) {
+  const node = held.nodes.get(nodeId);
+  const config = node && topology.nodes.has(nodeId) ? configCoreFor(topology, nodeId) : null;
+  const rows = config
+    ? await db
+        .select({
+          key: tunnelObservations.peerPublicKey,
+          handshake: tunnelObservations.lastHandshakeAt,
+          endpoint: tunnelObservations.endpoint,
+        })
+        .from(tunnelObservations)
+        .where(eq(tunnelObservations.fromNodeId, nodeId))
+        .all()
+    : [];
+  const seen = new Map(rows.map((row) => [row.key, row]));
+  const relayed = topology.relayVia.get(nodeId);
+  const items = (config?.peers ?? []).map((peer) => {
+    const row = seen.get(peer.publicKey);
+    const relayId = relayed?.get(peer.nodeId);
+    const handshake = row?.handshake ?? null;
+    const live = handshake !== null && now - Date.parse(handshake) < HANDSHAKE_FRESH_MS;
+    const path: PathKind = relayId !== undefined ? "relay" : live ? "direct" : "unknown";
+    return {
+      peerNodeId: peer.nodeId,
+      peerName: peer.name,
+      path,
+      via: relayId !== undefined ? { nodeId: relayId, name: topology.nodes.get(relayId)!.name } : null,
+      endpoint: row?.endpoint ?? peer.endpoint,
+      lastHandshakeAt: handshake,
+    };
+  });
+  return { nodeId, candidates: node ? candidatesOf(node) : [], items };
+}
+
+function candidatesOf(node: NodeRow) {
+  const list: { endpoint: string; source: CandidateSource; seenAt: string | null }[] = [];
+  if (node.endpoint !== null) list.push({ endpoint: node.endpoint, source: "configured", seenAt: null });
+  if (node.observedEndpoint !== null) list.push({ endpoint: node.observedEndpoint, source: "observed", seenAt: node.observedAt });
+  for (const endpoint of node.localEndpoints) list.push({ endpoint, source: "local", seenAt: null });
+  const port = node.localEndpoints[0]?.slice(node.localEndpoints[0].lastIndexOf(":") + 1);
+  if (node.publicHost !== null && port) list.push({ endpoint: joinHostPort(node.publicHost, port), source: "public", seenAt: null });
+  return list;
+}
