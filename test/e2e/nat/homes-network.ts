@@ -2,7 +2,7 @@
 // an inventory gateway with the network's relay node on it (relay: true, the public endpoint of the relay
 // host: the one UDP port anyone opens), a gateway-daemon token for the relay's agent and an enrolment key
 // for the two laptops.
-import { type ApiClient, byId, expectAnswer, type TypedApiClient } from "../support/api-client.ts";
+import { byId, expectAnswer, type TypedApiClient } from "../support/api-client.ts";
 
 export const RELAY_PORT = 51820;
 
@@ -15,10 +15,8 @@ export interface HomesNetwork {
   enrolmentKey: string;
 }
 
-/** `raw` for the node: `relay` is issue 28's field, newer than some generated clients. */
 export async function createHomesNetwork(
   admin: TypedApiClient,
-  raw: ApiClient,
   { cidr, relayEndpoint }: { cidr: string; relayEndpoint: string },
 ): Promise<HomesNetwork> {
   const group = expectAnswer(await admin.POST("/api/v1/groups", { body: { name: "nat-homes" } }), 201, "group");
@@ -26,16 +24,21 @@ export async function createHomesNetwork(
   const region = expectAnswer(await admin.POST("/api/v1/regions", { body: { name: "internet" } }), 201, "region");
   const gateway = expectAnswer(await admin.POST("/api/v1/gateways", { body: { regionId: region.id, name: "relay" } }), 201, "gateway");
   // No key: the relay's agent makes it.
-  const relay = await raw.post("/nodes", {
-    networkId: network.id,
-    name: "relay",
-    roles: ["gateway"],
-    gatewayId: gateway.id,
-    endpoint: relayEndpoint,
-    listenPort: RELAY_PORT,
-    relay: true,
-  });
-  if (relay.status !== 201) throw new Error(`create relay node: ${relay.status} ${relay.text}`);
+  const relay = expectAnswer(
+    await admin.POST("/api/v1/nodes", {
+      body: {
+        networkId: network.id,
+        name: "relay",
+        roles: ["gateway"],
+        gatewayId: gateway.id,
+        endpoint: relayEndpoint,
+        listenPort: RELAY_PORT,
+        relay: true,
+      },
+    }),
+    201,
+    "create relay node",
+  );
   const token = expectAnswer(
     await admin.POST("/api/v1/agents/enrolment-tokens", { body: { kind: "gateway-daemon", gatewayId: gateway.id } }),
     201,
@@ -46,5 +49,5 @@ export async function createHomesNetwork(
     201,
     "enrolment key",
   );
-  return { networkId: network.id, relayNodeId: relay.body.id, relayToken: token.token, enrolmentKey: key.key };
+  return { networkId: network.id, relayNodeId: relay.id, relayToken: token.token, enrolmentKey: key.key };
 }

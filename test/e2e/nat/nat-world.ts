@@ -31,14 +31,6 @@ export const NAT_TIMING = {
   NAT_CANDIDATE_TTL_SECONDS: "300",
 };
 
-export interface PathItem {
-  peerNodeId: string;
-  path: "direct" | "relay" | "unknown";
-  via: { nodeId: string; name: string } | null;
-  endpoint: string | null;
-  lastHandshakeAt: string | null;
-}
-
 export class NatWorld {
   networkId = "";
   relayNodeId = "";
@@ -51,7 +43,7 @@ export class NatWorld {
   constructor(
     readonly server: WorkerServer,
     readonly admin: TypedApiClient,
-    /** Untyped: GET /nodes/:id/paths and the relay flag are issue 28's, newer than some generated clients. */
+    /** Untyped, for /metrics (text). */
     readonly raw: ApiClient,
     readonly net: NatLab,
     readonly edge: EdgeProxy,
@@ -61,14 +53,12 @@ export class NatWorld {
   relayDomain = () => agentDomain(this.net.relay.namespace, this.networkId);
   relayInterface = () => agentInterface(this.relayNodeId);
 
-  async paths(nodeId: string): Promise<{ candidates: unknown[]; items: PathItem[] }> {
-    const answer = await this.raw.get(`/nodes/${nodeId}/paths`);
-    if (answer.status !== 200) throw new Error(`GET /nodes/${nodeId}/paths: ${answer.status} ${answer.text}`);
-    return answer.body;
+  async paths(nodeId: string) {
+    return expectAnswer(await this.admin.GET("/api/v1/nodes/{id}/paths", byId(nodeId)), 200, `paths of ${nodeId}`);
   }
 
   /** The path laptop `from` has to laptop `to`, as the server tells it. */
-  async pathBetween(from: Laptop, to: Laptop): Promise<PathItem | undefined> {
+  async pathBetween(from: Laptop, to: Laptop) {
     return (await this.paths(from.nodeId)).items.find((item) => item.peerNodeId === to.nodeId);
   }
 
@@ -152,7 +142,7 @@ export async function openNatWorld(prefix: string, octet: number, modes: [NatMod
       throw error;
     });
     world = new NatWorld(server, typedApi(server.baseUrl, token), api(server.baseUrl, token), net, edge);
-    const homes = await createHomesNetwork(world.admin, world.raw, {
+    const homes = await createHomesNetwork(world.admin, {
       cidr: `10.${octet}.0.0/24`,
       relayEndpoint: `${net.relayAddress}:${RELAY_PORT}`,
     });
