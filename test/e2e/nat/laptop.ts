@@ -16,6 +16,8 @@ export class Laptop {
   publicKey = "";
   /** The overlay address, without its prefix length. */
   overlay = "";
+  /** How long its `wgo up` took (enrolment, config, wireguard-go, interface), for the time-to-reply logs. */
+  upMs = 0;
   readonly wgo: Wgo;
   private follower: ChildProcess | undefined;
   private readonly log = new OutputTail();
@@ -34,7 +36,9 @@ export class Laptop {
   /** `wgo up` in one command: enrol with the key, fetch the config, bring the interface up. */
   async up(): Promise<void> {
     const argv = ["up", "--enrolment-key", this.enrolmentKey, "--name", this.name, "--interface", this.ifname, "--method", "setconf"];
+    const started = Date.now();
     const [result] = (await this.wgo(argv)).json;
+    this.upMs = Date.now() - started;
     this.log.append(`${JSON.stringify(result)}\n`);
     this.nodeId = result.nodeId;
     this.publicKey = result.publicKey;

@@ -50,7 +50,7 @@ describe.skipIf(!natLab.ok)("a laptop behind a symmetric NAT and one behind a po
     const firstReply = pings.replies()[0]! - started;
     console.log(
       `NAT relay: ${firstReply} ms from the first \`wgo up\` to l1's first reply from l2 (l2 behind fully-random NAT; ` +
-        `direct timeout ${NAT_TIMING.NAT_DIRECT_TIMEOUT_SECONDS} s)`,
+        `direct timeout ${NAT_TIMING.NAT_DIRECT_TIMEOUT_SECONDS} s; \`wgo up\` took ${l1.upMs} and ${l2.upMs} ms)`,
     );
     expect(await l2.home.laptop.ping(l1.overlay, 3), "and back").toBe(true);
   });
