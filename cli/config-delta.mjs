@@ -43,7 +43,8 @@ export function renderWgQuick(config) {
   for (const peer of config.peers) {
     lines.push("", "[Peer]", `# ${oneLine(peer.name)} (${oneLine(peer.nodeId)})`, `PublicKey = ${oneLine(peer.publicKey)}`);
     if (peer.endpoint !== null) lines.push(`Endpoint = ${oneLine(peer.endpoint)}`);
-    lines.push(`AllowedIPs = ${peer.allowedIps.map(oneLine).join(", ")}`);
+    // As the server renders it: a relayed pair's direct entry has none, and wg refuses an empty line.
+    if (peer.allowedIps.length > 0) lines.push(`AllowedIPs = ${peer.allowedIps.map(oneLine).join(", ")}`);
     if (peer.persistentKeepalive !== null) lines.push(`PersistentKeepalive = ${peer.persistentKeepalive}`);
   }
   return `${lines.join("\n")}\n`;

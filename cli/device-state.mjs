@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import { ApiError, OperationError } from "./errors.mjs";
 import { paths, readJson, readText, writeSecretFile, writeSecretJson } from "./files.mjs";
 import { apiExchange, apiRequest } from "./http.mjs";
-import { fillPrivateKey } from "./wg-quick-text.mjs";
+import { fillPrivateKey, wgQuickFile } from "./wg-quick-text.mjs";
 
 /**
  * @typedef {{ name: string, api: string, deviceId: string, networkId: string, nodeId: string, address: string,
@@ -13,7 +13,8 @@ import { fillPrivateKey } from "./wg-quick-text.mjs";
  *   configRevision: number | null, appliedRevision: number | null,
  *   lastHeartbeat: { at: string, desiredRevision: number, configChanged: boolean } | null,
  *   dns?: import("./resolver.mjs").DnsRecord | null, networkName?: string | null,
- *   accessFilter?: boolean }} Device
+ *   accessFilter?: boolean, listenPort?: number }} Device
+ * `listenPort`: the UDP port wgo picked for a config that names none, kept for every apply (cli/listen-port.mjs).
  */
 
 /** @returns {Device} */
@@ -84,7 +85,7 @@ export async function fetchConfigOrDelta(ctx, device, sinceRevision) {
 export function storeConfig(home, device, config, out) {
   const text = fillPrivateKey(config.wgQuick, readPrivateKey(home, device.name));
   writeSecretFile(paths.config(home, device.name), text);
-  if (out) writeSecretFile(out, text);
+  if (out) writeSecretFile(out, wgQuickFile(text)); // for wg-quick as it is: no empty AllowedIPs line
   writeSecretFile(paths.heldConfig(home, device.name), JSON.stringify(config)); // compact: a big network makes megabytes
   device.configRevision = config.routingRevision;
   device.address = config.interface.address;

@@ -6,7 +6,7 @@ import { OperationError } from "./errors.mjs";
 import { removeFile, writeSecretFile } from "./files.mjs";
 import { removeDefaultRouteRules } from "./default-route.mjs";
 import { syncAddresses, syncRoutes } from "./routes.mjs";
-import { planWgQuick } from "./wg-quick-text.mjs";
+import { planWgQuick, wgQuickFile } from "./wg-quick-text.mjs";
 
 export const METHODS = ["auto", "wg-quick", "setconf"];
 
@@ -38,7 +38,7 @@ export async function applyConfig({ sys, ifname, text, method, wgQuickPath, env 
   const plan = planWgQuick(text);
   const exists = await interfaceExists(sys, ifname);
   if (method === "wg-quick" && !exists) {
-    writeSecretFile(wgQuickPath, text); // wg-quick takes the interface name from the file name
+    writeSecretFile(wgQuickPath, wgQuickFile(text)); // wg-quick takes the interface name from the file name
     await portFree(plan, () => sys.check(["wg-quick", "up", wgQuickPath]));
     return { action: "created", method, plan, routes: [] };
   }
@@ -82,7 +82,7 @@ async function configure(sys, ifname, plan, exists, method, text, wgQuickPath) {
     routes = await syncRoutes(sys, ifname, plan.allowedIps, plan.table);
     for (const setting of plan.sysctls) await sys.check(["sysctl", "-q", "-w", setting]);
   }
-  if (method === "wg-quick") writeSecretFile(wgQuickPath, text); // so `wg-quick down` sees the current file
+  if (method === "wg-quick") writeSecretFile(wgQuickPath, wgQuickFile(text)); // so `wg-quick down` sees the current file
   return { action: exists ? "synced" : "created", method, plan, routes };
 }
 

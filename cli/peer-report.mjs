@@ -4,6 +4,8 @@
 // since the report the server last accepted (its `seq`), as compact tuples, in pages when it does not
 // fit one body; the server answers each page's seq, or `resync` when it holds no such base, and then a
 // full report (base null) starts over. Peers that never handshook and carried no bytes are never sent.
+// A tuple's 5th element is the endpoint WireGuard holds for the peer, as `wg show dump` prints it (docs/nat.md:
+// a gateway's view of it is the peer's address after NAT); a new endpoint makes the peer changed.
 // Pure functions: no I/O here, so the workers tests can drive the real Worker with what wgo sends.
 
 /** The server's limit on a request body (src/middleware/body-limit.ts). */
@@ -15,9 +17,9 @@ const PAGE_MAX_ENTRIES = 1000;
 /** A report longer than this many pages is cut short: the next beat continues from what was accepted. */
 export const MAX_PAGES = 40;
 
-/** @typedef {[number, number, number]} Counters [handshake in Unix seconds (0: never), rxBytes, txBytes] */
+/** @typedef {[number, number, number, string?]} Counters [handshake in Unix seconds (0: never), rxBytes, txBytes, endpoint (none: omitted)] */
 /** @typedef {{ seq: number | null, held: Map<string, Counters> }} PeerReportState what the server holds, as far as we know */
-/** @typedef {{ base: number | null, changed: Array<[string, number, number, number]>, removed: string[], more: boolean }} PeerReportPage */
+/** @typedef {{ base: number | null, changed: Array<[string, number, number, number, string?]>, removed: string[], more: boolean }} PeerReportPage */
 
 /** No base: the next report is a full one. */
 export const emptyReportState = () => ({ seq: null, held: new Map() });
@@ -29,19 +31,31 @@ export function stateFromJson(json) {
   return { seq: json.seq, held: new Map(Object.entries(json.held)) };
 }
 
-/** The peers of a parsed `wg show dump` worth a row: those with a handshake or bytes. */
-export function countersOf(dumpPeers) {
+/**
+ * The peers of a parsed `wg show dump` worth a row: those with a handshake or bytes, with their endpoint
+ * unless `endpoints` is false (a server from before issue 28 refuses the 5th element).
+ * @param {Array<{ publicKey: string, latestHandshake?: number, rxBytes?: number, txBytes?: number, endpoint?: string | null }>} dumpPeers
+ */
+export function countersOf(dumpPeers, { endpoints = true } = {}) {
   /** @type {Map<string, Counters>} */
   const current = new Map();
   for (const peer of dumpPeers) {
     /** @type {Counters} */
     const counters = [peer.latestHandshake || 0, peer.rxBytes || 0, peer.txBytes || 0];
-    if (counters.some((value) => value > 0)) current.set(peer.publicKey, counters);
+    if (!(counters[0] > 0 || counters[1] > 0 || counters[2] > 0)) continue;
+    if (endpoints && reportable(peer.endpoint)) counters.push(peer.endpoint);
+    current.set(peer.publicKey, counters);
   }
   return current;
 }
 
-const same = (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
+/**
+ * An endpoint as the server takes it: a literal IPv4 or bracketed IPv6 address and a port. wg prints a
+ * link-local IPv6 peer with its scope (`[fe80::1%eth0]:51820`), which means nothing on another machine.
+ */
+const reportable = (endpoint) => typeof endpoint === "string" && /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/.test(endpoint);
+
+const same = (a, b) => a.length === b.length && a.every((value, i) => value === b[i]);
 
 /**
  * The next page against what the server holds: changed peers first, then removed ones, until the byte
@@ -57,7 +71,7 @@ export function nextPage(state, current, budget = PAGE_BUDGET_BYTES) {
   for (const [key, counters] of current) {
     const held = state.held.get(key);
     if (held && same(held, counters)) continue;
-    /** @type {[string, number, number, number]} */
+    /** @type {[string, number, number, number, string?]} */
     const entry = [key, ...counters];
     const size = JSON.stringify(entry).length + 1;
     if (bytes + size > budget || changed.length >= PAGE_MAX_ENTRIES) {

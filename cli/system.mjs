@@ -163,12 +163,16 @@ export function parseWgDump(text) {
   };
 }
 
-/** A heartbeat's peer entry: the handshake epoch as RFC 3339, or null for "never" (0). */
-export function heartbeatPeers(dump) {
+/**
+ * A heartbeat's peer entry: the handshake epoch as RFC 3339, or null for "never" (0); the endpoint WireGuard
+ * holds for the peer when it holds one (and `endpoints` is not false: servers from before issue 28 refuse it).
+ */
+export function heartbeatPeers(dump, { endpoints = true } = {}) {
   return dump.peers.map((peer) => ({
     publicKey: peer.publicKey,
     lastHandshakeAt: peer.latestHandshake > 0 ? new Date(peer.latestHandshake * 1000).toISOString() : null,
     rxBytes: peer.rxBytes,
     txBytes: peer.txBytes,
+    ...(endpoints && peer.endpoint ? { endpoint: peer.endpoint } : {}),
   }));
 }

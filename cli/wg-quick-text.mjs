@@ -17,6 +17,16 @@ export function fillPrivateKey(text, privateKey) {
   return text.replace(placeholder, (_line, prefix) => `${prefix}${privateKey}`);
 }
 
+/**
+ * The text as wg and wg-quick accept it. A peer the server keeps with no AllowedIPs (a pair moved onto a
+ * relay: the peer's own entry stays, so WireGuard keeps retrying the direct path underneath, docs/nat.md)
+ * comes as `AllowedIPs = ` with nothing after it, which `wg setconf`/`syncconf` refuse ("Line unrecognized").
+ * Without the line the peer has none: setconf gives it none, syncconf takes away what it had.
+ */
+export function wgQuickFile(text) {
+  return text.replace(/^[ \t]*AllowedIPs[ \t]*=[ \t,]*(#.*)?(?:\r?\n|$(?![\s\S]))/gim, "");
+}
+
 /** The routing revision written in the header comment of a config file, or null. */
 export function revisionInText(text) {
   const match = /routing revision (\d+)/.exec(text);
@@ -56,7 +66,10 @@ export function planWgQuick(text) {
     if (section === "interface" && lower === "privatekey" && value === PRIVATE_KEY_PLACEHOLDER) {
       throw new OperationError("the private key was not filled in");
     }
-    if (section === "peer" && lower === "allowedips") plan.allowedIps.push(...list(value));
+    if (section === "peer" && lower === "allowedips") {
+      plan.allowedIps.push(...list(value));
+      if (list(value).length === 0) continue; // see wgQuickFile
+    }
     out.push(`${key} = ${value}`);
   }
   plan.setconf = `${out.join("\n")}\n`;

@@ -7,8 +7,9 @@ import { applyConfigDelta, deltaBase } from "../config-delta.mjs";
 import { dnsSummary } from "../device-dns.mjs";
 import { fetchConfigOrDelta, heldConfig, readPrivateKey, saveDevice, storeConfig } from "../device-state.mjs";
 import { paths, writeSecretFile } from "../files.mjs";
+import { withListenPort } from "../listen-port.mjs";
 import { applyPeerCommands, peerCommands } from "../peer-delta.mjs";
-import { fillPrivateKey } from "../wg-quick-text.mjs";
+import { fillPrivateKey, wgQuickFile } from "../wg-quick-text.mjs";
 import { applyAndRecord } from "./link.mjs";
 
 /**
@@ -71,7 +72,8 @@ async function followDelta(ctx, place, up, held, delta) {
   device.accessFilter = await enforceAccess(sys, ctx.home, ifname, next, device.accessFilter === true);
   // Files only once the interface took it: a failure above leaves the held revision to retry from.
   storeConfig(ctx.home, device, next);
-  if (device.method === "wg-quick") writeSecretFile(paths.wgQuick(ctx.home, ifname), text); // for `wg-quick down`
+  // For `wg-quick down`, as applyAndRecord wrote it: with the port the device keeps (a delta leaves it running).
+  if (device.method === "wg-quick") writeSecretFile(paths.wgQuick(ctx.home, ifname), wgQuickFile(withListenPort(text, device.listenPort)));
   device.appliedRevision = next.routingRevision;
   saveDevice(ctx.home, device);
   return { revision: next.routingRevision, action: "delta", routes, ...counts };

@@ -162,7 +162,9 @@ function describe(status) {
     if (node.error) lines.push(`    error: ${node.error}`);
     for (const peer of node.peers) {
       const age = peer.handshakeAgeSeconds === null ? "never" : `${peer.handshakeAgeSeconds} s ago`;
-      lines.push(`    peer ${peer.publicKey}: handshake ${age}, rx ${peer.rxBytes} B, tx ${peer.txBytes} B`);
+      // The endpoint a gateway holds for a peer behind NAT is its address after the NAT (docs/nat.md).
+      const endpoint = peer.endpoint ? `endpoint ${peer.endpoint}, ` : "";
+      lines.push(`    peer ${peer.publicKey}: ${endpoint}handshake ${age}, rx ${peer.rxBytes} B, tx ${peer.txBytes} B`);
     }
   }
   return lines.join("\n");

@@ -6,6 +6,7 @@ import { heldConfig, loadDevice, saveDevice } from "../device-state.mjs";
 import { ApiError, CredentialRefusedError } from "../errors.mjs";
 import { apiExchange } from "../http.mjs";
 import { interfaceExists } from "../interface.mjs";
+import { readLocalEndpoints } from "../local-endpoints.mjs";
 import { parseWgDump } from "../system.mjs";
 import { followConfigChange } from "./follow-config.mjs";
 import { describeSent, sendBeat } from "./heartbeat-report.mjs";
@@ -20,9 +21,11 @@ async function beat(ctx, place, apply) {
   const device = place.device;
   const up = await interfaceExists(place.sys, place.ifname);
   if (!up) ctx.note(`${place.ifname} is not up: reporting no peers`);
-  const dump = up ? parseWgDump(await place.sys.check(["wg", "show", place.ifname, "dump"])) : { peers: [] };
+  const dump = up ? parseWgDump(await place.sys.check(["wg", "show", place.ifname, "dump"])) : { listenPort: null, peers: [] };
   const appliedRevision = device.appliedRevision ?? 0; // 0: nothing applied yet (the schema needs a number)
-  const { ack, report: sent } = await sendBeat(ctx, device, appliedRevision, dump);
+  // Where a peer on this LAN reaches the socket (docs/nat.md); only known while the interface runs.
+  const localEndpoints = up && dump.listenPort ? await readLocalEndpoints(place.sys, place.ifname, dump.listenPort) : undefined;
+  const { ack, report: sent } = await sendBeat(ctx, device, appliedRevision, dump, { localEndpoints });
   device.lastHeartbeat = { at: new Date(ctx.now()).toISOString(), desiredRevision: ack.desiredRevision, configChanged: ack.configChanged };
   saveDevice(ctx.home, device);
 

@@ -7,6 +7,7 @@ import { dropAccess, enforceAccess } from "../access-filter.mjs";
 import { fetchConfig, heldConfig, loadDevice, saveDevice, storeConfig, storedConfigText } from "../device-state.mjs";
 import { paths } from "../files.mjs";
 import { applyConfig, chooseMethod, interfaceExists, METHODS, takeDown } from "../interface.mjs";
+import { configuredListenPort, keptListenPort, keptPortInUse, withListenPort } from "../listen-port.mjs";
 import { revisionInText } from "../wg-quick-text.mjs";
 
 export const UP_USAGE = "wgo up --name NAME [--interface wg0] [--netns NS] [--method auto|wg-quick|setconf]";
@@ -36,7 +37,20 @@ export async function applyAndRecord(ctx, { device, ifname, netns, sys }, text, 
   const exists = await interfaceExists(sys, ifname);
   // A running interface keeps the method that made it; auto only decides for a new one.
   const method = exists && device.method && requestedMethod === "auto" ? device.method : await chooseMethod(sys, requestedMethod);
-  const result = await applyConfig({ sys, ifname, text, method, wgQuickPath: paths.wgQuick(ctx.home, ifname), env: ctx.env });
+  // A config that names no ListenPort gets the port this device keeps (cli/listen-port.mjs): a NAT mapping
+  // the server learned for it must outlive a re-apply or a new `up`.
+  const keep = configuredListenPort(text) === null;
+  if (keep && !Number.isInteger(device.listenPort)) {
+    device.listenPort = await keptListenPort({ sys, ifname, device });
+    saveDevice(ctx.home, device);
+  }
+  const applied = keep ? withListenPort(text, device.listenPort) : text;
+  let result;
+  try {
+    result = await applyConfig({ sys, ifname, text: applied, method, wgQuickPath: paths.wgQuick(ctx.home, ifname), env: ctx.env });
+  } catch (error) {
+    throw keep ? keptPortInUse(error, ctx.home, device) : error;
+  }
   Object.assign(device, {
     interface: ifname,
     netns: netns ?? null,

@@ -1,9 +1,11 @@
 // `wgo status`: for each device, the revision it runs against the one the server wants (read with
-// POST …/config, which records nothing, unlike a heartbeat), and the interface as `wg show` sees it.
+// POST …/config, which records nothing, unlike a heartbeat), the interface as `wg show` sees it, and the
+// server's view of the path to each peer (direct, or through which relay: cli/node-paths.mjs).
 import { deviceName } from "../args.mjs";
 import { fetchConfig, listDevices, loadDevice } from "../device-state.mjs";
 import { NetworkError, OperationError } from "../errors.mjs";
 import { interfaceExists } from "../interface.mjs";
+import { describePaths, fetchPaths } from "../node-paths.mjs";
 import { heartbeatPeers, parseWgDump } from "../system.mjs";
 
 const USAGE = "wgo status [--name NAME]";
@@ -14,7 +16,8 @@ async function deviceStatus(ctx, name) {
   const ifname = device.interface ?? "wg0";
   const sys = ctx.createSystem({ netns: device.netns ?? undefined, env: ctx.env });
   const up = await interfaceExists(sys, ifname);
-  const peers = up ? heartbeatPeers(parseWgDump(await sys.check(["wg", "show", ifname, "dump"]))) : [];
+  const dump = up ? parseWgDump(await sys.check(["wg", "show", ifname, "dump"])) : { listenPort: null, peers: [] };
+  const peers = heartbeatPeers(dump);
   return {
     name,
     deviceId: device.deviceId,
@@ -24,7 +27,9 @@ async function deviceStatus(ctx, name) {
     configRevision: device.configRevision,
     desiredRevision,
     inSync: up && device.appliedRevision === desiredRevision,
-    interface: { name: ifname, netns: device.netns ?? null, method: device.method, up, peers },
+    // The UDP port peers and NATs know this device by (kept across `up`s: cli/listen-port.mjs).
+    interface: { name: ifname, netns: device.netns ?? null, method: device.method, up, listenPort: dump.listenPort, peers },
+    paths: await fetchPaths(ctx, device),
   };
 }
 
@@ -39,7 +44,7 @@ async function desiredRevisionOf(ctx, device) {
   }
 }
 
-function describeStatus(status) {
+function describeStatus(status, now) {
   const where = status.interface.netns ? ` in namespace ${status.interface.netns}` : "";
   const revision = !status.interface.up
     ? "not applied (interface down)"
@@ -49,11 +54,16 @@ function describeStatus(status) {
   const lines = [
     `${status.name} (${status.deviceId}) in ${status.networkId}, address ${status.address}`,
     `  revision: applied ${status.appliedRevision ?? "none"}, file ${status.configRevision ?? "none"}, server ${status.desiredRevision}: ${revision}`,
-    `  interface ${status.interface.name}${where}: ${status.interface.up ? `up (${status.interface.method ?? "unknown method"})` : "down"}`,
+    `  interface ${status.interface.name}${where}: ${status.interface.up ? `up (${status.interface.method ?? "unknown method"})` : "down"}` +
+      (status.interface.listenPort ? `, UDP port ${status.interface.listenPort}` : ""),
   ];
   for (const peer of status.interface.peers) {
-    lines.push(`    peer ${peer.publicKey}: handshake ${peer.lastHandshakeAt ?? "never"}, rx ${peer.rxBytes} B, tx ${peer.txBytes} B`);
+    const endpoint = peer.endpoint ? `endpoint ${peer.endpoint}, ` : "";
+    lines.push(
+      `    peer ${peer.publicKey}: ${endpoint}handshake ${peer.lastHandshakeAt ?? "never"}, rx ${peer.rxBytes} B, tx ${peer.txBytes} B`,
+    );
   }
+  lines.push(...describePaths(status.paths, now));
   return lines.join("\n");
 }
 
@@ -68,7 +78,7 @@ export const status = {
     if (names.length === 0) throw new OperationError(`no devices enrolled under ${ctx.home}: run \`wgo enrol\` first`);
     for (const name of names) {
       const result = await deviceStatus(ctx, name);
-      ctx.print(describeStatus(result), result);
+      ctx.print(describeStatus(result, ctx.now()), result);
     }
   },
 };

@@ -70,7 +70,7 @@ export async function applyNode(ctx, entry) {
     // among them) saves the read on the critical path.
     if (!holdsAddress(heldBefore, config, netns)) await assertAddressFree(sys, record.ifname, config.interface.address);
     const text = fillPrivateKey(config.wgQuick, keys.privateKey);
-    await applyConfig({
+    const applied = await applyConfig({
       sys,
       birthSys: ctx.sys, // born in the underlay: its UDP socket stays there, reachable at the node's endpoint
       ifname: record.ifname,
@@ -79,6 +79,7 @@ export async function applyNode(ctx, entry) {
       wgQuickPath: statePaths.wgQuick(ctx.dir, entry.nodeId),
       env: ctx.env,
     });
+    if (applied.action === "created") await sendNoRedirects(sys, record.ifname);
     // Policy mode: the node's inbound filter and, on a hop, the forward filter, in its network's namespace.
     record.accessFilter = await enforceAccess(sys, ctx.dir, record.ifname, config, record.accessFilter === true);
     Object.assign(record, { config, appliedRouting: config.routingRevision, error: null });
@@ -100,6 +101,15 @@ export async function applyNode(ctx, entry) {
   }
   saveNode(ctx.dir, record);
   return { record, claimed };
+}
+
+/**
+ * A relay forwards a relayed pair in and out of its one WireGuard interface (docs/nat.md), which Linux answers
+ * with ICMP redirects to the sender ("reach it directly"): wrong for a relay, whose pair cannot, and noise on
+ * the tunnel. Off for the interface, and for `all` of its network's namespace (the kernel ORs the two).
+ */
+async function sendNoRedirects(sys, ifname) {
+  for (const scope of ["all", ifname]) await sys.check(["sysctl", "-q", "-w", `net.ipv4.conf.${scope}.send_redirects=0`]);
 }
 
 /** Whether the node's interface was last applied here with this address (then no other interface took it from us). */

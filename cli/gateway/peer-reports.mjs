@@ -2,6 +2,8 @@
 // only the peers whose handshake or counters changed since the report the server last accepted, in
 // pages; several nodes share a request while their pages fit the body limit. What the server accepted
 // is kept per node in its state directory (it goes with the node), so a restart resumes with deltas.
+// Each peer's tuple carries the endpoint the node's interface holds for it: seen from a gateway, that is the
+// peer's address after its NAT, the candidate the server trusts most (docs/nat.md).
 import { join } from "node:path";
 import { ApiError } from "../errors.mjs";
 import { readJson, writeSecretJson } from "../files.mjs";
@@ -41,7 +43,7 @@ export async function readInterface(sys, ifname) {
 export async function sendNodeReports(ctx, nodes) {
   const pending = nodes.map((node) => ({
     ...node,
-    current: countersOf(node.dump.peers),
+    current: countersOf(node.dump.peers, { endpoints: !ctx.natRefused }),
     state: stateFromJson(readJson(stateFile(ctx.dir, node.nodeId))),
     first: true,
     resyncs: 0,
@@ -87,11 +89,20 @@ async function sendBatch(ctx, batch, answers) {
       api: ctx.agent.api,
       path: "/agents/me/report",
       token: ctx.agent.credential,
-      body: /** @satisfies {import("../api-types.js").RequestBody<"/agents/me/report", "post">} */ ({
+      body: /** @satisfies {import("../api-types.js").AgentReportBody} */ ({
         nodes: batch.map((item) => item.entry),
       }),
     }));
   } catch (error) {
+    if (refusesNatFields(error) && !ctx.natRefused) {
+      // A server from before issue 28: no endpoints in the tuples from now on (this process; a restart asks again).
+      ctx.natRefused = true;
+      for (const item of batch) {
+        item.node.current = countersOf(item.node.dump.peers, { endpoints: false });
+        item.entry = entryOf(item.node);
+      }
+      return sendBatch(ctx, batch, answers);
+    }
     if (!refusesPeerReport(error)) throw error;
     return sendLists(ctx, batch, answers);
   }
@@ -116,7 +127,8 @@ async function sendBatch(ctx, batch, answers) {
 
 /** A server from before peer reports refuses the field (422): the old form, every peer, as before. */
 async function sendLists(ctx, batch, answers) {
-  const nodes = batch.map(({ node }) => ({ ...node.fields, peers: heartbeatPeers(node.dump) }));
+  // A server that refuses peerReport predates endpoints too.
+  const nodes = batch.map(({ node }) => ({ ...node.fields, peers: heartbeatPeers(node.dump, { endpoints: false }) }));
   const { body } = await apiExchange({
     api: ctx.agent.api,
     path: "/agents/me/report",
@@ -134,3 +146,9 @@ const refusesPeerReport = (error) =>
   error instanceof ApiError &&
   error.status === 422 &&
   error.fields.some((field) => /^nodes\.\d+\.peerReport$/.test(field.path) && field.message === "Unknown field");
+
+/** A server from before issue 28 (the paths as in cli/commands/heartbeat-report.mjs). */
+const refusesNatFields = (error) =>
+  error instanceof ApiError &&
+  error.status === 422 &&
+  error.fields.some((field) => /^nodes\.\d+\.(localEndpoints|peerReport\.changed\.\d+|peers\.\d+\.endpoint)$/.test(field.path));

@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 /** A fake report route holding rows per node by the server's rule; `forget` drops a node's base once. */
-async function setup(options: { old?: boolean } = {}) {
+async function setup(options: { old?: boolean; preNat?: boolean } = {}) {
   const rows = new Map<string, Map<string, number[]>>();
   const seqs = new Map<string, number>();
   const forget = new Set<string>();
@@ -40,6 +40,13 @@ async function setup(options: { old?: boolean } = {}) {
           body: envelope("VALIDATION_ERROR", "Invalid request", [{ path: "nodes.0.peerReport", message: "Unknown field" }]),
         };
       }
+      // A server from before issue 28: a tuple's 5th element (the endpoint) is too much.
+      const tooLong = request.body.nodes.flatMap((node: any, n: number) =>
+        (node.peerReport?.changed ?? []).flatMap((entry: unknown[], i: number) =>
+          entry.length > 4 ? [{ path: `nodes.${n}.peerReport.changed.${i}`, message: "Too big: expected array to have <=4 items" }] : [],
+        ),
+      );
+      if (options.preNat && tooLong.length > 0) return { status: 422, body: envelope("VALIDATION_ERROR", "Invalid request", tooLong) };
       const nodes = request.body.nodes.map((node: any) => {
         const report = node.peerReport;
         if (!report) return { nodeId: node.nodeId };
@@ -133,5 +140,41 @@ describe("gateway agent peer reports", { timeout: 30_000 }, () => {
     expect(bodies().at(-1)!.nodes[0].peers).toEqual([
       { publicKey: keyOf(0), lastHandshakeAt: "2025-11-21T10:00:00.000Z", rxBytes: 5_000_000, txBytes: 9_000_000 },
     ]);
+  });
+
+  it("each peer's tuple carries the endpoint the interface holds for it (its address after NAT); a peer whose endpoint moved goes again", async () => {
+    const { ctx, rows, bodies } = await setup();
+    // None for the third; a link-local IPv6 peer's scoped endpoint means nothing elsewhere: none for the fifth.
+    const endpoints = ["203.0.113.1:40000", "203.0.113.2:41000", null, "[2001:db8::4]:51820", "[fe80::5%eth0]:51820"];
+    const peers = dumpPeers(5).map((peer, i) => ({ ...peer, endpoint: endpoints[i] }));
+    await sendNodeReports(ctx, [{ nodeId: "node_a", fields: fields("node_a"), dump: { peers } }]);
+    expect(bodies().at(-1)!.nodes[0].peerReport.changed).toEqual([
+      [keyOf(0), 1_763_719_200, 5_000_000, 9_000_000, "203.0.113.1:40000"],
+      [keyOf(1), 1_763_719_199, 5_000_001, 9_000_001, "203.0.113.2:41000"],
+      [keyOf(2), 1_763_719_198, 5_000_002, 9_000_002],
+      [keyOf(3), 1_763_719_197, 5_000_003, 9_000_003, "[2001:db8::4]:51820"],
+      [keyOf(4), 1_763_719_196, 5_000_004, 9_000_004],
+    ]);
+    // The second peer's NAT gave it a new mapping; nothing else changed.
+    peers[1]!.endpoint = "203.0.113.2:52000";
+    await sendNodeReports(ctx, [{ nodeId: "node_a", fields: fields("node_a"), dump: { peers } }]);
+    expect(bodies().at(-1)!.nodes[0].peerReport.changed).toEqual([[keyOf(1), 1_763_719_199, 5_000_001, 9_000_001, "203.0.113.2:52000"]]);
+    expect(rows.get("node_a")!.get(keyOf(1))).toEqual([1_763_719_199, 5_000_001, 9_000_001, "203.0.113.2:52000"]);
+  });
+
+  it("a server from before issue 28 refuses the endpoints: the same round again without them, and later rounds send none", async () => {
+    const { ctx, rows, bodies } = await setup({ preNat: true });
+    const peers = dumpPeers(2).map((peer) => ({ ...peer, endpoint: "203.0.113.9:41641" }));
+    await sendNodeReports(ctx, [{ nodeId: "node_a", fields: fields("node_a"), dump: { peers } }]);
+    expect(bodies().at(-1)!.nodes[0].peerReport.changed).toEqual([
+      [keyOf(0), 1_763_719_200, 5_000_000, 9_000_000],
+      [keyOf(1), 1_763_719_199, 5_000_001, 9_000_001],
+    ]);
+    expect(rows.get("node_a")!.size).toBe(2);
+    const sent = bodies().length;
+    peers[0]!.rxBytes += 1;
+    await sendNodeReports(ctx, [{ nodeId: "node_a", fields: fields("node_a"), dump: { peers } }]);
+    expect(bodies().length).toBe(sent + 1);
+    expect(bodies().at(-1)!.nodes[0].peerReport.changed).toEqual([[keyOf(0), 1_763_719_200, 5_000_001, 9_000_000]]);
   });
 });

@@ -150,7 +150,12 @@ describe("wgo gateway run", () => {
     expect(link).toMatchObject({ ns: DOMAIN, up: true, addresses: ["10.60.0.1/24"] });
     expect(link.conf).toContain(`PrivateKey = ${readFileSync(join(dir, "nodes", NODE, "private.key"), "utf8").trim()}`);
     expect(host.routesOf(ifname!)).toEqual(["192.168.99.0/24"]);
-    expect(host.sysctlsIn).toEqual([{ ns: DOMAIN, setting: "net.ipv4.ip_forward=1" }]);
+    // Forwarding on, and no ICMP redirects from a node that forwards in and out of one interface (a relay).
+    expect(host.sysctlsIn).toEqual([
+      { ns: DOMAIN, setting: "net.ipv4.ip_forward=1" },
+      { ns: DOMAIN, setting: "net.ipv4.conf.all.send_redirects=0" },
+      { ns: DOMAIN, setting: `net.ipv4.conf.${ifname}.send_redirects=0` },
+    ]);
     expect(reports(fake)).toEqual([
       [{ nodeId: NODE, appliedRoutingRevision: 4, appliedDnsRevision: null, peerReport: NO_PEERS, error: null }],
     ]);
@@ -439,5 +444,18 @@ describe("wgo gateway status", () => {
       gatewayId: "gw_1",
       nodes: [{ nodeId: NODE, up: true, desired: { routing: 4, dns: 2 }, applied: { routing: 4, dns: null }, inSync: false, error: null }],
     });
+  });
+
+  it("shows the endpoint each peer is reached at (a NAT'd peer's address after its NAT)", async () => {
+    const { host, run } = await setup({
+      "GET /agents/me/desired-state": () => desired([entry({ publicKey: null, config: FIRST })]),
+    });
+    await run(["run", "--once"]);
+    host.links.get(wgLinks(host)[0]!)!.dump =
+      `priv\tpub\t51820\toff\n${PEER_KEY}\t(none)\t203.0.113.9:41641\t10.60.0.2/32\t0\t148\t92\toff\n`;
+    const [status] = (await run(["status"])).json;
+    expect(status.nodes[0].peers).toEqual([
+      { publicKey: PEER_KEY, endpoint: "203.0.113.9:41641", lastHandshakeAt: null, rxBytes: 148, txBytes: 92, handshakeAgeSeconds: null },
+    ]);
   });
 });

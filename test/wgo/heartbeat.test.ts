@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { envelope, type FakeRoute } from "./support/fake-api.ts";
 import { runWgo, tempHome } from "./support/cli.ts";
-import { DEVICE_TOKEN, dumpText, enrolLaptop, newNetworkState, PEER_KEY, startDeviceApi } from "./support/device-api.ts";
+import { DEVICE_TOKEN, dumpText, enrolLaptop, GATEWAY, newNetworkState, PEER_KEY, startDeviceApi } from "./support/device-api.ts";
 import { fakeHost } from "./support/fake-system.ts";
 
 let stop: Array<() => unknown> = [];
@@ -39,10 +39,10 @@ describe("wgo heartbeat --once", () => {
     expect(result.code).toBe(0);
     const request = api.requests.at(-1)!;
     expect(request).toMatchObject({ path: "/client/devices/dev_1/heartbeat", token: DEVICE_TOKEN });
-    // A delta on the seq that up's report got, the handshake in Unix seconds.
+    // A delta on the seq that up's report got, the handshake in Unix seconds, the endpoint WireGuard holds for the peer.
     expect(request.body).toEqual({
       appliedRevision: 3,
-      peerReport: { base: 1, changed: [[PEER_KEY, 1763719200, 1234, 5678]], removed: [], more: false },
+      peerReport: { base: 1, changed: [[PEER_KEY, 1763719200, 1234, 5678, GATEWAY.endpoint]], removed: [], more: false },
     });
     expect(result.json[0]).toEqual({
       name: "laptop",
@@ -54,7 +54,7 @@ describe("wgo heartbeat --once", () => {
       reported: { form: "delta", pages: 1, changed: 1, removed: 0, full: false, largestBodyBytes: JSON.stringify(request.body).length },
       applied: null,
     });
-    expect(api.state.peerRows).toEqual(new Map([[PEER_KEY, [1763719200, 1234, 5678]]]));
+    expect(api.state.peerRows).toEqual(new Map([[PEER_KEY, [1763719200, 1234, 5678, GATEWAY.endpoint]]]));
   });
 
   it("with --apply follows configChanged: fetch what changed, apply it, routes; the next beat reports the new revision", async () => {
@@ -88,7 +88,7 @@ describe("wgo heartbeat --once", () => {
   it("`wgo up` again starts the report over (a full one: the new interface's counters are zero); the next beat builds on it", async () => {
     const { api, host, wgo } = await setup();
     await wgo(["heartbeat", "--name", "laptop", "--once"]);
-    expect(api.state.peerRows).toEqual(new Map([[PEER_KEY, [1763719200, 1234, 5678]]]));
+    expect(api.state.peerRows).toEqual(new Map([[PEER_KEY, [1763719200, 1234, 5678, GATEWAY.endpoint]]]));
     await wgo(["down", "--name", "laptop"]);
     const again = await wgo(["up", "--name", "laptop"]);
     expect(again.json[0]).toMatchObject({ action: "created", reported: true });
@@ -99,7 +99,7 @@ describe("wgo heartbeat --once", () => {
     await wgo(["heartbeat", "--name", "laptop", "--once"]);
     expect(api.state.heartbeats.at(-1)).toEqual({
       appliedRevision: 3,
-      peerReport: { base: seq, changed: [[PEER_KEY, 1763719300, 10, 20]], removed: [], more: false },
+      peerReport: { base: seq, changed: [[PEER_KEY, 1763719300, 10, 20, GATEWAY.endpoint]], removed: [], more: false },
     });
   });
 

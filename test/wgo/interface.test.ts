@@ -185,7 +185,7 @@ describe("running host commands", () => {
     await expect(sys.check(["wgo-no-such-binary"])).rejects.toThrow("wgo-no-such-binary is not installed (or not on PATH)");
   });
 
-  it("parses `wg show dump` into heartbeat peers: handshake epoch as RFC 3339, 0 as null", () => {
+  it("parses `wg show dump` into heartbeat peers: handshake epoch as RFC 3339, 0 as null, the endpoint when there is one", () => {
     const dump = [
       "privkey\tpubkey\t51820\toff",
       `${PEER}\t(none)\t192.0.2.1:51820\t10.77.0.2/32,192.168.77.0/24\t1763719200\t1234\t5678\t25`,
@@ -195,8 +195,10 @@ describe("running host commands", () => {
     expect(parsed.listenPort).toBe(51820);
     expect(parsed.peers[0]).toMatchObject({ endpoint: "192.0.2.1:51820", allowedIps: ["10.77.0.2/32", "192.168.77.0/24"] });
     expect(cli.system.heartbeatPeers(parsed)).toEqual([
-      { publicKey: PEER, lastHandshakeAt: "2025-11-21T10:00:00.000Z", rxBytes: 1234, txBytes: 5678 },
+      { publicKey: PEER, lastHandshakeAt: "2025-11-21T10:00:00.000Z", rxBytes: 1234, txBytes: 5678, endpoint: "192.0.2.1:51820" },
       { publicKey: KEY, lastHandshakeAt: null, rxBytes: 0, txBytes: 0 },
     ]);
+    // For a server from before issue 28, which knows no endpoint field.
+    expect(cli.system.heartbeatPeers(parsed, { endpoints: false })[0]).not.toHaveProperty("endpoint");
   });
 });

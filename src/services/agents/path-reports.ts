@@ -46,4 +46,7 @@ export async function sendPathReports(env: Env, reported: Reported[]) {
 }
 
 /** The peers a report carries, in either form. */
-export const reportedPeers = (peers: TunnelObservation[] | undefined, delta: AdmittedDelta | null) => [...(peers ?? []), ...(delta?.changed ?? [])];
+export const reportedPeers = (peers: TunnelObservation[] | undefined, delta: AdmittedDelta | null) => [
+  ...(peers ?? []),
+  ...(delta?.changed ?? []),
+];

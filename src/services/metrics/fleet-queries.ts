@@ -12,6 +12,7 @@ import {
   nodePresence,
   nodes,
   notificationDeliveries,
+  relayedPairs,
   routingPolicies,
   tunnelObservations,
 } from "../../db/schema";
@@ -123,14 +124,64 @@ export function fleetStatements(db: Db, now: Date) {
       .from(notificationDeliveries)
       .groupBy(notificationDeliveries.status),
     db.select({ key: metricCounters.key, value: metricCounters.value }).from(metricCounters),
+    ...peerPathStatements(db, now),
+  ] as const;
+}
+
+/**
+ * Pairs by path (docs/nat.md): relayed pairs as the writer moved them; direct pairs, those with a handshake in
+ * WireGuard's 180 s reported by either end and not on a relay. A pair is its two node ids in order.
+ */
+function peerPathStatements(db: Db, now: Date) {
+  const low = sql`min(${tunnelObservations.fromNodeId}, ${nodes.id})`;
+  const high = sql`max(${tunnelObservations.fromNodeId}, ${nodes.id})`;
+  return [
+    db
+      .select({ networkId: relayedPairs.networkId, pairs: int(sql`count(*)`, "pairs") })
+      .from(relayedPairs)
+      .where(sql`${relayedPairs.relayNodeId} is not null`)
+      .groupBy(relayedPairs.networkId),
+    db
+      .select({ networkId: tunnelObservations.networkId, pairs: int(sql`count(distinct ${low} || ' ' || ${high})`, "pairs") })
+      .from(tunnelObservations)
+      // The key index is partial (keyless gateway nodes hold ''): the condition is repeated so SQLite uses it.
+      .innerJoin(
+        nodes,
+        sql`${nodes.networkId} = ${tunnelObservations.networkId} and ${nodes.publicKey} = ${tunnelObservations.peerPublicKey} and ${nodes.publicKey} <> ''`,
+      )
+      .where(
+        sql`${tunnelObservations.lastHandshakeAt} >= ${ago(now, 180)} and not exists (select 1 from ${relayedPairs} where ${relayedPairs.nodeA} = ${low} and ${relayedPairs.nodeB} = ${high} and ${relayedPairs.relayNodeId} is not null)`,
+      )
+      .groupBy(tunnelObservations.networkId),
   ] as const;
 }
 
 export async function readFleet(db: Db, now: Date) {
-  const [networkRows, deviceRows, tunnelRows, gatewayRows, pools, poolVitals, poolPolicies, deliveryRows, counterRows] = await db.batch(
-    fleetStatements(db, now),
-  );
-  return { networkRows, deviceRows, tunnelRows, gatewayRows, pools, poolVitals, poolPolicies, deliveryRows, counterRows };
+  const [
+    networkRows,
+    deviceRows,
+    tunnelRows,
+    gatewayRows,
+    pools,
+    poolVitals,
+    poolPolicies,
+    deliveryRows,
+    counterRows,
+    relayedRows,
+    directRows,
+  ] = await db.batch(fleetStatements(db, now));
+  return {
+    networkRows,
+    deviceRows,
+    tunnelRows,
+    gatewayRows,
+    pools,
+    poolVitals,
+    poolPolicies,
+    deliveryRows,
+    counterRows,
+    peerPaths: { relay: relayedRows, direct: directRows },
+  };
 }
 
 export type Fleet = Awaited<ReturnType<typeof readFleet>>;

@@ -80,6 +80,13 @@ export function networkFamilies(fleet: Fleet, writers: readonly WriterDepth[]): 
       samples: tunnels.map((row) => ageHistogram(row.networkId, row, HANDSHAKE_AGE_BUCKETS)),
     },
     gauge(
+      "wgo_network_peer_paths",
+      "Pairs of nodes by path (docs/nat.md): direct (a handshake in the last 180 s, reported by either end) or relay (moved onto a relay by the server).",
+      (["direct", "relay"] as const).flatMap((path) =>
+        fleet.peerPaths[path].map((row) => ({ labels: { ...byNetwork(row.networkId), path }, value: row.pairs })),
+      ),
+    ),
+    gauge(
       "wgo_writer_queue_depth",
       "Commands queued or running in the network's writer, for the networks written in the last 5 minutes (at most 25).",
       writers.map((writer) => ({ labels: byNetwork(writer.networkId), value: writer.queueDepth })),

@@ -27,6 +27,8 @@ export const cli = {
   probeJudge: await load("gateway/probe-judge.mjs"),
   domains: await load("gateway/domains.mjs"),
   accessFilter: await load("access-filter.mjs"),
+  listenPort: await load("listen-port.mjs"),
+  localEndpoints: await load("local-endpoints.mjs"),
   failures: await load("failures.mjs"),
 };
 

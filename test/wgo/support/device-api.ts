@@ -27,7 +27,7 @@ export interface NetworkState {
   /** The node's ListenPort (null: WireGuard picks one). */
   listenPort: number | null;
   /** What the server holds of the device's peer reports: the rows, the seq of the last accepted page. */
-  peerRows: Map<string, [number, number, number]>;
+  peerRows: Map<string, [number, number, number, string?]>;
   peerSeq: number | null;
   /** false: a server from before peer reports, which refuses the field (422). */
   peerReports: boolean;
@@ -137,11 +137,11 @@ export async function startDeviceApi(
 /** The server's rule (src/services/networks/operations/peer-reports.ts), on a map: a page builds on the last seq or starts over. */
 function peerReportAnswer(
   state: NetworkState,
-  report: { base: number | null; changed: [string, number, number, number][]; removed: string[] },
+  report: { base: number | null; changed: [string, number, number, number, string?][]; removed: string[] },
 ) {
   if (report.base !== null && report.base !== state.peerSeq) return { seq: null, resync: true };
   if (report.base === null) state.peerRows.clear();
-  for (const [key, ...counters] of report.changed) state.peerRows.set(key, counters as [number, number, number]);
+  for (const [key, ...counters] of report.changed) state.peerRows.set(key, counters as [number, number, number, string?]);
   for (const key of report.removed) state.peerRows.delete(key);
   state.peerSeq = (state.peerSeq ?? 0) + 1;
   return { seq: state.peerSeq, resync: false };

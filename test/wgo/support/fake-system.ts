@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { cli } from "./cli.ts";
 import { type FakeResolver, fakeResolver, type ResolverOptions, resolverCommand } from "./fake-resolver.ts";
+import { procNetUdp, wgRefuses } from "./fake-udp.ts";
 
 export interface WgPeer {
   allowedIps: string[];
@@ -53,6 +54,8 @@ export interface FakeHost {
   sysctls: string[];
   /** Each sysctl with the namespace it was set in ("" for the host's own). */
   sysctlsIn: Array<{ ns: string; setting: string }>;
+  /** UDP ports other programs hold, by namespace ("" for the host's own): /proc/net/udp lists them, WireGuard cannot bind them. */
+  udpPorts: Map<string, Set<number>>;
   /** Network namespaces `ip netns add` made (the host's own is not listed). */
   namespaces: Set<string>;
   /** The nftables ruleset each namespace was last given, by table name ("ns table"). */
@@ -133,6 +136,7 @@ export function fakeHost(
     rules: [],
     sysctls: [],
     sysctlsIn: [],
+    udpPorts: new Map(),
     namespaces: new Set(),
     nftTables: new Map(),
     calls: [],
@@ -204,16 +208,21 @@ export function fakeHost(
     }
     if ((m = /^wg (setconf|syncconf) (\S+) (\S+)$/.exec(command))) {
       if (options.refuseWgConfig) return fail("Line unrecognized: `Bogus=1'");
-      link(m[2]!).conf = readFileSync(m[3]!, "utf8");
+      const conf = readFileSync(m[3]!, "utf8");
+      const refused = wgRefuses(host, m[2]!, conf, ns);
+      if (refused) return fail(refused);
+      link(m[2]!).conf = conf;
       link(m[2]!).peers = peersOf(link(m[2]!).conf);
       host.wgVerbs.push(m[1]!);
       return ok();
     }
+    if (command === "cat /proc/net/udp /proc/net/udp6") return ok(procNetUdp(host, ns));
     if (command === "ip -j address show") {
       const all = [...host.links]
         .filter(([ifname]) => visible(ifname, ns))
         .map(([ifname, l]) => ({
           ifname,
+          flags: l.up ? ["UP", "LOWER_UP"] : [],
           addr_info: l.addresses.map((a) => ({ local: a.split("/")[0], prefixlen: Number(a.split("/")[1]), scope: "global" })),
         }));
       return ok(JSON.stringify(all));
@@ -299,6 +308,8 @@ export function fakeHost(
     if ((m = /^wg-quick (up|down) (\S+)\/([^/]+)\.conf$/.exec(command))) {
       if (m[1] === "up") {
         const conf = readFileSync(`${m[2]}/${m[3]}.conf`, "utf8");
+        const refused = wgRefuses(host, m[3]!, conf, ns); // wg-quick hands the file to `wg setconf`
+        if (refused) return fail(refused);
         host.links.set(m[3]!, { up: true, mtu: null, addresses: [], conf, peers: peersOf(conf), fwmark: null, dump: "" });
       } else host.links.delete(m[3]!);
       host.wgVerbs.push(`wg-quick ${m[1]}`);

@@ -27,7 +27,8 @@ export function renderWgQuick(config: Omit<NodeConfig, "wgQuick">, family: Famil
   for (const peer of config.peers) {
     lines.push("", "[Peer]", `# ${oneLine(peer.name)} (${oneLine(peer.nodeId)})`, `PublicKey = ${oneLine(peer.publicKey)}`);
     if (peer.endpoint !== null) lines.push(`Endpoint = ${oneLine(peer.endpoint)}`);
-    lines.push(`AllowedIPs = ${peer.allowedIps.map(oneLine).join(", ")}`);
+    // A relayed pair's direct entry has none (docs/nat.md), and wg refuses an empty AllowedIPs line.
+    if (peer.allowedIps.length > 0) lines.push(`AllowedIPs = ${peer.allowedIps.map(oneLine).join(", ")}`);
     if (peer.persistentKeepalive !== null) lines.push(`PersistentKeepalive = ${peer.persistentKeepalive}`);
   }
   return `${lines.join("\n")}\n`;

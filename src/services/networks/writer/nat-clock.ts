@@ -34,9 +34,9 @@ export class NatClock {
     return { ok: true as const, value: changes.size > 0 };
   }
 
-  /** The alarm's run: evaluate, then the next check when a pair is due by time. */
-  async check(networkId: string) {
-    const result = await this.writes.write(undefined, (ctx) => evaluateNatPaths(ctx, networkId, this.tracker));
+  /** The alarm's run: evaluate, then the next check when a pair is due by time. `now` (ms): tests choose the clock. */
+  async check(networkId: string, now?: number) {
+    const result = await this.writes.write(undefined, (ctx) => evaluateNatPaths(ctx, networkId, this.tracker, now));
     if (result.ok && result.value.nextCheckAt !== null) await this.alarm.set(networkId, "natPaths", result.value.nextCheckAt);
     return result;
   }

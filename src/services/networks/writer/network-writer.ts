@@ -179,6 +179,10 @@ export class NetworkWriter extends DurableObject<Env> {
   observePaths(networkId: string, reports: PathReport[]) {
     return capture(() => unwrap(this.nat.observe(networkId, reports)));
   }
+  /** The NAT clock's check now (the alarm runs it); `now` (ms): tests judge pairs at a chosen clock. */
+  checkNatPaths(networkId: string, now?: number) {
+    return this.nat.check(networkId, now);
+  }
   /** GET /nodes/:id/paths (views/node-paths.ts): the held network, this writer's relays and the node's tunnel rows. */
   readPaths(networkId: string, nodeId: string) {
     return capture(async () => {
@@ -235,7 +239,7 @@ export class NetworkWriter extends DurableObject<Env> {
     await this.alarmClock.tick({
       pools: async (networkId) => ({ result: await this.evaluatePools(networkId), retryAt: Date.now() + POOL_CHECK_MS }),
       accessExpiry: async (networkId) => ({ result: await this.expireAccessRules(networkId), retryAt: Date.now() + POOL_CHECK_MS }),
-      natPaths: async (networkId) => ({ result: await this.nat.check(networkId), retryAt: Date.now() + NAT_CHECK_MS }),
+      natPaths: async (networkId) => ({ result: await this.checkNatPaths(networkId), retryAt: Date.now() + NAT_CHECK_MS }),
     });
   }
 }
