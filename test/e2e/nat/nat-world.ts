@@ -62,12 +62,17 @@ export class NatWorld {
     return (await this.paths(from.nodeId)).items.find((item) => item.peerNodeId === to.nodeId);
   }
 
-  /** The sum of /metrics' `wgo_peer_paths{path="<path>"}` series (pairs on that path, per the contract). */
+  /** /metrics' `wgo_network_peer_paths{network_id, path}` for this network: its pairs on `path` (0 without a series). */
   async pairsOnPath(path: "direct" | "relay"): Promise<number> {
     const scraped = await this.raw.get<string>("/metrics");
     if (scraped.status !== 200) throw new Error(`GET /metrics: ${scraped.status} ${scraped.text}`);
-    const series = scraped.text.split("\n").filter((line) => line.startsWith("wgo_peer_paths{") && line.includes(`path="${path}"`));
-    return series.reduce((sum, line) => sum + Number(line.split(" ").pop()), 0);
+    const series = scraped.text
+      .split("\n")
+      .find(
+        (line) =>
+          line.startsWith("wgo_network_peer_paths{") && line.includes(`network_id="${this.networkId}"`) && line.includes(`path="${path}"`),
+      );
+    return series ? Number(series.split(" ").pop()) : 0;
   }
 
   async relayPublicKey(): Promise<string> {
