@@ -117,6 +117,40 @@ describe.skipIf(!natLab.ok)("a laptop behind a symmetric NAT and one behind a po
     expect((await world.pathBetween(l2, l1))?.path).toBe("relay");
   });
 
+  it("when l2's router starts preserving ports, the pair goes back to direct after the hold, and the relay stops forwarding", async () => {
+    const [l1, l2] = world.laptops;
+    // The home router is replaced (its mappings with it): the relay now sees l2 at its own port, the server
+    // hands that to l1, the direct attempts that never stopped succeed, and once both ends report the direct
+    // handshake and NAT_RELAY_HOLD_SECONDS have passed since the move, the pair leaves the relay.
+    const changed = Date.now();
+    await world.net.setNat(l2.home, "port-preserving");
+    await world.net.flushConntrack(l2.home);
+    const direct = async () => (await world.pathBetween(l1, l2))?.path === "direct" && (await world.pathBetween(l2, l1))?.path === "direct";
+    // Up to 25 s until l2's keepalive shows the relay its new port, up to 25 s more until the two sides'
+    // keepalives (the only packets sent on a peer with no AllowedIPs) meet, heartbeats, the hold: 83 s seen.
+    await waitFor("both ends' paths to say direct", direct, { timeoutMs: 150_000, intervalMs: 500 }).catch(async (error) => {
+      throw new Error(`${error.message}\n${await world.details()}`);
+    });
+    const back = Date.now() - changed;
+    const endpoint = `${l2.home.wanAddress}:${await l2.listenPort()}`;
+    await waitFor("l1 to route l2 on l2's own peer again", async () => (await l1.allowedIpsOf(l2.publicKey)).includes(`${l2.overlay}/32`), {
+      timeoutMs: 15_000,
+      intervalMs: 250,
+    });
+    expect(await l1.endpointOf(l2.publicKey)).toBe(endpoint);
+    expect(await l1.home.laptop.ping(l2.overlay, 3), "and l1 reaches l2").toBe(true);
+    const before = await world.counters.read();
+    const repliesBefore = pings!.replies().length;
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const after = await world.counters.read();
+    console.log(
+      `NAT relay → direct: ${back} ms from the NAT change to both paths direct (hold ${NAT_TIMING.NAT_RELAY_HOLD_SECONDS} s); ` +
+        `${pings!.replies().length - repliesBefore} replies in 3 s, relay forwarded ${forwardedPackets(after) - forwardedPackets(before)} packets`,
+    );
+    expect(pings!.replies().length - repliesBefore, "pings flow").toBeGreaterThan(5);
+    expect(forwardedPackets(after), "the relay forwards none of them").toBe(forwardedPackets(before));
+  });
+
   it("leaves no namespace and no process behind", async () => {
     pings?.stop();
     for (const laptop of world.laptops) await laptop.stopFollowing();
