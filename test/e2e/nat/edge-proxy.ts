@@ -21,8 +21,10 @@ const http = require("node:http");
 const [port, socketPath] = process.argv.slice(1);
 const server = http.createServer((request, response) => {
   const peer = request.socket.remoteAddress.replace(/^::ffff:/, "");
-  const headers = { ...request.headers, "cf-connecting-ip": peer };
-  const upstream = http.request({ socketPath, method: request.method, path: request.url, headers }, (answer) => {
+  const headers = { ...request.headers, "cf-connecting-ip": peer, connection: "close" };
+  // agent: false, a connection per request: a kept-alive one that workerd closed while idle fails the next
+  // request with "socket hang up" (Node 20's global agent keeps connections alive).
+  const upstream = http.request({ socketPath, method: request.method, path: request.url, headers, agent: false }, (answer) => {
     response.writeHead(answer.statusCode, answer.headers);
     answer.pipe(response);
   });

@@ -1,7 +1,7 @@
 // What the operator does through the API before any laptop runs wgo: a group and network for the two homes,
 // an inventory gateway with the network's relay node on it (relay: true, the public endpoint of the relay
 // host: the one UDP port anyone opens), a gateway-daemon token for the relay's agent and an enrolment key
-// for the two laptops.
+// for the laptops (up to three).
 import { byId, expectAnswer, type TypedApiClient } from "../support/api-client.ts";
 
 export const RELAY_PORT = 51820;
@@ -11,7 +11,7 @@ export interface HomesNetwork {
   relayNodeId: string;
   /** For `wgo gateway enrol` on the relay host. */
   relayToken: string;
-  /** For both laptops' `wgo up --enrolment-key`. */
+  /** For the laptops' `wgo up --enrolment-key`. */
   enrolmentKey: string;
 }
 
@@ -45,7 +45,7 @@ export async function createHomesNetwork(
     "enrolment token",
   );
   const key = expectAnswer(
-    await admin.POST("/api/v1/networks/{id}/enrolment-keys", { ...byId(network.id), body: { name: "laptops", usageLimit: 2 } }),
+    await admin.POST("/api/v1/networks/{id}/enrolment-keys", { ...byId(network.id), body: { name: "laptops", usageLimit: 3 } }),
     201,
     "enrolment key",
   );

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { OutputTail, run } from "../support/command.ts";
 import { wgoMachine, type Wgo } from "../wgo/wgo-process.ts";
 import { wgoArgv, wgoEnv } from "../gateway/agent-process.ts";
+import type { Host } from "../support/netns.ts";
 import type { Home } from "./nat-lab.ts";
 
 /** Seconds between the follower's heartbeats: each carries the peers' endpoints and handshakes. */
@@ -25,12 +26,14 @@ export class Laptop {
   constructor(
     readonly name: string,
     readonly ifname: string,
+    /** The machine: its home's laptop, or the neighbour beside it. */
+    readonly host: Host,
     readonly home: Home,
     private readonly apiUrl: string,
     private readonly homeDir: string,
     private readonly enrolmentKey: string,
   ) {
-    this.wgo = wgoMachine(apiUrl, homeDir, { netns: home.laptop.namespace });
+    this.wgo = wgoMachine(apiUrl, homeDir, { netns: host.namespace });
   }
 
   /** `wgo up` in one command: enrol with the key, fetch the config, bring the interface up. */
@@ -48,7 +51,7 @@ export class Laptop {
   /** Starts the device's service loop: heartbeats every HEARTBEAT_SECONDS, config changes applied. */
   follow(): void {
     const args = ["--api", this.apiUrl, "--home", this.homeDir, "--json", "heartbeat", "--name", this.name, "--apply"];
-    const argv = ["ip", "netns", "exec", this.home.laptop.namespace, ...wgoArgv([...args, "--interval", String(HEARTBEAT_SECONDS)])];
+    const argv = ["ip", "netns", "exec", this.host.namespace, ...wgoArgv([...args, "--interval", String(HEARTBEAT_SECONDS)])];
     const child = spawn(argv[0]!, argv.slice(1), { env: wgoEnv, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout!.on("data", (chunk) => this.log.append(chunk));
     child.stderr!.on("data", (chunk) => this.log.append(chunk));
@@ -68,7 +71,7 @@ export class Laptop {
   /** `wg show <if> dump` in the laptop (wgo's wireguard-go uses the real /run/wireguard, not the lab's). */
   async wgShow(): Promise<string> {
     if (!this.nodeId) return "(not up)";
-    const shown = await run(["ip", "netns", "exec", this.home.laptop.namespace, "wg", "show", this.ifname, "dump"]);
+    const shown = await run(["ip", "netns", "exec", this.host.namespace, "wg", "show", this.ifname, "dump"]);
     return `${shown.stdout}${shown.stderr}`;
   }
 
@@ -80,7 +83,7 @@ export class Laptop {
 
   /** The UDP port wgo's interface listens on (a NAT that preserves ports shows it on the router's WAN side). */
   async listenPort(): Promise<number> {
-    const shown = await run(["ip", "netns", "exec", this.home.laptop.namespace, "wg", "show", this.ifname, "listen-port"]);
+    const shown = await run(["ip", "netns", "exec", this.host.namespace, "wg", "show", this.ifname, "listen-port"]);
     return Number(shown.stdout.trim());
   }
 
@@ -98,7 +101,7 @@ export class Laptop {
 
   /** One peer's value in `wg show <if> <field>` (lines of key, tab, value). */
   private async peerField(field: string, publicKey: string): Promise<string | undefined> {
-    const shown = await run(["ip", "netns", "exec", this.home.laptop.namespace, "wg", "show", this.ifname, field]);
+    const shown = await run(["ip", "netns", "exec", this.host.namespace, "wg", "show", this.ifname, field]);
     return shown.stdout
       .split("\n")
       .find((line) => line.startsWith(`${publicKey}\t`))

@@ -25,6 +25,8 @@ export interface Home {
   readonly wanAddress: string;
   readonly wanInterface: string;
   readonly laptopAddress: string;
+  /** A second laptop on the same LAN (192.168.1.3), when the lab was asked for one in this home. */
+  readonly neighbour?: Host;
   mode: NatMode;
 }
 
@@ -49,17 +51,18 @@ export interface NatLab {
 
 export const LAN_PREFIX = "192.168.1.0/24";
 
-export async function createNatLab(prefix: string, modes: readonly [NatMode, NatMode]): Promise<NatLab> {
+/** `neighbour`: home 1 gets a second laptop beside the first (both then share its public address). */
+export async function createNatLab(prefix: string, modes: readonly [NatMode, NatMode], { neighbour = false } = {}): Promise<NatLab> {
   const lab = createLab(prefix);
   try {
-    return await build(lab, modes);
+    return await build(lab, modes, neighbour);
   } catch (error) {
     await lab.cleanup();
     throw error;
   }
 }
 
-async function build(lab: Lab, modes: readonly [NatMode, NatMode]): Promise<NatLab> {
+async function build(lab: Lab, modes: readonly [NatMode, NatMode], withNeighbour: boolean): Promise<NatLab> {
   const internet = await lab.addHost("inet");
   const relay = await lab.addHost("relay");
   const api = await lab.addHost("api");
@@ -72,11 +75,14 @@ async function build(lab: Lab, modes: readonly [NatMode, NatMode]): Promise<NatL
     const router = await lab.addHost(`r${index + 1}`);
     const laptop = await lab.addHost(`l${index + 1}`);
     const [upstream, wanAddress] = (await lab.connect([internet, router], `198.51.100.${64 * (index + 1)}/26`)) as [string, string];
-    const [lanGateway, laptopAddress] = (await lab.connect([router, laptop], LAN_PREFIX)) as [string, string];
+    const neighbour = withNeighbour && index === 0 ? await lab.addHost("l3") : undefined;
+    const lan = [router, laptop, ...(neighbour ? [neighbour] : [])];
+    const [lanGateway, laptopAddress] = (await lab.connect(lan, LAN_PREFIX)) as [string, string];
     await router.exec(["ip", "route", "add", "default", "via", upstream]);
-    await laptop.exec(["ip", "route", "add", "default", "via", lanGateway]);
+    for (const host of lan.slice(1)) await host.exec(["ip", "route", "add", "default", "via", lanGateway]);
     await sysctl(router, "net.ipv4.ip_forward=1");
-    const home: Home = { router, laptop, wanAddress, wanInterface: await interfaceWith(router, wanAddress), laptopAddress, mode };
+    const wanInterface = await interfaceWith(router, wanAddress);
+    const home: Home = { router, laptop, wanAddress, wanInterface, laptopAddress, neighbour, mode };
     await applyNat(home, mode);
     homes.push(home);
   }

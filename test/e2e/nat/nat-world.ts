@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { api, type ApiClient, byId, expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
 import { run, waitFor } from "../support/command.ts";
 import { killLabProcesses } from "../support/lab-leftovers.ts";
+import type { Host } from "../support/netns.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { startAgent, wgoArgv, wgoEnv, type AgentProcess } from "../gateway/agent-process.ts";
 import { agentDomain, agentInterface } from "../gateway/chain-network.ts";
@@ -34,9 +35,10 @@ export const NAT_TIMING = {
 export class NatWorld {
   networkId = "";
   relayNodeId = "";
-  relayOverlay = "";
   agent: AgentProcess | undefined;
   laptops: [Laptop, Laptop] = [] as never;
+  /** l3, beside l1 in home 1 (same public address), when the world was opened with a neighbour. */
+  neighbour: Laptop | undefined;
   counters!: RelayCounters;
   readonly scratch = mkdtempSync(join(tmpdir(), "wgo-nat-"));
 
@@ -92,13 +94,17 @@ export class NatWorld {
     return counters;
   }
 
+  all = (): Laptop[] => [...this.laptops, ...(this.neighbour ? [this.neighbour] : [])].filter(Boolean);
+
   /** Everything an assertion message needs: paths, endpoints, the routers' mappings, the agent and wgo logs. */
   async details(): Promise<string> {
     const parts: string[] = [];
-    for (const [index, laptop] of this.laptops.entries()) {
+    for (const laptop of this.all()) {
       const paths = laptop.nodeId ? await this.paths(laptop.nodeId).catch((error) => String(error)) : "(not enrolled)";
-      parts.push(`## l${index + 1} paths\n${JSON.stringify(paths)}\n## l${index + 1} wg\n${await laptop.wgShow()}`);
-      parts.push(`## r${index + 1} mappings\n${await this.net.udpMappings(laptop.home)}\n## l${index + 1} wgo\n${laptop.output()}`);
+      parts.push(`## ${laptop.name} paths\n${JSON.stringify(paths)}\n## ${laptop.name} wg\n${await laptop.wgShow()}`);
+      parts.push(
+        `## ${laptop.name}'s router mappings\n${await this.net.udpMappings(laptop.home)}\n## ${laptop.name} wgo\n${laptop.output()}`,
+      );
     }
     const relayWg = await run(["ip", "netns", "exec", this.relayDomain(), "wg", "show", this.relayInterface(), "dump"]);
     parts.push(`## relay wg\n${relayWg.stdout}${relayWg.stderr}\n## relay agent\n${this.agent?.output().slice(-4000) ?? ""}`);
@@ -117,11 +123,10 @@ export class NatWorld {
       },
       { timeoutMs: 60_000, intervalMs: 250, details: () => this.agent?.output() ?? "" },
     );
-    this.relayOverlay = expectAnswer(await this.admin.GET("/api/v1/nodes/{id}", byId(this.relayNodeId)), 200, "relay").address;
   }
 
   async close(): Promise<void> {
-    for (const laptop of this.laptops) await laptop?.stopFollowing();
+    for (const laptop of this.all()) await laptop.stopFollowing();
     await this.agent?.stop();
     await killLabProcesses(this.net.lab);
     await this.edge.stop();
@@ -134,14 +139,20 @@ export class NatWorld {
 /**
  * A Worker (with `vars`), the lab with the homes' NAT `modes`, the network `10.<octet>.0.0/24`, its relay
  * gateway node (public endpoint on the relay host) enrolled and run by `wgo gateway run`, and two laptops
- * that have an enrolment key but are not up yet.
+ * (three with `neighbour`: l3 beside l1) that have an enrolment key but are not up yet.
  */
-export async function openNatWorld(prefix: string, octet: number, modes: [NatMode, NatMode], vars: Record<string, string>) {
+export async function openNatWorld(
+  prefix: string,
+  octet: number,
+  modes: [NatMode, NatMode],
+  vars: Record<string, string>,
+  { neighbour = false } = {},
+) {
   const server = await startWorker({ vars });
   let world: NatWorld | undefined;
   try {
     const token = await login(server.baseUrl, server.admin);
-    const net = await createNatLab(prefix, modes);
+    const net = await createNatLab(prefix, modes, { neighbour });
     const edge = await startEdgeProxy(net.api, net.apiAddress, server.baseUrl).catch(async (error) => {
       await net.cleanup();
       throw error;
@@ -159,9 +170,11 @@ export async function openNatWorld(prefix: string, octet: number, modes: [NatMod
     if (enrolled.code !== 0) throw new Error(`wgo gateway enrol: ${enrolled.stderr}`);
     world.agent = startAgent(stateDir, net.relay.namespace);
     const suffix = randomBytes(2).toString("hex");
-    const laptop = (home: Home, index: number) =>
-      new Laptop(`l${index + 1}`, `wn${index + 1}${suffix}`, home, edge.url, join(world!.scratch, `l${index + 1}`), homes.enrolmentKey);
-    world.laptops = net.homes.map(laptop) as [Laptop, Laptop];
+    const laptop = (name: string, host: Host, home: Home) =>
+      new Laptop(name, `wn${name.slice(1)}${suffix}`, host, home, edge.url, join(world!.scratch, name), homes.enrolmentKey);
+    world.laptops = net.homes.map((home, index) => laptop(`l${index + 1}`, home.laptop, home)) as [Laptop, Laptop];
+    const beside = net.homes[0].neighbour;
+    if (beside) world.neighbour = laptop("l3", beside, net.homes[0]);
     world.counters = new RelayCounters(world.relayDomain);
     return world;
   } catch (error) {
