@@ -36,13 +36,17 @@ export async function measureRealHeartbeats(
   const { countersOf, emptyReportState, nextPage, reportPeers } = await load("peer-report.mjs");
   const network = (await admin.get(`/networks/${networkId}`)).body as { routingRevision: number };
   const at = Math.floor(Date.now() / 1000);
-  // The interface of a device in the full mesh: every node a peer, ACTIVE_TUNNELS of them in use.
+  // The interface of a device in the full mesh: every node a peer, ACTIVE_TUNNELS of them in use, each heard
+  // from an address after NAT (the endpoint wgo reports since issue 28).
   const dump = peerKeys.map((publicKey, i) => ({
     publicKey,
     latestHandshake: i < ACTIVE_TUNNELS ? at - i : 0,
     rxBytes: i < ACTIVE_TUNNELS ? 3_000_000_000 + i : 0,
     txBytes: i < ACTIVE_TUNNELS ? 900_000_000 + i : 0,
+    ...(i < ACTIVE_TUNNELS ? { endpoint: `198.51.${100 + Math.floor(i / 250)}.${i % 250}:${40000 + i}` } : {}),
   }));
+  // Its own LAN endpoint, which wgo sends on every beat (the server writes it only when it changes).
+  const localEndpoints = ["192.168.1.23:41641"];
   // One at a time: each enrolment answers a 10,000-peer config (about 3 MiB); a restarted isolate is retried.
   const fleet = await inParallel(REAL_HEARTBEAT_DEVICES, 1, async (i) => {
     const enrolled = await enrolRetrying(() => admin.post("/client/devices", { networkId, name: `real${i}`, publicKey: deviceKeys[i] }));
@@ -53,7 +57,7 @@ export async function measureRealHeartbeats(
       const answer = await fetch(`${server.baseUrl}/api/v1${path}`, {
         method: "POST",
         headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ appliedRevision: network.routingRevision, peerReport }),
+        body: JSON.stringify({ appliedRevision: network.routingRevision, localEndpoints, peerReport }),
       });
       if (!answer.ok) throw new Error(`full report: ${answer.status} ${await answer.text()}`);
       return ((await answer.json()) as { peerReport: unknown }).peerReport;
@@ -65,13 +69,19 @@ export async function measureRealHeartbeats(
     i < ACTIVE_TUNNELS ? { ...peer, rxBytes: peer.rxBytes + 4096, txBytes: peer.txBytes + 1024 } : peer,
   );
   const page = nextPage(fleet[0]!.state, countersOf(moved));
-  const body = JSON.stringify({ appliedRevision: network.routingRevision, peerReport: { ...page, base: 123_456_789 } });
+  const body = JSON.stringify({ appliedRevision: network.routingRevision, localEndpoints, peerReport: { ...page, base: 123_456_789 } });
   const [prefix, suffix] = body.split("123456789") as [string, string];
   // What a device with every one of its 9,999 tunnels in use would send as its full report (computed, not sent).
-  const everyTunnel = peerKeys.map((publicKey, i) => ({ publicKey, latestHandshake: at - (i % 900), rxBytes: 3e9 + i, txBytes: 9e8 + i }));
+  const everyTunnel = peerKeys.map((publicKey, i) => ({
+    publicKey,
+    latestHandshake: at - (i % 900),
+    rxBytes: 3e9 + i,
+    txBytes: 9e8 + i,
+    endpoint: `198.51.${100 + (Math.floor(i / 250) % 150)}.${i % 250}:${40000 + (i % 20000)}`,
+  }));
   const pages: unknown[] = [];
   await reportPeers(emptyReportState(), countersOf(everyTunnel), async (peerReport: unknown) => {
-    pages.push({ appliedRevision: network.routingRevision, peerReport });
+    pages.push({ appliedRevision: network.routingRevision, localEndpoints, peerReport });
     return { seq: pages.length, resync: false };
   });
 

@@ -624,6 +624,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/networks/{id}/relayed-pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pairs of nodes the server moved onto a relay because they found no direct path (docs/nat.md)
+         * @description Owners and admins of the network's group, and platform admins (403 below): the pairs name devices of every member. At most one entry per pair of nodes.
+         */
+        get: operations["listNetworkRelayedPairs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/networks/{id}/writer": {
         parameters: {
             query?: never;
@@ -2488,6 +2508,31 @@ export interface components {
                 /** @description Reporters behind the desired revision (nodes for routing, gateway nodes for DNS). These lists leave out another member's device nodes (counted in appliedRevision and inSync, not named) */
                 lagging: string[];
             };
+        };
+        RelayedPairs: {
+            items: components["schemas"]["RelayedPair"][];
+        };
+        RelayedPair: {
+            a: {
+                nodeId: string;
+                name: string;
+            };
+            b: {
+                nodeId: string;
+                name: string;
+            };
+            relay: {
+                nodeId: string;
+                name: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the pair went onto the relay
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            movedAt: string;
+            /** @description The least it stays there before going back to direct (docs/nat.md) */
+            holdSeconds: number;
         };
         NetworkWriterStats: {
             /** @description D1 statements the writer ran since it started */
@@ -6958,6 +7003,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+        };
+    };
+    listNetworkRelayedPairs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Network id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The relayed pairs */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelayedPairs"];
+                };
+            };
+            /** @description Missing, invalid or ended credentials (code unauthorized); WWW-Authenticate: Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The resource is visible to the caller, but this action is not allowed (code forbidden) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found, or not visible to the caller (code not_found) */

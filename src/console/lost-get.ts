@@ -7,6 +7,8 @@
 const SEGMENT = "[A-Za-z0-9_-]+";
 const FORM_PAGES: [RegExp, (match: RegExpExecArray) => string][] = [
   [new RegExp(`^/networks/(${SEGMENT})/pools(/.*)?$`), (match) => `/networks/${match[1]}/policies`],
+  // The relay form lives on its node's page.
+  [new RegExp(`^/networks/(${SEGMENT})/nodes/(${SEGMENT})/relay$`), (match) => `/networks/${match[1]}/nodes/${match[2]}`],
   [new RegExp(`^/networks/(${SEGMENT})/(nodes|policies|dns|access)/.+$`), (match) => `/networks/${match[1]}/${match[2]}`],
   [new RegExp(`^/groups/(${SEGMENT})/.+$`), (match) => `/groups/${match[1]}`],
   [/^\/admin\/(gateways|regions)(\/.*)?$/, () => "/admin/inventory"],

@@ -107,4 +107,31 @@ describe("console notifications", { timeout: 30_000 }, () => {
     expect((await agent.post(`/notifications/channels/${channel?.id}/delete`, {})).status).toBe(303);
     expect(await channelsOf(user.token)).toEqual([]);
   });
+
+  it("searches channels and deliveries with one box: by target, event, state or error", async () => {
+    const user = await createUser(await signInAdmin());
+    const agent = await signedInAgent(user.email, PASSWORD);
+    const hook = newHook().url;
+    await agent.post("/notifications/channels", { type: "webhook", target: hook, events: "node.offline" });
+    await agent.post("/notifications/channels", { type: "email", target: "", events: "gateway.failover" });
+    const email = (await channelsOf(user.token)).find((channel) => channel.type === "email")!;
+    expect((await agent.post(`/notifications/channels/${email.id}/test`, {})).status).toBe(303);
+    const rows = (text: string) => text.split("<tr>").length - 1;
+
+    // The webhook's host is in one channel's target: that channel, and no delivery (the test went by mail).
+    const byTarget = await agent.get(`/notifications?q=${encodeURIComponent(new URL(hook).host)}`);
+    expect(byTarget.status).toBe(200);
+    expect(byTarget.text).toContain(`<code>${hook}</code>`);
+    expect(byTarget.text).not.toContain("<td>email</td>");
+    expect(byTarget.text).toContain("No delivery matches");
+    // An event type finds the channel that asked for it, and the delivery of that kind.
+    const byEvent = await agent.get("/notifications?q=notification.test");
+    expect(byEvent.text).toContain("<code>notification.test</code>");
+    expect(byEvent.text).toMatch(/1 item matching “notification.test” among 1 searched/);
+    expect(byEvent.text).toContain("No channel matches");
+    const byState = await agent.get("/notifications?q=delivered&status=delivered");
+    expect(byState.text).toContain("<code>notification.test</code>");
+    expect(byState.text).toContain('name="status" value="delivered"');
+    expect(rows((await agent.get("/notifications?q=gateway.failover")).text)).toBeGreaterThan(1);
+  });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ago, bytes } from "../../src/console/format";
 import { api } from "../helpers/api";
 import { createUser, enrolDevice, type Enrolled, networkSetup, signInAdmin } from "../helpers/factories";
+import { TEST_ADMIN } from "../test-secrets";
 import { signedInAgent } from "./support/console-agent";
 
 const PASSWORD = "a long enough password";
@@ -58,6 +59,30 @@ describe("console tunnels", { timeout: 30_000 }, () => {
     expect(toC).toContain("<td>0 B</td>");
     expect(page.text).not.toContain(elsewhere[0]!.body.node.name);
     expect(page.text).not.toMatch(/<form method="post" action="\/(?!sign-out)/);
+  });
+
+  it("searches tunnels by either end's name or the network's, keeping the network filter", async () => {
+    const { admin, network } = await networkSetup();
+    const [a, b, c] = [
+      await enrolDevice(admin, { networkId: network.id, name: "tun-laptop-a" }),
+      await enrolDevice(admin, { networkId: network.id, name: "tun-server-b" }),
+      await enrolDevice(admin, { networkId: network.id, name: "tun-phone-c" }),
+    ];
+    await report(a, [{ publicKey: keyOf(b), lastHandshakeAt: null, rxBytes: 1, txBytes: 1 }]);
+    await report(c, [{ publicKey: keyOf(a), lastHandshakeAt: null, rxBytes: 1, txBytes: 1 }]);
+    const agent = await signedInAgent(TEST_ADMIN.email, TEST_ADMIN.password);
+    const rowsOf = (text: string) => text.split("<tr>").slice(2);
+    // "server" is only B's name: the one tunnel that leads to it.
+    const found = await agent.get(`/tunnels?network=${network.id}&q=SERVER`);
+    expect(found.status).toBe(200);
+    expect(rowsOf(found.text)).toHaveLength(1);
+    expect(found.text).toContain("<td>tun-server-b</td>");
+    expect(found.text).toMatch(/1 item matching “SERVER” among \d+ searched/);
+    expect(found.text).toContain(`name="network" value="${network.id}"`);
+    // "laptop" is an end of both.
+    expect(rowsOf((await agent.get(`/tunnels?network=${network.id}&q=laptop`)).text)).toHaveLength(2);
+    const none = await agent.get(`/tunnels?network=${network.id}&q=nobody-here`);
+    expect(none.text).toContain("No tunnel matches");
   });
 
   it("says when there is nothing reported yet", async () => {

@@ -51,6 +51,17 @@ describe("endpoint candidates", () => {
     ]);
   });
 
+  it("hears a device change its own endpoints at most every 30 s: a flood of changes is not a flood of revisions", async () => {
+    const { admin, network, a } = await natNetwork();
+    await heartbeat(a, await revisionOf(network.id, admin.token), [], { localEndpoints: ["192.168.1.10:40001"] });
+    const learned = await revisionOf(network.id, admin.token);
+    for (let i = 2; i < 6; i++) await heartbeat(a, learned, [], { localEndpoints: [`192.168.1.${i}:40001`] });
+    expect(await revisionOf(network.id, admin.token)).toBe(learned);
+    expect((await get(`/nodes/${a.nodeId}/paths`, admin.token)).body.candidates).toEqual([
+      { endpoint: "192.168.1.10:40001", source: "local", seenAt: null },
+    ]);
+  });
+
   it("does not let two observers that disagree make an endpoint flap, and trusts only public observers", async () => {
     const { admin, network, relay, a, b } = await natNetwork();
     const second = await relayNode(admin, network.id, "relay-2", "198.51.100.51:51820");

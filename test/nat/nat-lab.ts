@@ -10,11 +10,11 @@ import { networkWriter } from "../../src/services/networks/writer/network-writer
  * endpoints and its peers (the 5th field: where it heard each one), a daemon's report with a delta peer report.
  */
 export async function natNetwork() {
-  const { admin, network } = await networkSetup();
+  const { admin, network, as } = await networkSetup();
   const relay = await relayNode(admin, network.id, "relay-1", "198.51.100.50:51820");
   const a = await enrolDevice(admin, { networkId: network.id, name: "laptop-a" });
   const b = await enrolDevice(admin, { networkId: network.id, name: "laptop-b" });
-  return { admin, network, relay, a, b };
+  return { admin, network, relay, a, b, as };
 }
 
 export async function relayNode(admin: Session, networkId: string, name: string, endpoint: string) {

@@ -30,7 +30,7 @@ async function strandedPair() {
 
 describe("relayed pairs", () => {
   it("moves a pair with no handshake onto the relay after the timeout, as a delta-carried, audited routing change", async () => {
-    const { admin, network, relay, a, b, revision, startedAt } = await strandedPair();
+    const { admin, network, relay, a, b, revision, startedAt, as } = await strandedPair();
     // Before the timeout nothing moves, and the check says when to look again.
     const early = await checkAt(network.id, startedAt + TIMEOUT_MS / 2);
     expect(early.moves).toEqual([]);
@@ -68,6 +68,13 @@ describe("relayed pairs", () => {
     expect(await auditRoutes(network.id)).toEqual([
       expect.objectContaining({ route: "nat.pair-relayed", relay: relay.node.id, reason: "no-direct-handshake" }),
     ]);
+    // The network's relayed pairs, by name, for its managers.
+    const pairs = await get(`/networks/${network.id}/relayed-pairs`, admin.token);
+    expect(pairs.status, pairs.text).toBe(200);
+    expect(pairs.body.items).toEqual([expect.objectContaining({ relay: { nodeId: relay.node.id, name: "relay-1" }, holdSeconds: 60 })]);
+    expect([pairs.body.items[0].a.name, pairs.body.items[0].b.name].sort()).toEqual(["laptop-a", "laptop-b"]);
+    // They name every member's devices: a viewer is refused.
+    expect((await get(`/networks/${network.id}/relayed-pairs`, (await as("viewer")).token)).status).toBe(403);
     // /metrics counts the pair on its path.
     const scraped = await scrape(admin.token);
     expect(sampleValue(scraped, "wgo_network_peer_paths", { network_id: network.id, path: "relay" })).toBe(1);

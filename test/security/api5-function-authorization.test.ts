@@ -149,7 +149,8 @@ describe("API5 each credential reaches only its own functions (every route of th
     expect(protectedOps.length).toBeGreaterThan(70);
     for (const op of protectedOps) {
       const agentRoute = op.path.startsWith("/agents/me");
-      const deviceRoute = op.path.startsWith("/client/devices/");
+      // A device's credential is for its own routes, and for its own node's paths (`wgo status`; another node: 404).
+      const deviceRoute = op.path.startsWith("/client/devices/") || op.path === "/nodes/{id}/paths";
       const tokens: (string | undefined)[] = [undefined, ...(deviceRoute ? [] : [deviceToken]), ...(agentRoute ? [] : [agentToken])];
       if (agentRoute) tokens.push(admin.token);
       for (const token of tokens) {

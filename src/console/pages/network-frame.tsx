@@ -20,15 +20,17 @@ export interface FrameProps {
   csrfToken: string;
   network: Schema<"Network">;
   tab: NetworkTab;
+  /** The page's own heading under the tab (a node's page: "net-1: laptop-a"); the tab's label when omitted. */
+  heading?: string;
   /** A refusal from the API to show above the section (the form that caused it is re-rendered below). */
   error?: { message: string; fields?: { path: string; message: string }[] };
   children?: Child;
 }
 
 /** The page shell of a network: its name as the heading, then the section tabs (links; current one marked). */
-export function NetworkFrame({ user, csrfToken, network, tab, error, children }: FrameProps) {
+export function NetworkFrame({ user, csrfToken, network, tab, heading, error, children }: FrameProps) {
   const current = NETWORK_TABS.find((entry) => entry.path === tab);
-  const title = tab === "" ? network.name : `${network.name}: ${current?.label ?? ""}`;
+  const title = tab === "" && !heading ? network.name : `${network.name}: ${heading ?? current?.label ?? ""}`;
   return (
     <Page title={title} user={user} csrfToken={csrfToken} section="/networks">
       <nav aria-label="Network sections">

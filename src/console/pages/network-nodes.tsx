@@ -8,6 +8,7 @@ import type { ConsoleUser } from "../types";
 import { awaitingAgent } from "./awaiting";
 import { NodeAdded, type NodeAddedProps } from "./node-added";
 import { AddNodeForm } from "./node-form";
+import { rolesOf } from "./node-roles";
 import { NodeTags } from "./node-tags";
 import { NetworkFrame, shortKey, when } from "./network-frame";
 
@@ -62,14 +63,16 @@ export function NetworkNodesPage(props: NodesProps) {
           <tbody>
             {nodes.map((node) => (
               <tr>
-                <th scope="row">{node.name}</th>
+                <th scope="row">
+                  <a href={`${base}/${node.id}`}>{node.name}</a>
+                </th>
                 <td>
                   <code>{node.address}</code>
                 </td>
                 <td>
                   <code title={node.publicKey ?? undefined}>{shortKey(node.publicKey)}</code>
                 </td>
-                <td>{[...node.roles, ...(node.servesDns ? ["DNS server"] : [])].join(", ") || "peer"}</td>
+                <td>{rolesOf(node)}</td>
                 <td>
                   <NodeTags {...{ node, canChange, csrfToken, base, error }} />
                 </td>

@@ -3,6 +3,7 @@ import { errorsAt, type FormError } from "../form";
 import type { FieldMap } from "../humanize";
 import { CsrfField, FieldError, invalidAttrs } from "../layout";
 import type { GatewayChoice } from "../routes/gateway-choices";
+import { RELAY_HINT } from "./node-roles";
 
 /** Adding a node: a peer (its public key), or a gateway node on an inventory gateway (key from its agent). */
 export interface AddNodeProps {
@@ -24,6 +25,8 @@ export const NODE_FIELDS: FieldMap = {
   listenPort: { label: "Listen port", field: "listenPort" },
   gatewayId: { label: "Inventory gateway", field: "gatewayId" },
   roles: { label: "Gateway role", field: "gateway" },
+  servesDns: { label: "Serves the network's DNS zone", field: "servesDns" },
+  relay: { label: "Relay", field: "relay" },
 };
 
 export function AddNodeForm({ csrfToken, network, gateways, platformAdmin, values = {}, error }: AddNodeProps) {
@@ -100,6 +103,21 @@ export function AddNodeForm({ csrfToken, network, gateways, platformAdmin, value
           <div>
             <input type="checkbox" id="servesDns" name="servesDns" value="on" checked={values.servesDns === "on"} />
             <label for="servesDns">Serves the network's DNS zone</label>
+          </div>
+          <div>
+            <input
+              type="checkbox"
+              id="relay"
+              name="relay"
+              value="on"
+              checked={values.relay === "on"}
+              {...invalidAttrs("relay", at("relay"), "relay-help")}
+            />
+            <label for="relay">Relay</label>
+            <p id="relay-help" class="help">
+              {RELAY_HINT}.
+            </p>
+            <FieldError field="relay" messages={at("relay")} />
           </div>
         </fieldset>
         <button type="submit">Add node</button>

@@ -1,6 +1,7 @@
 import type { Schema } from "../../../client/index.ts";
 import { ago } from "../format";
 import { EmptyState } from "../layout";
+import { SearchResult } from "../list-filter";
 import { NextPage, PostButton } from "../parts";
 
 export interface DeliveriesProps {
@@ -10,12 +11,14 @@ export interface DeliveriesProps {
   /** The status filter in force, if any. */
   status?: string;
   channelTargets: Map<string, string>;
+  /** The words searched (`?q=`, channels and deliveries alike) and how many deliveries were read to find these. */
+  search?: { q: string; searched: number };
 }
 
 const STATUS_CLASS = { delivered: "status-ok", pending: "status-warn", failed: "status-bad" } as const;
 
 /** Deliveries, newest first: state, attempts, the last error and a retry for finished ones. */
-export function DeliveriesSection({ csrfToken, deliveries, nextCursor, status, channelTargets }: DeliveriesProps) {
+export function DeliveriesSection({ csrfToken, deliveries, nextCursor, status, channelTargets, search }: DeliveriesProps) {
   return (
     <section aria-labelledby="deliveries">
       <h2 id="deliveries">Deliveries</h2>
@@ -29,11 +32,15 @@ export function DeliveriesSection({ csrfToken, deliveries, nextCursor, status, c
             </option>
           ))}
         </select>
+        {search && <input type="hidden" name="q" value={search.q} />}
         <button type="submit" class="secondary">
           Show deliveries
         </button>
       </form>
-      {deliveries.length === 0 ? (
+      {search && <SearchResult q={search.q} shown={deliveries.length} searched={search.searched} more={nextCursor !== null} />}
+      {deliveries.length === 0 && search ? (
+        <EmptyState>No delivery matches “{search.q}”.</EmptyState>
+      ) : deliveries.length === 0 ? (
         <EmptyState>No deliveries{status ? ` in state ${status}` : ""} yet. Send a test from a channel above to see one.</EmptyState>
       ) : (
         <table>
@@ -77,7 +84,7 @@ export function DeliveriesSection({ csrfToken, deliveries, nextCursor, status, c
           </tbody>
         </table>
       )}
-      <NextPage path="/notifications" query={{ status }} cursor={nextCursor} />
+      <NextPage path="/notifications" query={{ status, q: search?.q }} cursor={nextCursor} />
     </section>
   );
 }

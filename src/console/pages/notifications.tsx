@@ -6,6 +6,7 @@ import type { FieldMap } from "../humanize";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
 import { PostButton, SecretOnce } from "../parts";
 import type { ConsoleUser } from "../types";
+import { SearchBox } from "../list-filter";
 import { type DeliveriesProps, DeliveriesSection } from "./notification-deliveries";
 
 export interface NotificationsProps extends DeliveriesProps {
@@ -36,8 +37,16 @@ export function NotificationsPage(props: NotificationsProps) {
           <p>Verify the signature of each request to {secret.channelTarget} with it.</p>
         </SecretOnce>
       )}
+      <SearchBox
+        path="/notifications"
+        label="Search channels and deliveries (target, event, state or error)"
+        q={props.search?.q}
+        keep={{ status: props.status }}
+      />
       <h2 id="channels">Channels</h2>
-      {channels.length === 0 ? (
+      {channels.length === 0 && props.search ? (
+        <EmptyState>No channel matches “{props.search.q}”.</EmptyState>
+      ) : channels.length === 0 ? (
         <EmptyState>No channels yet. Add a webhook or your email below to hear about offline nodes, failovers and more.</EmptyState>
       ) : (
         <table>

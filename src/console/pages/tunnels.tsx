@@ -1,6 +1,7 @@
 import type { Schema } from "../../../client/index.ts";
 import { ago, bytes } from "../format";
 import { EmptyState, Page } from "../layout";
+import { SearchBox, SearchResult } from "../list-filter";
 import { NextPage } from "../parts";
 import type { ConsoleUser } from "../types";
 
@@ -13,12 +14,14 @@ export interface TunnelsProps {
   /** The network filter in force, if any. */
   networkId?: string;
   nodeNames: Map<string, string>;
+  /** The words searched (`?q=`) and how many tunnels were read to find these. */
+  search?: { q: string; searched: number };
 }
 
 const STATE_CLASS = { up: "status-ok", stale: "status-warn", down: "status-bad" } as const;
 
 /** Tunnels as the nodes report them (heartbeats, agents): handshake age and traffic, per network. */
-export function TunnelsPage({ user, csrfToken, tunnels, nextCursor, networks, networkId, nodeNames }: TunnelsProps) {
+export function TunnelsPage({ user, csrfToken, tunnels, nextCursor, networks, networkId, nodeNames, search }: TunnelsProps) {
   const networkNames = new Map(networks.map((network) => [network.id, network.name]));
   const nodeName = (id: string | null, key: string) => (id ? (nodeNames.get(id) ?? id) : `unknown peer ${key.slice(0, 8)}…`);
   return (
@@ -37,7 +40,11 @@ export function TunnelsPage({ user, csrfToken, tunnels, nextCursor, networks, ne
           Show tunnels
         </button>
       </form>
-      {tunnels.length === 0 ? (
+      <SearchBox path="/tunnels" label="Search tunnels by node or network name" q={search?.q} keep={{ network: networkId }} />
+      {search && <SearchResult q={search.q} shown={tunnels.length} searched={search.searched} more={nextCursor !== null} />}
+      {tunnels.length === 0 && search ? (
+        <EmptyState>No tunnel matches “{search.q}”.</EmptyState>
+      ) : tunnels.length === 0 ? (
         <EmptyState>
           No tunnels reported{networkId ? " in this network" : ""} yet. Tunnels appear once devices send heartbeats (wgo heartbeat) or
           gateway agents report.
@@ -73,7 +80,7 @@ export function TunnelsPage({ user, csrfToken, tunnels, nextCursor, networks, ne
           </tbody>
         </table>
       )}
-      <NextPage path="/tunnels" query={{ network: networkId }} cursor={nextCursor} />
+      <NextPage path="/tunnels" query={{ network: networkId, q: search?.q }} cursor={nextCursor} />
     </Page>
   );
 }

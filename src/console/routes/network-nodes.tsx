@@ -112,6 +112,7 @@ function createNodeBody(networkId: string, values: Record<string, string>): Sche
     listenPort: optional(values.listenPort, Number),
     ...(gateway ? { roles: ["gateway"], gatewayId: optional(values.gatewayId, String) ?? null } : {}),
     ...(values.servesDns === "on" ? { servesDns: true } : {}),
+    ...(values.relay === "on" ? { relay: true } : {}),
   };
 }
 

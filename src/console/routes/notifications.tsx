@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { byId, type Schema } from "../../../client/index.ts";
 import { need, onFailure } from "../failure";
 import { refusal, worded } from "../form";
+import { matches, searchList, searchWords } from "../list-search";
 import { CHANNEL_FIELDS, type NotificationsProps, NotificationsPage } from "../pages/notifications";
 import type { SignedInEnv } from "../types";
 
@@ -12,17 +13,27 @@ type Status = "pending" | "delivered" | "failed";
 const STATUSES: Status[] = ["pending", "delivered", "failed"];
 type EventType = Schema<"CreateNotificationChannel">["events"][number];
 
-async function notificationsView(c: Context<SignedInEnv>, query: { status?: string; cursor?: string } = {}) {
+async function notificationsView(c: Context<SignedInEnv>, query: { status?: string; cursor?: string; q?: string } = {}) {
   const status = STATUSES.find((value) => value === query.status);
-  const [settings, deliveries] = await Promise.all([
-    c.var.api.GET("/api/v1/notifications/settings"),
-    c.var.api.GET("/api/v1/notifications/deliveries", {
-      params: { query: { limit: 50, order: "desc", ...(status ? { status } : {}), ...(query.cursor ? { cursor: query.cursor } : {}) } },
-    }),
-  ]);
-  const { channels, eventTypes } = need(settings);
-  const page = need(deliveries);
+  const { channels: allChannels, eventTypes } = need(await c.var.api.GET("/api/v1/notifications/settings"));
+  const targets = new Map(allChannels.map((channel) => [channel.id, channel.target]));
+  const words = searchWords(query.q);
+  // One search for both lists: a channel by its target or events; a delivery by its channel, event, state or error.
+  const channels = words ? allChannels.filter((channel) => matches(words, channel.target, channel.type, ...channel.events)) : allChannels;
+  const page = await searchList(
+    async (cursor, limit) =>
+      need(
+        await c.var.api.GET("/api/v1/notifications/deliveries", {
+          params: { query: { limit, order: "desc", ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) } },
+        }),
+      ),
+    (delivery) => [targets.get(delivery.channelId), delivery.event.type, delivery.status, delivery.lastError],
+    query.q,
+    query.cursor,
+    50,
+  );
   return {
+    search: words ? { q: query.q!, searched: page.searched } : undefined,
     user: c.var.user,
     csrfToken: c.var.csrfToken,
     channels,
@@ -30,12 +41,16 @@ async function notificationsView(c: Context<SignedInEnv>, query: { status?: stri
     deliveries: page.items,
     nextCursor: page.nextCursor,
     status,
-    channelTargets: new Map(channels.map((channel) => [channel.id, channel.target])),
+    channelTargets: targets,
   } satisfies NotificationsProps;
 }
 
 notificationRoutes.get("/notifications", async (c) =>
-  c.html(<NotificationsPage {...(await notificationsView(c, { status: c.req.query("status"), cursor: c.req.query("cursor") }))} />),
+  c.html(
+    <NotificationsPage
+      {...(await notificationsView(c, { status: c.req.query("status"), cursor: c.req.query("cursor"), q: c.req.query("q") || undefined }))}
+    />,
+  ),
 );
 
 /** A refusal, shown above the add-channel form with what was typed. */

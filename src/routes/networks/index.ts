@@ -10,4 +10,5 @@ export const networksRouter = guardedRouter("user")
   .openapi(routes.put, handlers.put)
   .openapi(routes.remove, handlers.remove)
   .openapi(routes.runtimeStatus, handlers.runtimeStatus)
+  .openapi(routes.relayedPairs, handlers.relayedPairs)
   .openapi(routes.writerStats, handlers.writerStats);

@@ -58,6 +58,11 @@ export const runtimeStatus: AppRouteHandler<typeof routes.runtimeStatus> = async
   return c.json(await loadRuntimeStatus(c.var.db, network, { auth: userOf(c), role }), 200);
 };
 
+export const relayedPairs: AppRouteHandler<typeof routes.relayedPairs> = async (c) => {
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
+  return c.json({ items: await unwrap(networkWriter(c.env, network.id).readRelayedPairs(network.id)) }, 200);
+};
+
 /** Diagnostics of the network's writer, for platform admins (it is infrastructure, not a tenant's data). */
 export const writerStats: AppRouteHandler<typeof routes.writerStats> = async (c) => {
   requirePlatformAdmin(userOf(c));

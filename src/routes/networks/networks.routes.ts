@@ -1,6 +1,6 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { WriterStatsSchema } from "./writer-stats.schemas";
-import { errorResponses, IdParam, jsonBody, jsonResponse, noContent } from "../../lib/openapi";
+import { errorResponses, IdParam, jsonBody, jsonResponse, noContent, Timestamp } from "../../lib/openapi";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import {
   CreateNetworkBody,
@@ -96,6 +96,32 @@ export const runtimeStatus = createRoute({
     "Members of the network's group (viewer and up). Compares the network's desired routing and DNS revisions with what each node and gateway daemon last reported applying.",
   request: { params },
   responses: { 200: jsonResponse(RuntimeStatusSchema, "The status"), ...errorResponses(401, 404, 422) },
+});
+
+const NamedNode = z.object({ nodeId: z.string(), name: z.string() });
+const RelayedPair = z
+  .object({
+    a: NamedNode,
+    b: NamedNode,
+    relay: NamedNode,
+    movedAt: Timestamp.openapi({ description: "When the pair went onto the relay" }),
+    holdSeconds: z.number().int().openapi({ description: "The least it stays there before going back to direct (docs/nat.md)" }),
+  })
+  .openapi("RelayedPair");
+
+export const relayedPairs = createRoute({
+  method: "get",
+  path: "/networks/{id}/relayed-pairs",
+  operationId: "listNetworkRelayedPairs",
+  tags,
+  summary: "Pairs of nodes the server moved onto a relay because they found no direct path (docs/nat.md)",
+  description:
+    "Owners and admins of the network's group, and platform admins (403 below): the pairs name devices of every member. At most one entry per pair of nodes.",
+  request: { params },
+  responses: {
+    200: jsonResponse(z.object({ items: z.array(RelayedPair) }).openapi("RelayedPairs"), "The relayed pairs"),
+    ...errorResponses(401, 403, 404, 422),
+  },
 });
 
 export const writerStats = createRoute({

@@ -33,8 +33,14 @@ const MAX_HOLD_SECONDS = 3600;
  */
 export function decidePairs(topology: Topology, held: HeldNetwork, tracker: NatTracker, rules: NatRules, now: number) {
   const moves: PairMove[] = [];
+  // No relay to move a pair onto, and none carrying one: nothing to decide.
+  if (topology.relays.size === 0 && topology.relayVia.size === 0) {
+    tracker.takeFocus();
+    return { moves, nextCheckAt: null };
+  }
   let nextCheckAt: number | null = null;
-  const due = (at: number) => {
+  const due = (a: TopologyNode, b: TopologyNode, at: number) => {
+    tracker.dueAgain(a.id, b.id);
     if (at > now && (nextCheckAt === null || at < nextCheckAt)) nextCheckAt = at;
   };
   const alive = (nodeId: string, peerKey: string | null, after = 0) => {
@@ -49,48 +55,50 @@ export function decidePairs(topology: Topology, held: HeldNetwork, tracker: NatT
       .filter((id) => id !== not && alive(a.id, topology.nodes.get(id)!.publicKey) && alive(b.id, topology.nodes.get(id)!.publicKey))
       .sort((x, y) => (load.get(x) ?? 0) - (load.get(y) ?? 0) || (x < y ? -1 : 1))[0];
 
-  const candidates = natNodes(topology, tracker);
   const arePeers = peering(topology);
-  for (let i = 0; i < candidates.length; i++) {
-    const a = candidates[i]!;
-    for (let j = i + 1; j < candidates.length; j++) {
-      const b = candidates[j]!;
-      if (!arePeers(a, b)) continue;
-      const row = held.relayedPairs.get(pairKey(a.id, b.id));
-      const [nodeA, nodeB] = a.id < b.id ? [a.id, b.id] : [b.id, a.id];
-      const relayId = topology.relayVia.get(a.id)?.get(b.id);
-      if (relayId !== undefined && row) {
-        const movedAt = Date.parse(row.movedAt);
-        const relayKey = topology.nodes.get(relayId)!.publicKey;
-        if (!alive(a.id, relayKey) || !alive(b.id, relayKey)) {
-          moves.push({
-            nodeA,
-            nodeB,
-            relayNodeId: chooseRelay(a, b, relayId) ?? null,
-            holdSeconds: row.holdSeconds,
-            reason: "relay-unreachable",
-          });
-        } else if (now - movedAt >= row.holdSeconds * 1000 && alive(a.id, b.publicKey, movedAt) && alive(b.id, a.publicKey, movedAt)) {
-          moves.push({ nodeA, nodeB, relayNodeId: null, holdSeconds: row.holdSeconds, reason: "direct-works" });
-        } else due(movedAt + row.holdSeconds * 1000);
-        continue;
-      }
-      if (endpointFor(a, b) === null || endpointFor(b, a) === null) continue;
-      const since = heldSince(held, tracker, a, b);
-      if (since === null || alive(a.id, b.publicKey) || alive(b.id, a.publicKey)) continue;
-      const last = Math.max(tracker.lastHandshake(a.id, b.publicKey!) ?? 0, tracker.lastHandshake(b.id, a.publicKey!) ?? 0);
-      const at = Math.max(since + rules.directTimeoutMs, last > 0 ? last + ALIVE_MS : 0);
-      if (now < at) {
-        due(at);
-        continue;
-      }
-      const relay = chooseRelay(a, b);
-      if (relay === undefined) continue;
-      load.set(relay, (load.get(relay) ?? 0) + 1);
-      // Relayed again within the hour after a return: that return failed, so this stay is twice as long.
-      const returnedRecently = row !== undefined && row.relayNodeId === null && now - Date.parse(row.movedAt) < MAX_HOLD_SECONDS * 1000;
-      const holdSeconds = returnedRecently ? Math.min(row.holdSeconds * 2, MAX_HOLD_SECONDS) : rules.relayHoldSeconds;
-      moves.push({ nodeA, nodeB, relayNodeId: relay, holdSeconds, reason: "no-direct-handshake" });
+  const judge = (a: TopologyNode, b: TopologyNode) => {
+    const row = held.relayedPairs.get(pairKey(a.id, b.id));
+    const [nodeA, nodeB] = a.id < b.id ? [a.id, b.id] : [b.id, a.id];
+    const relayId = topology.relayVia.get(a.id)?.get(b.id);
+    if (relayId !== undefined && row) {
+      const movedAt = Date.parse(row.movedAt);
+      const relayKey = topology.nodes.get(relayId)!.publicKey;
+      if (!alive(a.id, relayKey) || !alive(b.id, relayKey)) {
+        const other = chooseRelay(a, b, relayId) ?? null;
+        moves.push({ nodeA, nodeB, relayNodeId: other, holdSeconds: row.holdSeconds, reason: "relay-unreachable" });
+      } else if (now - movedAt >= row.holdSeconds * 1000 && alive(a.id, b.publicKey, movedAt) && alive(b.id, a.publicKey, movedAt)) {
+        moves.push({ nodeA, nodeB, relayNodeId: null, holdSeconds: row.holdSeconds, reason: "direct-works" });
+      } else due(a, b, movedAt + row.holdSeconds * 1000);
+      return;
+    }
+    if (endpointFor(a, b) === null || endpointFor(b, a) === null) return;
+    const since = heldSince(held, tracker, a, b);
+    if (since === null || alive(a.id, b.publicKey) || alive(b.id, a.publicKey)) return;
+    const last = Math.max(tracker.lastHandshake(a.id, b.publicKey!) ?? 0, tracker.lastHandshake(b.id, a.publicKey!) ?? 0);
+    const at = Math.max(since + rules.directTimeoutMs, last > 0 ? last + ALIVE_MS : 0);
+    if (now < at) return due(a, b, at);
+    const relay = chooseRelay(a, b);
+    if (relay === undefined) return;
+    load.set(relay, (load.get(relay) ?? 0) + 1);
+    // Relayed again within the hour after a return: that return failed, so this stay is twice as long.
+    const returnedRecently = row !== undefined && row.relayNodeId === null && now - Date.parse(row.movedAt) < MAX_HOLD_SECONDS * 1000;
+    const holdSeconds = returnedRecently ? Math.min(row.holdSeconds * 2, MAX_HOLD_SECONDS) : rules.relayHoldSeconds;
+    moves.push({ nodeA, nodeB, relayNodeId: relay, holdSeconds, reason: "no-direct-handshake" });
+  };
+
+  // Only pairs with something new to judge: a node that reported since the last check, one with a pair due by
+  // time, one on a relay. A pair where neither end reported anything new cannot have changed its answer.
+  const all = natNodes(topology, tracker);
+  const focus = tracker.takeFocus();
+  for (const id of topology.relayVia.keys()) focus.add(id);
+  const judged = new Set<string>();
+  for (const a of all) {
+    if (!focus.has(a.id)) continue;
+    for (const b of all) {
+      const key = pairKey(a.id, b.id);
+      if (b === a || judged.has(key) || !arePeers(a, b)) continue;
+      judged.add(key);
+      judge(a, b);
     }
   }
   return { moves, nextCheckAt: nextCheckAt as number | null };

@@ -73,6 +73,21 @@ export function expiredCandidates(held: HeldNetwork, tracker: NatTracker, now: n
   return changes;
 }
 
+/** When the next candidate would expire if nobody confirms it (null: none held). */
+export function nextExpiryAt(held: HeldNetwork, tracker: NatTracker, rules: NatRules): number | null {
+  let next: number | null = null;
+  const at = (time: number) => {
+    if (next === null || time < next) next = time;
+  };
+  for (const node of held.nodes.values()) {
+    if (node.observedAt !== null)
+      at(Math.max(Date.parse(node.observedAt), tracker.observedConfirmedAt.get(node.id) ?? 0) + rules.candidateTtlMs);
+    if (node.localEndpoints.length > 0 || node.publicHost !== null)
+      at((tracker.lastReportAt(node.id) ?? tracker.startedAt) + rules.candidateTtlMs);
+  }
+  return next;
+}
+
 /** Whether a change moves what configs hand out (a refreshed time alone does not). */
 export const changesEndpoints = (change: Partial<CandidateColumns>) =>
   change.localEndpoints !== undefined || change.publicHost !== undefined || change.observedEndpoint !== undefined;

@@ -24,6 +24,10 @@ const REVISIONS_KEPT = 16;
 export class NatTracker {
   private readonly nodes = new Map<string, Seen>();
   readonly startedAt: number;
+  /** Nodes whose pairs need judging at the next check: they reported something new, or a pair of theirs is due. */
+  private focus = new Set<string>();
+  /** When each node's own endpoints (LAN, source address) were last taken as changed. */
+  readonly ownChangedAt = new Map<string, number>();
   /** When each node's observed endpoint was last confirmed by a report (memory: D1 keeps it coarsely). */
   readonly observedConfirmedAt = new Map<string, number>();
 
@@ -35,6 +39,7 @@ export class NatTracker {
     const seen: Seen = this.nodes.get(report.nodeId) ?? { applied: [], handshakes: new Map(), lastReportAt: now };
     this.nodes.set(report.nodeId, seen);
     seen.lastReportAt = now;
+    this.focus.add(report.nodeId);
     const last = seen.applied.at(-1);
     if (report.appliedRevision !== null && (!last || last.revision !== report.appliedRevision)) {
       // A lower revision than before (a re-enrolled machine) starts the record over.
@@ -62,12 +67,25 @@ export class NatTracker {
     return this.nodes.get(nodeId)?.lastReportAt ?? null;
   }
 
+  /** The nodes to judge now; the set starts over (a check marks again what stays due: dueAgain). */
+  takeFocus(): Set<string> {
+    const focus = this.focus;
+    this.focus = new Set();
+    return focus;
+  }
+
+  dueAgain(...nodeIds: string[]): void {
+    for (const id of nodeIds) this.focus.add(id);
+  }
+
   knows(nodeId: string): boolean {
     return this.nodes.has(nodeId);
   }
 
-  forget(nodeId: string): void {
-    this.nodes.delete(nodeId);
-    this.observedConfirmedAt.delete(nodeId);
+  /** Drops what it heard from nodes that are gone. */
+  prune(exists: (nodeId: string) => boolean): void {
+    for (const id of this.nodes.keys()) if (!exists(id)) this.nodes.delete(id);
+    for (const id of this.observedConfirmedAt.keys()) if (!exists(id)) this.observedConfirmedAt.delete(id);
+    for (const id of this.ownChangedAt.keys()) if (!exists(id)) this.ownChangedAt.delete(id);
   }
 }

@@ -6,10 +6,13 @@ import type { AuditContext } from "../../audit/audit-trail";
 import { commit, type WriterContext } from "../commit";
 import { type HeldNetwork, pairKey } from "../memory/held-network";
 import { decidePairs, type PairMove } from "../nat/decide";
-import { type CandidateChanges, changesEndpoints, expiredCandidates, observedCandidates, ownCandidates } from "../nat/learn";
+import { type CandidateChanges, changesEndpoints, expiredCandidates, nextExpiryAt, observedCandidates, ownCandidates } from "../nat/learn";
 import { type NatRules, natRules } from "../nat/rules";
 import type { NatTracker, PathObservation } from "../nat/tracker";
 import { bumpRoutingRevision, type NodeRow, type RelayedPairRow } from "../state";
+
+/** The least time between two changes of a node's own endpoints that the server takes. */
+export const OWN_CHANGE_MS = 30_000;
 
 /** A report's path facts plus, from a device's heartbeat, its own endpoints (docs/nat.md). */
 export interface PathReport extends PathObservation {
@@ -29,8 +32,14 @@ export function candidateChangesOf(held: HeldNetwork, tracker: NatTracker, repor
     if (!node) continue;
     tracker.observe(report, now);
     for (const [id, change] of observedCandidates(held, tracker, report, now, rules)) changes.set(id, { ...changes.get(id), ...change });
-    const own = ownCandidates(node, report.localEndpoints, report.publicHost ?? null);
-    if (own) changes.set(node.id, { ...changes.get(node.id), ...own });
+    // A node that names its own endpoint is reached there: what it says of its LAN changes no config.
+    const own = node.endpoint === null ? ownCandidates(node, report.localEndpoints, report.publicHost ?? null) : null;
+    // Each change is a routing revision every node of the network follows: a device that changes what it
+    // says at every beat is heard at most every OWN_CHANGE_MS (a roaming laptop's next beat brings the rest).
+    if (own && now - (tracker.ownChangedAt.get(node.id) ?? 0) >= OWN_CHANGE_MS) {
+      tracker.ownChangedAt.set(node.id, now);
+      changes.set(node.id, { ...changes.get(node.id), ...own });
+    }
   }
   return changes;
 }
@@ -85,10 +94,14 @@ async function storeCandidates(ctx: WriterContext, held: HeldNetwork, changes: C
 export async function evaluateNatPaths(ctx: WriterContext, networkId: string, tracker: NatTracker, now = Date.now()) {
   const rules = natRules(getConfig(ctx.env));
   const held = await ctx.memory.forWrite(ctx.db, networkId);
+  tracker.prune((id) => held.nodes.has(id));
   await storeCandidates(ctx, held, expiredCandidates(held, tracker, now, rules));
-  const { moves, nextCheckAt } = decidePairs(ctx.memory.topologies.current(held), held, tracker, rules, now);
-  for (const move of moves) await movePair(ctx, held, move, now);
-  return { moves, nextCheckAt };
+  const decided = decidePairs(ctx.memory.topologies.current(held), held, tracker, rules, now);
+  for (const move of decided.moves) await movePair(ctx, held, move, now);
+  // A second past the next expiry, so that check finds it lapsed.
+  const expiry = nextExpiryAt(held, tracker, rules);
+  const times = [decided.nextCheckAt, expiry === null ? null : expiry + 1000].filter((time): time is number => time !== null);
+  return { moves: decided.moves, nextCheckAt: times.length > 0 ? Math.min(...times) : null };
 }
 
 async function movePair(ctx: WriterContext, held: HeldNetwork, move: PairMove, now: number) {

@@ -59,3 +59,17 @@ function candidatesOf(node: NodeRow) {
   if (node.publicHost !== null && port) list.push({ endpoint: joinHostPort(node.publicHost, port), source: "public", seenAt: null });
   return list;
 }
+
+/** The network's pairs on a relay now (GET /networks/:id/relayed-pairs): what the topology carries, by name. */
+export function relayedPairsOf(held: HeldNetwork, topology: Topology) {
+  const named = (id: string) => ({ nodeId: id, name: topology.nodes.get(id)?.name ?? id });
+  return [...held.relayedPairs.values()]
+    .filter((pair) => pair.relayNodeId !== null && topology.relayVia.get(pair.nodeA)?.get(pair.nodeB) === pair.relayNodeId)
+    .map((pair) => ({
+      a: named(pair.nodeA),
+      b: named(pair.nodeB),
+      relay: named(pair.relayNodeId!),
+      movedAt: pair.movedAt,
+      holdSeconds: pair.holdSeconds,
+    }));
+}

@@ -25,12 +25,15 @@ export class NatClock {
   /** Reports of one network: learn what changed (one queued write, only then), and look at its pairs soon. */
   async observe(networkId: string, reports: PathReport[]) {
     const held = await this.writes.memory.forRead(this.writes.db, networkId);
-    const changes = candidateChangesOf(held, this.tracker, reports, natRules(getConfig(this.env)));
+    const rules = natRules(getConfig(this.env));
+    const changes = candidateChangesOf(held, this.tracker, reports, rules);
     if (changes.size > 0) {
       const learned = await this.writes.write(undefined, (ctx) => learnCandidates(ctx, networkId, changes));
       if (!learned.ok) return learned;
     }
-    await this.checkWithin(networkId, NAT_CHECK_MS);
+    // With a relay, pairs are judged within seconds; without one, only learned endpoints can expire.
+    const relays = this.writes.memory.topologies.current(held).relays.size > 0;
+    await this.checkWithin(networkId, relays ? NAT_CHECK_MS : rules.candidateTtlMs / 2);
     return { ok: true as const, value: changes.size > 0 };
   }
 

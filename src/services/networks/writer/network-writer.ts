@@ -18,7 +18,7 @@ import * as gatewayAgent from "../operations/gateway-agent";
 import * as pools from "../operations/gateway-pools";
 import { type AdmittedHeartbeat, heartbeatPathReport, mergeHeartbeats, writeHeartbeats } from "../operations/heartbeats";
 import type { PathReport } from "../operations/nat-paths";
-import { nodePaths } from "../views/node-paths";
+import { nodePaths, relayedPairsOf } from "../views/node-paths";
 import { NAT_CHECK_MS, NatClock } from "./nat-clock";
 import * as networks from "../operations/networks";
 import * as nodes from "../operations/nodes";
@@ -31,6 +31,7 @@ import { POOL_CHECK_MS, PoolClock } from "./pool-clock";
 import { typedStub } from "./typed-stub";
 import { WriteRunner } from "./write-runner";
 import { WriterAlarm } from "./writer-alarm";
+import type { WriterStats } from "./writer-stats";
 
 /**
  * The single writer of one network (one instance per network, named by its id): every change to its
@@ -179,6 +180,13 @@ export class NetworkWriter extends DurableObject<Env> {
   observePaths(networkId: string, reports: PathReport[]) {
     return capture(() => unwrap(this.nat.observe(networkId, reports)));
   }
+  /** The pairs on a relay now (views/node-paths.ts), from memory. */
+  readRelayedPairs(networkId: string) {
+    return capture(async () => {
+      const held = await this.writes.memory.forRead(this.writes.db, networkId);
+      return relayedPairsOf(held, this.writes.memory.topologies.current(held));
+    });
+  }
   /** The NAT clock's check now (the alarm runs it); `now` (ms): tests judge pairs at a chosen clock. */
   checkNatPaths(networkId: string, now?: number) {
     return this.nat.check(networkId, now);
@@ -242,19 +250,6 @@ export class NetworkWriter extends DurableObject<Env> {
       natPaths: async (networkId) => ({ result: await this.checkNatPaths(networkId), retryAt: Date.now() + NAT_CHECK_MS }),
     });
   }
-}
-
-/** A writer's running totals (D1 as it reports them) and what it holds: for tests, the benchmark and operators. */
-export interface WriterStats {
-  statements: number;
-  rowsRead: number;
-  rowsWritten: number;
-  /** Full loads of the network from D1 (a restart, or a change that went around the writer). */
-  loads: number;
-  heldNodes: number;
-  topologiesKept: number;
-  /** Writes (and loads) queued or running now: what a write arriving now waits behind. */
-  queueDepth: number;
 }
 
 /** The network's writer: `await unwrap(networkWriter(env, networkId).createNode(networkId, input, audit))`. */
