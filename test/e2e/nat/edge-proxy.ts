@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { OutputTail, waitFor } from "../support/command.ts";
+import { onAbruptExit, OutputTail, waitFor } from "../support/command.ts";
 import type { Host } from "../support/netns.ts";
 
 // argv: port, unix socket. Streams both ways (the config long poll holds a request open for seconds).
@@ -68,7 +68,10 @@ export async function startEdgeProxy(api: Host, apiAddress: string, workerBaseUr
   });
   child.stdout!.on("data", (chunk) => output.append(chunk));
   child.stderr!.on("data", (chunk) => output.append(chunk));
+  // A run stopped before afterAll: the listener's namespace goes (netns.ts), the socket's directory here.
+  const unregister = onAbruptExit(() => rmSync(dir, { recursive: true, force: true }));
   const stop = async () => {
+    unregister();
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { api, type ApiClient, byId, expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
-import { run, waitFor } from "../support/command.ts";
+import { onAbruptExit, run, waitFor } from "../support/command.ts";
 import { killLabProcesses } from "../support/lab-leftovers.ts";
 import type { Host } from "../support/netns.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
@@ -41,6 +41,8 @@ export class NatWorld {
   neighbour: Laptop | undefined;
   counters!: RelayCounters;
   readonly scratch = mkdtempSync(join(tmpdir(), "wgo-nat-"));
+  // A run stopped before afterAll: the lab's namespaces and daemons go (netns.ts), and the state here.
+  private readonly unregister = onAbruptExit(() => rmSync(this.scratch, { recursive: true, force: true }));
 
   constructor(
     readonly server: WorkerServer,
@@ -133,6 +135,7 @@ export class NatWorld {
     await this.net.cleanup();
     await this.server.stop();
     rmSync(this.scratch, { recursive: true, force: true });
+    this.unregister();
   }
 }
 
