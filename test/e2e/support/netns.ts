@@ -90,12 +90,16 @@ export function createLab(prefix: string): Lab {
     // Only synchronous work is possible here: signal the daemons, drop the namespaces (with those
     // `wgo gateway run --netns` made beside the lab's hosts, named after them).
     for (const child of state.processes) child.kill("SIGKILL");
-    for (const namespace of state.namespaces) spawnSync("ip", ["netns", "del", namespace]);
     const listed = spawnSync("ip", ["netns", "list"], { encoding: "utf8" }).stdout ?? "";
-    for (const line of listed.split("\n")) {
-      const namespace = line.split(" ")[0];
-      if (namespace?.startsWith(`${name}-`)) spawnSync("ip", ["netns", "del", namespace]);
+    const beside = listed.split("\n").map((line) => line.split(" ")[0]!);
+    const namespaces = [...new Set([...state.namespaces, ...beside.filter((ns) => ns.startsWith(`${name}-`))])];
+    // What wgo started in them (wireguard-go, knotd, its own daemons) is no child of ours, and a deleted
+    // namespace does not stop its processes: they are killed by the namespace's pid list first.
+    for (const namespace of namespaces) {
+      const pids = spawnSync("ip", ["netns", "pids", namespace], { encoding: "utf8" }).stdout ?? "";
+      for (const pid of pids.split("\n").filter(Boolean)) spawnSync("kill", ["-9", pid]);
     }
+    for (const namespace of namespaces) spawnSync("ip", ["netns", "del", namespace]);
     rmSync(state.scratchDir, { recursive: true, force: true });
   });
   mkdirSync(WG_RUN_DIR, { recursive: true }); // the mount point the per-host directories go over

@@ -12,10 +12,15 @@ export interface WgoResult extends CommandResult {
 
 export type Wgo = (args: string[], options?: { input?: string }) => Promise<WgoResult>;
 
-/** A machine: one API, one state directory. Non-zero exits throw with the command and its stderr. */
-export function wgoMachine(baseUrl: string, home: string): Wgo {
+/**
+ * A machine: one API, one state directory. Non-zero exits throw with the command and its stderr. With
+ * `netns`, wgo itself runs inside that namespace (as on a laptop: its API requests leave through the
+ * namespace's own routes, a NAT router in test/e2e/nat), not in the root namespace with --netns.
+ */
+export function wgoMachine(baseUrl: string, home: string, { netns }: { netns?: string } = {}): Wgo {
   return async (args, options = {}) => {
-    const argv = [process.execPath, WGO, "--api", baseUrl, "--home", home, "--json", ...args];
+    const inside = netns ? ["ip", "netns", "exec", netns] : [];
+    const argv = [...inside, process.execPath, WGO, "--api", baseUrl, "--home", home, "--json", ...args];
     const result = await run(argv, {
       input: options.input,
       timeoutMs: 60_000,
@@ -23,7 +28,7 @@ export function wgoMachine(baseUrl: string, home: string): Wgo {
       env: { ...process.env, WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD: "1" },
     });
     if (result.code !== 0) {
-      throw new Error(`${describeCommand(argv.slice(1))} exited ${result.code}:\n${result.stderr}${result.stdout}`);
+      throw new Error(`${describeCommand(argv.slice(inside.length + 1))} exited ${result.code}:\n${result.stderr}${result.stdout}`);
     }
     return {
       ...result,
