@@ -71,12 +71,17 @@ describe("endpoint candidates", () => {
     // A NAT that gives each destination its own port: relay-2 sees another one. The held endpoint stays.
     await daemonReport(second, learned, [{ publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "198.51.100.77:61111" }]);
     expect(await revisionOf(network.id, admin.token)).toBe(learned);
+    expect(peerIn(await configOf(b.nodeId, admin.token), a.nodeId)?.endpoint).toBe("198.51.100.77:40001");
+    // The observer that taught it sees A's NAT move it (a router rebooted): every peer follows at once.
+    await daemonReport(relay, learned, [{ publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "198.51.100.77:42000" }]);
+    expect(await revisionOf(network.id, admin.token)).toBe(learned + 1);
+    expect(peerIn(await configOf(b.nodeId, admin.token), a.nodeId)?.endpoint).toBe("198.51.100.77:42000");
     // A stale handshake says nothing of where the peer is now.
     await daemonReport(second, learned, [{ publicKey: keyOf(b), handshakeAt: Date.now() - 10 * 60_000, endpoint: "198.51.100.78:1" }]);
     expect(peerIn(await configOf(a.nodeId, admin.token), b.nodeId)?.endpoint).toBeNull();
     // A laptop's view of a LAN neighbour is no address after NAT: B's report does not teach A's.
-    await heartbeat(b, learned, [{ publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "10.9.9.9:1" }]);
-    expect(peerIn(await configOf(b.nodeId, admin.token), a.nodeId)?.endpoint).toBe("198.51.100.77:40001");
+    await heartbeat(b, learned + 1, [{ publicKey: keyOf(a), handshakeAt: Date.now(), endpoint: "10.9.9.9:1" }]);
+    expect(peerIn(await configOf(b.nodeId, admin.token), a.nodeId)?.endpoint).toBe("198.51.100.77:42000");
   });
 
   it("drops candidates nobody confirmed for the TTL, and refuses malformed ones (422)", async () => {

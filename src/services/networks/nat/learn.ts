@@ -31,7 +31,8 @@ export function ownCandidates(node: NodeRow, reported: string[] | undefined, pub
  * network where every other node is (redirecting their handshakes) once an admin gives the device an endpoint. Only a
  * fresh handshake counts: WireGuard's endpoint is where the last authenticated packet came from. Two observers
  * that disagree (a NAT that gives each destination its own port) do not make the endpoint flap: the one held
- * stays while reports keep confirming it.
+ * stays while reports keep confirming it. The observer that taught it may move it at once, though: its NAT
+ * mapping changed (a router rebooted, a flushed conntrack, a new port), and every peer should follow now.
  */
 export function observedCandidates(held: HeldNetwork, tracker: NatTracker, report: PathObservation, now: number, rules: NatRules) {
   const changes: CandidateChanges = new Map();
@@ -43,14 +44,17 @@ export function observedCandidates(held: HeldNetwork, tracker: NatTracker, repor
     if (!node || node.endpoint !== null) continue;
     if (peer.endpoint === node.observedEndpoint) {
       tracker.observedConfirmedAt.set(node.id, now);
+      tracker.observedBy.set(node.id, reporter.id);
       // D1 keeps the time coarsely (expiry after a restart reads it): rewritten at half the TTL.
       const storedAt = node.observedAt ? Date.parse(node.observedAt) : 0;
       if (now - storedAt > rules.candidateTtlMs / 2) changes.set(node.id, { observedAt: new Date(now).toISOString() });
       continue;
     }
     const confirmedAt = tracker.observedConfirmedAt.get(node.id) ?? 0;
-    if (node.observedEndpoint !== null && now - confirmedAt < OBSERVED_STICKY_MS) continue;
+    const sameObserver = tracker.observedBy.get(node.id) === reporter.id;
+    if (node.observedEndpoint !== null && !sameObserver && now - confirmedAt < OBSERVED_STICKY_MS) continue;
     tracker.observedConfirmedAt.set(node.id, now);
+    tracker.observedBy.set(node.id, reporter.id);
     changes.set(node.id, { observedEndpoint: peer.endpoint, observedAt: new Date(now).toISOString() });
   }
   return changes;

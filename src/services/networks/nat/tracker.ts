@@ -28,6 +28,8 @@ export class NatTracker {
   private focus = new Set<string>();
   /** When each node's own endpoints (LAN, source address) were last taken as changed. */
   readonly ownChangedAt = new Map<string, number>();
+  /** Which gateway node last taught or confirmed each node's observed endpoint (memory only). */
+  readonly observedBy = new Map<string, string>();
   /** When each node's observed endpoint was last confirmed by a report (memory: D1 keeps it coarsely). */
   readonly observedConfirmedAt = new Map<string, number>();
 
@@ -87,5 +89,6 @@ export class NatTracker {
     for (const id of this.nodes.keys()) if (!exists(id)) this.nodes.delete(id);
     for (const id of this.observedConfirmedAt.keys()) if (!exists(id)) this.observedConfirmedAt.delete(id);
     for (const id of this.ownChangedAt.keys()) if (!exists(id)) this.ownChangedAt.delete(id);
+    for (const id of this.observedBy.keys()) if (!exists(id)) this.observedBy.delete(id);
   }
 }
