@@ -12,9 +12,11 @@ describe("endpoint candidates", () => {
     expect(peerIn(await configOf(b.nodeId, admin.token), a.nodeId)).toMatchObject({ endpoint: null, persistentKeepalive: null });
 
     // A's heartbeat: its LAN endpoint and the address it came from (its NAT's, as a hint).
-    await heartbeat(a, start, [], { localEndpoints: ["192.168.1.10:40001"], from: "203.0.113.5" });
+    const answer = await heartbeat(a, start, [], { localEndpoints: ["192.168.1.10:40001"], from: "203.0.113.5" });
     const afterBeat = await revisionOf(network.id, admin.token);
     expect(afterBeat).toBe(start + 1);
+    // What the beat taught moved the revision: its answer names the new one, so A fetches it now.
+    expect(answer).toMatchObject({ desiredRevision: start + 1, configChanged: true });
     // The hint: the source address with A's own port (what a port-preserving NAT keeps), and a keepalive.
     expect(peerIn(await configOf(b.nodeId, admin.token), a.nodeId)).toMatchObject({
       endpoint: "203.0.113.5:40001",

@@ -5,7 +5,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
-import { enrolDevice, fakePublicKey } from "../helpers/factories";
+import { createGateway, enrolDevice, fakePublicKey } from "../helpers/factories";
 import { type NetworkWriter, networkWriter } from "../../src/services/networks/writer/network-writer";
 import { configOf, heartbeat, keyOf, natNetwork, peerIn, revisionOf } from "./nat-lab";
 
@@ -47,6 +47,15 @@ describe("what a device's heartbeat can make the server believe", () => {
     // B's and C's paths to each other are not redirected to the address A named.
     expect(peerIn(await configOf(c.nodeId, admin.token), b.nodeId)?.endpoint).toBeNull();
     expect(peerIn(await configOf(b.nodeId, admin.token), c.nodeId)?.endpoint).toBeNull();
+    // Nor once its node holds the gateway role too (a server enrolled with wgo): a heartbeat is still its owner's.
+    const inventory = await createGateway(admin);
+    await post(`/groups/${network.groupId}/gateway-assignments`, { gatewayId: inventory.id }, admin.token);
+    const promoted = await patch(`/nodes/${a.nodeId}`, { roles: ["gateway"], gatewayId: inventory.id }, admin.token);
+    expect(promoted.status, promoted.text).toBe(200);
+    const before = await revisionOf(network.id, admin.token);
+    await heartbeat(a, before, [{ publicKey: keyOf(b), handshakeAt: Date.now(), endpoint: "192.0.2.66:9999" }]);
+    expect(await revisionOf(network.id, admin.token)).toBe(before);
+    expect(peerIn(await configOf(c.nodeId, admin.token), b.nodeId)?.endpoint).toBeNull();
   });
 
   it("LAN endpoints on no LAN (loopback, unspecified, link-local, multicast) are not handed to peers behind the same NAT", async () => {

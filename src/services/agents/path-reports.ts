@@ -28,6 +28,7 @@ export async function sendPathReports(env: Env, reported: Reported[]) {
     list.push({
       nodeId: report.nodeId,
       appliedRevision: report.appliedRoutingRevision,
+      fromAgent: true,
       peers: report.peers.map((peer) => ({
         publicKey: peer.publicKey,
         handshakeAt: peer.lastHandshakeAt ? Date.parse(peer.lastHandshakeAt) : null,

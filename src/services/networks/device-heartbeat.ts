@@ -46,7 +46,7 @@ export async function recordDeviceHeartbeat(
   }
   const at = nowIso();
   const delta = report.peerReport ? admitPeerDelta(node, report.peerReport, at) : null;
-  await unwrap(
+  const recorded = await unwrap(
     networkWriter(env, network.id).recordHeartbeat({
       networkId: network.id,
       nodeId: node.id,
@@ -60,9 +60,10 @@ export async function recordDeviceHeartbeat(
       at,
     }),
   );
+  const desiredRevision = Math.max(network.routingRevision, recorded.routingRevision ?? 0);
   return {
-    desiredRevision: network.routingRevision,
-    configChanged: report.appliedRevision !== network.routingRevision,
+    desiredRevision,
+    configChanged: report.appliedRevision !== desiredRevision,
     ...(report.peerReport ? { peerReport: peerReportAnswer(delta) } : {}),
   };
 }

@@ -37,7 +37,8 @@ export function ownCandidates(node: NodeRow, reported: string[] | undefined, pub
 export function observedCandidates(held: HeldNetwork, tracker: NatTracker, report: PathObservation, now: number, rules: NatRules) {
   const changes: CandidateChanges = new Map();
   const reporter = held.nodes.get(report.nodeId);
-  if (!reporter || reporter.endpoint === null || !reporter.isGateway) return changes;
+  // A device node may hold the gateway role (a server enrolled with wgo), but its heartbeat is still its owner's.
+  if (!report.fromAgent || !reporter || reporter.endpoint === null || !reporter.isGateway) return changes;
   for (const peer of report.peers) {
     if (peer.endpoint === null || peer.handshakeAt === null || now - peer.handshakeAt > HANDSHAKE_FRESH_MS) continue;
     const node = held.nodeWithKey(peer.publicKey);

@@ -4,6 +4,8 @@ export interface PathObservation {
   appliedRevision: number | null;
   /** Peers the report carries: handshake time (ms; null: never) and endpoint as WireGuard holds it. */
   peers: { publicKey: string; handshakeAt: number | null; endpoint: string | null }[];
+  /** A gateway agent's report (the operator's machine), not a device's heartbeat (its owner's word). */
+  fromAgent?: boolean;
 }
 
 interface Seen {

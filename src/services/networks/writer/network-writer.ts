@@ -174,6 +174,8 @@ export class NetworkWriter extends DurableObject<Env> {
     return capture(async () => {
       await this.heartbeats.submit(heartbeat.nodeId, heartbeat);
       await unwrap(this.nat.observe(heartbeat.networkId, [heartbeatPathReport(heartbeat)]));
+      // What the beat taught (its own endpoints) may have moved the revision: the answer names the one after it.
+      return { routingRevision: this.writes.memory.heldRoutingRevision() };
     });
   }
   /** What gateway agents' reports say of paths (their peers' endpoints after NAT): services/agents/reports.ts. */
