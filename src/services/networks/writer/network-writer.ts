@@ -154,19 +154,16 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.writes.write(audit, (ctx) => putAccessPolicy(ctx, networkId, input, caller, ifMatch));
   }
   readAccessPolicy(networkId: string) {
-    return capture(async () => accessPolicyView(await this.writes.memory.forRead(this.writes.db, networkId)));
+    return this.writes.read(networkId, (held) => accessPolicyView(held));
   }
   previewAccessPolicy(networkId: string, input: AccessPolicyInput) {
-    return capture(async () => previewAccessPolicy(await this.writes.memory.forRead(this.writes.db, networkId), input));
+    return this.writes.read(networkId, (held) => previewAccessPolicy(held, input));
   }
   checkAccess(networkId: string, query: { src: string; dst: string; port: string }) {
-    return capture(async () => checkAccessFlow(await this.writes.memory.forRead(this.writes.db, networkId), query));
+    return this.writes.read(networkId, (held) => checkAccessFlow(held, query));
   }
   accessSources(networkId: string, dst: string) {
-    return capture(async () => {
-      const held = await this.writes.memory.forRead(this.writes.db, networkId);
-      return accessSourcesView(held, dst, this.writes.memory.topologies.current(held).access);
-    });
+    return this.writes.read(networkId, (held, topology) => accessSourcesView(held, dst, topology().access));
   }
 
   /** Outside the queue: group-committed with other heartbeats (lib/group-commit.ts); then what it says of paths. */
@@ -184,10 +181,7 @@ export class NetworkWriter extends DurableObject<Env> {
   }
   /** The pairs on a relay now (views/node-paths.ts), from memory. */
   readRelayedPairs(networkId: string) {
-    return capture(async () => {
-      const held = await this.writes.memory.forRead(this.writes.db, networkId);
-      return relayedPairsOf(held, this.writes.memory.topologies.current(held));
-    });
+    return this.writes.read(networkId, (held, topology) => relayedPairsOf(held, topology()));
   }
   /** The NAT clock's check now (the alarm runs it); `now` (ms): tests judge pairs at a chosen clock. */
   checkNatPaths(networkId: string, now?: number) {
@@ -195,10 +189,7 @@ export class NetworkWriter extends DurableObject<Env> {
   }
   /** GET /nodes/:id/paths (views/node-paths.ts): the held network, this writer's relays and the node's tunnel rows. */
   readPaths(networkId: string, nodeId: string, devicePeersSeen: string[] | null) {
-    return capture(async () => {
-      const held = await this.writes.memory.forRead(this.writes.db, networkId);
-      return nodePaths(this.writes.db, held, this.writes.memory.topologies.current(held), nodeId, devicePeersSeen);
-    });
+    return this.writes.read(networkId, (held, topology) => nodePaths(this.writes.db, held, topology(), nodeId, devicePeersSeen));
   }
 
   /** Config reads, served from the writer's memory (memory/config-reads.ts). */

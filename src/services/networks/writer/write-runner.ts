@@ -7,7 +7,9 @@ import { capture, type WriteResult } from "../../../lib/write-result";
 import type { AuditContext } from "../../audit/audit-trail";
 import { processDeliveries } from "../../notifications/queue";
 import type { WriterContext } from "../commit";
+import type { HeldNetwork } from "../memory/held-network";
 import { NetworkMemory } from "../memory/network-memory";
+import type { Topology } from "../routing";
 
 /** What a writer adds around each write: after it (waking long polls) and the clocks it may keep (pools, access expiry). */
 export interface WriterHooks {
@@ -36,6 +38,17 @@ export class WriteRunner {
     private readonly hooks: WriterHooks = {},
   ) {
     this.db = createDb(meteredD1(env.DB, this.meter));
+  }
+
+  /**
+   * A read of the network as held (outside the queue), and of its current topology when the view asks for it
+   * (built once per revision); an API error crosses RPC as data, as a write's does.
+   */
+  read<T>(networkId: string, view: (held: HeldNetwork, topology: () => Topology) => T | Promise<T>): Promise<WriteResult<T>> {
+    return capture(async () => {
+      const held = await this.memory.forRead(this.db, networkId);
+      return view(held, () => this.memory.topologies.current(held));
+    });
   }
 
   /** Runs one write in the queue; an API error it throws comes back as data (unwrap throws it again). */
