@@ -2,8 +2,6 @@ import type { Env } from "../../lib/env";
 import { describeForLog } from "../../lib/log";
 import { unwrap } from "../../lib/write-result";
 import type { PathReport } from "../networks/operations/nat-paths";
-import type { AdmittedDelta } from "../networks/operations/peer-reports";
-import type { TunnelObservation } from "../networks/operations/observations";
 import { networkWriter } from "../networks/writer/network-writer";
 
 interface Reported {
@@ -12,7 +10,8 @@ interface Reported {
   /** The reporter's configured endpoint: only a public reporter sees its peers' addresses after NAT. */
   endpoint: string | null;
   appliedRoutingRevision: number;
-  peers: TunnelObservation[];
+  /** Its peers as paths need them (operations/nat-paths.ts pathPeersOf). */
+  peers: PathReport["peers"];
 }
 
 /**
@@ -29,11 +28,7 @@ export async function sendPathReports(env: Env, reported: Reported[]) {
       nodeId: report.nodeId,
       appliedRevision: report.appliedRoutingRevision,
       fromAgent: true,
-      peers: report.peers.map((peer) => ({
-        publicKey: peer.publicKey,
-        handshakeAt: peer.lastHandshakeAt ? Date.parse(peer.lastHandshakeAt) : null,
-        endpoint: peer.endpoint ?? null,
-      })),
+      peers: report.peers,
     });
     byNetwork.set(report.networkId, list);
   }
@@ -45,9 +40,3 @@ export async function sendPathReports(env: Env, reported: Reported[]) {
     ),
   );
 }
-
-/** The peers a report carries, in either form. */
-export const reportedPeers = (peers: TunnelObservation[] | undefined, delta: AdmittedDelta | null) => [
-  ...(peers ?? []),
-  ...(delta?.changed ?? []),
-];

@@ -16,8 +16,9 @@ import {
   peerReportColumns,
 } from "../networks/operations/peer-reports";
 import { type ProbeResult, probeStatements } from "../networks/pools/probe-reports";
+import { pathPeersOf } from "../networks/operations/nat-paths";
 import { networkWriter } from "../networks/writer/network-writer";
-import { reportedPeers, sendPathReports } from "./path-reports";
+import { sendPathReports } from "./path-reports";
 
 export interface NodeReport {
   nodeId: string;
@@ -102,7 +103,7 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
     env,
     reports.map((r) => {
       const { networkId, endpoint } = byId.get(r.nodeId)!;
-      const peers = reportedPeers(r.peers, deltas.get(r.nodeId) ?? null);
+      const peers = pathPeersOf(r.peers, deltas.get(r.nodeId));
       return { nodeId: r.nodeId, networkId, endpoint, appliedRoutingRevision: r.appliedRoutingRevision, peers };
     }),
   );

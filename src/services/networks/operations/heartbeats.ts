@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { devices, nodes } from "../../../db/schema";
-import type { PathReport } from "./nat-paths";
+import { type PathReport, pathPeersOf } from "./nat-paths";
 import { replaceObservations, type TunnelObservation } from "./observations";
 import { type AdmittedDelta, fullReportColumns, mergeDeltas, peerDeltaStatements, peerReportColumns } from "./peer-reports";
 
@@ -26,11 +26,7 @@ export interface AdmittedHeartbeat {
 export const heartbeatPathReport = (beat: AdmittedHeartbeat): PathReport => ({
   nodeId: beat.nodeId,
   appliedRevision: beat.appliedRevision,
-  peers: [...(beat.peers ?? []), ...(beat.delta?.changed ?? [])].map((peer) => ({
-    publicKey: peer.publicKey,
-    handshakeAt: peer.lastHandshakeAt ? Date.parse(peer.lastHandshakeAt) : null,
-    endpoint: peer.endpoint ?? null,
-  })),
+  peers: pathPeersOf(beat.peers, beat.delta),
   ...(beat.localEndpoints ? { localEndpoints: beat.localEndpoints } : {}),
   publicHost: beat.publicHost ?? null,
 });

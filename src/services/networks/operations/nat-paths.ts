@@ -9,10 +9,20 @@ import { decidePairs, type PairMove } from "../nat/decide";
 import { type CandidateChanges, changesEndpoints, expiredCandidates, nextExpiryAt, observedCandidates, ownCandidates } from "../nat/learn";
 import { type NatRules, natRules } from "../nat/rules";
 import type { NatTracker, PathObservation } from "../nat/tracker";
+import type { TunnelObservation } from "./observations";
+import type { AdmittedDelta } from "./peer-reports";
 import { bumpRoutingRevision, type NodeRow, type RelayedPairRow } from "../state";
 
 /** The least time between two changes of a node's own endpoints that the server takes. */
 export const OWN_CHANGE_MS = 30_000;
+
+/** A report's peers, in either form (the full list, or an accepted delta's changes), as paths need them. */
+export const pathPeersOf = (peers: TunnelObservation[] | undefined, delta: AdmittedDelta | null | undefined): PathObservation["peers"] =>
+  [...(peers ?? []), ...(delta?.changed ?? [])].map((peer) => ({
+    publicKey: peer.publicKey,
+    handshakeAt: peer.lastHandshakeAt ? Date.parse(peer.lastHandshakeAt) : null,
+    endpoint: peer.endpoint ?? null,
+  }));
 
 /** A report's path facts plus, from a device's heartbeat, its own endpoints (docs/nat.md). */
 export interface PathReport extends PathObservation {

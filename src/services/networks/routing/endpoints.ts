@@ -17,8 +17,13 @@ export function endpointFor(viewer: RoutingNode, peer: RoutingNode): string | nu
   const firstLocal = theirs.local[0];
   if (ours && firstLocal && sameSite(ours, theirs)) return firstLocal;
   if (theirs.observed) return theirs.observed;
-  if (theirs.publicHost && firstLocal) return joinHostPort(theirs.publicHost, portOf(firstLocal));
-  return null;
+  return publicHint(theirs);
+}
+
+/** The weak hint: the heartbeats' source address with the node's own (first LAN) port; null without both. */
+export function publicHint(candidates: Pick<Candidates, "local" | "publicHost">): string | null {
+  const firstLocal = candidates.local[0];
+  return candidates.publicHost && firstLocal ? joinHostPort(candidates.publicHost, portOf(firstLocal)) : null;
 }
 
 type Candidates = NonNullable<RoutingNode["candidates"]>;
@@ -40,4 +45,4 @@ export function hostOf(endpoint: string): string {
 
 const portOf = (endpoint: string) => endpoint.slice(endpoint.lastIndexOf(":") + 1);
 
-export const joinHostPort = (host: string, port: string | number) => (host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`);
+const joinHostPort = (host: string, port: string | number) => (host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`);

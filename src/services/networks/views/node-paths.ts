@@ -4,7 +4,7 @@ import { tunnelObservations } from "../../../db/schema";
 import type { HeldNetwork } from "../memory/held-network";
 import { HANDSHAKE_FRESH_MS } from "../nat/learn";
 import { configCoreFor, type Topology } from "../routing";
-import { joinHostPort } from "../routing/endpoints";
+import { publicHint } from "../routing/endpoints";
 import type { NodeRow } from "../state";
 
 export type PathKind = "direct" | "relay" | "unknown";
@@ -67,8 +67,8 @@ function candidatesOf(node: NodeRow) {
   if (node.endpoint !== null) list.push({ endpoint: node.endpoint, source: "configured", seenAt: null });
   if (node.observedEndpoint !== null) list.push({ endpoint: node.observedEndpoint, source: "observed", seenAt: node.observedAt });
   for (const endpoint of node.localEndpoints) list.push({ endpoint, source: "local", seenAt: null });
-  const port = node.localEndpoints[0]?.slice(node.localEndpoints[0].lastIndexOf(":") + 1);
-  if (node.publicHost !== null && port) list.push({ endpoint: joinHostPort(node.publicHost, port), source: "public", seenAt: null });
+  const hint = publicHint({ local: node.localEndpoints, publicHost: node.publicHost });
+  if (hint !== null) list.push({ endpoint: hint, source: "public", seenAt: null });
   return list;
 }
 
