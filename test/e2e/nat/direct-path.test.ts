@@ -32,15 +32,10 @@ describe.skipIf(!natLab.ok)("two laptops behind two port-preserving NATs", () =>
   });
 
   it("`wgo up` on both; they ping each other with no port forwarding", async () => {
-    await world.relayReady();
     const [l1, l2] = world.laptops;
-    const started = Date.now();
-    await l1.up();
-    l1.follow();
-    await l2.up();
-    l2.follow();
-    await world.counters.install(l1.overlay, l2.overlay);
-    pings = watchPing(l1.home.laptop.namespace, l2.overlay);
+    const up = await world.bringUp(l1, l2);
+    const started = up.started;
+    pings = up.pings;
     await waitFor("l1's first reply from l2", () => pings!.replies().length > 0, {
       timeoutMs: 60_000,
       intervalMs: 200,

@@ -12,6 +12,7 @@ import type { Host } from "../support/netns.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { startAgent, wgoArgv, wgoEnv, type AgentProcess } from "../gateway/agent-process.ts";
 import { agentDomain, agentInterface } from "../gateway/chain-network.ts";
+import { watchPing } from "../gateway/ping-watch.ts";
 import { startEdgeProxy, type EdgeProxy } from "./edge-proxy.ts";
 import { createHomesNetwork, RELAY_PORT } from "./homes-network.ts";
 import { createNatLab, type Home, type NatLab, type NatMode } from "./nat-lab.ts";
@@ -56,6 +57,21 @@ export class NatWorld {
   /** Where the relay's node lives on its host: `wgo gateway run`'s routing domain for this network. */
   relayDomain = () => agentDomain(this.net.relay.namespace, this.networkId);
   relayInterface = () => agentInterface(this.relayNodeId);
+
+  /**
+   * The start every suite makes: the relay ready, `wgo up` on `a` then `b` (each then follows its config as the
+   * device's service would), the relay's counters on the pair, and `a` pinging `b`. `started`: before the first up.
+   */
+  async bringUp(a: Laptop, b: Laptop) {
+    await this.relayReady();
+    const started = Date.now();
+    for (const laptop of [a, b]) {
+      await laptop.up();
+      laptop.follow();
+    }
+    await this.counters.install(a.overlay, b.overlay);
+    return { started, pings: watchPing(a.host.namespace, b.overlay) };
+  }
 
   async paths(nodeId: string) {
     return expectAnswer(await this.admin.GET("/api/v1/nodes/{id}/paths", byId(nodeId)), 200, `paths of ${nodeId}`);

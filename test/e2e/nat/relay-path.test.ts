@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "../support/command.ts";
 import { cleanupAndFindLeftovers, killLabProcesses } from "../support/lab-leftovers.ts";
-import { watchPing, type PingWatch } from "../gateway/ping-watch.ts";
+import type { PingWatch } from "../gateway/ping-watch.ts";
 import { canRunNatLab } from "./nat-lab.ts";
 import { forwardedPackets } from "./relay-counters.ts";
 import { NAT_TIMING, type NatWorld, openNatWorld } from "./nat-world.ts";
@@ -32,15 +32,8 @@ describe.skipIf(!natLab.ok)("a laptop behind a symmetric NAT and one behind a po
   });
 
   it("`wgo up` on both; the server moves the pair onto the relay and they ping through it", async () => {
-    await world.relayReady();
     const [l1, l2] = world.laptops;
-    started = Date.now();
-    await l1.up();
-    l1.follow();
-    await l2.up();
-    l2.follow();
-    await world.counters.install(l1.overlay, l2.overlay);
-    pings = watchPing(l1.home.laptop.namespace, l2.overlay);
+    ({ started, pings } = await world.bringUp(l1, l2));
     await waitFor("l1's first reply from l2", () => pings!.replies().length > 0, {
       timeoutMs: FIRST_REPLY_BOUND_MS,
       intervalMs: 200,

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "../support/command.ts";
 import { cleanupAndFindLeftovers, killLabProcesses } from "../support/lab-leftovers.ts";
-import { watchPing, type PingWatch } from "../gateway/ping-watch.ts";
+import type { PingWatch } from "../gateway/ping-watch.ts";
 import { canRunNatLab } from "./nat-lab.ts";
 import { forwardedPackets } from "./relay-counters.ts";
 import { NAT_TIMING, type NatWorld, openNatWorld } from "./nat-world.ts";
@@ -25,16 +25,11 @@ describe.skipIf(!natLab.ok)("two laptops behind the same NAT router", () => {
   });
 
   it("`wgo up` on both; they reach each other over their LAN, directly", async () => {
-    await world.relayReady();
     const [l1] = world.laptops;
     const l3 = world.neighbour!;
-    const started = Date.now();
-    await l1.up();
-    l1.follow();
-    await l3.up();
-    l3.follow();
-    await world.counters.install(l1.overlay, l3.overlay);
-    pings = watchPing(l1.host.namespace, l3.overlay);
+    const up = await world.bringUp(l1, l3);
+    const started = up.started;
+    pings = up.pings;
     await waitFor("l1's first reply from l3", () => pings!.replies().length > 0, { timeoutMs: 60_000, intervalMs: 200 }).catch(
       async (error) => {
         throw new Error(`${error.message}\n${await world.details()}`);
