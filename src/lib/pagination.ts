@@ -13,11 +13,12 @@ export const PageQuery = z.object({
 export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() }).openapi(name);
 
-type CursorPosition = { createdAt: string; id: string };
+export type CursorPosition = { createdAt: string; id: string };
 
 const encode = (position: CursorPosition) => btoa(JSON.stringify([position.createdAt, position.id])).replaceAll("=", "");
 
-function decode(cursor: string): CursorPosition {
+/** Where a cursor points (a 422 for one this API did not issue): for pages read outside D1. */
+export function cursorPosition(cursor: string): CursorPosition {
   try {
     const [createdAt, id] = JSON.parse(atob(cursor)) as unknown[];
     if (typeof createdAt === "string" && typeof id === "string") return { createdAt, id };
@@ -30,7 +31,7 @@ function decode(cursor: string): CursorPosition {
 /** Rows strictly after the cursor in (createdAt, id) order: stable even when timestamps tie. */
 export function afterCursor(columns: { createdAt: SQLiteColumn; id: SQLiteColumn }, cursor: string | undefined): SQL | undefined {
   if (!cursor) return undefined;
-  const position = decode(cursor);
+  const position = cursorPosition(cursor);
   return or(gt(columns.createdAt, position.createdAt), and(eq(columns.createdAt, position.createdAt), gt(columns.id, position.id)));
 }
 

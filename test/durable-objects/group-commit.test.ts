@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GroupCommit } from "../../src/lib/group-commit";
 import { currentGeneration, forgetLiveSessions, recentlyLive, rememberLive } from "../../src/services/auth/session-cache";
-import { mergeHeartbeats, type AdmittedHeartbeat } from "../../src/services/networks/operations/heartbeats";
 
 /** A write that records what it was given and finishes when the test says so. */
 function gatedWriter(fail: (items: string[]) => boolean = () => false) {
@@ -69,25 +68,6 @@ describe("GroupCommit", () => {
     await writer.openNext();
     await Promise.all([busy, ...waiting]);
     expect(writer.calls).toEqual([["x1"], ["y1+y2"]]);
-  });
-});
-
-describe("mergeHeartbeats", () => {
-  const beat = (over: Partial<AdmittedHeartbeat>): AdmittedHeartbeat => ({
-    networkId: "net",
-    nodeId: "node",
-    deviceId: "dev",
-    appliedRevision: 1,
-    endpoint: null,
-    peers: undefined,
-    at: "t1",
-    ...over,
-  });
-  it("the newer heartbeat wins, but peers and endpoint it left out keep the older's", () => {
-    const peers = [{ publicKey: "k", lastHandshakeAt: null, rxBytes: 1, txBytes: 2 }];
-    const merged = mergeHeartbeats(beat({ peers, endpoint: "203.0.113.1:1" }), beat({ appliedRevision: 2, at: "t2" }));
-    expect(merged).toMatchObject({ appliedRevision: 2, at: "t2", peers, endpoint: "203.0.113.1:1" });
-    expect(mergeHeartbeats(beat({ peers }), beat({ peers: [] })).peers).toEqual([]);
   });
 });
 

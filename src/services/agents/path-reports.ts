@@ -1,42 +1,19 @@
 import type { Env } from "../../lib/env";
-import { describeForLog } from "../../lib/log";
 import { unwrap } from "../../lib/write-result";
-import type { PathReport } from "../networks/operations/nat-paths";
+import type { AgentNodeReport } from "../networks/operations/heartbeats";
+import type { PeerReportAnswer } from "../networks/operations/peer-reports";
 import { networkWriter } from "../networks/writer/network-writer";
 
-interface Reported {
-  nodeId: string;
-  networkId: string;
-  /** The reporter's configured endpoint: only a public reporter sees its peers' addresses after NAT. */
-  endpoint: string | null;
-  appliedRoutingRevision: number;
-  /** Its peers as paths need them (operations/nat-paths.ts pathPeersOf). */
-  peers: PathReport["peers"];
-}
-
 /**
- * What gateways saw of their peers' endpoints (docs/nat.md) goes to each network's writer, which learns the
- * endpoints after NAT from them. Only reports of public gateways that carry an endpoint cost a call; a writer
- * that fails to take them loses nothing stored (the tunnel rows are written already) and learns at the next one.
+ * What an agent's report says of tunnels goes to each network's writer (one call a network): the writer keeps
+ * them in its hot state (services/networks/hot/), admits each delta against the sequence it holds, and learns
+ * endpoints after NAT from public gateways' peers (docs/nat.md). Answers each node's delta, by node id.
  */
-export async function sendPathReports(env: Env, reported: Reported[]) {
-  const byNetwork = new Map<string, PathReport[]>();
-  for (const report of reported) {
-    if (report.endpoint === null || !report.peers.some((peer) => peer.endpoint)) continue;
-    const list = byNetwork.get(report.networkId) ?? [];
-    list.push({
-      nodeId: report.nodeId,
-      appliedRevision: report.appliedRoutingRevision,
-      fromAgent: true,
-      peers: report.peers,
-    });
-    byNetwork.set(report.networkId, list);
-  }
-  await Promise.all(
-    [...byNetwork].map(([networkId, reports]) =>
-      unwrap(networkWriter(env, networkId).observePaths(networkId, reports)).catch((error: unknown) =>
-        console.error(JSON.stringify({ background: "path-reports", networkId, ...describeForLog(error) })),
-      ),
-    ),
+export async function sendTunnelReports(env: Env, reports: (AgentNodeReport & { networkId: string })[]) {
+  const byNetwork = new Map<string, AgentNodeReport[]>();
+  for (const { networkId, ...report } of reports) byNetwork.set(networkId, [...(byNetwork.get(networkId) ?? []), report]);
+  const answered = await Promise.all(
+    [...byNetwork].map(([networkId, list]) => unwrap(networkWriter(env, networkId).recordAgentReports(networkId, list))),
   );
+  return new Map<string, PeerReportAnswer>(answered.flat().map((answer) => [answer.nodeId, answer.peerReport]));
 }

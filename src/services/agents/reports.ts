@@ -6,19 +6,11 @@ import { ApiError, domainError, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { describeForLog } from "../../lib/log";
 import { unwrap } from "../../lib/write-result";
-import { type TunnelObservation, replaceObservations } from "../networks/operations/observations";
-import {
-  admitPeerDelta,
-  fullReportColumns,
-  type PeerDelta,
-  peerDeltaStatements,
-  peerReportAnswer,
-  peerReportColumns,
-} from "../networks/operations/peer-reports";
+import type { TunnelObservation } from "../networks/operations/observations";
+import type { PeerDelta } from "../networks/operations/peer-reports";
 import { type ProbeResult, probeStatements } from "../networks/pools/probe-reports";
-import { pathPeersOf } from "../networks/operations/nat-paths";
 import { networkWriter } from "../networks/writer/network-writer";
-import { sendPathReports } from "./path-reports";
+import { sendTunnelReports } from "./path-reports";
 
 export interface NodeReport {
   nodeId: string;
@@ -34,8 +26,9 @@ export interface NodeReport {
 }
 
 /**
- * A daemon's report on the gateway nodes it runs: applied revisions, last seen and tunnel counters, in
- * one batch. A node of another gateway is "not found"; revisions ahead of the network's are refused.
+ * A daemon's report on the gateway nodes it runs: applied revisions, last seen and probes in one D1 batch
+ * (the pools' health reads them there), then the tunnels to each network's writer, whose hot state keeps them
+ * (path-reports.ts). A node of another gateway is "not found"; revisions ahead of the network's are refused.
  * Telemetry: not audited (middleware/audit.ts NOT_AUDITED).
  */
 export async function applyReport(env: Env, db: Db, gatewayId: string, reports: NodeReport[]) {
@@ -45,8 +38,6 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
       networkId: nodes.networkId,
       endpoint: nodes.endpoint,
       lastSeenAt: nodes.lastSeenAt,
-      peerReportSeq: nodes.peerReportSeq,
-      peerResyncFrom: nodes.peerResyncFrom,
       routing: networks.routingRevision,
       dns: networks.dnsRevision,
     })
@@ -64,31 +55,21 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
     .all();
   const byId = new Map(known.map((n) => [n.id, n]));
   const now = nowIso();
-  // A delta that does not build on what the node's row holds is not stored; its answer asks for a full report.
-  const deltas = new Map(
-    reports.map((r) => [r.nodeId, r.peerReport && byId.get(r.nodeId) ? admitPeerDelta(byId.get(r.nodeId)!, r.peerReport, now) : null]),
-  );
-  const statements = reports.flatMap((r) => {
+  const statements = reports.map((r) => {
     const node = byId.get(r.nodeId);
     if (!node) throw notFound(`Node ${r.nodeId} on this gateway`);
     if (r.appliedRoutingRevision > node.routing || (r.appliedDnsRevision ?? 0) > node.dns) {
       throw domainError(`Node ${r.nodeId} reports revisions ahead of the network's (${node.routing}/${node.dns})`);
     }
-    const delta = deltas.get(r.nodeId) ?? null;
-    return [
-      db
-        .update(nodes)
-        .set({
-          appliedRoutingRevision: r.appliedRoutingRevision,
-          appliedDnsRevision: r.appliedDnsRevision,
-          applyError: r.error ?? null,
-          lastSeenAt: now,
-          ...(delta ? peerReportColumns(delta) : r.peers ? fullReportColumns : {}),
-        })
-        .where(eq(nodes.id, r.nodeId)),
-      ...replaceObservations(db, node.networkId, r.nodeId, r.peers, now),
-      ...(delta ? peerDeltaStatements(db, node.networkId, r.nodeId, delta, now) : []),
-    ];
+    return db
+      .update(nodes)
+      .set({
+        appliedRoutingRevision: r.appliedRoutingRevision,
+        appliedDnsRevision: r.appliedDnsRevision,
+        applyError: r.error ?? null,
+        lastSeenAt: now,
+      })
+      .where(eq(nodes.id, r.nodeId));
   });
   const config = getConfig(env);
   const assigned = await assignedProbes(env, reports, byId);
@@ -99,12 +80,19 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
   const staleMs = config.POOL_STALE_SECONDS * 1000;
   const heardAgain = known.filter((node) => node.lastSeenAt === null || Date.parse(now) - Date.parse(node.lastSeenAt) > staleMs);
   await evaluatePoolsOf(env, new Set([...probes.networksToEvaluate, ...heardAgain.map((node) => node.networkId)]));
-  await sendPathReports(
+  const peerReports = await sendTunnelReports(
     env,
     reports.map((r) => {
       const { networkId, endpoint } = byId.get(r.nodeId)!;
-      const peers = pathPeersOf(r.peers, deltas.get(r.nodeId));
-      return { nodeId: r.nodeId, networkId, endpoint, appliedRoutingRevision: r.appliedRoutingRevision, peers };
+      const report = {
+        nodeId: r.nodeId,
+        networkId,
+        appliedRevision: r.appliedRoutingRevision,
+        endpoint: null,
+        isPublic: endpoint !== null,
+        at: now,
+      };
+      return { ...report, ...(r.peers ? { peers: r.peers } : {}), ...(r.peerReport ? { peerReport: r.peerReport } : {}) };
     }),
   );
   return reports.map((r) => {
@@ -114,7 +102,7 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
       desiredRoutingRevision: node.routing,
       desiredDnsRevision: node.dns,
       configChanged: r.appliedRoutingRevision !== node.routing || r.appliedDnsRevision !== node.dns,
-      ...(r.peerReport ? { peerReport: peerReportAnswer(deltas.get(r.nodeId) ?? null) } : {}),
+      ...(r.peerReport ? { peerReport: peerReports.get(r.nodeId)! } : {}),
     };
   });
 }

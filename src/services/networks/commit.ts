@@ -6,6 +6,7 @@ import { nowIso } from "../../lib/ids";
 import { type AuditContext, auditStatement, type DomainEvent } from "../audit/audit-trail";
 import { eventStatements } from "../notifications/emit";
 import { type ActingAuthority, actingAuthority, guardStatement, isGuardRefusal, refusal } from "./acting-authority";
+import type { HotStore } from "./hot/hot-store";
 import type { NetworkMemory } from "./memory/network-memory";
 
 /**
@@ -17,6 +18,8 @@ export interface WriterContext {
   db: Db;
   /** The network as this writer holds it; operations read it instead of D1 and apply what they commit. */
   memory: NetworkMemory;
+  /** The network's hot state (hot/hot-store.ts): a node or network that goes takes its rows there with it. Absent in group writers. */
+  hot?: HotStore;
   audit?: AuditContext;
   /** Ids of the notification events committed, for delivery after the answer. */
   notificationIds: string[];

@@ -5,7 +5,7 @@ import { nowIso } from "../../lib/ids";
 import { unwrap } from "../../lib/write-result";
 import { type DeviceActor, deviceAccess } from "./device-access";
 import type { TunnelObservation } from "./operations/observations";
-import { admitPeerDelta, type PeerDelta, peerReportAnswer } from "./operations/peer-reports";
+import type { PeerDelta } from "./operations/peer-reports";
 import { publicHostOf } from "./nat/public-host";
 import { networkWriter } from "./writer/network-writer";
 
@@ -24,12 +24,11 @@ export interface Heartbeat {
 }
 
 /**
- * One access read, then the write goes to the network's writer, which group-commits heartbeats: alone it
- * is written at once; under load many share one D1 batch (src/lib/group-commit.ts). The
- * answer comes after the write, so the device (and its owner) read it back. Heartbeats are not routing
- * changes: the routing writer never writes these columns. A delta peer report is checked against the
- * base the access read found on the node (operations/peer-reports.ts); one that does not build on it is
- * not stored and the answer asks for a full report.
+ * One D1 read (the device's access), then the beat goes to the network's writer, which stores it in its hot
+ * state (services/networks/hot/: the object's own SQLite, no D1 row). The answer comes after the write, so
+ * the device (and its owner) read it back. A delta peer report is checked there against the sequence the hot
+ * state holds (operations/peer-reports.ts); one that does not build on it is not stored and the answer asks
+ * for a full report.
  */
 export async function recordDeviceHeartbeat(
   env: Env,
@@ -44,8 +43,6 @@ export async function recordDeviceHeartbeat(
   if (report.appliedRevision !== null && report.appliedRevision > network.routingRevision) {
     throw domainError(`appliedRevision ${report.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
   }
-  const at = nowIso();
-  const delta = report.peerReport ? admitPeerDelta(node, report.peerReport, at) : null;
   const recorded = await unwrap(
     networkWriter(env, network.id).recordHeartbeat({
       networkId: network.id,
@@ -54,16 +51,16 @@ export async function recordDeviceHeartbeat(
       appliedRevision: report.appliedRevision,
       endpoint: report.endpoint ?? null,
       peers: report.peers,
-      ...(delta ? { delta } : {}),
+      ...(report.peerReport ? { peerReport: report.peerReport } : {}),
       ...(report.localEndpoints ? { localEndpoints: report.localEndpoints } : {}),
       publicHost: publicHostOf(sourceAddress),
-      at,
+      at: nowIso(),
     }),
   );
   const desiredRevision = Math.max(network.routingRevision, recorded.routingRevision ?? 0);
   return {
     desiredRevision,
     configChanged: report.appliedRevision !== desiredRevision,
-    ...(report.peerReport ? { peerReport: peerReportAnswer(delta) } : {}),
+    ...(recorded.peerReport ? { peerReport: recorded.peerReport } : {}),
   };
 }

@@ -1,67 +1,72 @@
-import { eq } from "drizzle-orm";
-import type { Db } from "../../../db/client";
-import { devices, nodes } from "../../../db/schema";
+import type { HotStore } from "../hot/hot-store";
+import type { HeldNetwork } from "../memory/held-network";
 import { type PathReport, pathPeersOf } from "./nat-paths";
-import { replaceObservations, type TunnelObservation } from "./observations";
-import { type AdmittedDelta, fullReportColumns, mergeDeltas, peerDeltaStatements, peerReportColumns } from "./peer-reports";
+import type { TunnelObservation } from "./observations";
+import { type AdmittedDelta, admitPeerDelta, type PeerDelta } from "./peer-reports";
 
-/** A heartbeat (device-heartbeat.ts) once admitted: what the writer stores for its node and device. */
-export interface AdmittedHeartbeat {
-  networkId: string;
+/** What a node says of itself and its tunnels: a device's heartbeat, or a gateway agent's report on one node. */
+export interface NodeReport {
   nodeId: string;
-  deviceId: string;
   appliedRevision: number | null;
+  /** The endpoint a device reports for itself (null from agents). */
   endpoint: string | null;
   /** The old full form: every peer, replacing the node's rows. */
-  peers: TunnelObservation[] | undefined;
-  /** The delta form, once accepted (operations/peer-reports.ts). */
-  delta?: AdmittedDelta;
-  /** Its LAN endpoints, and the address the heartbeat came from (docs/nat.md): the writer stores them on change. */
-  localEndpoints?: string[];
-  publicHost?: string | null;
+  peers?: TunnelObservation[] | undefined;
+  /** The delta form, admitted in the writer against the sequence its hot state holds (operations/peer-reports.ts). */
+  peerReport?: PeerDelta;
   at: string;
 }
 
+/** A heartbeat (device-heartbeat.ts) as it reaches the network's writer, which stores it in its hot state. */
+export interface ReportedHeartbeat extends NodeReport {
+  networkId: string;
+  deviceId: string;
+  /** Its LAN endpoints, and the address the heartbeat came from (docs/nat.md): the writer stores them on change. */
+  localEndpoints?: string[];
+  publicHost?: string | null;
+}
+
+const NO_BASE = { peerReportSeq: null, peerResyncFrom: null };
+
+/**
+ * Stores a report in the network's hot state (hot/hot-store.ts: the writer's own SQLite, no D1 row) and answers
+ * its delta as admitted: null when it carried none or one that does not build on the stored sequence (the
+ * answer then asks for a full report). A node removed since the Worker's access read stores nothing.
+ */
+export function storeReport(hot: HotStore, held: HeldNetwork, beat: NodeReport): AdmittedDelta | null {
+  if (!held.nodes.has(beat.nodeId)) return null;
+  const delta = beat.peerReport ? admitPeerDelta(hot.node(beat.nodeId) ?? NO_BASE, beat.peerReport, beat.at) : null;
+  const peers = delta ? { delta } : beat.peers && !beat.peerReport ? { full: beat.peers } : null;
+  hot.recordReport(
+    beat.nodeId,
+    beat.at,
+    { appliedRevision: beat.appliedRevision, reportedEndpoint: beat.endpoint },
+    peers,
+    (key) => held.nodeWithKey(key) !== undefined,
+  );
+  return delta;
+}
+
 /** What a heartbeat says of paths across NAT (operations/nat-paths.ts). */
-export const heartbeatPathReport = (beat: AdmittedHeartbeat): PathReport => ({
+export const heartbeatPathReport = (beat: ReportedHeartbeat, delta: AdmittedDelta | null): PathReport => ({
   nodeId: beat.nodeId,
   appliedRevision: beat.appliedRevision,
-  peers: pathPeersOf(beat.peers, beat.delta),
+  peers: pathPeersOf(beat.peerReport ? undefined : beat.peers, delta),
   ...(beat.localEndpoints ? { localEndpoints: beat.localEndpoints } : {}),
   publicHost: beat.publicHost ?? null,
 });
 
-/** D1 runs a batch as one transaction; this many statements keeps each one short. */
-const STATEMENTS_PER_BATCH = 200;
-
-/**
- * Writes the heartbeats a network's writer gathered (GroupCommit), in as few D1 batches as fit. These
- * columns are written only here; the routing writer never touches them, so no ordering is needed.
- */
-export async function writeHeartbeats(db: Db, heartbeats: AdmittedHeartbeat[]): Promise<void> {
-  const statements = heartbeats.flatMap((beat) => [
-    db
-      .update(nodes)
-      .set({ appliedRoutingRevision: beat.appliedRevision, lastSeenAt: beat.at, ...peerColumns(beat) })
-      .where(eq(nodes.id, beat.nodeId)),
-    ...(beat.endpoint ? [db.update(devices).set({ reportedEndpoint: beat.endpoint }).where(eq(devices.id, beat.deviceId))] : []),
-    ...replaceObservations(db, beat.networkId, beat.nodeId, beat.peers, beat.at),
-    ...(beat.delta ? peerDeltaStatements(db, beat.networkId, beat.nodeId, beat.delta, beat.at) : []),
-  ]);
-  // A heartbeat's statements may straddle two batches: each is idempotent (upserts of absolute values,
-  // deletes by key), and a failed batch fails the heartbeat, whose reporter resends.
-  for (let start = 0; start < statements.length; start += STATEMENTS_PER_BATCH) {
-    const [first, ...rest] = statements.slice(start, start + STATEMENTS_PER_BATCH);
-    if (first) await db.batch([first, ...rest]);
-  }
+/** A gateway agent's report on one node, and whether that node is public (it names an endpoint). */
+export interface AgentNodeReport extends NodeReport {
+  isPublic: boolean;
 }
 
-const peerColumns = (beat: AdmittedHeartbeat) => (beat.delta ? peerReportColumns(beat.delta) : beat.peers ? fullReportColumns : {});
-
-/** Two heartbeats of one node in the same flush: the newer wins, but what it left out keeps the older's. */
-export const mergeHeartbeats = (older: AdmittedHeartbeat, newer: AdmittedHeartbeat): AdmittedHeartbeat => ({
-  ...newer,
-  peers: newer.peers ?? (newer.delta ? undefined : older.peers),
-  delta: newer.delta && older.delta ? mergeDeltas(older.delta, newer.delta) : (newer.delta ?? (newer.peers ? undefined : older.delta)),
-  endpoint: newer.endpoint ?? older.endpoint,
-});
+/**
+ * What an agent's report says of paths: only a public gateway sees its peers' endpoints after NAT, so only
+ * its reports that carry some teach anything (docs/nat.md).
+ */
+export function agentPathReport(report: AgentNodeReport, delta: AdmittedDelta | null): PathReport | null {
+  const peers = pathPeersOf(report.peerReport ? undefined : report.peers, delta);
+  if (!report.isPublic || !peers.some((peer) => peer.endpoint)) return null;
+  return { nodeId: report.nodeId, appliedRevision: report.appliedRevision, fromAgent: true, peers };
+}

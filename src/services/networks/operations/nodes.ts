@@ -235,5 +235,6 @@ export async function deleteNode(
   );
   held.removeNode(nodeId);
   held.owners.delete(nodeId);
+  ctx.hot?.forgetNode(nodeId);
   held.bumped({ routing: true, dns: true });
 }

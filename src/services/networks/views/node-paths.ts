@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
-import type { Db } from "../../../db/client";
-import { tunnelObservations } from "../../../db/schema";
+import type { TunnelRow } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import { HANDSHAKE_FRESH_MS } from "../nat/learn";
 import { configCoreFor, type Topology } from "../routing";
@@ -14,12 +12,12 @@ export type CandidateSource = "configured" | "observed" | "local" | "public";
  * A node's paths to its peers (GET /nodes/:id/paths, docs/nat.md): relay when the server moved the pair onto one;
  * direct when the node's last report shows a handshake with the peer in WireGuard's 180 s; unknown otherwise.
  * The endpoint is where the node's WireGuard last heard the peer from, else what its config names. The node's
- * own candidates say where others are told to find it. One D1 read: the node's tunnel rows. `devicePeersSeen`
+ * own candidates say where others are told to find it. `reported`: the node's tunnel rows (the writer's hot state). `devicePeersSeen`
  * (device-node-privacy.ts): null, every peer; else the device peers the reader may see (other devices' entries
  * are left out, as GET /tunnels leaves out tunnels leading to them).
  */
-export async function nodePaths(
-  db: Db,
+export function nodePaths(
+  reported: Pick<TunnelRow, "peerPublicKey" | "lastHandshakeAt" | "endpoint">[],
   held: HeldNetwork,
   topology: Topology,
   nodeId: string,
@@ -28,18 +26,7 @@ export async function nodePaths(
 ) {
   const node = held.nodes.get(nodeId);
   const config = node && topology.nodes.has(nodeId) ? configCoreFor(topology, nodeId) : null;
-  const rows = config
-    ? await db
-        .select({
-          key: tunnelObservations.peerPublicKey,
-          handshake: tunnelObservations.lastHandshakeAt,
-          endpoint: tunnelObservations.endpoint,
-        })
-        .from(tunnelObservations)
-        .where(eq(tunnelObservations.fromNodeId, nodeId))
-        .all()
-    : [];
-  const seen = new Map(rows.map((row) => [row.key, row]));
+  const seen = new Map(reported.map((row) => [row.peerPublicKey, row]));
   const relayed = topology.relayVia.get(nodeId);
   const hidden = (peerId: string) => devicePeersSeen !== null && !!held.nodes.get(peerId)?.deviceId && !devicePeersSeen.includes(peerId);
   const items = (config?.peers ?? [])
@@ -47,7 +34,7 @@ export async function nodePaths(
     .map((peer) => {
       const row = seen.get(peer.publicKey);
       const relayId = relayed?.get(peer.nodeId);
-      const handshake = row?.handshake ?? null;
+      const handshake = row?.lastHandshakeAt ?? null;
       const live = handshake !== null && now - Date.parse(handshake) < HANDSHAKE_FRESH_MS;
       const path: PathKind = relayId !== undefined ? "relay" : live ? "direct" : "unknown";
       return {

@@ -1,10 +1,9 @@
-import { and, asc, eq, inArray, ne, or } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { and, asc, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { devices, dnsRecords, enrolmentKeys, memberships, networks, nodes, routingPolicies, tunnelObservations } from "../../../db/schema";
+import { devices, dnsRecords, enrolmentKeys, memberships, networks, nodes, routingPolicies } from "../../../db/schema";
 import { afterCursor } from "../../../lib/pagination";
 import type { UserPrincipal } from "../../../lib/types";
-import { nodeDetailVisible, ownedDevice, seesNodeDetail } from "../device-node-privacy";
+import { seesNodeDetail } from "../device-node-privacy";
 
 /**
  * Paged reads of the network domain: one query each, scoped to what the caller may see (platform admins
@@ -110,46 +109,4 @@ export async function listDevices(db: Db, auth: UserPrincipal, page: PageRequest
     .limit(page.limit + 1)
     .all();
   return rows.map((row) => ({ ...row, createdAt: row.device.createdAt, id: row.device.id }));
-}
-
-const peer = alias(nodes, "peer");
-const reporterDevice = alias(devices, "reporter_device");
-const peerDevice = alias(devices, "peer_device");
-
-/**
- * A tunnel's counters and handshakes are its ends' detail (device-node-privacy.ts): a caller sees a tunnel
- * its own device reports, or one whose both ends' detail it may read.
- */
-const tunnelVisible = (auth: UserPrincipal) =>
-  or(
-    ownedDevice(auth, memberships.role, reporterDevice),
-    and(nodeDetailVisible(auth, memberships.role, reporterDevice), nodeDetailVisible(auth, memberships.role, peerDevice)),
-  );
-
-/** The peer's node is resolved here (by network and public key), so heartbeats never pay for it. */
-export async function listTunnels(db: Db, auth: UserPrincipal, page: PageRequest, filter: { networkId?: string; nodeId?: string }) {
-  const t = tunnelObservations;
-  const query = db
-    .select({ tunnel: t, toNodeId: peer.id })
-    .from(t)
-    .innerJoin(networks, eq(networks.id, t.networkId))
-    // `<> ''` lets SQLite use the partial key index (keyless nodes hold ''): one lookup a row, not a scan.
-    .leftJoin(peer, and(eq(peer.networkId, t.networkId), eq(peer.publicKey, t.peerPublicKey), ne(peer.publicKey, "")))
-    .leftJoin(reporterDevice, eq(reporterDevice.nodeId, t.fromNodeId))
-    .leftJoin(peerDevice, eq(peerDevice.nodeId, peer.id));
-  const admin = auth.platformRole === "admin";
-  const scoped = admin ? query : query.innerJoin(memberships, memberOf(auth));
-  const rows = await scoped
-    .where(
-      and(
-        admin ? undefined : tunnelVisible(auth),
-        filter.networkId ? eq(t.networkId, filter.networkId) : undefined,
-        filter.nodeId ? or(eq(t.fromNodeId, filter.nodeId), eq(peer.id, filter.nodeId)) : undefined,
-        afterCursor(t, page.cursor),
-      ),
-    )
-    .orderBy(asc(t.createdAt), asc(t.id))
-    .limit(page.limit + 1)
-    .all();
-  return rows.map((row) => ({ ...row.tunnel, toNodeId: row.toNodeId }));
 }

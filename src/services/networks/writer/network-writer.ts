@@ -1,6 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../../lib/env";
-import { GroupCommit } from "../../../lib/group-commit";
 import { capture, unwrap } from "../../../lib/write-result";
 import type { AuditContext } from "../../audit/audit-trail";
 import type { DnsRecord } from "../dns";
@@ -16,8 +15,10 @@ import * as devices from "../operations/devices";
 import * as dnsRecords from "../operations/dns-records";
 import * as gatewayAgent from "../operations/gateway-agent";
 import * as pools from "../operations/gateway-pools";
-import { type AdmittedHeartbeat, heartbeatPathReport, mergeHeartbeats, writeHeartbeats } from "../operations/heartbeats";
-import type { PathReport } from "../operations/nat-paths";
+import { NetworkHot } from "../hot/network-hot";
+import type { AgentNodeReport, ReportedHeartbeat } from "../operations/heartbeats";
+import type { TunnelQuery } from "../hot/tunnel-query";
+import { HotReports } from "./hot-reports";
 import { nodePaths, relayedPairsOf } from "../views/node-paths";
 import { NAT_CHECK_MS, NatClock } from "./nat-clock";
 import * as networks from "../operations/networks";
@@ -49,21 +50,24 @@ export class NetworkWriter extends DurableObject<Env> {
   /** Devices long-polling for a new routing revision; woken after every write. */
   private readonly waiters: RevisionWaiters;
   private readonly writes: WriteRunner;
-  /** Heartbeats bypass the serial queue (they touch no routing state) and share D1 batches under load. */
-  private readonly heartbeats: GroupCommit<AdmittedHeartbeat>;
+  /** The network's hot state in this object's SQLite (hot/): heartbeats, tunnels; D1 keeps the directory. */
+  private readonly hot: NetworkHot;
+  private readonly reports: HotReports;
   /** Paths across NAT: what reports say of tunnels and endpoints, and the clock that moves pairs (nat-clock.ts). */
   private readonly nat: NatClock;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.hot = new NetworkHot(ctx.storage.sql);
     this.writes = new WriteRunner(env, ctx, {
+      hot: this.hot.store,
       afterWrite: () => this.waiters.wake(),
       schedulePoolChecks: (networkId, needed) => this.clock.schedule(networkId, needed),
       scheduleAccessExpiry: (networkId, at) => this.alarmClock.set(networkId, "accessExpiry", at),
     });
     this.waiters = new RevisionWaiters(() => this.writes.memory.heldRoutingRevision());
-    this.heartbeats = new GroupCommit((items) => writeHeartbeats(this.writes.db, items), mergeHeartbeats);
     this.nat = new NatClock(env, this.writes, this.alarmClock);
+    this.reports = new HotReports(this.writes, this.hot, this.nat);
   }
 
   updateNetwork(networkId: string, groupId: string, changes: networks.NetworkChanges, audit?: AuditContext) {
@@ -166,18 +170,18 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.writes.read(networkId, (held, topology) => accessSourcesView(held, dst, topology().access));
   }
 
-  /** Outside the queue: group-committed with other heartbeats (lib/group-commit.ts); then what it says of paths. */
-  recordHeartbeat(heartbeat: AdmittedHeartbeat) {
-    return capture(async () => {
-      await this.heartbeats.submit(heartbeat.nodeId, heartbeat);
-      await unwrap(this.nat.observe(heartbeat.networkId, [heartbeatPathReport(heartbeat)]));
-      // What the beat taught (its own endpoints) may have moved the revision: the answer names the one after it.
-      return { routingRevision: this.writes.memory.heldRoutingRevision() };
-    });
+  /** Heartbeats and agents' reports, and reads of what they said: the hot state (hot-reports.ts), no D1 row. */
+  recordHeartbeat(heartbeat: ReportedHeartbeat) {
+    return this.reports.heartbeat(heartbeat);
   }
-  /** What gateway agents' reports say of paths (their peers' endpoints after NAT): services/agents/reports.ts. */
-  observePaths(networkId: string, reports: PathReport[]) {
-    return capture(() => unwrap(this.nat.observe(networkId, reports)));
+  recordAgentReports(networkId: string, reports: AgentNodeReport[]) {
+    return this.reports.agentReports(networkId, reports);
+  }
+  readNodeReports(networkId: string, nodeIds?: string[]) {
+    return this.reports.nodes(networkId, nodeIds);
+  }
+  readTunnels(networkId: string, query: TunnelQuery) {
+    return this.reports.tunnels(networkId, query);
   }
   /** The pairs on a relay now (views/node-paths.ts), from memory. */
   readRelayedPairs(networkId: string) {
@@ -189,7 +193,9 @@ export class NetworkWriter extends DurableObject<Env> {
   }
   /** GET /nodes/:id/paths (views/node-paths.ts): the held network, this writer's relays and the node's tunnel rows. */
   readPaths(networkId: string, nodeId: string, devicePeersSeen: string[] | null) {
-    return this.writes.read(networkId, (held, topology) => nodePaths(this.writes.db, held, topology(), nodeId, devicePeersSeen));
+    return this.writes.read(networkId, async (held, topology) =>
+      nodePaths(await this.reports.tunnelsFrom(networkId, nodeId), held, topology(), nodeId, devicePeersSeen),
+    );
   }
 
   /** Config reads, served from the writer's memory (memory/config-reads.ts). */

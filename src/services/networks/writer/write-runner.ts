@@ -7,6 +7,7 @@ import { capture, type WriteResult } from "../../../lib/write-result";
 import type { AuditContext } from "../../audit/audit-trail";
 import { processDeliveries } from "../../notifications/queue";
 import type { WriterContext } from "../commit";
+import type { HotStore } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import { NetworkMemory } from "../memory/network-memory";
 import type { Topology } from "../routing";
@@ -16,6 +17,8 @@ export interface WriterHooks {
   afterWrite?(): void;
   schedulePoolChecks?(networkId: string, needed: boolean): Promise<void>;
   scheduleAccessExpiry?(networkId: string, at: number | null): Promise<void>;
+  /** The writer's hot state, for writes that remove what it holds rows of. */
+  hot?: HotStore;
 }
 
 /**
@@ -57,6 +60,7 @@ export class WriteRunner {
       env: this.env,
       db: this.db,
       memory: this.memory,
+      ...(this.hooks.hot ? { hot: this.hooks.hot } : {}),
       audit,
       notificationIds: [],
       schedulePoolChecks: this.hooks.schedulePoolChecks,

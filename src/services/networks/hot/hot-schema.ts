@@ -1,0 +1,32 @@
+/**
+ * The network's hot state in its writer's own SQLite storage (docs/scale.md "Where state lives"): what nodes
+ * report many times a minute, which no query across networks needs row by row. D1 keeps the directory.
+ * Each statement is idempotent: the object runs them all whenever it starts.
+ */
+export const HOT_SCHEMA = [
+  // What a heartbeating node last said of itself. A node without a row has never beaten since the object held it.
+  `CREATE TABLE IF NOT EXISTS node_hot (
+    node_id TEXT PRIMARY KEY,
+    last_seen_at TEXT,
+    applied_revision INTEGER,
+    reported_endpoint TEXT,
+    peer_report_seq INTEGER,
+    peer_resync_from TEXT
+  )`,
+  // One tunnel end as its reporter (a device's heartbeat or a gateway agent's report) last described it.
+  `CREATE TABLE IF NOT EXISTS tunnels (
+    from_node_id TEXT NOT NULL,
+    peer_public_key TEXT NOT NULL,
+    id TEXT NOT NULL,
+    last_handshake_at TEXT,
+    endpoint TEXT,
+    rx_bytes INTEGER NOT NULL,
+    tx_bytes INTEGER NOT NULL,
+    reported_at TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (from_node_id, peer_public_key)
+  ) WITHOUT ROWID`,
+  `CREATE INDEX IF NOT EXISTS tunnels_page_idx ON tunnels (created_at, id)`,
+  // Facts about the store itself: when its rows came over from D1 (import-from-d1.ts).
+  "CREATE TABLE IF NOT EXISTS hot_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+];

@@ -1,0 +1,177 @@
+import { newId } from "../../../lib/ids";
+import type { AdmittedDelta } from "../operations/peer-reports";
+import type { TunnelObservation } from "../operations/observations";
+import { HOT_SCHEMA } from "./hot-schema";
+
+/** What a heartbeating node last said of itself (hot-schema.ts node_hot). */
+export interface NodeHot {
+  nodeId: string;
+  lastSeenAt: string | null;
+  appliedRevision: number | null;
+  reportedEndpoint: string | null;
+  peerReportSeq: number | null;
+  peerResyncFrom: string | null;
+}
+
+/** A tunnel end as stored (the shape GET /tunnels lists, less the network and the peer's node). */
+export interface TunnelRow {
+  id: string;
+  fromNodeId: string;
+  peerPublicKey: string;
+  lastHandshakeAt: string | null;
+  endpoint: string | null;
+  rxBytes: number;
+  txBytes: number;
+  reportedAt: string;
+  createdAt: string;
+}
+
+/** What a reporter said of its peers: every one (the old full form), a delta, or nothing. */
+export type PeerWrite = { full: TunnelObservation[] } | { delta: AdmittedDelta } | null;
+
+const NODE_COLUMNS =
+  "node_id AS nodeId, last_seen_at AS lastSeenAt, applied_revision AS appliedRevision, reported_endpoint AS reportedEndpoint, peer_report_seq AS peerReportSeq, peer_resync_from AS peerResyncFrom";
+const TUNNEL_COLUMNS =
+  "id, from_node_id AS fromNodeId, peer_public_key AS peerPublicKey, last_handshake_at AS lastHandshakeAt, endpoint, rx_bytes AS rxBytes, tx_bytes AS txBytes, reported_at AS reportedAt, created_at AS createdAt";
+
+/**
+ * The network's hot state, in its writer's SQLite storage: synchronous local writes, durable before the
+ * writer answers (the runtime's output gate), so a heartbeat costs D1 nothing. Only the writer touches it.
+ */
+export class HotStore {
+  constructor(private readonly sql: SqlStorage) {
+    for (const statement of HOT_SCHEMA) sql.exec(statement);
+  }
+
+  node(nodeId: string): NodeHot | null {
+    return (this.sql
+      .exec<NodeHot & Record<string, SqlStorageValue>>(`SELECT ${NODE_COLUMNS} FROM node_hot WHERE node_id = ?`, nodeId)
+      .toArray()[0] ?? null) as NodeHot | null;
+  }
+
+  /** Every node's row, or those of `ids`. */
+  nodes(ids?: readonly string[]): NodeHot[] {
+    const all = this.sql.exec(`SELECT ${NODE_COLUMNS} FROM node_hot`).toArray() as unknown as NodeHot[];
+    if (!ids) return all;
+    const wanted = new Set(ids);
+    return all.filter((row) => wanted.has(row.nodeId));
+  }
+
+  /**
+   * A node's beat or report: its liveness and, when it spoke of peers, its tunnel rows. A full report makes the
+   * rows exactly its peers; a delta upserts what changed (only keys `isPeerKey` accepts: the network's nodes, so
+   * a reporter's rows stay bounded), drops what it removed and, ending a full report, what the report never touched.
+   */
+  recordReport(
+    nodeId: string,
+    at: string,
+    self: { appliedRevision: number | null; reportedEndpoint?: string | null },
+    peers: PeerWrite,
+    isPeerKey: (key: string) => boolean,
+  ) {
+    const seq = peers && "delta" in peers ? { seq: peers.delta.seq, resync: peers.delta.completes ? null : peers.delta.resyncFrom } : null;
+    this.sql.exec(
+      `INSERT INTO node_hot (node_id, last_seen_at, applied_revision, reported_endpoint, peer_report_seq, peer_resync_from)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (node_id) DO UPDATE SET last_seen_at = excluded.last_seen_at, applied_revision = excluded.applied_revision,
+         reported_endpoint = coalesce(excluded.reported_endpoint, reported_endpoint),
+         peer_report_seq = CASE WHEN ? THEN excluded.peer_report_seq ELSE peer_report_seq END,
+         peer_resync_from = CASE WHEN ? THEN excluded.peer_resync_from ELSE peer_resync_from END`,
+      nodeId,
+      at,
+      self.appliedRevision,
+      self.reportedEndpoint ?? null,
+      seq?.seq ?? null,
+      seq?.resync ?? null,
+      // The old full form resets the sequence (a delta reporter must start again); silence keeps it.
+      peers ? 1 : 0,
+      peers ? 1 : 0,
+    );
+    if (!peers) return;
+    if ("full" in peers) {
+      for (const peer of peers.full) this.upsertTunnel(nodeId, peer, at);
+      this.sql.exec("DELETE FROM tunnels WHERE from_node_id = ? AND reported_at < ?", nodeId, at);
+      return;
+    }
+    const { delta } = peers;
+    for (const peer of delta.changed) if (isPeerKey(peer.publicKey)) this.upsertTunnel(nodeId, peer, at);
+    for (const key of delta.removed) this.sql.exec("DELETE FROM tunnels WHERE from_node_id = ? AND peer_public_key = ?", nodeId, key);
+    if (delta.completes && delta.resyncFrom !== null) {
+      this.sql.exec("DELETE FROM tunnels WHERE from_node_id = ? AND reported_at < ?", nodeId, delta.resyncFrom);
+    }
+  }
+
+  private upsertTunnel(fromNodeId: string, peer: TunnelObservation, at: string) {
+    this.sql.exec(
+      `INSERT INTO tunnels (from_node_id, peer_public_key, id, last_handshake_at, endpoint, rx_bytes, tx_bytes, reported_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (from_node_id, peer_public_key) DO UPDATE SET last_handshake_at = excluded.last_handshake_at,
+         endpoint = coalesce(excluded.endpoint, endpoint), rx_bytes = excluded.rx_bytes, tx_bytes = excluded.tx_bytes,
+         reported_at = excluded.reported_at`,
+      fromNodeId,
+      peer.publicKey,
+      newId("tun"),
+      peer.lastHandshakeAt,
+      // An older client says nothing of endpoints: what a newer report said stays.
+      peer.endpoint ?? null,
+      peer.rxBytes,
+      peer.txBytes,
+      at,
+      at,
+    );
+  }
+
+  /** A node's tunnel rows (what it reported), or every row of the network. */
+  tunnels(fromNodeId?: string): TunnelRow[] {
+    const rows = fromNodeId
+      ? this.sql.exec(`SELECT ${TUNNEL_COLUMNS} FROM tunnels WHERE from_node_id = ?`, fromNodeId)
+      : this.sql.exec(`SELECT ${TUNNEL_COLUMNS} FROM tunnels ORDER BY created_at, id`);
+    return rows.toArray() as unknown as TunnelRow[];
+  }
+
+  /** A node left the network: what it reported goes with it. */
+  forgetNode(nodeId: string) {
+    this.sql.exec("DELETE FROM node_hot WHERE node_id = ?", nodeId);
+    this.sql.exec("DELETE FROM tunnels WHERE from_node_id = ?", nodeId);
+  }
+
+  /** The network was deleted: nothing of it stays. */
+  clear() {
+    this.sql.exec("DELETE FROM node_hot");
+    this.sql.exec("DELETE FROM tunnels");
+  }
+
+  meta(key: string): string | null {
+    return (this.sql.exec<{ value: string }>("SELECT value FROM hot_meta WHERE key = ?", key).toArray()[0]?.value ?? null) as string | null;
+  }
+  setMeta(key: string, value: string) {
+    this.sql.exec("INSERT INTO hot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
+  }
+
+  /** Rows an import brings over as they were (import-from-d1.ts). */
+  importNode(row: NodeHot) {
+    this.sql.exec(
+      "INSERT OR IGNORE INTO node_hot VALUES (?, ?, ?, ?, ?, ?)",
+      row.nodeId,
+      row.lastSeenAt,
+      row.appliedRevision,
+      row.reportedEndpoint,
+      row.peerReportSeq,
+      row.peerResyncFrom,
+    );
+  }
+  importTunnel(row: TunnelRow) {
+    this.sql.exec(
+      "INSERT OR IGNORE INTO tunnels (from_node_id, peer_public_key, id, last_handshake_at, endpoint, rx_bytes, tx_bytes, reported_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      row.fromNodeId,
+      row.peerPublicKey,
+      row.id,
+      row.lastHandshakeAt,
+      row.endpoint,
+      row.rxBytes,
+      row.txBytes,
+      row.reportedAt,
+      row.createdAt,
+    );
+  }
+}
