@@ -4,17 +4,31 @@ import type { AppRouteHandler } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
 import { deviceAccess } from "../../services/networks/device-access";
+import type { NodeHot } from "../../services/networks/hot/hot-store";
+import { reportsOf, withReport } from "../../services/networks/views/node-reports";
 import { listDevices } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer/network-writer";
 import { offlineAfterSeconds } from "../../services/settings/settings";
 import { presentDevice } from "../../schemas/devices";
 import type * as routes from "./devices.routes";
 
+/** A device as the API shows it: D1's rows with what it last reported (held by its network's writer). */
+const presentReported = (
+  device: Parameters<typeof presentDevice>[0],
+  node: Parameters<typeof presentDevice>[1] & { id: string; networkId: string },
+  report: NodeHot | undefined,
+  offline: number,
+) => presentDevice(report ? { ...device, reportedEndpoint: report.reportedEndpoint } : device, withReport(node, report), offline);
+
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { networkId, ...page } = c.req.valid("query");
   const [rows, offline] = await Promise.all([listDevices(c.var.db, userOf(c), page, networkId), offlineAfterSeconds(c.env, c.var.db)]);
+  const reports = await reportsOf(
+    c.env,
+    rows.slice(0, page.limit).map((row) => row.node),
+  );
   return c.json(
-    toPage(rows, page.limit, (row) => presentDevice(row.device, row.node, offline)),
+    toPage(rows, page.limit, (row) => presentReported(row.device, row.node, reports.get(row.node.id), offline)),
     200,
   );
 };
@@ -25,7 +39,7 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
     deviceAccess(c.var.db, userOf(c), c.req.valid("param").id),
     offlineAfterSeconds(c.env, c.var.db),
   ]);
-  return c.json(presentDevice(device, node, offline), 200);
+  return c.json(presentReported(device, node, (await reportsOf(c.env, [node])).get(node.id), offline), 200);
 };
 
 export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
@@ -33,7 +47,8 @@ export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
   const node = await unwrap(
     networkWriter(c.env, device.networkId).renameDevice(device.networkId, device.nodeId, c.req.valid("json").name, auditOf(c, 200)),
   );
-  return c.json(presentDevice(device, node, await offlineAfterSeconds(c.env, c.var.db)), 200);
+  const [reports, offline] = await Promise.all([reportsOf(c.env, [node]), offlineAfterSeconds(c.env, c.var.db)]);
+  return c.json(presentReported(device, node, reports.get(node.id), offline), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {

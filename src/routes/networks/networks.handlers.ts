@@ -55,7 +55,7 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
 
 export const runtimeStatus: AppRouteHandler<typeof routes.runtimeStatus> = async (c) => {
   const { network, role } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
-  return c.json(await loadRuntimeStatus(c.var.db, network, { auth: userOf(c), role }), 200);
+  return c.json(await loadRuntimeStatus(c.env, c.var.db, network, { auth: userOf(c), role }), 200);
 };
 
 export const relayedPairs: AppRouteHandler<typeof routes.relayedPairs> = async (c) => {

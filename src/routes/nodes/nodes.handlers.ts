@@ -6,6 +6,7 @@ import { auditOf } from "../../middleware/audit";
 import { networkAccess, nodeAccess } from "../../services/access";
 import { nodeDetailAccess, nodeReadAccess } from "../../services/networks/device-node-privacy";
 import { loadNodeConfig } from "../../services/networks/views/node-configs";
+import { reportsOf, withReport, withReportOf } from "../../services/networks/views/node-reports";
 import { listNodes } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer/network-writer";
 import type * as routes from "./nodes.routes";
@@ -24,8 +25,9 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { networkId, ...page } = c.req.valid("query");
   const rows = await listNodes(c.var.db, userOf(c), page, networkId);
+  const reports = await reportsOf(c.env, rows.slice(0, page.limit));
   return c.json(
-    toPage(rows, page.limit, (row) => presentNode(row, !row.detail)),
+    toPage(rows, page.limit, (row) => presentNode(withReport(row, reports.get(row.id)), !row.detail)),
     200,
   );
 };
@@ -33,7 +35,7 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 /** Another member's device node: the entry the network's node list shows, without its owner's detail. */
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   const { node, detail } = await nodeReadAccess(c.var.db, userOf(c), c.req.valid("param").id);
-  return c.json(presentNode(node, !detail), 200);
+  return c.json(presentNode(detail ? await withReportOf(c.env, node) : node, !detail), 200);
 };
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
@@ -41,7 +43,7 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const { roles, ...changes } = c.req.valid("json");
   const writer = networkWriter(c.env, node.networkId);
   const updated = await unwrap(writer.updateNode(node.networkId, node.id, { ...changes, ...roleFields(roles) }, auditOf(c, 200)));
-  return c.json(presentNode(updated), 200);
+  return c.json(presentNode(await withReportOf(c.env, updated)), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {

@@ -2,9 +2,12 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { devices, type GroupRole, nodes } from "../../../db/schema";
 import { sanitisedDisplayText } from "../../../lib/display-name";
+import type { Env } from "../../../lib/env";
 import type { UserPrincipal } from "../../../lib/types";
+import { unwrap } from "../../../lib/write-result";
 import { seesNodeDetail } from "../device-node-privacy";
 import type { NetworkRow, NodeRow } from "../state";
+import { networkWriter } from "../writer/network-writer";
 
 type Reported = Pick<NodeRow, "id" | "appliedRoutingRevision">;
 
@@ -60,21 +63,16 @@ export interface StatusReader {
  * revisions and inSync count every node; the lists (lagging, unreported, failing) leave out another
  * member's device node, whose reports are its owner's (device-node-privacy.ts).
  */
-export async function loadRuntimeStatus(db: Db, network: Pick<NetworkRow, "id" | "routingRevision" | "dnsRevision">, reader: StatusReader) {
-  const reported = await db
-    .select({
-      id: nodes.id,
-      deviceId: nodes.deviceId,
-      deviceOwnerId: devices.userId,
-      isGateway: nodes.isGateway,
-      appliedRoutingRevision: nodes.appliedRoutingRevision,
-      appliedDnsRevision: nodes.appliedDnsRevision,
-      applyError: nodes.applyError,
-    })
-    .from(nodes)
-    .leftJoin(devices, eq(devices.nodeId, nodes.id))
-    .where(eq(nodes.networkId, network.id))
-    .all();
+export async function loadRuntimeStatus(
+  env: Env,
+  db: Db,
+  network: Pick<NetworkRow, "id" | "routingRevision" | "dnsRevision">,
+  reader: StatusReader,
+) {
+  const [rows, reports] = await Promise.all([nodeRows(db, network.id), unwrap(networkWriter(env, network.id).readNodeReports(network.id))]);
+  // What nodes applied is what they last reported, which their network's object holds (services/networks/hot/).
+  const applied = new Map(reports.map((report) => [report.nodeId, report.appliedRevision]));
+  const reported = rows.map((row) => (applied.has(row.id) ? { ...row, appliedRoutingRevision: applied.get(row.id)! } : row));
   const hidden = new Set(
     reported.filter((node) => !seesNodeDetail(reader.auth, reader.role, node, node.deviceOwnerId)).map((node) => node.id),
   );
@@ -92,3 +90,19 @@ export async function loadRuntimeStatus(db: Db, network: Pick<NetworkRow, "id" |
     dns: { ...dns, lagging: named(dns.lagging) },
   };
 }
+
+const nodeRows = (db: Db, networkId: string) =>
+  db
+    .select({
+      id: nodes.id,
+      deviceId: nodes.deviceId,
+      deviceOwnerId: devices.userId,
+      isGateway: nodes.isGateway,
+      appliedRoutingRevision: nodes.appliedRoutingRevision,
+      appliedDnsRevision: nodes.appliedDnsRevision,
+      applyError: nodes.applyError,
+    })
+    .from(nodes)
+    .leftJoin(devices, eq(devices.nodeId, nodes.id))
+    .where(eq(nodes.networkId, networkId))
+    .all();

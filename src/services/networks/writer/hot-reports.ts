@@ -48,7 +48,7 @@ export class HotReports {
 
   /** What heartbeating nodes last said of themselves: every node's row, or those of `nodeIds`. */
   nodes(networkId: string, nodeIds?: string[]) {
-    return capture(async () => (await this.open(networkId)).hot.nodes(nodeIds));
+    return capture(async () => (await this.hot.open(this.writes.db, networkId)).nodes(nodeIds));
   }
 
   /** A page of the network's tunnels as one reader may see them (hot/tunnel-query.ts). */

@@ -1,0 +1,36 @@
+import type { Env } from "../../../lib/env";
+import { unwrap } from "../../../lib/write-result";
+import type { NodeHot } from "../hot/hot-store";
+import { networkWriter } from "../writer/network-writer";
+
+/** A node row as D1 holds it, with the columns heartbeats used to write there. */
+interface Reportable {
+  id: string;
+  networkId: string;
+  lastSeenAt: string | null;
+  appliedRoutingRevision: number | null;
+}
+
+/**
+ * What nodes last reported lives in their network's object (services/networks/hot/), not in D1's row: a read
+ * that shows last-seen or applied revisions asks each network on the page once, and lays that over the rows.
+ * A node with no report there keeps D1's values (gateway nodes before their agent's first report, nodes that
+ * never reported).
+ */
+export async function reportsOf(env: Env, rows: readonly Reportable[]): Promise<Map<string, NodeHot>> {
+  const byNetwork = new Map<string, string[]>();
+  for (const row of rows) byNetwork.set(row.networkId, [...(byNetwork.get(row.networkId) ?? []), row.id]);
+  const answers = await Promise.all(
+    [...byNetwork].map(([networkId, ids]) => unwrap(networkWriter(env, networkId).readNodeReports(networkId, ids))),
+  );
+  return new Map(answers.flat().map((report) => [report.nodeId, report]));
+}
+
+/** A row with its report laid over it. */
+export const withReport = <Row extends Reportable>(row: Row, report: NodeHot | undefined): Row =>
+  report ? { ...row, lastSeenAt: report.lastSeenAt, appliedRoutingRevision: report.appliedRevision } : row;
+
+/** One node's row with its report (one call to its network's writer). */
+export async function withReportOf<Row extends Reportable>(env: Env, row: Row): Promise<Row> {
+  return withReport(row, (await reportsOf(env, [row])).get(row.id));
+}
