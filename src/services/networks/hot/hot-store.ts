@@ -39,19 +39,29 @@ const TUNNEL_COLUMNS =
  * writer answers (the runtime's output gate), so a heartbeat costs D1 nothing. Only the writer touches it.
  */
 export class HotStore {
+  /** Rows this store read and wrote since the object started, as SQLite counts them (what Durable Objects bill by). */
+  readonly meter = { rowsRead: 0, rowsWritten: 0 };
+
   constructor(private readonly sql: SqlStorage) {
     for (const statement of HOT_SCHEMA) sql.exec(statement);
   }
 
+  /** Runs one statement to its end and meters it. */
+  private run<Row extends Record<string, SqlStorageValue>>(query: string, ...bindings: SqlStorageValue[]): Row[] {
+    const cursor = this.sql.exec<Row>(query, ...bindings);
+    const rows = cursor.toArray();
+    this.meter.rowsRead += cursor.rowsRead;
+    this.meter.rowsWritten += cursor.rowsWritten;
+    return rows;
+  }
+
   node(nodeId: string): NodeHot | null {
-    return (this.sql
-      .exec<NodeHot & Record<string, SqlStorageValue>>(`SELECT ${NODE_COLUMNS} FROM node_hot WHERE node_id = ?`, nodeId)
-      .toArray()[0] ?? null) as NodeHot | null;
+    return (this.run(`SELECT ${NODE_COLUMNS} FROM node_hot WHERE node_id = ?`, nodeId)[0] ?? null) as NodeHot | null;
   }
 
   /** Every node's row, or those of `ids`. */
   nodes(ids?: readonly string[]): NodeHot[] {
-    const all = this.sql.exec(`SELECT ${NODE_COLUMNS} FROM node_hot`).toArray() as unknown as NodeHot[];
+    const all = this.run(`SELECT ${NODE_COLUMNS} FROM node_hot`) as unknown as NodeHot[];
     if (!ids) return all;
     const wanted = new Set(ids);
     return all.filter((row) => wanted.has(row.nodeId));
@@ -70,7 +80,7 @@ export class HotStore {
     isPeerKey: (key: string) => boolean,
   ) {
     const seq = peers && "delta" in peers ? { seq: peers.delta.seq, resync: peers.delta.completes ? null : peers.delta.resyncFrom } : null;
-    this.sql.exec(
+    this.run(
       `INSERT INTO node_hot (node_id, last_seen_at, applied_revision, reported_endpoint, peer_report_seq, peer_resync_from)
        VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (node_id) DO UPDATE SET last_seen_at = excluded.last_seen_at, applied_revision = excluded.applied_revision,
@@ -90,19 +100,19 @@ export class HotStore {
     if (!peers) return;
     if ("full" in peers) {
       for (const peer of peers.full) this.upsertTunnel(nodeId, peer, at);
-      this.sql.exec("DELETE FROM tunnels WHERE from_node_id = ? AND reported_at < ?", nodeId, at);
+      this.run("DELETE FROM tunnels WHERE from_node_id = ? AND reported_at < ?", nodeId, at);
       return;
     }
     const { delta } = peers;
     for (const peer of delta.changed) if (isPeerKey(peer.publicKey)) this.upsertTunnel(nodeId, peer, at);
-    for (const key of delta.removed) this.sql.exec("DELETE FROM tunnels WHERE from_node_id = ? AND peer_public_key = ?", nodeId, key);
+    for (const key of delta.removed) this.run("DELETE FROM tunnels WHERE from_node_id = ? AND peer_public_key = ?", nodeId, key);
     if (delta.completes && delta.resyncFrom !== null) {
-      this.sql.exec("DELETE FROM tunnels WHERE from_node_id = ? AND reported_at < ?", nodeId, delta.resyncFrom);
+      this.run("DELETE FROM tunnels WHERE from_node_id = ? AND reported_at < ?", nodeId, delta.resyncFrom);
     }
   }
 
   private upsertTunnel(fromNodeId: string, peer: TunnelObservation, at: string) {
-    this.sql.exec(
+    this.run(
       `INSERT INTO tunnels (from_node_id, peer_public_key, id, last_handshake_at, endpoint, rx_bytes, tx_bytes, reported_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (from_node_id, peer_public_key) DO UPDATE SET last_handshake_at = excluded.last_handshake_at,
@@ -124,33 +134,33 @@ export class HotStore {
   /** A node's tunnel rows (what it reported), or every row of the network. */
   tunnels(fromNodeId?: string): TunnelRow[] {
     const rows = fromNodeId
-      ? this.sql.exec(`SELECT ${TUNNEL_COLUMNS} FROM tunnels WHERE from_node_id = ?`, fromNodeId)
-      : this.sql.exec(`SELECT ${TUNNEL_COLUMNS} FROM tunnels ORDER BY created_at, id`);
-    return rows.toArray() as unknown as TunnelRow[];
+      ? this.run(`SELECT ${TUNNEL_COLUMNS} FROM tunnels WHERE from_node_id = ?`, fromNodeId)
+      : this.run(`SELECT ${TUNNEL_COLUMNS} FROM tunnels ORDER BY created_at, id`);
+    return rows as unknown as TunnelRow[];
   }
 
   /** A node left the network: what it reported goes with it. */
   forgetNode(nodeId: string) {
-    this.sql.exec("DELETE FROM node_hot WHERE node_id = ?", nodeId);
-    this.sql.exec("DELETE FROM tunnels WHERE from_node_id = ?", nodeId);
+    this.run("DELETE FROM node_hot WHERE node_id = ?", nodeId);
+    this.run("DELETE FROM tunnels WHERE from_node_id = ?", nodeId);
   }
 
   /** The network was deleted: nothing of it stays. */
   clear() {
-    this.sql.exec("DELETE FROM node_hot");
-    this.sql.exec("DELETE FROM tunnels");
+    this.run("DELETE FROM node_hot");
+    this.run("DELETE FROM tunnels");
   }
 
   meta(key: string): string | null {
-    return (this.sql.exec<{ value: string }>("SELECT value FROM hot_meta WHERE key = ?", key).toArray()[0]?.value ?? null) as string | null;
+    return (this.run<{ value: string }>("SELECT value FROM hot_meta WHERE key = ?", key)[0]?.value ?? null) as string | null;
   }
   setMeta(key: string, value: string) {
-    this.sql.exec("INSERT INTO hot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
+    this.run("INSERT INTO hot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
   }
 
   /** Rows an import brings over as they were (import-from-d1.ts). */
   importNode(row: NodeHot) {
-    this.sql.exec(
+    this.run(
       "INSERT OR IGNORE INTO node_hot VALUES (?, ?, ?, ?, ?, ?)",
       row.nodeId,
       row.lastSeenAt,
@@ -161,7 +171,7 @@ export class HotStore {
     );
   }
   importTunnel(row: TunnelRow) {
-    this.sql.exec(
+    this.run(
       "INSERT OR IGNORE INTO tunnels (from_node_id, peer_public_key, id, last_handshake_at, endpoint, rx_bytes, tx_bytes, reported_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       row.fromNodeId,
       row.peerPublicKey,

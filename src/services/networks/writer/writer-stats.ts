@@ -9,4 +9,7 @@ export interface WriterStats {
   topologiesKept: number;
   /** Writes (and loads) queued or running now: what a write arriving now waits behind. */
   queueDepth: number;
+  /** Rows of the object's own SQLite its hot state read and wrote (services/networks/hot/), as Durable Objects bill them. */
+  hotRowsRead: number;
+  hotRowsWritten: number;
 }
