@@ -2548,6 +2548,10 @@ export interface components {
             topologiesKept: number;
             /** @description Commands queued or running now (0 when idle): what a write arriving now waits behind */
             queueDepth: number;
+            /** @description Rows the network's hot state (heartbeats, tunnels) read in the object's own SQLite */
+            hotRowsRead: number;
+            /** @description Rows it wrote there (what Durable Objects bill writes by); heartbeats write no D1 row */
+            hotRowsWritten: number;
         };
         Node: {
             /** @example node_... */

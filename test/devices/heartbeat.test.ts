@@ -54,7 +54,7 @@ describe("device config and heartbeat", () => {
     expect(await reported()).toEqual([c.nodeId]);
   });
 
-  it("40 devices beating at once on one network: every heartbeat is recorded (the writer group-commits them)", async () => {
+  it("40 devices beating at once on one network: every heartbeat is recorded (in the network object's own storage)", async () => {
     const { admin, network } = await networkSetup();
     const fleet: Enrolled[] = [];
     for (let i = 0; i < 40; i++) fleet.push(await enrolDevice(admin, { networkId: network.id }));

@@ -27,6 +27,8 @@ export const HOT_SCHEMA = [
     PRIMARY KEY (from_node_id, peer_public_key)
   ) WITHOUT ROWID`,
   `CREATE INDEX IF NOT EXISTS tunnels_page_idx ON tunnels (created_at, id)`,
+  // GET /tunnels?nodeId=: the tunnels that lead to a node, by its key.
+  `CREATE INDEX IF NOT EXISTS tunnels_peer_idx ON tunnels (peer_public_key)`,
   // Facts about the store itself: when its rows came over from D1 (import-from-d1.ts).
   "CREATE TABLE IF NOT EXISTS hot_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 ];

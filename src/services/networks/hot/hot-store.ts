@@ -131,12 +131,30 @@ export class HotStore {
     );
   }
 
-  /** A node's tunnel rows (what it reported), or every row of the network. */
-  tunnels(fromNodeId?: string): TunnelRow[] {
-    const rows = fromNodeId
-      ? this.run(`SELECT ${TUNNEL_COLUMNS} FROM tunnels WHERE from_node_id = ?`, fromNodeId)
-      : this.run(`SELECT ${TUNNEL_COLUMNS} FROM tunnels ORDER BY created_at, id`);
-    return rows as unknown as TunnelRow[];
+  /** A node's tunnel rows (what it reported). */
+  tunnels(fromNodeId: string): TunnelRow[] {
+    return this.run(`SELECT ${TUNNEL_COLUMNS} FROM tunnels WHERE from_node_id = ?`, fromNodeId) as unknown as TunnelRow[];
+  }
+
+  /**
+   * Up to `limit` rows after `after` in (createdAt, id) order (an index walk, not a scan), optionally only those
+   * a node reports or that lead to its key.
+   */
+  tunnelPage(
+    after: { createdAt: string; id: string } | undefined,
+    limit: number,
+    touching?: { nodeId: string; key: string | null },
+  ): TunnelRow[] {
+    const from = after ? "(created_at > ? OR (created_at = ? AND id > ?))" : "1";
+    const position = after ? [after.createdAt, after.createdAt, after.id] : [];
+    const node = touching ? "(from_node_id = ? OR peer_public_key = ?)" : "1";
+    const nodeBindings = touching ? [touching.nodeId, touching.key ?? ""] : [];
+    return this.run(
+      `SELECT ${TUNNEL_COLUMNS} FROM tunnels WHERE ${from} AND ${node} ORDER BY created_at, id LIMIT ?`,
+      ...position,
+      ...nodeBindings,
+      limit,
+    ) as unknown as TunnelRow[];
   }
 
   /** A node left the network: what it reported goes with it. */

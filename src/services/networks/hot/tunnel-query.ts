@@ -1,6 +1,6 @@
 import type { CursorPosition } from "../../../lib/pagination";
 import type { HeldNetwork } from "../memory/held-network";
-import type { TunnelRow } from "./hot-store";
+import type { HotStore, TunnelRow } from "./hot-store";
 
 /** What a reader asks of one network's tunnels (views/tunnel-list.ts). */
 export interface TunnelQuery {
@@ -18,20 +18,24 @@ export interface TunnelQuery {
 
 export type ListedTunnel = TunnelRow & { networkId: string; toNodeId: string | null };
 
+/** Rows read from the store at a time while a page fills (rows the reader may not see are skipped). */
+const CHUNK = 200;
+
 /** One network's page of tunnels in (createdAt, id) order, at most `limit` rows, as the reader may see them. */
-export function queryTunnels(held: HeldNetwork, rows: TunnelRow[], networkId: string, query: TunnelQuery): ListedTunnel[] {
+export function queryTunnels(held: HeldNetwork, hot: HotStore, networkId: string, query: TunnelQuery): ListedTunnel[] {
   const seen = query.seenDevices === null ? null : new Set(query.seenDevices);
   const detail = (nodeId: string | null) => seen === null || nodeId === null || !held.nodes.get(nodeId)?.deviceId || seen.has(nodeId);
-  const after = query.after;
+  const touching = query.nodeId ? { nodeId: query.nodeId, key: held.nodes.get(query.nodeId)?.publicKey ?? null } : undefined;
   const listed: ListedTunnel[] = [];
-  for (const row of rows) {
-    if (after && (row.createdAt < after.createdAt || (row.createdAt === after.createdAt && row.id <= after.id))) continue;
-    const toNodeId = held.nodeWithKey(row.peerPublicKey)?.id ?? null;
-    if (query.nodeId && row.fromNodeId !== query.nodeId && toNodeId !== query.nodeId) continue;
-    const visible = (seen?.has(row.fromNodeId) ?? true) || (detail(row.fromNodeId) && detail(toNodeId));
-    if (!visible) continue;
-    listed.push({ ...row, networkId, toNodeId });
-    if (listed.length === query.limit) break;
+  for (let after = query.after; listed.length < query.limit; ) {
+    const rows = hot.tunnelPage(after, CHUNK, touching);
+    for (const row of rows) {
+      const toNodeId = held.nodeWithKey(row.peerPublicKey)?.id ?? null;
+      const visible = (seen?.has(row.fromNodeId) ?? true) || (detail(row.fromNodeId) && detail(toNodeId));
+      if (visible && listed.length < query.limit) listed.push({ ...row, networkId, toNodeId });
+    }
+    if (rows.length < CHUNK) break;
+    after = rows[rows.length - 1]!;
   }
   return listed;
 }

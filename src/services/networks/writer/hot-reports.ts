@@ -55,7 +55,7 @@ export class HotReports {
   tunnels(networkId: string, query: TunnelQuery) {
     return capture(async () => {
       const { held, hot } = await this.open(networkId);
-      return queryTunnels(held, hot.tunnels(), networkId, query);
+      return queryTunnels(held, hot, networkId, query);
     });
   }
 
