@@ -18,7 +18,7 @@ export const devices = sqliteTable(
     clientVersion: text().notNull().default(""),
     /** SHA-256 of the device credential (`dvc_…`), the bearer a device uses for its own routes. */
     credentialHash: text().notNull().unique(),
-    /** The endpoint the device last reported for itself (informational; peers use node.endpoint). */
+    /** Before issue 30 (now the network object's hot state, imported once): the endpoint the device last reported for itself. */
     reportedEndpoint: text(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),

@@ -41,16 +41,21 @@ export const nodes = sqliteTable(
     observedAt: text(),
     /** The network routing revision at which this node last changed. */
     revision: integer().notNull(),
-    /** What the node last reported applying (heartbeats); null until it reports. */
+    /**
+     * What the node last reported applying; null until it reports. A gateway agent's reports write it here; a
+     * device's heartbeats write the network object's hot state instead (services/networks/hot/: reads lay it over
+     * this row), and this column keeps what the release before issue 30 wrote, which the object imports once.
+     */
     appliedRoutingRevision: integer(),
     /** The DNS revision a gateway node's daemon last reported serving; null until it reports. */
     appliedDnsRevision: integer(),
     /** What the node's agent last reported it could not apply (it keeps the previous state); null when all applied. */
     applyError: text(),
+    /** As appliedRoutingRevision: agents' reports write it; a device's presence transitions (the object's) set it. */
     lastSeenAt: text(),
-    /** The sequence of this node's last accepted delta peer report (docs/scale.md); null: no base, the next one is full. */
+    /** Before issue 30 (now in the network object's hot state, imported once from here). The sequence of this node's last accepted delta peer report (docs/scale.md); null: no base, the next one is full. */
     peerReportSeq: integer(),
-    /** While a full peer report spans several requests: when it began (rows older than this go when it completes). */
+    /** Before issue 30, as peerReportSeq. While a full peer report spans several requests: when it began (rows older than this go when it completes). */
     peerResyncFrom: text(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),

@@ -2,7 +2,8 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { networks } from "./networks";
 
 /**
- * The latest observation of one tunnel end: what node `fromNodeId` reports about its peer with
+ * Before issue 30 only: tunnels now live in each network object's hot state (services/networks/hot/), which
+ * imports a network's rows from here once and deletes them. The latest observation of one tunnel end: what node `fromNodeId` reports about its peer with
  * `peerPublicKey` (the peer's node is resolved at read time, so heartbeats do not pay for a lookup).
  */
 export const tunnelObservations = sqliteTable(

@@ -15,7 +15,13 @@ export const WriterStatsSchema = z
       .number()
       .int()
       .openapi({ description: "Commands queued or running now (0 when idle): what a write arriving now waits behind" }),
-    hotRowsRead: z.number().int().openapi({ description: "Rows the network's hot state (heartbeats, tunnels) read in the object's own SQLite" }),
-    hotRowsWritten: z.number().int().openapi({ description: "Rows it wrote there (what Durable Objects bill writes by); heartbeats write no D1 row" }),
+    hotRowsRead: z
+      .number()
+      .int()
+      .openapi({ description: "Rows the network's hot state (heartbeats, tunnels) read in the object's own SQLite" }),
+    hotRowsWritten: z
+      .number()
+      .int()
+      .openapi({ description: "Rows it wrote there (what Durable Objects bill writes by); heartbeats write no D1 row" }),
   })
   .openapi("NetworkWriterStats");

@@ -1,7 +1,4 @@
-import { and, eq, inArray, lt } from "drizzle-orm";
-import type { Db } from "../../../db/client";
-import { tunnelObservations } from "../../../db/schema";
-import { type TunnelObservation, upsertObservations } from "./observations";
+import type { TunnelObservation } from "./observations";
 
 /**
  * Delta peer reports (docs/scale.md "Peer reports"). A node with thousands of peers cannot send them all
@@ -20,7 +17,7 @@ export interface PeerDelta {
   more: boolean;
 }
 
-/** What the node row says of its reports (read with the access check, before the write). */
+/** What the node's hot row says of its reports (hot/hot-store.ts NodeHot), read in the writer. */
 export interface PeerReportBase {
   peerReportSeq: number | null;
   peerResyncFrom: string | null;
@@ -63,48 +60,3 @@ export function admitPeerDelta(node: PeerReportBase, delta: PeerDelta, now: stri
 
 export const peerReportAnswer = (admitted: AdmittedDelta | null): PeerReportAnswer =>
   admitted ? { seq: admitted.seq, resync: false } : { seq: null, resync: true };
-
-/** The node row's columns an accepted delta sets (written with the node's last-seen time, in the same statement). */
-export const peerReportColumns = (admitted: AdmittedDelta) => ({
-  peerReportSeq: admitted.seq,
-  peerResyncFrom: admitted.completes ? null : admitted.resyncFrom,
-});
-
-/** The old full form replaces every row: a delta reporter must start again from a full report. */
-export const fullReportColumns = { peerReportSeq: null, peerResyncFrom: null };
-
-/** D1 binds at most 100 parameters a statement: keys to delete, with the reporter's id. */
-const KEYS_PER_DELETE = 90;
-
-/** Upserts of the changed peers, deletes of the removed ones and, on a full report's last page, of the rows it did not touch. */
-export function peerDeltaStatements(db: Db, networkId: string, fromNodeId: string, admitted: AdmittedDelta, now: string) {
-  const removals = [];
-  for (let start = 0; start < admitted.removed.length; start += KEYS_PER_DELETE) {
-    const keys = admitted.removed.slice(start, start + KEYS_PER_DELETE);
-    removals.push(
-      db
-        .delete(tunnelObservations)
-        .where(and(eq(tunnelObservations.fromNodeId, fromNodeId), inArray(tunnelObservations.peerPublicKey, keys))),
-    );
-  }
-  const stale =
-    admitted.completes && admitted.resyncFrom !== null
-      ? [
-          db
-            .delete(tunnelObservations)
-            .where(and(eq(tunnelObservations.fromNodeId, fromNodeId), lt(tunnelObservations.reportedAt, admitted.resyncFrom))),
-        ]
-      : [];
-  return [...upsertObservations(db, networkId, fromNodeId, admitted.changed, now, true), ...removals, ...stale];
-}
-
-/** Two deltas of one node in one group commit (two reporters at once): both pages' peers land, the newer's seq wins. */
-export function mergeDeltas(older: AdmittedDelta, newer: AdmittedDelta): AdmittedDelta {
-  const newerKeys = new Set([...newer.changed.map((peer) => peer.publicKey), ...newer.removed]);
-  return {
-    ...newer,
-    changed: [...older.changed.filter((peer) => !newerKeys.has(peer.publicKey)), ...newer.changed],
-    removed: [...older.removed.filter((key) => !newerKeys.has(key)), ...newer.removed],
-    resyncFrom: newer.resyncFrom ?? older.resyncFrom,
-  };
-}
