@@ -20,6 +20,9 @@ export interface RealHeartbeats {
   bodyBytes: number;
   rowsReadPerBeat: number;
   rowsWrittenPerBeat: number;
+  /** The same in the network object's own SQLite (its hot state, issue 30): what Durable Objects bill. */
+  hotRowsReadPerBeat: number;
+  hotRowsWrittenPerBeat: number;
   fullReport: { pages: number; largestBytes: number };
   networkNodes: number;
   peers: number;
@@ -85,7 +88,8 @@ export async function measureRealHeartbeats(
     return { seq: pages.length, resync: false };
   });
 
-  const stats = async () => (await admin.get(`/networks/${networkId}/writer`)).body as { rowsRead: number; rowsWritten: number };
+  const stats = async () =>
+    (await admin.get(`/networks/${networkId}/writer`)).body as { rowsRead: number; rowsWritten: number; hotRowsRead: number; hotRowsWritten: number };
   const before = await stats();
   const result = await runWrk(
     server.baseUrl,
@@ -104,6 +108,8 @@ export async function measureRealHeartbeats(
     bodyBytes: Buffer.byteLength(body),
     rowsReadPerBeat: (after.rowsRead - before.rowsRead) / result.requests,
     rowsWrittenPerBeat: (after.rowsWritten - before.rowsWritten) / result.requests,
+    hotRowsReadPerBeat: (after.hotRowsRead - before.hotRowsRead) / result.requests,
+    hotRowsWrittenPerBeat: (after.hotRowsWritten - before.hotRowsWritten) / result.requests,
     fullReport: { pages: pages.length, largestBytes: Math.max(...pages.map((p) => Buffer.byteLength(JSON.stringify(p)))) },
     networkNodes: peerKeys.length + REAL_HEARTBEAT_DEVICES,
     peers: peerKeys.length,
@@ -135,7 +141,8 @@ export function realHeartbeatLines(real: RealHeartbeats, baseline?: WrkResult): 
   return [
     `Heartbeats as a device of a ${real.networkNodes.toLocaleString("en")}-node network sends them (${r.label}):`,
     `body ${real.bodyBytes} bytes; ${fmt(r.requestsPerSecond)}/s, p50 ${fmt(r.p50Ms, 2)} ms, p99 ${fmt(r.p99Ms, 2)} ms, ${r.non2xx} non-2xx,`,
-    `${r.resyncs ?? 0} resyncs; D1 per heartbeat (the writer's meter): ${fmt(real.rowsReadPerBeat)} rows read, ${fmt(real.rowsWrittenPerBeat)} written.`,
+    `${r.resyncs ?? 0} resyncs; D1 per heartbeat (the writer's meter): ${fmt(real.rowsReadPerBeat)} rows read, ${fmt(real.rowsWrittenPerBeat)} written;`,
+    `the network object's own SQLite per heartbeat: ${fmt(real.hotRowsReadPerBeat)} rows read, ${fmt(real.hotRowsWrittenPerBeat)} written.`,
     ...(baseline
       ? [
           `Against the bare handler (GET /health) at ${fmt(baseline.requestsPerSecond)}/s: ${fmt((100 * r.requestsPerSecond) / baseline.requestsPerSecond, 0)}%.`,
