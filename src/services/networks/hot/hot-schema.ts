@@ -27,6 +27,15 @@ export const HOT_SCHEMA = [
     PRIMARY KEY (from_node_id, peer_public_key)
   ) WITHOUT ROWID`,
   `CREATE INDEX IF NOT EXISTS tunnels_page_idx ON tunnels (created_at, id)`,
+  // What the network's presence check last concluded of each device node (presence-clock.ts): each change is
+  // written to D1 once, as the cron did for every node before.
+  `CREATE TABLE IF NOT EXISTS node_presence (
+    node_id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    changed_at TEXT NOT NULL,
+    behind_since TEXT,
+    drift_notified_revision INTEGER
+  )`,
   // Facts about the store itself: when its rows came over from D1 (import-from-d1.ts).
   "CREATE TABLE IF NOT EXISTS hot_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 ];
