@@ -85,4 +85,28 @@ describe("a device's presence, judged by its network's object", { timeout: 60_00
     expect((await objectPresence(network.id, device.nodeId))!.behindSince).toBeNull();
     expect(await received(hook.id)).toHaveLength(1);
   });
+
+  it("on an upgrade the cron hands a device it last saw online to the object, once: silent since, it is announced offline", async () => {
+    const { owner, network } = await ownerWithNode();
+    const { hook } = await webhookChannel(owner, ["node.offline", "node.online"]);
+    const device = await enrolDevice(owner, { networkId: network.id });
+    // What the cron and D1 heartbeats left before the upgrade: the device's last beat an hour ago, judged online.
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await env.DB.batch([
+      env.DB.prepare("UPDATE nodes SET last_seen_at = ? WHERE id = ?").bind(hourAgo, device.nodeId),
+      env.DB.prepare("INSERT INTO node_presence (node_id, state, changed_at, updated_at) VALUES (?, 'online', ?, ?)").bind(
+        device.nodeId,
+        hourAgo,
+        hourAgo,
+      ),
+    ]);
+    await runCron(); // no beat will wake the object: the cron asks it for one check
+    await receivedAtLeast(hook.id, 1);
+    expect(await types(hook.id)).toEqual(["node.offline"]);
+    expect((await objectPresence(network.id, device.nodeId))!.state).toBe("offline");
+    const stats = await env.DB.prepare("SELECT 1 AS one FROM network_hot_stats WHERE network_id = ?").bind(network.id).first();
+    expect(stats).not.toBeNull(); // the object has checked: the cron leaves the network to it
+    await runCron();
+    expect(await types(hook.id)).toEqual(["node.offline"]);
+  });
 });
