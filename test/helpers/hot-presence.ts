@@ -8,9 +8,9 @@ import { networkWriter } from "../../src/services/networks/writer/network-writer
 
 export const writerOf = (networkId: string) => networkWriter(env, networkId);
 
-/** The object's presence check now (what its alarm runs about once a minute). */
-export async function checkPresence(networkId: string) {
-  const result = await writerOf(networkId).checkPresence(networkId);
+/** The object's presence check now, or at `now` (ms): what its alarm runs about once a minute. */
+export async function checkPresence(networkId: string, now?: number) {
+  const result = await writerOf(networkId).checkPresence(networkId, now);
   expect(result.ok, JSON.stringify(result)).toBe(true);
   return (result as { ok: true; value: { transitions: number; events: number; statsWritten: boolean; nextCheckAt: number | null } }).value;
 }

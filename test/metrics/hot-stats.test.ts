@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get } from "../helpers/api";
 import { enrolDevice, networkSetup } from "../helpers/factories";
-import { checkPresence } from "../helpers/hot-presence";
+import { checkPresence, writerOf } from "../helpers/hot-presence";
 import { histogramOf, sampleValue, scrape, secondsAgo } from "./support";
 
 describe("/metrics from the networks' objects", { timeout: 60_000 }, () => {
@@ -37,5 +37,39 @@ describe("/metrics from the networks' objects", { timeout: 60_000 }, () => {
     expect((await checkPresence(network.id)).statsWritten).toBe(false);
     const after = await env.DB.prepare("SELECT computed_at AS at FROM network_hot_stats WHERE network_id = ?").bind(network.id).first();
     expect(after).toEqual(before);
+  });
+
+  it("costs D1 rows only for transitions and a changed figure: a steadily beating network writes at most its one row a check", async () => {
+    const { admin, network } = await networkSetup();
+    const DEVICES = 20;
+    const devices: Awaited<ReturnType<typeof enrolDevice>>[] = [];
+    for (let index = 0; index < DEVICES; index++) devices.push(await enrolDevice(admin, { networkId: network.id }));
+    const desired = (await get(`/networks/${network.id}`, admin.token)).body.routingRevision as number;
+    const beatAll = async () => {
+      for (const device of devices) {
+        const beat = await call("POST", `/client/devices/${device.deviceId}/heartbeat`, {
+          token: device.deviceToken,
+          body: { appliedRevision: desired },
+        });
+        expect(beat.status).toBe(200);
+      }
+    };
+    const rowsWritten = async (work: () => Promise<unknown>) => {
+      const before = (await writerOf(network.id).stats()).rowsWritten;
+      await work();
+      return (await writerOf(network.id).stats()).rowsWritten - before;
+    };
+    const beats = await rowsWritten(beatAll);
+    const firstSightings = await rowsWritten(() => checkPresence(network.id));
+    await beatAll();
+    // Judged at one clock, so that nothing but the beats moved; a real minute later the ages have moved too.
+    const clock = Date.now();
+    const steady = await rowsWritten(() => checkPresence(network.id, clock));
+    const unchanged = await rowsWritten(() => checkPresence(network.id, clock));
+    console.info(JSON.stringify({ devices: DEVICES, beats, firstSightings, steady, unchanged }));
+    expect(beats).toBe(0);
+    expect(firstSightings).toBeGreaterThanOrEqual(2 * DEVICES); // a presence row and last_seen_at each, then the stats row
+    expect(steady).toBeLessThanOrEqual(1); // no transition: at most the network's stats row
+    expect(unchanged).toBe(0);
   });
 });
