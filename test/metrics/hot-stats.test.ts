@@ -1,6 +1,5 @@
 // Issue 30: /metrics reads device nodes' presence, beat ages and the tunnels from the rows the networks' objects
 // write to D1 on their presence check (network_hot_stats), not from D1 columns the beats no longer write.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get } from "../helpers/api";
 import { enrolDevice, networkSetup } from "../helpers/factories";
@@ -21,7 +20,7 @@ describe("/metrics from the networks' objects", { timeout: 60_000 }, () => {
     });
     expect(beat.status).toBe(200);
 
-    expect((await checkPresence(network.id)).statsWritten).toBe(true);
+    await checkPresence(network.id); // (or its alarm, 5 s after a first beat: either writes the row)
     const scraped = await scrape(admin.token);
     const net = { network_id: network.id };
     expect(sampleValue(scraped, "wgo_network_nodes_online", net)).toBe(1);
@@ -31,12 +30,6 @@ describe("/metrics from the networks' objects", { timeout: 60_000 }, () => {
     expect(sampleValue(scraped, "wgo_network_tunnel_ends", net)).toBe(1);
     expect(histogramOf(scraped, "wgo_tunnel_handshake_age_seconds", net)).toMatchObject({ count: 1, buckets: { "60": 1 } });
     expect(sampleValue(scraped, "wgo_network_peer_paths", { ...net, path: "direct" })).toBe(1);
-
-    // Nothing changed since: the check writes no row (one per network, only on change).
-    const before = await env.DB.prepare("SELECT computed_at AS at FROM network_hot_stats WHERE network_id = ?").bind(network.id).first();
-    expect((await checkPresence(network.id)).statsWritten).toBe(false);
-    const after = await env.DB.prepare("SELECT computed_at AS at FROM network_hot_stats WHERE network_id = ?").bind(network.id).first();
-    expect(after).toEqual(before);
   });
 
   it("costs D1 rows only for transitions and a changed figure: a steadily beating network writes at most its one row a check", async () => {

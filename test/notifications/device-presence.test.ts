@@ -27,8 +27,8 @@ describe("a device's presence, judged by its network's object", { timeout: 60_00
     expect((await beat(device, revision)).status).toBe(200);
     expect(await d1Presence(device.nodeId)).toEqual({ state: null, lastSeenAt: null }); // the beat wrote no D1 row
 
+    // First sighting: recorded, silent (by this check, or by the alarm the beat set 5 s out if a loaded machine was slower).
     const first = await checkPresence(network.id);
-    expect(first.transitions).toBe(1); // first sighting: recorded, silent
     expect(first.nextCheckAt).not.toBeNull(); // a device is online: the check keeps its clock
     const online = await d1Presence(device.nodeId);
     expect(online!.state).toBe("online");
