@@ -1,10 +1,13 @@
-import { and, eq, gte, inArray, isNotNull, isNull, lt, lte, notInArray, or } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, isNull, lt, lte, notExists, notInArray, or } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { devices, networks, nodePresence, nodes } from "../db/schema";
+import { networks, nodePresence, nodes } from "../db/schema";
 import type { EventInput } from "../services/notifications/event-types";
 import { type Cutoffs, MAX_TRANSITIONS_PER_RUN } from "./cutoffs";
 
-/** Online nodes that reported a routing revision older than their network's: the drift clock runs for these. */
+/**
+ * Online nodes without a device that reported a routing revision older than their network's: the drift clock
+ * runs for these. Device nodes' clocks are their network object's (services/networks/hot/presence-clock.ts).
+ */
 const behindNodes = (db: Db, at: Cutoffs) =>
   db
     .select({ id: nodes.id })
@@ -12,6 +15,7 @@ const behindNodes = (db: Db, at: Cutoffs) =>
     .innerJoin(networks, eq(networks.id, nodes.networkId))
     .where(
       and(
+        isNull(nodes.deviceId),
         isNotNull(nodes.appliedRoutingRevision),
         lt(nodes.appliedRoutingRevision, networks.routingRevision),
         gte(nodes.lastSeenAt, at.onlineSince),
@@ -32,7 +36,18 @@ export async function tickDriftClocks(db: Db, at: Cutoffs) {
     db
       .update(nodePresence)
       .set({ behindSince: null, updatedAt: at.now })
-      .where(and(isNotNull(nodePresence.behindSince), notInArray(nodePresence.nodeId, behindNodes(db, at)))),
+      .where(
+        and(
+          isNotNull(nodePresence.behindSince),
+          notInArray(nodePresence.nodeId, behindNodes(db, at)),
+          notExists(
+            db
+              .select({ id: nodes.id })
+              .from(nodes)
+              .where(and(eq(nodes.id, nodePresence.nodeId), isNotNull(nodes.deviceId))),
+          ),
+        ),
+      ),
   ]);
 }
 
@@ -47,15 +62,13 @@ export async function detectConfigDrift(db: Db, at: Cutoffs) {
       desiredRevision: networks.routingRevision,
       behindSince: nodePresence.behindSince,
       lastSeenAt: nodes.lastSeenAt,
-      deviceId: devices.id,
-      deviceOwnerId: devices.userId,
     })
     .from(nodePresence)
     .innerJoin(nodes, eq(nodes.id, nodePresence.nodeId))
     .innerJoin(networks, eq(networks.id, nodes.networkId))
-    .leftJoin(devices, eq(devices.nodeId, nodes.id))
     .where(
       and(
+        isNull(nodes.deviceId),
         lte(nodePresence.behindSince, at.driftSince),
         lt(nodes.appliedRoutingRevision, networks.routingRevision),
         gte(nodes.lastSeenAt, at.onlineSince),
@@ -77,8 +90,6 @@ export async function detectConfigDrift(db: Db, at: Cutoffs) {
       lastSeenAt: row.lastSeenAt,
     },
     dedupeKey: `config.drift:${row.node.id}:${row.desiredRevision}`,
-    // A device's drift is its owner's detail: only its readers hear of it.
-    ...(row.deviceId ? { device: { ownerId: row.deviceOwnerId } } : {}),
   }));
   const writes = rows.map((row) =>
     db

@@ -9,6 +9,7 @@ import { detectConfigDrift, tickDriftClocks } from "./config-drift";
 import { cutoffs } from "./cutoffs";
 import { detectGatewayPresence } from "./gateway-presence";
 import { detectNodePresence } from "./node-presence";
+import { handOverPresence } from "./presence-handover";
 import { pruneEndedCredentials, pruneOld, pruneOrphanObservations } from "./retention";
 
 type Detection = { events: EventInput[]; writes: Parameters<Db["batch"]>[0][number][] };
@@ -23,8 +24,9 @@ async function settle(db: Db, detection: Detection) {
 }
 
 /**
- * The Cron Trigger (every minute, wrangler.toml): detection, then the delivery queue (new events'
- * first attempts and due retries), then retention. Each part is isolated, so a failing detector does
+ * The Cron Trigger (every minute, wrangler.toml): detection (of nodes without a device: device nodes are judged
+ * by their networks' objects, presence-handover.ts), then the delivery queue (new events' first attempts and due
+ * retries), then retention. Each part is isolated, so a failing detector does
  * not stop deliveries; the run still ends in an exception (visible in Cron metrics) when one failed.
  */
 export async function runScheduled(env: Env, now = new Date()): Promise<void> {
@@ -42,6 +44,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
     }
   };
   await step("node-presence", async () => settle(db, await detectNodePresence(db, at)));
+  await step("presence-handover", () => handOverPresence(env, db));
   await step("gateway-presence", async () => settle(db, await detectGatewayPresence(db, at)));
   await step("config-drift", async () => {
     await tickDriftClocks(db, at);

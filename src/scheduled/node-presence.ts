@@ -1,12 +1,14 @@
 import { and, eq, gte, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { devices, networks, nodePresence, nodes } from "../db/schema";
+import { networks, nodePresence, nodes } from "../db/schema";
 import type { EventInput } from "../services/notifications/event-types";
 import { type Cutoffs, MAX_TRANSITIONS_PER_RUN } from "./cutoffs";
 
 /**
  * Nodes whose verdict changed since the last run. Only nodes that reported at least once take part:
- * a node that never sent a heartbeat was never online, so it cannot go offline.
+ * a node that never sent a heartbeat was never online, so it cannot go offline. Device nodes are judged by
+ * their network's object, from the beats it holds (services/networks/hot/presence-clock.ts): D1 keeps only
+ * their transitions, so the cron leaves them alone.
  */
 const changed = (db: Db, at: Cutoffs) =>
   db
@@ -22,16 +24,15 @@ const changed = (db: Db, at: Cutoffs) =>
       lastSeenAt: nodes.lastSeenAt,
       networkId: nodes.networkId,
       groupId: networks.groupId,
-      deviceOwnerId: devices.userId,
       previous: nodePresence.state,
       previousSince: nodePresence.changedAt,
     })
     .from(nodes)
     .innerJoin(networks, eq(networks.id, nodes.networkId))
     .leftJoin(nodePresence, eq(nodePresence.nodeId, nodes.id))
-    .leftJoin(devices, eq(devices.nodeId, nodes.id))
     .where(
       and(
+        isNull(nodes.deviceId),
         isNotNull(nodes.lastSeenAt),
         or(
           and(lt(nodes.lastSeenAt, at.onlineSince), or(isNull(nodePresence.state), eq(nodePresence.state, "online"))),
@@ -53,8 +54,6 @@ export async function detectNodePresence(db: Db, at: Cutoffs) {
   const events: EventInput[] = [];
   const writes = rows.map((row) => {
     const state: "online" | "offline" = row.lastSeenAt! < at.onlineSince ? "offline" : "online";
-    // A device's presence is its owner's detail: only its readers hear of it.
-    const device = row.node.deviceId ? { device: { ownerId: row.deviceOwnerId } } : {};
     if (state === "offline") {
       events.push({
         type: "node.offline",
@@ -63,7 +62,6 @@ export async function detectNodePresence(db: Db, at: Cutoffs) {
         subjectId: row.node.id,
         data: { node: row.node, lastSeenAt: row.lastSeenAt },
         dedupeKey: `node.offline:${row.node.id}:${row.lastSeenAt}`,
-        ...device,
       });
     } else if (row.previous === "offline") {
       events.push({
@@ -73,7 +71,6 @@ export async function detectNodePresence(db: Db, at: Cutoffs) {
         subjectId: row.node.id,
         data: { node: row.node, lastSeenAt: row.lastSeenAt, offlineSince: row.previousSince },
         dedupeKey: `node.online:${row.node.id}:${row.previousSince}`,
-        ...device,
       });
     }
     // Going offline also stops the drift clock: a node that cannot be reached is not "drifting".

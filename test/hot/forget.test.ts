@@ -13,10 +13,16 @@ describe("hot state of a removed node", () => {
     const leaving = await enrolDevice(admin, { networkId: network.id });
     const staying = await enrolDevice(admin, { networkId: network.id });
     const now = new Date().toISOString();
-    const tunnelTo = (device: typeof leaving) => ({ publicKey: device.body.node.publicKey, lastHandshakeAt: now, rxBytes: 10, txBytes: 20 });
+    const tunnelTo = (device: typeof leaving) => ({
+      publicKey: device.body.node.publicKey,
+      lastHandshakeAt: now,
+      rxBytes: 10,
+      txBytes: 20,
+    });
     expect((await beat(leaving.deviceId, leaving.deviceToken, { appliedRevision: null, peers: [tunnelTo(staying)] })).status).toBe(200);
     expect((await beat(staying.deviceId, staying.deviceToken, { appliedRevision: null, peers: [tunnelTo(leaving)] })).status).toBe(200);
-    const listed = async () => (await get(`/tunnels?networkId=${network.id}`, admin.token)).body.items as { fromNodeId: string; toNodeId: string | null }[];
+    const listed = async () =>
+      (await get(`/tunnels?networkId=${network.id}`, admin.token)).body.items as { fromNodeId: string; toNodeId: string | null }[];
     expect((await listed()).map((row) => [row.fromNodeId, row.toNodeId]).sort()).toEqual(
       [
         [leaving.nodeId, staying.nodeId],

@@ -40,9 +40,15 @@ describe("hot state of an existing deployment", () => {
     });
     const tunnels = (await get(`/tunnels?networkId=${network.id}`, admin.token)).body.items;
     expect(tunnels.map((row: { id: string }) => row.id).sort()).toEqual(["tun_old0", "tun_old1", "tun_old2"]);
-    expect(tunnels.find((row: { id: string }) => row.id === "tun_old0")).toMatchObject({ toNodeId: peer.nodeId, rxBytes: 100, txBytes: 200 });
+    expect(tunnels.find((row: { id: string }) => row.id === "tun_old0")).toMatchObject({
+      toNodeId: peer.nodeId,
+      rxBytes: 100,
+      txBytes: 200,
+    });
     // D1 keeps no copy: nothing writes those rows any more.
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM tunnel_observations WHERE network_id = ?").bind(network.id).first<{ n: number }>();
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM tunnel_observations WHERE network_id = ?")
+      .bind(network.id)
+      .first<{ n: number }>();
     expect(left?.n).toBe(0);
 
     // The device's next delta builds on the sequence the old release answered: accepted, no resync.

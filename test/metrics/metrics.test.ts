@@ -6,6 +6,7 @@ import { createNode, enrolDevice, signInAdmin, unique } from "../helpers/factori
 import { createPool, poolNetwork, poolOf, setSeen } from "../gateway-pools/support";
 import { webhookChannel } from "../notifications/support/notify-helpers";
 import { runCron } from "../notifications/support/receiver";
+import { checkPresence } from "../helpers/hot-presence";
 import { family, histogramOf, type Scrape, scrape, setLastSeen, secondsAgo, sampleValue } from "./support";
 
 const beat = (deviceId: string, token: string, body: unknown) => call("POST", `/client/devices/${deviceId}/heartbeat`, { token, body });
@@ -42,6 +43,7 @@ describe("GET /metrics", () => {
     await setSeen([gw1.id], 0);
     await setLastSeen(gw3.id, 7200);
     await runCron(); // the presence detectors' verdicts: nodes online, gateways up or down
+    await checkPresence(network.id); // the devices' verdicts and figures, from their network's object
 
     const scraped = await scrape(metricsToken);
     const net = { network_id: network.id };

@@ -3,8 +3,9 @@
 // viewers hear only of nodes that are no device.
 import { describe, expect, it } from "vitest";
 import { addMember, createUser, enrolDevice, type Session } from "../helpers/factories";
-import { deliveriesOf, ownerWithNode, setNodeSeen, startDriftClock, webhookChannel } from "./support/notify-helpers";
+import { deliveriesOf, ownerWithNode, setNodeSeen, webhookChannel } from "./support/notify-helpers";
 import { runCron } from "./support/receiver";
+import { checkPresence, setDeviceSeen, startDeviceDriftClock } from "../helpers/hot-presence";
 
 const EVENTS = ["node.offline", "config.drift", "device.enrolled"];
 const heard = async (session: Session) =>
@@ -27,11 +28,14 @@ describe("notifications about a device node", { timeout: 60_000 }, () => {
 
     const device = await enrolDevice(alice, { networkId: network.id });
     // Device A: online and behind the network's revision for an hour (drift); the server: silent an hour (offline).
-    await setNodeSeen(device.nodeId, 5, 0);
+    // The device's presence and drift are judged by its network's object, the server's by the cron.
+    await setDeviceSeen(network.id, device.nodeId, 5, 0);
     await setNodeSeen(server.id, 3600);
     await runCron();
-    await startDriftClock(device.nodeId, 3600);
+    await checkPresence(network.id);
+    await startDeviceDriftClock(network.id, device.nodeId, 3600);
     await runCron();
+    await checkPresence(network.id);
 
     const aboutDevice = [`config.drift:${device.nodeId}`, `device.enrolled:${device.deviceId}`];
     const aboutServer = [`node.offline:${server.id}`];
@@ -50,8 +54,8 @@ describe("notifications about a device node", { timeout: 60_000 }, () => {
     }
 
     // Gone silent: node.offline about the device, to the same readers only.
-    await setNodeSeen(device.nodeId, 3600);
-    await runCron();
+    await setDeviceSeen(network.id, device.nodeId, 3600);
+    await checkPresence(network.id);
     expect(await heard(alice)).toContain(`node.offline:${device.nodeId}`);
     expect(await heard(groupAdmin)).toContain(`node.offline:${device.nodeId}`);
     expect(await heard(bob)).toEqual(aboutServer);

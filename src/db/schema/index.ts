@@ -34,3 +34,4 @@ export * from "./gateway-assignments";
 export * from "./access-policies";
 export * from "./authority-guard";
 export * from "./relayed-pairs";
+export * from "./network-hot-stats";

@@ -1,6 +1,7 @@
 import { eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
+import { withHotStats } from "./fleet-hot-stats";
 import {
   devices,
   forwardingProbes,
@@ -8,6 +9,7 @@ import {
   gatewayPresence,
   gateways,
   metricCounters,
+  networkHotStats,
   networks,
   nodePresence,
   nodes,
@@ -17,10 +19,9 @@ import {
   tunnelObservations,
 } from "../../db/schema";
 
-/** Heartbeat ages a histogram sorts nodes into (seconds): the offline threshold is 300 s by default. */
-export const HEARTBEAT_AGE_BUCKETS = [30, 60, 120, 300, 600, 1800, 3600, 21_600, 86_400] as const;
-/** WireGuard re-handshakes every 2 minutes on a live tunnel; past 180 s a tunnel end carries nothing. */
-export const HANDSHAKE_AGE_BUCKETS = [60, 120, 180, 300, 600, 1800, 3600, 86_400] as const;
+import { HANDSHAKE_AGE_BUCKETS, HEARTBEAT_AGE_BUCKETS } from "./age-buckets";
+
+export { HANDSHAKE_AGE_BUCKETS, HEARTBEAT_AGE_BUCKETS };
 
 const ago = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000).toISOString();
 /**
@@ -34,7 +35,7 @@ const int = (expression: SQL, alias: string) => sql<number>`coalesce(${expressio
  * timestamps at most `buckets[i]` seconds old (ISO strings of one format sort as time), `aged` those
  * present, `ageSum` their ages in seconds. Nulls (never seen, no handshake) are in none of them.
  */
-function ageColumns(column: SQLiteColumn, buckets: readonly number[], now: Date) {
+function ageColumns(column: SQLiteColumn | SQL, buckets: readonly number[], now: Date) {
   const fields: Record<string, SQL.Aliased<number>> = {
     aged: int(sql`count(${column})`, "aged"),
     ageSum: sql<number>`coalesce(sum((julianday(${now.toISOString()}) - julianday(${column})) * 86400.0), 0)`.mapWith(Number).as("age_sum"),
@@ -68,17 +69,38 @@ export function fleetStatements(db: Db, now: Date) {
         updatedAt: networks.updatedAt,
         nodes: int(sql`count(${nodes.id})`, "nodes"),
         gatewayNodes: int(sql`sum(${nodes.isGateway})`, "gateway_nodes"),
-        online: int(sql`sum(case when ${nodePresence.state} = 'online' then 1 else 0 end)`, "online"),
-        behind: int(sql`sum(case when ${nodes.appliedRoutingRevision} < ${networks.routingRevision} then 1 else 0 end)`, "behind"),
+        // Device nodes' presence and revisions are their network object's (network_hot_stats, merged by readFleet);
+        // D1 counts the others, and ages the device nodes the object does not hold online (their last beat is
+        // D1's last_seen_at: the object writes it with each transition).
+        online: int(sql`sum(case when ${nodePresence.state} = 'online' and ${nodes.deviceId} is null then 1 else 0 end)`, "online"),
+        behind: int(
+          sql`sum(case when ${nodes.deviceId} is null and ${nodes.appliedRoutingRevision} < ${networks.routingRevision} then 1 else 0 end)`,
+          "behind",
+        ),
         unreported: int(
-          sql`sum(case when ${nodes.id} is not null and ${nodes.appliedRoutingRevision} is null then 1 else 0 end)`,
+          sql`sum(case when ${nodes.id} is not null and ${nodes.deviceId} is null and ${nodes.appliedRoutingRevision} is null then 1 else 0 end)`,
           "unreported",
         ),
-        ...ageColumns(nodes.lastSeenAt, HEARTBEAT_AGE_BUCKETS, now),
+        ...ageColumns(
+          sql`case when ${nodes.deviceId} is not null and ${nodePresence.state} = 'online' then null else ${nodes.lastSeenAt} end`,
+          HEARTBEAT_AGE_BUCKETS,
+          now,
+        ),
+        // One row per network (or none): bare columns of the group.
+        hot: {
+          nodesOnline: networkHotStats.nodesOnline,
+          nodesBehind: networkHotStats.nodesBehind,
+          nodesUnreported: networkHotStats.nodesUnreported,
+          heartbeatAges: networkHotStats.heartbeatAges,
+          tunnelEnds: networkHotStats.tunnelEnds,
+          handshakeAges: networkHotStats.handshakeAges,
+          directPairs: networkHotStats.directPairs,
+        },
       })
       .from(networks)
       .leftJoin(nodes, eq(nodes.networkId, networks.id))
       .leftJoin(nodePresence, eq(nodePresence.nodeId, nodes.id))
+      .leftJoin(networkHotStats, eq(networkHotStats.networkId, networks.id))
       .groupBy(networks.id),
     db
       .select({ networkId: devices.networkId, devices: int(sql`count(*)`, "devices") })
@@ -162,6 +184,7 @@ function peerPathStatements(db: Db, now: Date) {
   ] as const;
 }
 
+/** Every read of a scrape, one D1 batch; what the networks' objects wrote (network_hot_stats) merged in. */
 export async function readFleet(db: Db, now: Date) {
   const [
     networkRows,
@@ -176,7 +199,7 @@ export async function readFleet(db: Db, now: Date) {
     relayedRows,
     directRows,
   ] = await db.batch(fleetStatements(db, now));
-  return {
+  return withHotStats({
     networkRows,
     deviceRows,
     tunnelRows,
@@ -187,7 +210,7 @@ export async function readFleet(db: Db, now: Date) {
     deliveryRows,
     counterRows,
     peerPaths: { relay: relayedRows, direct: directRows },
-  };
+  });
 }
 
 export type Fleet = Awaited<ReturnType<typeof readFleet>>;

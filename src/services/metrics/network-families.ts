@@ -44,7 +44,7 @@ export function networkFamilies(fleet: Fleet, writers: readonly WriterDepth[]): 
     ),
     gauge(
       "wgo_network_nodes_online",
-      "Nodes the presence detector (the minute cron) last judged online.",
+      "Nodes the presence detectors last judged online (the network's object for device nodes, the minute cron for the others).",
       perNetwork((row) => row.online),
     ),
     gauge(

@@ -29,6 +29,15 @@ export const HOT_SCHEMA = [
   `CREATE INDEX IF NOT EXISTS tunnels_page_idx ON tunnels (created_at, id)`,
   // GET /tunnels?nodeId=: the tunnels that lead to a node, by its key.
   `CREATE INDEX IF NOT EXISTS tunnels_peer_idx ON tunnels (peer_public_key)`,
+  // What the network's presence check last concluded of each device node (presence-clock.ts): each change is
+  // written to D1 once, as the cron did for every node before.
+  `CREATE TABLE IF NOT EXISTS node_presence (
+    node_id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    changed_at TEXT NOT NULL,
+    behind_since TEXT,
+    drift_notified_revision INTEGER
+  )`,
   // Facts about the store itself: when its rows came over from D1 (import-from-d1.ts).
   "CREATE TABLE IF NOT EXISTS hot_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 ];

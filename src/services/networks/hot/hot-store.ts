@@ -136,6 +136,11 @@ export class HotStore {
     return this.run(`SELECT ${TUNNEL_COLUMNS} FROM tunnels WHERE from_node_id = ?`, fromNodeId) as unknown as TunnelRow[];
   }
 
+  /** Every tunnel row of the network (the presence check's figures for /metrics). */
+  allTunnels(): TunnelRow[] {
+    return this.run(`SELECT ${TUNNEL_COLUMNS} FROM tunnels`) as unknown as TunnelRow[];
+  }
+
   /**
    * Up to `limit` rows after `after` in (createdAt, id) order (an index walk, not a scan), optionally only those
    * a node reports or that lead to its key.

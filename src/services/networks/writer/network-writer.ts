@@ -21,6 +21,7 @@ import type { TunnelQuery } from "../hot/tunnel-query";
 import { HotReports } from "./hot-reports";
 import { nodePaths, relayedPairsOf } from "../views/node-paths";
 import { NAT_CHECK_MS, NatClock } from "./nat-clock";
+import { PRESENCE_CHECK_MS, PresenceClock } from "../hot/presence-clock";
 import * as networks from "../operations/networks";
 import * as nodes from "../operations/nodes";
 import * as policies from "../operations/policies";
@@ -55,6 +56,8 @@ export class NetworkWriter extends DurableObject<Env> {
   private readonly reports: HotReports;
   /** Paths across NAT: what reports say of tunnels and endpoints, and the clock that moves pairs (nat-clock.ts). */
   private readonly nat: NatClock;
+  /** Its device nodes' presence and drift, judged from the hot state; transitions and /metrics figures go to D1. */
+  private readonly presence: PresenceClock;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -68,6 +71,7 @@ export class NetworkWriter extends DurableObject<Env> {
     this.waiters = new RevisionWaiters(() => this.writes.memory.heldRoutingRevision());
     this.nat = new NatClock(env, this.writes, this.alarmClock);
     this.reports = new HotReports(this.writes, this.hot, this.nat);
+    this.presence = new PresenceClock(env, ctx, this.writes, this.hot, this.alarmClock);
   }
 
   updateNetwork(networkId: string, groupId: string, changes: networks.NetworkChanges, audit?: AuditContext) {
@@ -171,11 +175,19 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   /** Heartbeats and agents' reports, and reads of what they said: the hot state (hot-reports.ts), no D1 row. */
-  recordHeartbeat(heartbeat: ReportedHeartbeat) {
-    return this.reports.heartbeat(heartbeat);
+  async recordHeartbeat(heartbeat: ReportedHeartbeat) {
+    const recorded = await this.reports.heartbeat(heartbeat);
+    if (recorded.ok) await this.presence.noticeReport(heartbeat.networkId, heartbeat.nodeId);
+    return recorded;
   }
-  recordAgentReports(networkId: string, reports: AgentNodeReport[]) {
-    return this.reports.agentReports(networkId, reports);
+  async recordAgentReports(networkId: string, reports: AgentNodeReport[]) {
+    const recorded = await this.reports.agentReports(networkId, reports);
+    if (recorded.ok) await this.presence.noticeReport(networkId); // their tunnels reach /metrics through the check
+    return recorded;
+  }
+  /** The presence check now (the alarm runs it about once a minute); `now` (ms): tests judge at a chosen clock. */
+  checkPresence(networkId: string, now?: number) {
+    return this.presence.check(networkId, now);
   }
   readNodeReports(networkId: string, nodeIds?: string[]) {
     return this.reports.nodes(networkId, nodeIds);
@@ -242,12 +254,13 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.writes.write(undefined, (ctx) => expireAccessRules(ctx, networkId));
   }
 
-  /** The writer's alarm (writer-alarm.ts): pool checks, access expiry and NAT paths, each setting its own next time. */
+  /** The writer's alarm (writer-alarm.ts): pool checks, access expiry, NAT paths and presence, each setting its own next time. */
   override async alarm() {
     await this.alarmClock.tick({
       pools: async (networkId) => ({ result: await this.evaluatePools(networkId), retryAt: Date.now() + POOL_CHECK_MS }),
       accessExpiry: async (networkId) => ({ result: await this.expireAccessRules(networkId), retryAt: Date.now() + POOL_CHECK_MS }),
       natPaths: async (networkId) => ({ result: await this.checkNatPaths(networkId), retryAt: Date.now() + NAT_CHECK_MS }),
+      presence: async (networkId) => ({ result: await this.checkPresence(networkId), retryAt: Date.now() + PRESENCE_CHECK_MS }),
     });
   }
 }

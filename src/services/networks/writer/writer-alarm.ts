@@ -1,9 +1,12 @@
 import type { WriteResult } from "../../../lib/write-result";
 
-/** What a network writer keeps a clock for: its pools' health checks, the next expiry of an access rule, its NAT paths. */
-export type AlarmNeed = "pools" | "accessExpiry" | "natPaths";
+/**
+ * What a network writer keeps a clock for: its pools' health checks, the next expiry of an access rule, its NAT
+ * paths, its device nodes' presence (hot/presence-clock.ts).
+ */
+export type AlarmNeed = "pools" | "accessExpiry" | "natPaths" | "presence";
 
-const NEEDS: readonly AlarmNeed[] = ["pools", "accessExpiry", "natPaths"];
+const NEEDS: readonly AlarmNeed[] = ["pools", "accessExpiry", "natPaths", "presence"];
 const dueKey = (need: AlarmNeed) => `due:${need}`;
 const NETWORK_KEY = "networkId";
 /** Where the pool clock kept the network's id before the alarm had more than one owner. */
