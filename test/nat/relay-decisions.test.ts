@@ -1,3 +1,4 @@
+import { checkPresence } from "../helpers/hot-presence";
 import { describe, expect, it } from "vitest";
 import { get, post } from "../helpers/api";
 import { sampleValue, scrape } from "../metrics/support";
@@ -88,6 +89,8 @@ describe("relayed pairs", () => {
     const back = await checkAt(network.id, relayedAt + HOLD_MS + 1000);
     expect(back.moves).toEqual([expect.objectContaining({ relayNodeId: null, reason: "direct-works" })]);
     expect(peerIn(await configOf(a.nodeId, admin.token), b.nodeId)!.allowedIps).toEqual([`${b.address}/32`]);
+    // /metrics counts paths from the figures the network's presence check writes (about once a minute): run it now.
+    await checkPresence(network.id, direct + 1000);
     const scraped = await scrape(admin.token);
     // Direct: A-B again, and each laptop with the relay (their own tunnels, live too).
     expect(sampleValue(scraped, "wgo_network_peer_paths", { network_id: network.id, path: "direct" })).toBe(3);
