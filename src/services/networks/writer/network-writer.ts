@@ -60,6 +60,7 @@ export class NetworkWriter extends DurableObject<Env> {
       afterWrite: () => this.waiters.wake(),
       schedulePoolChecks: (networkId, needed) => this.clock.schedule(networkId, needed),
       scheduleAccessExpiry: (networkId, at) => this.alarmClock.set(networkId, "accessExpiry", at),
+      combine: true,
     });
     this.waiters = new RevisionWaiters(() => this.writes.memory.heldRoutingRevision());
     this.heartbeats = new GroupCommit((items) => writeHeartbeats(this.writes.db, items), mergeHeartbeats);
