@@ -50,6 +50,8 @@ interface Entry {
  */
 export class CombinedCommits {
   epoch = 0;
+  /** Combined batches run, the writes they carried, and writes run again alone: the writer's stats(). */
+  readonly counts = { batches: 0, combinedWrites: 0, retriedAlone: 0 };
   private pending: Entry[] = [];
   private flushing = false;
   private idleWaiters: (() => void)[] = [];
@@ -92,7 +94,11 @@ export class CombinedCommits {
       this.pending = [];
       const staged = entries.flatMap((entry) => (entry.staged ? [entry.staged] : []));
       try {
-        if (staged.length > 0) await this.db.batch(combinedBatch(this.db, staged));
+        if (staged.length > 0) {
+          await this.db.batch(combinedBatch(this.db, staged));
+          this.counts.batches++;
+          this.counts.combinedWrites += staged.length;
+        }
         for (const entry of entries) entry.settle();
       } catch {
         // Nothing of the batch committed; the writes staged since ran on its changes too.

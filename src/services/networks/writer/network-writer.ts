@@ -228,7 +228,8 @@ export class NetworkWriter extends DurableObject<Env> {
 
   /** Since this writer started: D1 statements and rows, full loads of the network, what it holds; its queue now. */
   async stats(): Promise<WriterStats> {
-    return { ...this.writes.meter, ...this.writes.memory.stats(), queueDepth: this.writes.queue.depth };
+    const combined = this.writes.combined?.counts ?? { batches: 0, combinedWrites: 0, retriedAlone: 0 };
+    return { ...this.writes.meter, ...this.writes.memory.stats(), queueDepth: this.writes.queue.depth, ...combined };
   }
 
   /** A lapsed access rule stops without a write (operations/access-expiry.ts): the alarm runs this at its expiresAt. */

@@ -164,15 +164,20 @@ export class WriteRunner {
         throw error;
       }
     });
-    if (!ran) return this.writeAlone(audit, task);
+    if (!ran) return this.retryAlone(combined, audit, task);
     try {
       await ran.settled;
     } catch (error) {
-      if (isRetryAlone(error)) return this.writeAlone(audit, task);
+      if (isRetryAlone(error)) return this.retryAlone(combined, audit, task);
       throw error;
     }
     this.afterCommit(ctx);
     return ran.result;
+  }
+
+  private retryAlone<T>(combined: CombinedCommits, audit: AuditContext | undefined, task: (ctx: WriterContext) => Promise<T>) {
+    combined.counts.retriedAlone++;
+    return this.writeAlone(audit, task);
   }
 
   private afterCommit(ctx: WriterContext) {

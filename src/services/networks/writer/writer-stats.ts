@@ -9,4 +9,8 @@ export interface WriterStats {
   topologiesKept: number;
   /** Writes (and loads) queued or running now: what a write arriving now waits behind. */
   queueDepth: number;
+  /** D1 batches of writes committed together, the writes they carried, and writes run again alone (combined-commits.ts). */
+  batches: number;
+  combinedWrites: number;
+  retriedAlone: number;
 }
