@@ -15,8 +15,10 @@ export const WRITERS = (process.env.BENCH_WRITERS ?? "1,50").split(",").map(Numb
 
 export interface WriteResult extends WrkResult {
   writers: number;
-  /** The network writer's D1 statements and batches per write in the run (its meter), for write rows. */
+  /** The network writer's D1 statements per write in the run (its meter), for write rows. */
   statementsPerWrite?: number;
+  /** Writes per combined D1 batch in the run (the writer's stats; absent before writes were combined). */
+  writesPerBatch?: number;
 }
 
 const key = () => randomBytes(32).toString("base64");
@@ -96,12 +98,19 @@ export async function measureWrites(server: WorkerServer): Promise<WriteResult[]
     for (const target of baselines) results.push({ ...(await runWrk(server.baseUrl, target, scratch)), writers });
     for (const kind of WRITE_KINDS) {
       const net = await freshNetwork(admin, round);
-      const meter = async () => (await admin.get(`/networks/${net.networkId}/writer`)).body as { statements: number };
+      const meter = async () =>
+        (await admin.get(`/networks/${net.networkId}/writer`)).body as { statements: number; batches?: number; combinedWrites?: number };
       const before = await meter();
       const target = { label: kind.label, token, connections: writers, ...kind.target(net, round++) };
       const result = await runWrk(server.baseUrl, target, scratch);
       const after = await meter();
-      results.push({ ...result, writers, statementsPerWrite: (after.statements - before.statements) / Math.max(1, result.requests) });
+      const batches = (after.batches ?? 0) - (before.batches ?? 0);
+      results.push({
+        ...result,
+        writers,
+        statementsPerWrite: (after.statements - before.statements) / Math.max(1, result.requests),
+        ...(batches > 0 ? { writesPerBatch: ((after.combinedWrites ?? 0) - (before.combinedWrites ?? 0)) / batches } : {}),
+      });
     }
   }
   await rm(scratch, { recursive: true, force: true });
@@ -115,11 +124,11 @@ export function writeLines(results: WriteResult[]): string[] {
   return [
     `Writes to one network: wrk -t2 -c<writers> -d${WRK.seconds}s per row against wrangler dev (local D1), ${new Date().toISOString()}`,
     "",
-    "| write | writers | writes/s | p50 ms | p99 ms | vs one-D1-read baseline | non-2xx | writer D1 statements/write |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| write | writers | writes/s | p50 ms | p99 ms | vs one-D1-read baseline | non-2xx | writer D1 statements/write | writes/D1 batch |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...results.map(
       (r) =>
-        `| ${r.label} | ${r.writers} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt((100 * r.requestsPerSecond) / baseline(r.writers), 0)}% | ${r.non2xx} | ${r.statementsPerWrite === undefined ? "" : fmt(r.statementsPerWrite, 2)} |`,
+        `| ${r.label} | ${r.writers} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt((100 * r.requestsPerSecond) / baseline(r.writers), 0)}% | ${r.non2xx} | ${r.statementsPerWrite === undefined ? "" : fmt(r.statementsPerWrite, 2)} | ${r.writesPerBatch === undefined ? "" : fmt(r.writesPerBatch, 1)} |`,
     ),
   ];
 }

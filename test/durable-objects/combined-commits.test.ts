@@ -134,4 +134,20 @@ describe("concurrent writes of one network", () => {
     expect(new Set(revisions).size).toBe(20);
     expect(Math.max(...revisions)).toBe(end.dns);
   });
+
+  it("a network change among staged writes (its group's writer writes the row) waits for them: no revision lost", async () => {
+    const { network } = await gatewayNetwork(admin, 1);
+    const start = (await revisionsOf(network.id))!;
+    const creates = Array.from({ length: 20 }, (_, i) =>
+      post("/nodes", { networkId: network.id, name: `m${i}`, publicKey: fakePublicKey() }, admin.token),
+    );
+    const renamed = patch(`/networks/${network.id}`, { dnsDomain: `${unique("d")}.internal` }, admin.token);
+    const [answers, change] = await Promise.all([Promise.all(creates), renamed]);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
+    expect(change.status).toBe(200);
+    // Each node create bumps both revisions, the new domain both once more.
+    expect(await revisionsOf(network.id)).toEqual({ routing: start.routing + 21, dns: start.dns + 21 });
+    const config = (await get(`/nodes/${answers[0]!.body.id}/config`, admin.token)).body;
+    expect(config.routingRevision).toBe(start.routing + 21);
+  });
 });

@@ -32,6 +32,7 @@ import { typedStub } from "./typed-stub";
 import { WriteRunner } from "./write-runner";
 import { WriterAlarm } from "./writer-alarm";
 import type { WriterStats } from "./writer-stats";
+import type { WriterContext } from "../commit";
 
 /**
  * The single writer of one network (one instance per network, named by its id): every change to its
@@ -68,8 +69,12 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   updateNetwork(networkId: string, groupId: string, changes: networks.NetworkChanges, audit?: AuditContext) {
-    const inGroup = () => unwrap(groupWriter(this.env, groupId).applyNetworkChanges(networkId, changes, audit));
-    return this.writes.write(audit, (ctx) => networks.updateNetwork(ctx, networkId, changes, inGroup));
+    // The group's writer writes the network row from D1 as it finds it: staged writes commit first.
+    const inGroup = (ctx: WriterContext) => async () => {
+      await ctx.staging?.alone();
+      return unwrap(groupWriter(this.env, groupId).applyNetworkChanges(networkId, changes, audit));
+    };
+    return this.writes.write(audit, (ctx) => networks.updateNetwork(ctx, networkId, changes, inGroup(ctx)));
   }
   deleteNetwork(networkId: string, audit?: AuditContext) {
     return this.writes.write(audit, (ctx) => networks.deleteNetwork(ctx, networkId));
