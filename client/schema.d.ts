@@ -2548,6 +2548,12 @@ export interface components {
             topologiesKept: number;
             /** @description Commands queued or running now (0 when idle): what a write arriving now waits behind */
             queueDepth: number;
+            /** @description D1 batches of concurrent writes committed together */
+            batches: number;
+            /** @description Writes those batches carried (combinedWrites / batches: writes per batch) */
+            combinedWrites: number;
+            /** @description Writes run again on their own after a combined batch failed (a refused write among them) */
+            retriedAlone: number;
         };
         Node: {
             /** @example node_... */
