@@ -12,15 +12,16 @@ import { measureRenderScaling } from "./render-scaling.ts";
 import { FLEET_SIZE, seed, seedNetwork } from "./seed.ts";
 import { runSoak } from "./soak.ts";
 import { runWrk, WRK, type WrkResult, type WrkTarget } from "./wrk.ts";
+import { measureWrites, writeLines } from "./writes.ts";
 
 let server: WorkerServer | undefined;
 afterAll(async () => server?.stop());
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-// BENCH_ONLY names one bench: this file serves "heartbeat" and the whole run (bench/access.bench.ts: "access").
+// BENCH_ONLY names one bench: this file serves "heartbeat", "writes" and the whole run (bench/access.bench.ts: "access").
 const only = process.env.BENCH_ONLY;
-it.skipIf(only !== undefined && only !== "heartbeat")("benchmark", async () => {
+it.skipIf(only !== undefined && only !== "heartbeat" && only !== "writes")("benchmark", async () => {
   // Login is measured for its cost (scrypt), not its throttle: one account signs in thousands of times here.
   server = await startWorker({ vars: { THROTTLE_LOGIN_ACCOUNT: "10000/1", THROTTLE_LOGIN_ADDRESS: "10000/1" } });
   try {
@@ -29,6 +30,13 @@ it.skipIf(only !== undefined && only !== "heartbeat")("benchmark", async () => {
       console.log(`\n${lines.join("\n")}\n`);
       await mkdir("bench/results", { recursive: true });
       await writeFile("bench/results/heartbeat.md", `${lines.join("\n")}\n`);
+      return;
+    }
+    if (only === "writes") {
+      const lines = writeLines(await measureWrites(server));
+      console.log(`\n${lines.join("\n")}\n`);
+      await mkdir("bench/results", { recursive: true });
+      await writeFile("bench/results/writes.md", `${lines.join("\n")}\n`);
       return;
     }
     await benchmark(server);

@@ -89,7 +89,12 @@ export async function measureRealHeartbeats(
   });
 
   const stats = async () =>
-    (await admin.get(`/networks/${networkId}/writer`)).body as { rowsRead: number; rowsWritten: number; hotRowsRead: number; hotRowsWritten: number };
+    (await admin.get(`/networks/${networkId}/writer`)).body as {
+      rowsRead: number;
+      rowsWritten: number;
+      hotRowsRead: number;
+      hotRowsWritten: number;
+    };
   const before = await stats();
   const result = await runWrk(
     server.baseUrl,

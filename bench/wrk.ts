@@ -5,12 +5,16 @@ import { join } from "node:path";
 
 export interface WrkTarget {
   label: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH";
   path: string;
   token?: string;
   /** A static JSON body, or a Lua expression building one per request (`n` counts requests per thread, `t` is the thread). */
   body?: string;
   luaBody?: string;
+  /** With `luaBody`: a Lua expression for each request's path (same `n` and `t`); `path` otherwise. */
+  luaPath?: string;
+  /** Connections kept open (WRK.connections unless given): the concurrency the figures are at. */
+  connections?: number;
   accept?: string;
   /** Requests cycle through these (path, bearer token) pairs instead of `path`/`token`: many devices. */
   rotate?: { path: string; token: string }[];
@@ -54,7 +58,7 @@ function init(args) t = wrk.thread:get("t") or 0 end
 request = function()
   counter = counter + 1
   local n = counter
-  return wrk.format(nil, nil, nil, ${target.luaBody})
+  return wrk.format(nil, ${target.luaPath ?? "nil"}, nil, ${target.luaBody})
 end`
     : "";
   return `wrk.method = "${target.method}"\n${headers}\n${staticBody}\n${perRequest}\n`;
@@ -158,11 +162,12 @@ export function parseWrk(label: string, output: string): WrkResult {
 export async function runWrk(baseUrl: string, target: WrkTarget, scratchDir: string): Promise<WrkResult> {
   const script = join(scratchDir, `${target.label.replace(/\W+/g, "-")}.lua`);
   await writeFile(script, luaScript(target));
+  const connections = target.connections ?? WRK.connections;
   const args = [
     "-t",
-    String(WRK.threads),
+    String(Math.min(WRK.threads, connections)),
     "-c",
-    String(WRK.connections),
+    String(connections),
     "-d",
     `${WRK.seconds}s`,
     "--timeout",

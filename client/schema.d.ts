@@ -2552,6 +2552,12 @@ export interface components {
             hotRowsRead: number;
             /** @description Rows it wrote there (what Durable Objects bill writes by); heartbeats write no D1 row */
             hotRowsWritten: number;
+            /** @description D1 batches of concurrent writes committed together */
+            batches: number;
+            /** @description Writes those batches carried (combinedWrites / batches: writes per batch) */
+            combinedWrites: number;
+            /** @description Writes run again on their own after a combined batch failed (a refused write among them) */
+            retriedAlone: number;
         };
         Node: {
             /** @example node_... */

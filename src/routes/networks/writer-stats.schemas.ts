@@ -23,5 +23,11 @@ export const WriterStatsSchema = z
       .number()
       .int()
       .openapi({ description: "Rows it wrote there (what Durable Objects bill writes by); heartbeats write no D1 row" }),
+    batches: z.number().int().openapi({ description: "D1 batches of concurrent writes committed together" }),
+    combinedWrites: z.number().int().openapi({ description: "Writes those batches carried (combinedWrites / batches: writes per batch)" }),
+    retriedAlone: z
+      .number()
+      .int()
+      .openapi({ description: "Writes run again on their own after a combined batch failed (a refused write among them)" }),
   })
   .openapi("NetworkWriterStats");

@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import type { Env } from "../../lib/env";
@@ -30,6 +30,19 @@ export interface WriterContext {
   schedulePoolChecks?(networkId: string, needed: boolean): Promise<void>;
   /** Sets (or clears: null) the writer's clock for the next expiry of an access rule (operations/access-expiry.ts). */
   scheduleAccessExpiry?(networkId: string, at: number | null): Promise<void>;
+  /**
+   * Set when the write may commit together with others (writer/combined-commits.ts): commit() stages its
+   * batch here and answers at once, as if it had committed; the writer answers the caller only once it has.
+   */
+  staging?: Staging;
+}
+
+/** Where a write's batch goes when it commits with others (WriteRunner, over writer/combined-commits.ts). */
+export interface Staging {
+  /** The write's statements, to commit with the writes staged around it (a write may commit more than once). */
+  stage(items: BatchItem<"sqlite">[]): void;
+  /** Before a batch of the write's own (its results decide what happened): the writes before it commit first. */
+  alone(): Promise<void>;
 }
 
 /**
@@ -39,6 +52,11 @@ export interface WriterContext {
 export interface Conditional {
   onlyIf: SQL;
   happened(results: unknown[]): boolean;
+  /**
+   * When `happened` means exactly "statement `rowAt` wrote a row": the batch can assert that itself, so the
+   * write may be staged with others (the batch fails, and the write runs again alone, when it did not).
+   */
+  rowAt?: number;
 }
 
 /**
@@ -53,6 +71,14 @@ export async function commit(ctx: WriterContext, statements: BatchItem<"sqlite">
   const trailing = [...(ctx.audit ? [auditStatement(ctx.db, ctx.audit, event, at, onlyIf)] : []), ...(outbox?.statements ?? [])];
   const authority = statements.length ? actingAuthority(ctx.audit, event) : undefined;
   const guard = authority ? [guardStatement(ctx.db, authority.holds)] : [];
+  const staging = ctx.staging;
+  if (staging && (!conditional || conditional.rowAt !== undefined)) {
+    const asserted = conditional?.rowAt === undefined ? statements : assertWrote(ctx.db, statements, conditional.rowAt);
+    staging.stage([...guard, ...asserted, ...trailing]);
+    if (outbox) ctx.notificationIds.push(outbox.id);
+    return speculated(statements);
+  }
+  if (staging) await staging.alone();
   const [first, ...rest] = [...guard, ...statements, ...trailing];
   if (!first) return [];
   const results = (await batchUnlessRefused(ctx, [first, ...rest], authority)).slice(guard.length, guard.length + statements.length);
@@ -60,6 +86,19 @@ export async function commit(ctx: WriterContext, statements: BatchItem<"sqlite">
   if (outbox) ctx.notificationIds.push(outbox.id);
   return results;
 }
+
+/** After statement `at`, a guard that it changed a row (SQLite's changes()): otherwise the batch rolls back. */
+const assertWrote = (db: Db, statements: BatchItem<"sqlite">[], at: number) => [
+  ...statements.slice(0, at + 1),
+  guardStatement(db, sql`changes() > 0`),
+  ...statements.slice(at + 1),
+];
+
+/**
+ * The results a staged write reads before its batch ran: every statement wrote (returned) a row. They are
+ * true of a batch that commits (its conditions are asserted in it); one that does not commit runs again alone.
+ */
+const speculated = (statements: BatchItem<"sqlite">[]): unknown[] => statements.map(() => [{}]);
 
 /** A batch the guard refused changed nothing: answer as a fresh access check would. */
 async function batchUnlessRefused(ctx: WriterContext, batch: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]], authority?: ActingAuthority) {

@@ -84,6 +84,7 @@ export function stillAssigned(held: HeldNetwork, nodeIds: Iterable<string>): Con
   return {
     onlyIf: gatewaysAssignedToGroup(held.network.groupId, [...gatewayIds]),
     happened: (results) => (results[0] as unknown[]).length > 0,
+    rowAt: 0,
   };
 }
 
@@ -106,7 +107,7 @@ export async function commitPlaced(
   if (!placement) return commit(ctx, statements, event);
   const at = placement.before.length;
   const happened = (results: unknown[]) => (results[at] as unknown[]).length > 0;
-  const results = await commit(ctx, [...placement.before, ...statements], event, { onlyIf: placement.onlyIf, happened });
+  const results = await commit(ctx, [...placement.before, ...statements], event, { onlyIf: placement.onlyIf, happened, rowAt: at });
   if (!happened(results)) throw placementRefused(gatewayId ?? "");
   return results;
 }

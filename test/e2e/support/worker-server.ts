@@ -41,6 +41,11 @@ export interface WorkerServer {
   inspectorPort: number;
   /** Kills the wrangler process group and removes the state directory. Safe to call twice. */
   stop(): Promise<void>;
+  /**
+   * SIGKILLs the whole process group (no shutdown of any kind: what a crash or a lost machine does) and starts
+   * the server again on the same port and state directory: durability tests. `pid` names the new process after.
+   */
+  killAndRestart(): Promise<void>;
 }
 
 export interface StartWorkerOptions {
@@ -95,38 +100,62 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
       envFile,
       "--show-interactive-dev-session=false",
     ];
-    // detached: its own process group, so stop() reaches workerd and esbuild too.
-    const started = spawn(process.execPath, args, { cwd: REPO_ROOT, env: WRANGLER_ENV, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    child = started;
-    started.stdout!.on("data", (chunk) => output.append(chunk));
-    started.stderr!.on("data", (chunk) => output.append(chunk));
-    // If the worker process is stopped before afterAll runs, do not leave workerd listening.
-    const unregister = onAbruptExit(() => process.kill(-started.pid!, "SIGKILL"));
-    started.once("exit", unregister);
-
     const baseUrl = `http://127.0.0.1:${port}`;
-    await waitFor(
-      `GET ${baseUrl}/api/v1/openapi.json to answer 200`,
-      async () => {
-        if (started.exitCode !== null || started.signalCode !== null) {
-          throw new Error(`wrangler dev exited (${started.exitCode ?? started.signalCode}) before it was ready:\n${output}`);
-        }
-        try {
-          const response = await fetch(`${baseUrl}/api/v1/openapi.json`);
-          await response.arrayBuffer(); // drain, so the connection is released
-          return response.status === 200;
-        } catch {
-          return false; // not listening yet
-        }
-      },
-      { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200, details: () => `wrangler output:\n${output}` },
-    );
+    const launch = async () => {
+      // detached: its own process group, so stop() reaches workerd and esbuild too.
+      const started = spawn(process.execPath, args, {
+        cwd: REPO_ROOT,
+        env: WRANGLER_ENV,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      child = started;
+      started.stdout!.on("data", (chunk) => output.append(chunk));
+      started.stderr!.on("data", (chunk) => output.append(chunk));
+      // If the worker process is stopped before afterAll runs, do not leave workerd listening.
+      const unregister = onAbruptExit(() => process.kill(-started.pid!, "SIGKILL"));
+      started.once("exit", unregister);
+      await waitFor(
+        `GET ${baseUrl}/api/v1/openapi.json to answer 200`,
+        async () => {
+          if (started.exitCode !== null || started.signalCode !== null) {
+            throw new Error(`wrangler dev exited (${started.exitCode ?? started.signalCode}) before it was ready:\n${output}`);
+          }
+          try {
+            const response = await fetch(`${baseUrl}/api/v1/openapi.json`);
+            await response.arrayBuffer(); // drain, so the connection is released
+            return response.status === 200;
+          } catch {
+            return false; // not listening yet
+          }
+        },
+        { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200, details: () => `wrangler output:\n${output}` },
+      );
+      return started;
+    };
+    let started = await launch();
 
     // Without this, wrangler's inspector proxy keeps four events per D1 query for a DevTools window that
     // never comes: hundreds of MiB over a benchmark (docs/memory.md).
     await muteNetworkEvents(inspectorPort);
 
-    return { baseUrl, admin, logs: () => String(output), pid: started.pid!, inspectorPort, stop };
+    const server: WorkerServer = {
+      baseUrl,
+      admin,
+      logs: () => String(output),
+      pid: started.pid!,
+      inspectorPort,
+      stop,
+      killAndRestart: async () => {
+        const exited = new Promise((resolve) => started.once("exit", resolve));
+        process.kill(-started.pid!, "SIGKILL");
+        await exited;
+        started = await launch();
+        server.pid = started.pid!;
+        await muteNetworkEvents(inspectorPort);
+      },
+    };
+    return server;
   } catch (error) {
     await stop();
     throw error;

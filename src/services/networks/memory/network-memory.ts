@@ -24,6 +24,10 @@ const revisionsOf = (db: Db, networkId: string) =>
  *
  * Reloads run in the writer's queue, never beside a write: a write applies its change to the copy
  * after its commit, and a copy loaded in between would count that change twice.
+ *
+ * While writes committed together are on their way to D1 (`ahead()`: writer/combined-commits.ts), the copy
+ * is ahead of D1: a write takes it as it is (its batch asserts the revisions), and a read waits in the queue,
+ * where the writer lets those batches commit first, so nothing uncommitted is served.
  */
 export class NetworkMemory {
   private held: HeldNetwork | null = null;
@@ -31,11 +35,22 @@ export class NetworkMemory {
   /** Full loads since the writer started: the figure tests and the benchmark read. */
   loads = 0;
 
-  constructor(private readonly serialize: Serialize) {}
+  constructor(
+    private readonly serialize: Serialize,
+    /** True while the copy holds changes whose batch has not committed yet. */
+    private readonly ahead: () => boolean = () => false,
+  ) {}
 
   /** For a write, already in the queue: one row read, and the copy (reloaded when it disagrees with D1). */
   async forWrite(db: Db, networkId: string): Promise<HeldNetwork> {
+    const ahead = this.aheadOf(networkId);
+    if (ahead) return ahead;
     return this.fromRow(db, networkId, await db.select().from(networks).where(eq(networks.id, networkId)).get());
+  }
+
+  /** The copy, when it is of this network and ahead of D1 (D1's row would only disagree with it). */
+  private aheadOf(networkId: string): HeldNetwork | null {
+    return this.ahead() && this.held?.network.id === networkId ? this.held : null;
   }
 
   /**
@@ -44,6 +59,15 @@ export class NetworkMemory {
    */
   async forWriteBy(db: Db, networkId: string, userId: string): Promise<{ held: HeldNetwork; role: GroupRole | null }> {
     const role = sql<GroupRole | null>`(select m.role from memberships m where m.group_id = ${networks.groupId} and m.user_id = ${userId})`;
+    const ahead = this.aheadOf(networkId);
+    if (ahead) {
+      const found = await db
+        .select({ role: role.as("caller_role") })
+        .from(networks)
+        .where(eq(networks.id, networkId))
+        .get();
+      return { held: ahead, role: found?.role ?? null };
+    }
     const found = await db
       .select({ ...getTableColumns(networks), callerRole: role.as("caller_role") })
       .from(networks)
@@ -75,6 +99,7 @@ export class NetworkMemory {
       if (!revisions) throw notFound("Network");
       return this.heldAt(networkId, revisions);
     };
+    if (this.ahead()) return this.serialize(async () => (await check()) ?? this.load(db, networkId));
     return (await check()) ?? this.serialize(async () => (await check()) ?? this.load(db, networkId));
   }
 
@@ -82,6 +107,11 @@ export class NetworkMemory {
   private heldAt(networkId: string, revisions: { routingRevision: number; dnsRevision: number }): HeldNetwork | null {
     const held = this.held;
     return held && held.network.id === networkId && sameRevisions(held.network, revisions) ? held : null;
+  }
+
+  /** The network as held (with its revisions), if any: what a staged write ran on. */
+  heldNetwork(): NetworkRow | null {
+    return this.held?.network ?? null;
   }
 
   /** The held copy's routing revision, without reading D1 (long polls compare against it). */

@@ -34,6 +34,7 @@ import { typedStub } from "./typed-stub";
 import { WriteRunner } from "./write-runner";
 import { WriterAlarm } from "./writer-alarm";
 import type { WriterStats } from "./writer-stats";
+import type { WriterContext } from "../commit";
 
 /**
  * The single writer of one network (one instance per network, named by its id): every change to its
@@ -67,6 +68,7 @@ export class NetworkWriter extends DurableObject<Env> {
       afterWrite: () => this.waiters.wake(),
       schedulePoolChecks: (networkId, needed) => this.clock.schedule(networkId, needed),
       scheduleAccessExpiry: (networkId, at) => this.alarmClock.set(networkId, "accessExpiry", at),
+      combine: true,
     });
     this.waiters = new RevisionWaiters(() => this.writes.memory.heldRoutingRevision());
     this.nat = new NatClock(env, this.writes, this.alarmClock);
@@ -75,8 +77,12 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   updateNetwork(networkId: string, groupId: string, changes: networks.NetworkChanges, audit?: AuditContext) {
-    const inGroup = () => unwrap(groupWriter(this.env, groupId).applyNetworkChanges(networkId, changes, audit));
-    return this.writes.write(audit, (ctx) => networks.updateNetwork(ctx, networkId, changes, inGroup));
+    // The group's writer writes the network row from D1 as it finds it: staged writes commit first.
+    const inGroup = (ctx: WriterContext) => async () => {
+      await ctx.staging?.alone();
+      return unwrap(groupWriter(this.env, groupId).applyNetworkChanges(networkId, changes, audit));
+    };
+    return this.writes.write(audit, (ctx) => networks.updateNetwork(ctx, networkId, changes, inGroup(ctx)));
   }
   deleteNetwork(networkId: string, audit?: AuditContext) {
     return this.writes.write(audit, (ctx) => networks.deleteNetwork(ctx, networkId));
@@ -246,7 +252,8 @@ export class NetworkWriter extends DurableObject<Env> {
   /** Since this writer started: D1 statements and rows, full loads of the network, what it holds; its queue now. */
   async stats(): Promise<WriterStats> {
     const hot = { hotRowsRead: this.hot.store.meter.rowsRead, hotRowsWritten: this.hot.store.meter.rowsWritten };
-    return { ...this.writes.meter, ...this.writes.memory.stats(), queueDepth: this.writes.queue.depth, ...hot };
+    const combined = this.writes.combined?.counts ?? { batches: 0, combinedWrites: 0, retriedAlone: 0 };
+    return { ...this.writes.meter, ...this.writes.memory.stats(), queueDepth: this.writes.queue.depth, ...combined, ...hot };
   }
 
   /** A lapsed access rule stops without a write (operations/access-expiry.ts): the alarm runs this at its expiresAt. */

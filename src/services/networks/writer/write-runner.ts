@@ -1,3 +1,4 @@
+import { barrierD1 } from "../../../db/barrier-d1";
 import { createDb } from "../../../db/client";
 import { meteredD1, newMeter } from "../../../db/metered-d1";
 import { getConfig, type Env } from "../../../lib/env";
@@ -6,11 +7,12 @@ import { SerialQueue } from "../../../lib/serial-queue";
 import { capture, type WriteResult } from "../../../lib/write-result";
 import type { AuditContext } from "../../audit/audit-trail";
 import { processDeliveries } from "../../notifications/queue";
-import type { WriterContext } from "../commit";
+import type { Staging, WriterContext } from "../commit";
 import type { HotStore } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import { NetworkMemory } from "../memory/network-memory";
 import type { Topology } from "../routing";
+import { CombinedCommits, isRetryAlone, RetryAlone, type Staged } from "./combined-commits";
 
 /** What a writer adds around each write: after it (waking long polls) and the clocks it may keep (pools, access expiry). */
 export interface WriterHooks {
@@ -19,6 +21,13 @@ export interface WriterHooks {
   scheduleAccessExpiry?(networkId: string, at: number | null): Promise<void>;
   /** The writer's hot state, for writes that remove what it holds rows of. */
   hot?: HotStore;
+  /** Concurrent writes commit together (combined-commits.ts): a network's writer, which holds its network. */
+  combine?: boolean;
+}
+
+interface Running {
+  epoch: number;
+  staged: Staged | null;
 }
 
 /**
@@ -32,15 +41,54 @@ export class WriteRunner {
   /** What this writer's writes and reads cost in D1, as D1 reports it (the writer's stats()). */
   readonly meter = newMeter();
   readonly db;
-  /** The network's rows, held between writes (a write reads only what it changes) and serving config reads. */
-  readonly memory = new NetworkMemory((task) => this.queue.run(task));
+  /** Writes committed together (absent: each write's batch runs alone, in the queue). */
+  readonly combined?: CombinedCommits;
+  /** What a write run beside staged batches reads through: each read waits until they have committed. */
+  private readonly stagingDb;
+  /**
+   * The write running in the queue: the failures of combined batches counted when it began (it retries alone
+   * after one), and what it staged and has not yet sent to commit.
+   */
+  private running: Running = { epoch: 0, staged: null };
+  /**
+   * The network's rows, held between writes (a write reads only what it changes) and serving config reads.
+   * What runs "in the queue" for it (reloads, reads that found D1 behind) first lets staged batches commit.
+   */
+  readonly memory = new NetworkMemory(
+    (task) =>
+      this.queue.run(async () => {
+        await this.combined?.idle();
+        return task();
+      }),
+    () => this.combined?.busy ?? false,
+  );
 
   constructor(
     private readonly env: Env,
     private readonly state: DurableObjectState,
     private readonly hooks: WriterHooks = {},
   ) {
-    this.db = createDb(meteredD1(env.DB, this.meter));
+    const metered = meteredD1(env.DB, this.meter);
+    this.db = createDb(metered);
+    const combined = hooks.combine ? new CombinedCommits(this.db, () => this.memory.forget()) : undefined;
+    this.combined = combined;
+    this.stagingDb = createDb(barrierD1(metered, () => this.committedSoFar()));
+  }
+
+  /**
+   * Before the running write reads D1 (or commits alone): what it staged so far commits, then every batch
+   * before it has. RetryAlone when one of them failed: what the write computed rests on changes that are gone.
+   */
+  private async committedSoFar() {
+    const { combined, running } = this;
+    if (!combined) return;
+    if (running.staged) {
+      const staged = running.staged;
+      running.staged = null;
+      await combined.settleAfter(staged, running.epoch);
+    }
+    await combined.idle();
+    if (combined.epoch !== running.epoch) throw new RetryAlone();
   }
 
   /**
@@ -56,22 +104,89 @@ export class WriteRunner {
 
   /** Runs one write in the queue; an API error it throws comes back as data (unwrap throws it again). */
   write<T>(audit: AuditContext | undefined, task: (ctx: WriterContext) => Promise<T>): Promise<WriteResult<T>> {
-    const ctx: WriterContext = {
+    return this.combined ? this.writeCombined(this.combined, audit, task) : this.writeAlone(audit, task);
+  }
+
+  private context(audit: AuditContext | undefined, staging?: Staging): WriterContext {
+    return {
       env: this.env,
-      db: this.db,
+      db: staging ? this.stagingDb : this.db,
       memory: this.memory,
       ...(this.hooks.hot ? { hot: this.hooks.hot } : {}),
       audit,
       notificationIds: [],
       schedulePoolChecks: this.hooks.schedulePoolChecks,
       scheduleAccessExpiry: this.hooks.scheduleAccessExpiry,
+      staging,
     };
+  }
+
+  /** The write on D1 as committed, its batch its own: the way every write ran before writes were combined. */
+  private writeAlone<T>(audit: AuditContext | undefined, task: (ctx: WriterContext) => Promise<T>): Promise<WriteResult<T>> {
+    const ctx = this.context(audit);
     return this.queue.run(async () => {
+      await this.combined?.idle();
       const result = await capture(() => task(ctx));
-      this.deliverAfterAnswer(ctx.notificationIds);
-      this.hooks.afterWrite?.();
+      this.afterCommit(ctx);
       return result;
     });
+  }
+
+  /**
+   * The write in the queue against the network as held, its batch staged (combined-commits.ts): the queue
+   * moves on at once, and the answer waits for the batch that carries it. Anything that makes it unsure (an
+   * earlier batch failed, its own did, its results decide what happened and it already staged) runs it
+   * again alone.
+   */
+  private async writeCombined<T>(
+    combined: CombinedCommits,
+    audit: AuditContext | undefined,
+    task: (ctx: WriterContext) => Promise<T>,
+  ): Promise<WriteResult<T>> {
+    const staging: Staging = {
+      stage: (items) => {
+        const network = this.memory.heldNetwork();
+        if (!network) throw new RetryAlone();
+        const { id: networkId, routingRevision, dnsRevision } = network;
+        this.running.staged ??= { networkId, before: { routingRevision, dnsRevision }, items: [] };
+        this.running.staged.items.push(...items);
+      },
+      alone: () => this.committedSoFar(),
+    };
+    const ctx = this.context(audit, staging);
+    const ran = await this.queue.run(async () => {
+      const running: Running = { epoch: combined.epoch, staged: null };
+      this.running = running;
+      try {
+        // An error after staging commits what was staged, as a write that committed and then threw always did.
+        const result = await capture(() => task(ctx));
+        const settled = combined.settleAfter(running.staged, running.epoch);
+        settled.catch(() => undefined); // awaited below, once the queue has let go
+        return { result, settled };
+      } catch (error) {
+        if (isRetryAlone(error)) return null;
+        throw error;
+      }
+    });
+    if (!ran) return this.retryAlone(combined, audit, task);
+    try {
+      await ran.settled;
+    } catch (error) {
+      if (isRetryAlone(error)) return this.retryAlone(combined, audit, task);
+      throw error;
+    }
+    this.afterCommit(ctx);
+    return ran.result;
+  }
+
+  private retryAlone<T>(combined: CombinedCommits, audit: AuditContext | undefined, task: (ctx: WriterContext) => Promise<T>) {
+    combined.counts.retriedAlone++;
+    return this.writeAlone(audit, task);
+  }
+
+  private afterCommit(ctx: WriterContext) {
+    this.deliverAfterAnswer(ctx.notificationIds);
+    this.hooks.afterWrite?.();
   }
 
   /** The first delivery attempt of notifications a write queued; the minute cron retries what fails. */

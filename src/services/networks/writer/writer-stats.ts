@@ -12,4 +12,8 @@ export interface WriterStats {
   /** Rows of the object's own SQLite its hot state read and wrote (services/networks/hot/), as Durable Objects bill them. */
   hotRowsRead: number;
   hotRowsWritten: number;
+  /** D1 batches of writes committed together, the writes they carried, and writes run again alone (combined-commits.ts). */
+  batches: number;
+  combinedWrites: number;
+  retriedAlone: number;
 }
