@@ -3,6 +3,8 @@ import type { NetworkHot } from "../hot/network-hot";
 import { queryTunnels, type TunnelQuery } from "../hot/tunnel-query";
 import { type AgentNodeReport, agentPathReport, heartbeatPathReport, type ReportedHeartbeat, storeReport } from "../operations/heartbeats";
 import { peerReportAnswer } from "../operations/peer-reports";
+import { nodePaths } from "../views/node-paths";
+import type { PresenceClock } from "../hot/presence-clock";
 import type { NatClock } from "./nat-clock";
 import type { WriteRunner } from "./write-runner";
 
@@ -16,6 +18,8 @@ export class HotReports {
     private readonly writes: WriteRunner,
     private readonly hot: NetworkHot,
     private readonly nat: NatClock,
+    /** Told of each report, so a device that comes back is judged online soon (hot/presence-clock.ts). */
+    private readonly presence: PresenceClock,
   ) {}
 
   private async open(networkId: string) {
@@ -28,6 +32,7 @@ export class HotReports {
       const { held, hot } = await this.open(beat.networkId);
       const delta = storeReport(hot, held, beat);
       await unwrap(this.nat.observe(beat.networkId, [heartbeatPathReport(beat, delta)]));
+      await this.presence.noticeReport(beat.networkId, beat.nodeId);
       // What the beat taught (its own endpoints) may have moved the revision: the answer names the one after it.
       return {
         routingRevision: this.writes.memory.heldRoutingRevision(),
@@ -42,6 +47,7 @@ export class HotReports {
       const deltas = reports.map((report) => storeReport(hot, held, report));
       const paths = reports.flatMap((report, index) => agentPathReport(report, deltas[index] ?? null) ?? []);
       if (paths.length > 0) await unwrap(this.nat.observe(networkId, paths));
+      await this.presence.noticeReport(networkId); // their tunnels reach /metrics through the check
       return reports.map((report, index) => ({ nodeId: report.nodeId, peerReport: peerReportAnswer(deltas[index] ?? null) }));
     });
   }
@@ -59,8 +65,11 @@ export class HotReports {
     });
   }
 
-  /** What one node reports of its tunnels (GET /nodes/:id/paths). */
-  tunnelsFrom(networkId: string, nodeId: string) {
-    return this.open(networkId).then(({ hot }) => hot.tunnels(nodeId));
+  /** GET /nodes/:id/paths (views/node-paths.ts): the held network, its relays and the node's tunnel rows. */
+  paths(networkId: string, nodeId: string, devicePeersSeen: string[] | null) {
+    return this.writes.read(networkId, async (held, topology) => {
+      const { hot } = await this.open(networkId);
+      return nodePaths(hot.tunnels(nodeId), held, topology(), nodeId, devicePeersSeen);
+    });
   }
 }

@@ -19,7 +19,7 @@ import { NetworkHot } from "../hot/network-hot";
 import type { AgentNodeReport, ReportedHeartbeat } from "../operations/heartbeats";
 import type { TunnelQuery } from "../hot/tunnel-query";
 import { HotReports } from "./hot-reports";
-import { nodePaths, relayedPairsOf } from "../views/node-paths";
+import { relayedPairsOf } from "../views/node-paths";
 import { NAT_CHECK_MS, NatClock } from "./nat-clock";
 import { PRESENCE_CHECK_MS, PresenceClock } from "../hot/presence-clock";
 import * as networks from "../operations/networks";
@@ -33,7 +33,7 @@ import { POOL_CHECK_MS, PoolClock } from "./pool-clock";
 import { typedStub } from "./typed-stub";
 import { WriteRunner } from "./write-runner";
 import { WriterAlarm } from "./writer-alarm";
-import type { WriterStats } from "./writer-stats";
+import { statsOf, type WriterStats } from "./writer-stats";
 import type { WriterContext } from "../commit";
 
 /**
@@ -72,8 +72,8 @@ export class NetworkWriter extends DurableObject<Env> {
     });
     this.waiters = new RevisionWaiters(() => this.writes.memory.heldRoutingRevision());
     this.nat = new NatClock(env, this.writes, this.alarmClock);
-    this.reports = new HotReports(this.writes, this.hot, this.nat);
     this.presence = new PresenceClock(env, ctx, this.writes, this.hot, this.alarmClock);
+    this.reports = new HotReports(this.writes, this.hot, this.nat, this.presence);
   }
 
   updateNetwork(networkId: string, groupId: string, changes: networks.NetworkChanges, audit?: AuditContext) {
@@ -181,15 +181,11 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   /** Heartbeats and agents' reports, and reads of what they said: the hot state (hot-reports.ts), no D1 row. */
-  async recordHeartbeat(heartbeat: ReportedHeartbeat) {
-    const recorded = await this.reports.heartbeat(heartbeat);
-    if (recorded.ok) await this.presence.noticeReport(heartbeat.networkId, heartbeat.nodeId);
-    return recorded;
+  recordHeartbeat(heartbeat: ReportedHeartbeat) {
+    return this.reports.heartbeat(heartbeat);
   }
-  async recordAgentReports(networkId: string, reports: AgentNodeReport[]) {
-    const recorded = await this.reports.agentReports(networkId, reports);
-    if (recorded.ok) await this.presence.noticeReport(networkId); // their tunnels reach /metrics through the check
-    return recorded;
+  recordAgentReports(networkId: string, reports: AgentNodeReport[]) {
+    return this.reports.agentReports(networkId, reports);
   }
   /** The presence check now (the alarm runs it about once a minute); `now` (ms): tests judge at a chosen clock. */
   checkPresence(networkId: string, now?: number) {
@@ -211,9 +207,7 @@ export class NetworkWriter extends DurableObject<Env> {
   }
   /** GET /nodes/:id/paths (views/node-paths.ts): the held network, this writer's relays and the node's tunnel rows. */
   readPaths(networkId: string, nodeId: string, devicePeersSeen: string[] | null) {
-    return this.writes.read(networkId, async (held, topology) =>
-      nodePaths(await this.reports.tunnelsFrom(networkId, nodeId), held, topology(), nodeId, devicePeersSeen),
-    );
+    return this.reports.paths(networkId, nodeId, devicePeersSeen);
   }
 
   /** Config reads, served from the writer's memory (memory/config-reads.ts). */
@@ -251,9 +245,7 @@ export class NetworkWriter extends DurableObject<Env> {
 
   /** Since this writer started: D1 statements and rows, full loads of the network, what it holds; its queue now. */
   async stats(): Promise<WriterStats> {
-    const hot = { hotRowsRead: this.hot.store.meter.rowsRead, hotRowsWritten: this.hot.store.meter.rowsWritten };
-    const combined = this.writes.combined?.counts ?? { batches: 0, combinedWrites: 0, retriedAlone: 0 };
-    return { ...this.writes.meter, ...this.writes.memory.stats(), queueDepth: this.writes.queue.depth, ...combined, ...hot };
+    return statsOf(this.writes, this.hot.store);
   }
 
   /** A lapsed access rule stops without a write (operations/access-expiry.ts): the alarm runs this at its expiresAt. */

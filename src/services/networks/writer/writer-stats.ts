@@ -1,3 +1,6 @@
+import type { HotStore } from "../hot/hot-store";
+import type { WriteRunner } from "./write-runner";
+
 /** A writer's running totals (D1 as it reports them) and what it holds: for tests, the benchmark and operators. */
 export interface WriterStats {
   statements: number;
@@ -16,4 +19,17 @@ export interface WriterStats {
   batches: number;
   combinedWrites: number;
   retriedAlone: number;
+}
+
+/** What `stats()` answers: the runner's D1 meter, memory and queue, the combined batches, the hot state's rows. */
+export function statsOf(writes: WriteRunner, hot: HotStore): WriterStats {
+  const combined = writes.combined?.counts ?? { batches: 0, combinedWrites: 0, retriedAlone: 0 };
+  return {
+    ...writes.meter,
+    ...writes.memory.stats(),
+    queueDepth: writes.queue.depth,
+    ...combined,
+    hotRowsRead: hot.meter.rowsRead,
+    hotRowsWritten: hot.meter.rowsWritten,
+  };
 }
