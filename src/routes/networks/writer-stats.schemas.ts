@@ -15,5 +15,6 @@ export const WriterStatsSchema = z
       .number()
       .int()
       .openapi({ description: "Commands queued or running now (0 when idle): what a write arriving now waits behind" }),
+    storageBytes: z.number().int().openapi({ description: "Bytes of the writer's own SQLite storage (ctx.storage.sql.databaseSize)" }),
   })
   .openapi("NetworkWriterStats");

@@ -227,7 +227,8 @@ export class NetworkWriter extends DurableObject<Env> {
 
   /** Since this writer started: D1 statements and rows, full loads of the network, what it holds; its queue now. */
   async stats(): Promise<WriterStats> {
-    return { ...this.writes.meter, ...this.writes.memory.stats(), queueDepth: this.writes.queue.depth };
+    const storageBytes = this.ctx.storage.sql.databaseSize;
+    return { ...this.writes.meter, ...this.writes.memory.stats(), queueDepth: this.writes.queue.depth, storageBytes };
   }
 
   /** A lapsed access rule stops without a write (operations/access-expiry.ts): the alarm runs this at its expiresAt. */

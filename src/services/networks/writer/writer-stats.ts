@@ -9,4 +9,6 @@ export interface WriterStats {
   topologiesKept: number;
   /** Writes (and loads) queued or running now: what a write arriving now waits behind. */
   queueDepth: number;
+  /** Bytes of the object's own SQLite storage (ctx.storage.sql.databaseSize). */
+  storageBytes: number;
 }
