@@ -93,7 +93,8 @@ it.skipIf(only !== undefined && only !== "fleet")("fleet simulation", async () =
     console.error(`wrangler output (tail):\n${s.logs().slice(-3000)}`);
     throw error;
   }
-});
+  // An hour: on 2 cores shared with other runs, building 10,000 devices and their first reports took 30 minutes.
+}, 3_600_000);
 
 function row({ run, load, writers, worker }: Measured) {
   const perRequest = (a: number, b: number) =>
