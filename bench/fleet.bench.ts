@@ -104,6 +104,11 @@ function row({ run, load, writers, worker }: Measured) {
   const perRequest = (a: number, b: number) =>
     `${fmt((a + b) / Math.max(1, run.requests), 1)} (${fmt(a / Math.max(1, run.requests), 1)} + ${fmt(b / Math.max(1, run.requests), 1)})`;
   const written = writers.rowsWritten + worker.rowsWritten;
+  // A writer that restarted mid-run starts its meter at zero again: the sum then went down, and says nothing.
+  if (writers.rowsWritten < 0 || writers.rowsRead < 0) {
+    const cells = `| ${run.label} | ${load} | ${fmt(run.perSecond)} | ${fmt(run.device.p50Ms, 1)} | ${fmt(run.device.p99Ms, 1)} | ${fmt(run.gateway.p50Ms, 1)} | ${fmt(run.gateway.p99Ms, 1)} | ${run.non2xx} | ${run.resyncs} | ${run.skipped}`;
+    return `${cells} | n/a: a writer restarted | n/a (? + ${fmt(worker.rowsWritten / Math.max(1, run.requests), 1)}) | n/a |`;
+  }
   return `| ${run.label} | ${load} | ${fmt(run.perSecond)} | ${fmt(run.device.p50Ms, 1)} | ${fmt(run.device.p99Ms, 1)} | ${fmt(run.gateway.p50Ms, 1)} | ${fmt(run.gateway.p99Ms, 1)} | ${run.non2xx} | ${run.resyncs} | ${run.skipped} | ${fmt(written / run.seconds, 0)} | ${perRequest(writers.rowsWritten, worker.rowsWritten)} | ${perRequest(writers.rowsRead, worker.rowsRead)} |`;
 }
 
