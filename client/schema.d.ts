@@ -2548,6 +2548,8 @@ export interface components {
             topologiesKept: number;
             /** @description Commands queued or running now (0 when idle): what a write arriving now waits behind */
             queueDepth: number;
+            /** @description Bytes of the writer's own SQLite storage (ctx.storage.sql.databaseSize) */
+            storageBytes: number;
         };
         Node: {
             /** @example node_... */
