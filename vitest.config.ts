@@ -42,6 +42,7 @@ const unitTests = [
   "test/identity/totp.test.ts",
   "test/metrics/prometheus-text.test.ts",
   "test/perf/wrk-scripts.test.ts",
+  "test/perf/fleet-bench.test.ts",
   "test/metrics/writer-queue.test.ts",
   "test/notifications/webhook-url.test.ts",
   "test/durable-objects/group-commit.test.ts",

@@ -2558,6 +2558,8 @@ export interface components {
             combinedWrites: number;
             /** @description Writes run again on their own after a combined batch failed (a refused write among them) */
             retriedAlone: number;
+            /** @description Bytes of the writer's own SQLite storage (ctx.storage.sql.databaseSize) */
+            storageBytes: number;
         };
         Node: {
             /** @example node_... */

@@ -65,8 +65,8 @@ const isApiRoute = (path) =>
     ),
   );
 
-// Served outside the API's document: the docs page, the document itself, the development cron trigger.
-const NOT_API = /^(\/api\/v1)?\/(docs|openapi\.json)$|^\/__scheduled$|^\/cdn-cgi\//;
+// Served outside the API's document: the docs page, the document itself, the development cron trigger and D1 meter.
+const NOT_API = /^(\/api\/v1)?\/(docs|openapi\.json)$|^\/__(scheduled|d1-meter)$|^\/cdn-cgi\//;
 
 const problems = [];
 for (const doc of docs) {

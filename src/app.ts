@@ -1,4 +1,5 @@
 import { createDb } from "./db/client";
+import { workerD1 } from "./dev-d1-meter";
 import { API_BASE } from "./lib/api-base";
 import { createRouter } from "./lib/create-router";
 import { DOCUMENT_CONFIG, registerDocumentComponents, withRequestIdHeaders } from "./lib/openapi-document";
@@ -41,7 +42,7 @@ export function createApp() {
   app.use("*", securityHeaders());
   app.use("*", limitBody());
   app.use("*", async (c, next) => {
-    c.set("db", createDb(c.env.DB));
+    c.set("db", createDb(workerD1(c.env)));
     await next();
   });
 

@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import { createConsole } from "./console";
 import { isDevCronTrigger, runDevCron } from "./dev-cron-trigger";
+import { devD1Meter, isDevD1Meter } from "./dev-d1-meter";
 import { scheduled } from "./scheduled";
 
 // The writers live with their domain (services/networks/writer/, docs/architecture.md); the runtime finds them here.
@@ -18,6 +19,7 @@ const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWi
 export default {
   fetch: (request, env, ctx) => {
     if (isDevCronTrigger(request, env)) return runDevCron(env);
+    if (isDevD1Meter(request, env)) return devD1Meter();
     return isApiPath(new URL(request.url).pathname) ? api.fetch(request, env, ctx) : consoleApp.fetch(request, env, ctx);
   },
   // Cron Trigger (wrangler.toml): offline, gateway and drift detection, then notification deliveries.

@@ -26,6 +26,8 @@ export interface Env {
   MAIL_TRANSPORT?: string;
   /** "true" in development only: GET /__scheduled runs the cron once (src/dev-cron-trigger.ts). */
   DEV_CRON_TRIGGER?: string;
+  /** "true" in development only: the Worker's requests meter their D1 rows, read at GET /__d1-meter (src/dev-d1-meter.ts). */
+  DEV_D1_METER?: string;
   MAIL_FROM?: string;
   MAIL_HTTP_URL?: string;
   MAIL_HTTP_TOKEN?: string;

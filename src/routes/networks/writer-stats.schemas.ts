@@ -29,5 +29,6 @@ export const WriterStatsSchema = z
       .number()
       .int()
       .openapi({ description: "Writes run again on their own after a combined batch failed (a refused write among them)" }),
+    storageBytes: z.number().int().openapi({ description: "Bytes of the writer's own SQLite storage (ctx.storage.sql.databaseSize)" }),
   })
   .openapi("NetworkWriterStats");

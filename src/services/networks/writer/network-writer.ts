@@ -245,7 +245,7 @@ export class NetworkWriter extends DurableObject<Env> {
 
   /** Since this writer started: D1 statements and rows, full loads of the network, what it holds; its queue now. */
   async stats(): Promise<WriterStats> {
-    return statsOf(this.writes, this.hot.store);
+    return statsOf(this.writes, this.hot.store, this.ctx.storage.sql.databaseSize);
   }
 
   /** A lapsed access rule stops without a write (operations/access-expiry.ts): the alarm runs this at its expiresAt. */

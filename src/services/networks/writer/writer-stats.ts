@@ -19,10 +19,12 @@ export interface WriterStats {
   batches: number;
   combinedWrites: number;
   retriedAlone: number;
+  /** Bytes of the object's own SQLite storage (ctx.storage.sql.databaseSize). */
+  storageBytes: number;
 }
 
 /** What `stats()` answers: the runner's D1 meter, memory and queue, the combined batches, the hot state's rows. */
-export function statsOf(writes: WriteRunner, hot: HotStore): WriterStats {
+export function statsOf(writes: WriteRunner, hot: HotStore, storageBytes: number): WriterStats {
   const combined = writes.combined?.counts ?? { batches: 0, combinedWrites: 0, retriedAlone: 0 };
   return {
     ...writes.meter,
@@ -31,5 +33,6 @@ export function statsOf(writes: WriteRunner, hot: HotStore): WriterStats {
     ...combined,
     hotRowsRead: hot.meter.rowsRead,
     hotRowsWritten: hot.meter.rowsWritten,
+    storageBytes,
   };
 }
