@@ -10,6 +10,8 @@ export interface FleetMeter {
   statements: number;
   rowsRead: number;
   rowsWritten: number;
+  /** Rows the writers wrote in their own SQLite (hotRowsWritten: heartbeats, tunnels, presence since issue 30). */
+  hotRowsWritten: number;
   /** Each network writer's storageBytes, in network order. */
   storage: number[];
 }
@@ -18,24 +20,26 @@ export async function fleetMeter(admin: ApiClient, networkIds: string[]): Promis
   const stats = await inParallel(networkIds.length, 8, async (i) => {
     const answer = await admin.get(`/networks/${networkIds[i]}/writer`);
     if (answer.status !== 200) throw new Error(`writer stats of ${networkIds[i]}: ${answer.status} ${answer.text}`);
-    return answer.body as { statements: number; rowsRead: number; rowsWritten: number; storageBytes?: number };
+    return answer.body as { statements: number; rowsRead: number; rowsWritten: number; hotRowsWritten?: number; storageBytes?: number };
   });
   const sum = (pick: (s: (typeof stats)[number]) => number) => stats.reduce((total, s) => total + pick(s), 0);
   return {
     statements: sum((s) => s.statements),
     rowsRead: sum((s) => s.rowsRead),
     rowsWritten: sum((s) => s.rowsWritten),
+    hotRowsWritten: sum((s) => s.hotRowsWritten ?? 0),
     storage: stats.map((s) => s.storageBytes ?? Number.NaN),
   };
 }
 
-type Rows = Pick<FleetMeter, "statements" | "rowsRead" | "rowsWritten">;
+type Rows = Pick<FleetMeter, "statements" | "rowsRead" | "rowsWritten" | "hotRowsWritten">;
 
 /** The meters' difference over a run: what the run's requests (and the writers' alarms meanwhile) cost. */
 export const meterDelta = (after: Rows, before: Rows) => ({
   statements: after.statements - before.statements,
   rowsRead: after.rowsRead - before.rowsRead,
   rowsWritten: after.rowsWritten - before.rowsWritten,
+  hotRowsWritten: after.hotRowsWritten - before.hotRowsWritten,
 });
 
 /** min / median / max / sum of the writers' storage. */
