@@ -65,7 +65,12 @@ describe.skipIf(!natLab.ok)("two laptops behind two port-preserving NATs", () =>
     expect(await world.pathBetween(l1, l2)).toMatchObject({ path: "direct", via: null, endpoint: expected[0] });
     expect(await world.pathBetween(l2, l1)).toMatchObject({ path: "direct", via: null, endpoint: expected[1] });
     // l1–l2 at least (each laptop's pair with the relay gateway counts too once a heartbeat reported its
-    // handshake: 2 or 3 seen, by timing); nothing relayed.
+    // handshake: 2 or 3 seen, by timing); nothing relayed. /metrics has these figures from the network's presence
+    // check, about once a minute (docs/metrics.md "Hot state"): bound 90 s, one check period and 30 s of margin.
+    await waitFor("/metrics to count the direct pair", async () => (await world.pairsOnPath("direct")) >= 1, {
+      timeoutMs: 90_000,
+      intervalMs: 2_000,
+    });
     const pairs = { direct: await world.pairsOnPath("direct"), relay: await world.pairsOnPath("relay") };
     console.log(`NAT direct: /metrics wgo_network_peer_paths ${JSON.stringify(pairs)}`);
     expect(pairs.direct, '/metrics wgo_network_peer_paths{path="direct"}').toBeGreaterThanOrEqual(1);
