@@ -6,6 +6,7 @@ import type { AuditContext } from "../../src/services/audit/audit-trail";
 import { networkWriter } from "../../src/services/networks/writer/network-writer";
 import { get, patch, post } from "../helpers/api";
 import { createUser, fakePublicKey, gatewayNetwork, type Session, signInAdmin, unique } from "../helpers/factories";
+import { countRows, revisionsOf } from "../helpers/state";
 
 /**
  * Issue 30 item 5: concurrent writes of one network commit together (writer/combined-commits.ts). Each is
@@ -16,16 +17,6 @@ let admin: Session;
 beforeAll(async () => {
   admin = await signInAdmin();
 });
-
-const count = async (query: string, ...binds: unknown[]) =>
-  (await env.DB.prepare(query)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
-
-const revisionsOf = (networkId: string) =>
-  env.DB.prepare("select routing_revision as routing, dns_revision as dns from networks where id = ?")
-    .bind(networkId)
-    .first<{ routing: number; dns: number }>();
 
 const stats = async (networkId: string) => (await get(`/networks/${networkId}/writer`, admin.token)).body;
 
@@ -63,8 +54,8 @@ describe("concurrent writes of one network", () => {
       ...policies.map((answer) => ["routing_policies", answer.body.id as string]),
     ];
     for (const [table, id] of written) {
-      expect(await count(`select count(*) as n from ${table} where id = ?`, id)).toBe(1);
-      expect(await count("select count(*) as n from audit_events where resource_id = ?", id)).toBe(1);
+      expect(await countRows(`select count(*) as n from ${table} where id = ?`, id)).toBe(1);
+      expect(await countRows("select count(*) as n from audit_events where resource_id = ?", id)).toBe(1);
     }
 
     // Each write moved its revisions by one, in the order they committed: node and policy rows hold distinct
@@ -110,9 +101,11 @@ describe("concurrent writes of one network", () => {
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(24).fill(201));
     expect(refusals).toEqual([403, 403, 403]);
-    for (const answer of answers) expect(await count("select count(*) as n from dns_records where id = ?", answer.body.id)).toBe(1);
-    expect(await count("select count(*) as n from dns_records where network_id = ?", network.id)).toBe(24);
-    expect(await count("select count(*) as n from audit_events where actor_id = ? and network_id = ?", user.userId, network.id)).toBe(0);
+    for (const answer of answers) expect(await countRows("select count(*) as n from dns_records where id = ?", answer.body.id)).toBe(1);
+    expect(await countRows("select count(*) as n from dns_records where network_id = ?", network.id)).toBe(24);
+    expect(await countRows("select count(*) as n from audit_events where actor_id = ? and network_id = ?", user.userId, network.id)).toBe(
+      0,
+    );
     const after = await stats(network.id);
     // A batch with a refused write failed whole; its writes ran again alone (the good ones committed then).
     expect(after.retriedAlone - before.retriedAlone).toBeGreaterThanOrEqual(3);
@@ -128,7 +121,7 @@ describe("concurrent writes of one network", () => {
     await env.DB.prepare("update networks set dns_revision = dns_revision + 100 where id = ?").bind(network.id).run();
     const answers = await Promise.all(writes);
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
-    expect(await count("select count(*) as n from dns_records where network_id = ?", network.id)).toBe(20);
+    expect(await countRows("select count(*) as n from dns_records where network_id = ?", network.id)).toBe(20);
     const end = (await revisionsOf(network.id))!;
     const revisions = answers.map((answer) => answer.body.revision as number);
     expect(new Set(revisions).size).toBe(20);

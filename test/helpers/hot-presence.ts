@@ -46,3 +46,12 @@ export async function objectPresence(networkId: string, nodeId: string) {
     return (row ?? null) as { state: string; behindSince: string | null } | null;
   });
 }
+
+/** Rows the network object's hot state holds of a node: its tunnel rows and its own row (0 once it left). */
+export async function hotRowsOf(networkId: string, nodeId: string): Promise<number> {
+  return runInDurableObject(writerOf(networkId), (_writer, state) => {
+    const count = (table: string, column: string) =>
+      (state.storage.sql.exec(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`, nodeId).one() as { n: number }).n;
+    return count("tunnels", "from_node_id") + count("node_hot", "node_id");
+  });
+}

@@ -39,3 +39,16 @@ export const rowsOf =
   (...names: Table[]) =>
   () =>
     tables(...names);
+
+/** One count read straight from D1 (`select count(*) as n ...`). */
+export const countRows = async (query: string, ...binds: unknown[]) =>
+  (await env.DB.prepare(query)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
+
+/** A network's routing and DNS revisions as D1 holds them. */
+export const revisionsOf = (networkId: string) =>
+  env.DB.prepare("select routing_revision as routing, dns_revision as dns from networks where id = ?")
+    .bind(networkId)
+    .first<{ routing: number; dns: number }>()
+    .then((row) => row!);

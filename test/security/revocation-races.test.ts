@@ -11,6 +11,8 @@ import {
   unique,
   type Session,
 } from "../helpers/factories";
+import { countRows, revisionsOf } from "../helpers/state";
+import { hotRowsOf } from "../helpers/hot-presence";
 
 /**
  * Issue 12 items 1 and 3: losing access (removal from the group, disabling, deletion, demotion to viewer)
@@ -34,17 +36,6 @@ beforeAll(async () => {
   admin = await signInAdmin();
 });
 
-const count = async (query: string, ...binds: unknown[]) =>
-  (await env.DB.prepare(query)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
-
-const revisions = (networkId: string) =>
-  env.DB.prepare("select routing_revision as routing, dns_revision as dns from networks where id = ?")
-    .bind(networkId)
-    .first<{ routing: number; dns: number }>()
-    .then((row) => row!);
-
 function revoke(kind: Revocation, groupId: string, userId: string): Promise<ApiResponse> {
   if (kind === "remove") return del(`/groups/${groupId}/members/${userId}`, admin.token);
   if (kind === "disable") return patch(`/users/${userId}`, { disabled: true }, admin.token);
@@ -61,7 +52,7 @@ async function enrolmentRound(kind: Revocation) {
   const network = await createNetwork(admin, group.id);
   expect((await post(`/groups/${group.id}/members`, { userId: user.userId, role: "member" }, admin.token)).status).toBe(201);
   const peer = await enrolDevice(admin, { networkId: network.id });
-  const before = await revisions(network.id);
+  const before = await revisionsOf(network.id);
 
   const enrolments = Array.from({ length: ENROLMENTS }, () =>
     post("/client/devices", { networkId: network.id, name: unique("race"), publicKey: fakePublicKey() }, user.token),
@@ -76,14 +67,14 @@ async function enrolmentRound(kind: Revocation) {
     expect([401, 403, 404], answer.text).toContain(answer.status);
     expect(["unauthorized", "forbidden", "not_found"]).toContain(answer.body.error.code);
   }
-  const devices = await count("select count(*) as n from devices where network_id = ? and id <> ?", network.id, peer.deviceId);
-  const nodes = await count("select count(*) as n from nodes where network_id = ? and id <> ?", network.id, peer.nodeId);
+  const devices = await countRows("select count(*) as n from devices where network_id = ? and id <> ?", network.id, peer.deviceId);
+  const nodes = await countRows("select count(*) as n from nodes where network_id = ? and id <> ?", network.id, peer.nodeId);
   const peerConfig = await call("POST", `/client/devices/${peer.deviceId}/config`, { token: peer.deviceToken });
   expect(peerConfig.status).toBe(200);
   const peersLeft = peerConfig.body.config.peers.length as number;
 
   // Every node that was created was also removed: each moved both revisions once.
-  const after = await revisions(network.id);
+  const after = await revisionsOf(network.id);
   const routingMoves = after.routing - before.routing;
   expect(after.dns - before.dns).toBe(routingMoves);
   if (devices === 0 && nodes === 0) {
@@ -120,7 +111,7 @@ describe("heartbeats racing a removal re-create nothing for the removed node", (
         const peer = await enrolDevice(admin, { networkId: network.id });
         const device = await enrolDevice(user, { networkId: network.id });
         const peerKey = peer.body.node.publicKey as string;
-        // Staggered, not all at once: heartbeats of one node waiting together merge into one write.
+        // Staggered, so the beats land before, during and after the removal.
         const beats = Array.from({ length: ENROLMENTS }, (_, i) =>
           pause(i * 2).then(() =>
             call("POST", `/client/devices/${device.deviceId}/heartbeat`, {
@@ -139,9 +130,9 @@ describe("heartbeats racing a removal re-create nothing for the removed node", (
           expect([200, 401, 404], answer.text).toContain(answer.status);
           if (answer.status !== 200) expect(["unauthorized", "not_found"]).toContain(answer.body.error.code);
         }
+        // Its reports live in the network object's hot state (services/networks/hot/); its node row in D1.
         survivors.push(
-          (await count("select count(*) as n from tunnel_observations where from_node_id = ?", device.nodeId)) +
-            (await count("select count(*) as n from nodes where id = ?", device.nodeId)),
+          (await hotRowsOf(network.id, device.nodeId)) + (await countRows("select count(*) as n from nodes where id = ?", device.nodeId)),
         );
       }
       const total = survivors.reduce((sum, n) => sum + n, 0);
