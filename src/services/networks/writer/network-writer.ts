@@ -1,9 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../../lib/env";
-import { capture, unwrap } from "../../../lib/write-result";
+import { unwrap } from "../../../lib/write-result";
 import type { AuditContext } from "../../audit/audit-trail";
 import type { DnsRecord } from "../dns";
-import { type ConfigWanted, readConfigs, readProbes } from "../memory/config-reads";
+import type { ConfigWanted } from "../memory/config-reads";
 import { RevisionWaiters } from "../memory/revision-waiters";
 import { accessPolicyView, checkAccessFlow, previewAccessPolicy } from "../views/access-policy";
 import type { AccessPolicyInput } from "../access/access-state";
@@ -18,6 +18,7 @@ import * as pools from "../operations/gateway-pools";
 import { NetworkHot } from "../hot/network-hot";
 import type { AgentNodeReport, ReportedHeartbeat } from "../operations/heartbeats";
 import type { TunnelQuery } from "../hot/tunnel-query";
+import { ConfigPolls } from "./config-polls";
 import { HotReports } from "./hot-reports";
 import { relayedPairsOf } from "../views/node-paths";
 import { NAT_CHECK_MS, NatClock } from "./nat-clock";
@@ -55,6 +56,7 @@ export class NetworkWriter extends DurableObject<Env> {
   /** The network's hot state in this object's SQLite (hot/): heartbeats, tunnels; D1 keeps the directory. */
   private readonly hot: NetworkHot;
   private readonly reports: HotReports;
+  private readonly configs: ConfigPolls;
   /** Paths across NAT: what reports say of tunnels and endpoints, and the clock that moves pairs (nat-clock.ts). */
   private readonly nat: NatClock;
   /** Its device nodes' presence and drift, judged from the hot state; transitions and /metrics figures go to D1. */
@@ -71,6 +73,7 @@ export class NetworkWriter extends DurableObject<Env> {
       combine: true,
     });
     this.waiters = new RevisionWaiters(() => this.writes.memory.heldRoutingRevision());
+    this.configs = new ConfigPolls(this.writes, this.waiters);
     this.nat = new NatClock(env, this.writes, this.alarmClock);
     this.presence = new PresenceClock(env, ctx, this.writes, this.hot, this.alarmClock);
     this.reports = new HotReports(this.writes, this.hot, this.nat, this.presence);
@@ -197,7 +200,6 @@ export class NetworkWriter extends DurableObject<Env> {
   readTunnels(networkId: string, query: TunnelQuery) {
     return this.reports.tunnels(networkId, query);
   }
-  /** The pairs on a relay now (views/node-paths.ts), from memory. */
   readRelayedPairs(networkId: string) {
     return this.writes.read(networkId, (held, topology) => relayedPairsOf(held, topology()));
   }
@@ -210,37 +212,17 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.reports.paths(networkId, nodeId, devicePeersSeen);
   }
 
-  /** Config reads, served from the writer's memory (memory/config-reads.ts). */
   readConfigs(networkId: string, wanted: ConfigWanted[]) {
-    return capture(() => readConfigs(this.writes.memory, this.writes.db, networkId, wanted));
+    return this.configs.read(networkId, wanted);
   }
-
-  /**
-   * A device's long poll in one trip: waits until the network's routing revision is no longer
-   * `wanted.sinceRevision` (or `ms` pass), then reads the node's config (a delta where one can be computed).
-   */
   awaitConfig(networkId: string, wanted: ConfigWanted & { sinceRevision: number }, ms: number) {
-    return capture(async () => {
-      await this.writes.memory.forRead(this.writes.db, networkId); // holds the network, so the waiter compares with it
-      await this.waiters.wait(wanted.sinceRevision, ms);
-      return readConfigs(this.writes.memory, this.writes.db, networkId, [wanted]);
-    });
+    return this.configs.awaitConfig(networkId, wanted, ms);
   }
-
-  /**
-   * Resolves once the network's routing revision is no longer `sinceRevision` (or `ms` pass): a gateway
-   * agent's long poll waits on this beside its D1 check, so a failover reaches the agents at once.
-   */
   awaitRoutingChange(networkId: string, sinceRevision: number, ms: number) {
-    return capture(async () => {
-      await this.writes.memory.forRead(this.writes.db, networkId);
-      await this.waiters.wait(sinceRevision, ms);
-    });
+    return this.configs.awaitRoutingChange(networkId, sinceRevision, ms);
   }
-
-  /** The forwarding probes these nodes are asked to run now (memory/config-reads.ts): a report's probes are checked against them. */
   readProbes(networkId: string, nodeIds: string[]) {
-    return capture(() => readProbes(this.writes.memory, this.writes.db, networkId, nodeIds));
+    return this.configs.probes(networkId, nodeIds);
   }
 
   /** Since this writer started: D1 statements and rows, full loads of the network, what it holds; its queue now. */
