@@ -45,7 +45,7 @@ const unitTests = [
   "test/perf/fleet-bench.test.ts",
   "test/metrics/writer-queue.test.ts",
   "test/notifications/webhook-url.test.ts",
-  "test/durable-objects/group-commit.test.ts",
+  "test/identity/session-cache-generations.test.ts",
   "test/console/node-sync.test.ts",
 ];
 
