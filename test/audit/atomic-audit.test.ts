@@ -4,6 +4,7 @@ import { createDb } from "../../src/db/client";
 import { networks } from "../../src/db/schema";
 import type { AuditContext } from "../../src/services/audit/audit-trail";
 import { commit } from "../../src/services/networks/commit";
+import { DirectoryReads } from "../../src/services/networks/directory-reads";
 import { createNode } from "../../src/services/networks/operations/nodes";
 import { networkWriter } from "../../src/services/networks/writer/network-writer";
 import { NetworkMemory } from "../../src/services/networks/memory/network-memory";
@@ -56,6 +57,7 @@ describe("an audit row commits in the same batch as its change", () => {
     const ctx = {
       env,
       db: createDb(env.DB),
+      directory: new DirectoryReads(env, createDb(env.DB)),
       audit: context(null, admin.userId),
       notificationIds: [],
       memory: new NetworkMemory((task) => task()),
@@ -76,6 +78,7 @@ describe("an audit row commits in the same batch as its change", () => {
     const ctx = {
       env,
       db,
+      directory: new DirectoryReads(env, db),
       audit: context(requestId, admin.userId),
       notificationIds: [],
       memory: new NetworkMemory((task) => task()),

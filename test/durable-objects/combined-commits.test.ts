@@ -74,6 +74,35 @@ describe("concurrent writes of one network", () => {
     expect(config.peers).toHaveLength(30); // 29 other nodes and the gateway
   });
 
+  it("renames and routing-policy writes commit together too: their reads of settings, inventory and members wait for no batch", async () => {
+    const { network, hops } = await gatewayNetwork(admin, 1);
+    const spare: { id: string }[] = [];
+    for (let i = 0; i < 20; i++) {
+      spare.push((await post("/nodes", { networkId: network.id, name: `s${i}`, publicKey: fakePublicKey() }, admin.token)).body);
+    }
+    const before = await stats(network.id);
+    const renames = spare.map((node, i) => patch(`/nodes/${node.id}`, { name: `renamed-${i}` }, admin.token));
+    const policies = Array.from({ length: 10 }, (_, i) =>
+      post(
+        `/networks/${network.id}/routing-policies`,
+        { name: `q${i}`, type: "via_gateway", destinationCidr: `172.22.${i}.0/24`, gatewayPath: [hops[0]!.id] },
+        admin.token,
+      ),
+    );
+    const [renamed, created] = await Promise.all([Promise.all(renames), Promise.all(policies)]);
+    expect(renamed.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    expect(created.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+    const after = await stats(network.id);
+    expect(after.combinedWrites - before.combinedWrites).toBe(30);
+    expect(after.batches - before.batches).toBeLessThan(30);
+    expect(after.retriedAlone - before.retriedAlone).toBe(0);
+    for (const [i, node] of spare.entries()) {
+      expect(await countRows("select count(*) as n from nodes where id = ? and name = ?", node.id, `renamed-${i}`)).toBe(1);
+    }
+    for (const answer of created)
+      expect(await countRows("select count(*) as n from audit_events where resource_id = ?", answer.body.id)).toBe(1);
+  });
+
   it("a write refused inside a combined batch (its user demoted after the Worker's check) fails alone", async () => {
     const { group, network } = await gatewayNetwork(admin, 1);
     const user = await createUser(admin);

@@ -194,6 +194,16 @@ describe("the writer's copy of the network", () => {
     expect(clash.body.error.code).toBe("conflict");
     expect((await stats(network.id)).loads).toBe(before + 2);
     await expectHeldEqualsFresh(network.id);
+    // A refusal the held copy would give is checked against D1 before it is answered: the name freed around
+    // the writer is free (writes take the copy without reading the network's row; a batch would assert it).
+    await env.DB.batch([
+      env.DB.prepare("update nodes set name = ? where id = ?").bind(unique("moved"), second.id),
+      env.DB.prepare("update networks set routing_revision = routing_revision + 1 where id = ?").bind(network.id),
+    ]);
+    const reuse = await post("/nodes", { networkId: network.id, name: renamed, publicKey: fakePublicKey() }, admin.token);
+    expect(reuse.status).toBe(201);
+    expect((await stats(network.id)).loads).toBe(before + 3);
+    await expectHeldEqualsFresh(network.id);
   });
 });
 

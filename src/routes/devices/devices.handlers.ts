@@ -5,7 +5,7 @@ import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
 import { deviceAccess } from "../../services/networks/device-access";
 import type { NodeHot } from "../../services/networks/hot/hot-store";
-import { reportsOf, withReport } from "../../services/networks/views/node-reports";
+import { keepReported, reportsOf, withReport } from "../../services/networks/views/node-reports";
 import { listDevices } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer/network-writer";
 import { offlineAfterSeconds } from "../../services/settings/settings";
@@ -43,10 +43,11 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 };
 
 export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
-  const { device } = await deviceAccess(c.var.db, userOf(c), c.req.valid("param").id);
-  const node = await unwrap(
+  const { device, node: before } = await deviceAccess(c.var.db, userOf(c), c.req.valid("param").id);
+  const written = await unwrap(
     networkWriter(c.env, device.networkId).renameDevice(device.networkId, device.nodeId, c.req.valid("json").name, auditOf(c, 200)),
   );
+  const node = keepReported(written, before);
   const [reports, offline] = await Promise.all([reportsOf(c.env, [node]), offlineAfterSeconds(c.env, c.var.db)]);
   return c.json(presentReported(device, node, reports.get(node.id), offline), 200);
 };

@@ -6,7 +6,7 @@ import { auditOf } from "../../middleware/audit";
 import { networkAccess, nodeAccess } from "../../services/access";
 import { nodeDetailAccess, nodeReadAccess } from "../../services/networks/device-node-privacy";
 import { loadNodeConfig } from "../../services/networks/views/node-configs";
-import { reportsOf, withReport, withReportOf } from "../../services/networks/views/node-reports";
+import { keepReported, reportsOf, withReport, withReportOf } from "../../services/networks/views/node-reports";
 import { listNodes } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer/network-writer";
 import type * as routes from "./nodes.routes";
@@ -43,7 +43,7 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const { roles, ...changes } = c.req.valid("json");
   const writer = networkWriter(c.env, node.networkId);
   const updated = await unwrap(writer.updateNode(node.networkId, node.id, { ...changes, ...roleFields(roles) }, auditOf(c, 200)));
-  return c.json(presentNode(await withReportOf(c.env, updated)), 200);
+  return c.json(presentNode(await withReportOf(c.env, keepReported(updated, node))), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {

@@ -6,6 +6,7 @@ import { nowIso } from "../../lib/ids";
 import { type AuditContext, auditStatement, type DomainEvent } from "../audit/audit-trail";
 import { eventStatements } from "../notifications/emit";
 import { type ActingAuthority, actingAuthority, guardStatement, isGuardRefusal, refusal } from "./acting-authority";
+import type { DirectoryReads } from "./directory-reads";
 import type { HotStore } from "./hot/hot-store";
 import type { NetworkMemory } from "./memory/network-memory";
 
@@ -16,6 +17,12 @@ import type { NetworkMemory } from "./memory/network-memory";
 export interface WriterContext {
   env: Env;
   db: Db;
+  /**
+   * Reads of rows this network's writes never change (admin settings, roles, the inventory, other networks'
+   * egress): they do not wait for the batches staged before this write (`db`'s reads do), so a write that
+   * reads only these still commits together with others, and its writer may start them before its turn.
+   */
+  directory: DirectoryReads;
   /** The network as this writer holds it; operations read it instead of D1 and apply what they commit. */
   memory: NetworkMemory;
   /** The network's hot state (hot/hot-store.ts): a node or network that goes takes its rows there with it. Absent in group writers. */

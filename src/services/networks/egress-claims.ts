@@ -77,13 +77,15 @@ export async function overlappingEgress(db: Db, networkId: string, claim: Egress
 }
 
 /** The 400 for a claim that overlaps another network's at a shared gateway (`subject`: the field the client sent). */
+export const egressRefusal = (claim: EgressClaim, gatewayId: string, subject: string) =>
+  domainError(
+    `${subject}: ${claim.destinationCidr} would leave the overlay at gateway ${gatewayId}, where another network already routes an overlapping range out`,
+  );
+
+/** Refuses (400) a claim that overlaps another network's at a shared gateway. */
 export async function assertEgressFree(db: Db, networkId: string, claim: EgressClaim, subject: string) {
   const gatewayId = await overlappingEgress(db, networkId, claim);
-  if (gatewayId) {
-    throw domainError(
-      `${subject}: ${claim.destinationCidr} would leave the overlay at gateway ${gatewayId}, where another network already routes an overlapping range out`,
-    );
-  }
+  if (gatewayId) throw egressRefusal(claim, gatewayId, subject);
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { notificationChannels, notificationDeliveries, notificationEvents } from "../../db/schema";
 import type { Config } from "../../lib/env";
+import { describeForLog } from "../../lib/log";
 import { attemptDelivery, type AttemptOutcome } from "./attempt";
 import { nextAttemptAfter } from "./backoff";
 
@@ -98,4 +99,13 @@ export async function processDeliveries(deps: QueueDeps, options: ProcessOptions
     attempted += batch.length;
   }
   return attempted;
+}
+
+/** The first delivery attempt of the events a write queued, after its answer; the minute cron retries what fails. */
+export function deliverInBackground(state: { waitUntil(work: Promise<unknown>): void }, deps: QueueDeps, eventIds: string[]) {
+  if (eventIds.length === 0) return;
+  const work = processDeliveries(deps, { eventIds }).catch((error: unknown) =>
+    console.error(JSON.stringify({ background: "notifications", ...describeForLog(error) })),
+  );
+  state.waitUntil(work);
 }

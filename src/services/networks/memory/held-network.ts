@@ -11,7 +11,8 @@ import type { DnsRecordRow, NetworkRow, NetworkState, NodeRow, PolicyRow, PoolRo
  * Rows are replaced, never mutated in place: a topology built from them stays as it was.
  *
  * Heartbeat columns of the node rows (lastSeenAt, applied revisions) are written outside the writer and
- * are stale here by design; nothing served comes from them (updateNode reads its row fresh).
+ * are stale here by design; nothing served comes from them (a route that answers with a node the writer
+ * changed lays them over from the row it read: views/node-reports.ts `keepReported`).
  */
 export class HeldNetwork {
   network: NetworkRow;

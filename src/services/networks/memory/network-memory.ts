@@ -41,11 +41,44 @@ export class NetworkMemory {
     private readonly ahead: () => boolean = () => false,
   ) {}
 
+  /**
+   * Set by the writer around a write whose batch asserts the revisions it ran on (a combined commit): such a
+   * write may take the copy without reading D1's row, since a copy D1 has moved away from fails its batch and
+   * the write runs again alone. `usedUnchecked` tells the writer a write did, so that an outcome with no
+   * batch to assert it (a refusal, a no-op) is computed again alone.
+   */
+  trustCopy = false;
+  usedUnchecked = false;
+
   /** For a write, already in the queue: one row read, and the copy (reloaded when it disagrees with D1). */
   async forWrite(db: Db, networkId: string): Promise<HeldNetwork> {
+    const quick = this.withoutRead(networkId);
+    if (quick) return quick;
+    return this.fromRow(db, networkId, await db.select().from(networks).where(eq(networks.id, networkId)).get());
+  }
+
+  /**
+   * After a write took the copy without reading D1 (`usedUnchecked`) and now reads D1, commits alone or answers
+   * without a batch to assert it: whether D1's revisions are the copy's (one row read, only then). False drops
+   * the copy: the writer runs the write again alone, on a reload.
+   */
+  async confirmUnchecked(db: Db): Promise<boolean> {
+    if (!this.usedUnchecked) return true;
+    this.usedUnchecked = false;
+    const held = this.held;
+    const revisions = held ? await revisionsOf(db, held.network.id) : undefined;
+    if (held && revisions && sameRevisions(held.network, revisions)) return true;
+    this.forget();
+    return false;
+  }
+
+  /** The copy when a write may take it without reading D1's row (ahead of D1, or trusted): null otherwise. */
+  withoutRead(networkId: string): HeldNetwork | null {
     const ahead = this.aheadOf(networkId);
     if (ahead) return ahead;
-    return this.fromRow(db, networkId, await db.select().from(networks).where(eq(networks.id, networkId)).get());
+    if (!this.trustCopy || this.held?.network.id !== networkId) return null;
+    this.usedUnchecked = true;
+    return this.held;
   }
 
   /** The copy, when it is of this network and ahead of D1 (D1's row would only disagree with it). */
@@ -59,15 +92,6 @@ export class NetworkMemory {
    */
   async forWriteBy(db: Db, networkId: string, userId: string): Promise<{ held: HeldNetwork; role: GroupRole | null }> {
     const role = sql<GroupRole | null>`(select m.role from memberships m where m.group_id = ${networks.groupId} and m.user_id = ${userId})`;
-    const ahead = this.aheadOf(networkId);
-    if (ahead) {
-      const found = await db
-        .select({ role: role.as("caller_role") })
-        .from(networks)
-        .where(eq(networks.id, networkId))
-        .get();
-      return { held: ahead, role: found?.role ?? null };
-    }
     const found = await db
       .select({ ...getTableColumns(networks), callerRole: role.as("caller_role") })
       .from(networks)
@@ -107,6 +131,11 @@ export class NetworkMemory {
   private heldAt(networkId: string, revisions: { routingRevision: number; dnsRevision: number }): HeldNetwork | null {
     const held = this.held;
     return held && held.network.id === networkId && sameRevisions(held.network, revisions) ? held : null;
+  }
+
+  /** The copy as held now, whatever D1 holds (a write's reads may be started from it before its turn). */
+  heldCopy(): HeldNetwork | null {
+    return this.held;
   }
 
   /** The network as held (with its revisions), if any: what a staged write ran on. */

@@ -10,7 +10,6 @@ import { type GatewayEligibility, gatewayNodeProblem } from "../gateway-path";
 import type { HeldNetwork } from "../memory/held-network";
 import { initialActive } from "../pools/health";
 import { bumpRoutingRevision, type PoolRow } from "../state";
-import { inventoryOf } from "./policies";
 import { evaluatedPool, needsPoolChecks } from "./pool-failover";
 import { rulesInForce } from "./write-rules";
 
@@ -37,8 +36,7 @@ async function assertMembersFit(
   selfId?: string,
 ) {
   const seen = new Set<string>();
-  const gatewaysById = await inventoryOf(
-    ctx.db,
+  const gatewaysById = await ctx.directory.inventory(
     held,
     members.map((member) => member.nodeId),
   );
@@ -138,7 +136,7 @@ export async function updatePool(ctx: WriterContext, networkId: string, poolId: 
     // Policies leaving the overlay at this pool now leave at every new member's gateway.
     const gatewaysAfter = () =>
       changes.members!.map((member) => held.nodes.get(member.nodeId)?.gatewayId).filter((id): id is string => !!id);
-    await assertMovedEgressFree(ctx.db, held, [poolId], gatewaysAfter, "members");
+    await assertMovedEgressFree(ctx.directory.db, held, [poolId], gatewaysAfter, "members");
     const drained = new Set(current.members.filter((member) => member.drained).map((member) => member.nodeId));
     members = changes.members.map(({ nodeId, priority }) => ({ nodeId, priority, drained: drained.has(nodeId) }));
   }

@@ -142,7 +142,8 @@ export async function updateNode(
 ): Promise<NodeRow> {
   const { db } = ctx;
   const held = await ctx.memory.forWrite(db, networkId);
-  const current = await freshNode(db, networkId, nodeId);
+  // What the writer manages of the node is as held; the columns reports write are stale there and not written.
+  const current = held.nodes.get(nodeId);
   if (!current) throw notFound("Node");
   const isGateway = changes.isGateway ?? current.isGateway;
   const usedBy = policiesUsing(held, nodeId);
@@ -173,7 +174,7 @@ export async function updateNode(
   // Policies leaving the overlay at this node (or its pool) now leave at the new gateway.
   if (moved && gatewayId) {
     const egressIds = [nodeId, ...(held.poolOf(nodeId) ? [held.poolOf(nodeId)!.id] : [])];
-    await assertMovedEgressFree(db, held, egressIds, () => [gatewayId], "gatewayId");
+    await assertMovedEgressFree(ctx.directory.db, held, egressIds, () => [gatewayId], "gatewayId");
   }
   // Names, addresses and gateways (the zone's name server is a gateway's address) all shape the zone file.
   const renamed = next.name !== current.name || next.address !== current.address || next.isGateway !== current.isGateway;

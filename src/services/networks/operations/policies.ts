@@ -1,12 +1,11 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { insertWhere } from "../../../db/insert-where";
-import type { Db } from "../../../db/client";
-import { gateways, nodes, routingPolicies } from "../../../db/schema";
+import { nodes, routingPolicies } from "../../../db/schema";
 import { conflict, domainError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
-import { gatewayAssignedToGroup } from "../../live-authority";
-import { assertEgressFree, egressClaim } from "../egress-claims";
+import type { DirectoryReads } from "../directory-reads";
+import { egressClaim, egressRefusal } from "../egress-claims";
 import { assignmentWithdrawn, stillAssigned } from "../gateway-eligibility";
 import { managedWrite, type WriteCaller } from "../write-access";
 import { checkGatewayPath } from "../gateway-path";
@@ -14,7 +13,7 @@ import { checkDestination, findRoutingConflicts, type RoutingNode } from "../rou
 import { actorOf, commit, type WriterContext } from "../commit";
 import type { HeldNetwork } from "../memory/held-network";
 import { bumpRoutingRevision, type PolicyRow, toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../state";
-import { type PolicyRules, rulesInForce } from "./write-rules";
+import { rulesInForce } from "./write-rules";
 
 export interface PolicyInput {
   name: string;
@@ -36,43 +35,29 @@ const poolAsGatewayUnit = (pool: { id: string; name: string }): RoutingNode => (
 });
 
 /**
- * The inventory gateways of these nodes (status, region, and whether the network's group may use them),
- * for the eligibility rules of a path or a pool.
+ * Returns the nodes the path runs through (a pool's members for a pool hop). Its reads (the inventory, other
+ * networks' egress) are of rows this network's writes never change: they go out together, past staged batches.
  */
-export async function inventoryOf(db: Db, held: HeldNetwork, nodeIds: Iterable<string>) {
-  const gatewayIds = [...new Set([...nodeIds].map((id) => held.nodes.get(id)?.gatewayId).filter((id): id is string => !!id))];
-  const inventory =
-    gatewayIds.length === 0
-      ? []
-      : await db
-          .select({
-            id: gateways.id,
-            status: gateways.status,
-            regionId: gateways.regionId,
-            assigned: sql<boolean>`${gatewayAssignedToGroup(held.network.groupId, sql`${gateways.id}`)}`.mapWith(Boolean),
-          })
-          .from(gateways)
-          .where(inArray(gateways.id, gatewayIds))
-          .all();
-  return new Map(inventory.map((gateway) => [gateway.id, gateway]));
-}
-
-/** Returns the nodes the path runs through (a pool's members for a pool hop). */
-async function assertPolicyFits(db: Db, held: HeldNetwork, input: PolicyInput, rules: PolicyRules, selfId?: string) {
+async function assertPolicyFits(ctx: WriterContext, held: HeldNetwork, input: PolicyInput, selfId?: string) {
   const nodesById = held.nodes;
-  // A hop is a node or a pool: the eligibility rules apply to every member of a pool.
-  const pathNodes = input.gatewayPath.flatMap((hop) => held.pools.get(hop)?.members.map((member) => member.nodeId) ?? [hop]);
+  const pathNodes = pathNodesOf(held, input);
+  const claim = egressClaim(held, input.gatewayPath, input.destinationCidr);
+  const [rules, gatewaysById, egressTaken] = await Promise.all([
+    rulesInForce(ctx),
+    ctx.directory.inventory(held, pathNodes),
+    ctx.directory.egress(held.network.id, claim),
+  ]);
   const pathProblem = checkGatewayPath(input.gatewayPath, {
     maxHops: rules.maxHops,
     nodesById,
     eligibility: rules.eligibility,
-    gatewaysById: await inventoryOf(db, held, pathNodes),
+    gatewaysById,
     poolsById: held.pools,
   });
   if (pathProblem) throw domainError(pathProblem);
   const destinationProblem = checkDestination(held.network.cidr, input.destinationCidr);
   if (destinationProblem) throw domainError(`destinationCidr ${input.destinationCidr}: ${destinationProblem}`);
-  await assertEgressFree(db, held.network.id, egressClaim(held, input.gatewayPath, input.destinationCidr), "destinationCidr");
+  if (egressTaken) throw egressRefusal(claim, egressTaken, "destinationCidr");
   const others = [...held.policies.values()].filter((policy) => policy.id !== selfId);
   const nameTaken = others.find((policy) => policy.name === input.name);
   if (nameTaken) throw conflict(`Routing policy ${nameTaken.id} already uses the name "${input.name}"`);
@@ -89,6 +74,22 @@ async function assertPolicyFits(db: Db, held: HeldNetwork, input: PolicyInput, r
   );
   if (conflicts.length > 0) throw conflict(conflicts.join("; "));
   return pathNodes;
+}
+
+/** A hop is a node or a pool: the eligibility rules apply to every member of a pool. */
+const pathNodesOf = (held: HeldNetwork, input: PolicyInput) =>
+  input.gatewayPath.flatMap((hop) => held.pools.get(hop)?.members.map((member) => member.nodeId) ?? [hop]);
+
+/**
+ * The reads a policy write will make, started before its turn in the writer's queue, on the copy as it is
+ * then (a write ahead of it may change the copy: the write then reads what differs, in its turn).
+ */
+export function warmPolicyReads(reads: DirectoryReads, held: HeldNetwork | null, input: PolicyInput, caller: WriteCaller) {
+  if (!held) return;
+  void reads.role(held.network.groupId, caller.userId);
+  void reads.settings();
+  void reads.inventory(held, pathNodesOf(held, input));
+  void reads.egress(held.network.id, egressClaim(held, input.gatewayPath, input.destinationCidr));
 }
 
 /** policy.changed names the policy as it now is (for a deletion: its id and name) and who changed it. */
@@ -126,7 +127,7 @@ export async function createPolicy(ctx: WriterContext, networkId: string, input:
   const held = await managedWrite(ctx, networkId, caller, "Network");
   if (held.policies.size >= LIMITS.policiesPerNetwork)
     throw conflict(`A network holds at most ${LIMITS.policiesPerNetwork} routing policies`);
-  const pathNodes = await assertPolicyFits(db, held, input, await rulesInForce(ctx));
+  const pathNodes = await assertPolicyFits(ctx, held, input);
   const now = nowIso();
   const row: PolicyRow = {
     id: newId("rp"),
@@ -163,7 +164,7 @@ export async function replacePolicy(
   const held = await managedWrite(ctx, networkId, caller, "Routing policy");
   const current = held.policies.get(policyId);
   if (!current) throw notFound("Routing policy");
-  const pathNodes = await assertPolicyFits(db, held, input, await rulesInForce(ctx), policyId);
+  const pathNodes = await assertPolicyFits(ctx, held, input, policyId);
   const next: PolicyRow = { ...current, ...input, revision: held.network.routingRevision + 1, updatedAt: nowIso() };
   const allowed = stillAssigned(held, pathNodes);
   const results = await commit(

@@ -1,4 +1,3 @@
-import { loadEffectiveSettings } from "../../settings/settings";
 import type { WriterContext } from "../commit";
 import type { GatewayEligibility } from "../gateway-path";
 
@@ -10,6 +9,6 @@ export interface PolicyRules {
 
 /** The hop limit and gateway eligibility in force for a policy or pool write: admin settings over ROUTING_POLICY_MAX_HOPS. */
 export async function rulesInForce(ctx: WriterContext): Promise<PolicyRules> {
-  const settings = await loadEffectiveSettings(ctx.env, ctx.db);
+  const settings = await ctx.directory.settings();
   return { maxHops: settings.routingPolicyMaxHops, eligibility: settings.gatewayEligibility };
 }

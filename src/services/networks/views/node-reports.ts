@@ -34,3 +34,23 @@ export const withReport = <Row extends Reportable>(row: Row, report: NodeHot | u
 export async function withReportOf<Row extends Reportable>(env: Env, row: Row): Promise<Row> {
   return withReport(row, (await reportsOf(env, [row])).get(row.id));
 }
+
+/** The columns reports write (D1's copy of them), as a row read before a write holds them. */
+interface ReportedColumns {
+  lastSeenAt: string | null;
+  appliedRoutingRevision: number | null;
+  appliedDnsRevision: number | null;
+  applyError: string | null;
+}
+
+/**
+ * A node the writer answered with after changing it, with the reported columns of the row the route read
+ * before the write: the writer holds those as loaded (stale) and its write leaves them alone.
+ */
+export const keepReported = <Row extends ReportedColumns>(written: Row, before: ReportedColumns): Row => ({
+  ...written,
+  lastSeenAt: before.lastSeenAt,
+  appliedRoutingRevision: before.appliedRoutingRevision,
+  appliedDnsRevision: before.appliedDnsRevision,
+  applyError: before.applyError,
+});

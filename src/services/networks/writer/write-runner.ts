@@ -2,12 +2,12 @@ import { barrierD1 } from "../../../db/barrier-d1";
 import { createDb } from "../../../db/client";
 import { meteredD1, newMeter } from "../../../db/metered-d1";
 import { getConfig, type Env } from "../../../lib/env";
-import { describeForLog } from "../../../lib/log";
 import { SerialQueue } from "../../../lib/serial-queue";
 import { capture, type WriteResult } from "../../../lib/write-result";
 import type { AuditContext } from "../../audit/audit-trail";
-import { processDeliveries } from "../../notifications/queue";
+import { deliverInBackground } from "../../notifications/queue";
 import type { Staging, WriterContext } from "../commit";
+import { DirectoryReads } from "../directory-reads";
 import type { HotStore } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import { NetworkMemory } from "../memory/network-memory";
@@ -23,6 +23,16 @@ export interface WriterHooks {
   hot?: HotStore;
   /** Concurrent writes commit together (combined-commits.ts): a network's writer, which holds its network. */
   combine?: boolean;
+}
+
+/** Starts a write's directory reads before its turn (directory-reads.ts), given the copy held then. */
+export type Warm = (reads: DirectoryReads, held: HeldNetwork | null) => void;
+
+/** One write asked of the runner: the request it serves, what it does, and its directory reads. */
+interface Job<T> {
+  audit: AuditContext | undefined;
+  task: (ctx: WriterContext) => Promise<T>;
+  directory: DirectoryReads;
 }
 
 interface Running {
@@ -89,6 +99,12 @@ export class WriteRunner {
     }
     await combined.idle();
     if (combined.epoch !== running.epoch) throw new RetryAlone();
+    await this.confirmCopy();
+  }
+
+  /** A copy taken without reading D1 that D1 no longer agrees with: the write runs again alone (memory.ts). */
+  private async confirmCopy() {
+    if (!(await this.memory.confirmUnchecked(this.db))) throw new RetryAlone();
   }
 
   /**
@@ -102,15 +118,21 @@ export class WriteRunner {
     });
   }
 
-  /** Runs one write in the queue; an API error it throws comes back as data (unwrap throws it again). */
-  write<T>(audit: AuditContext | undefined, task: (ctx: WriterContext) => Promise<T>): Promise<WriteResult<T>> {
-    return this.combined ? this.writeCombined(this.combined, audit, task) : this.writeAlone(audit, task);
+  /**
+   * Runs one write in the queue; an API error it throws comes back as data (unwrap throws it again). `warm`
+   * starts the write's directory reads before its turn, on the copy as held now (directory-reads.ts).
+   */
+  write<T>(audit: AuditContext | undefined, task: (ctx: WriterContext) => Promise<T>, warm?: Warm): Promise<WriteResult<T>> {
+    const job: Job<T> = { audit, task, directory: new DirectoryReads(this.env, this.db) };
+    warm?.(job.directory, this.memory.heldCopy());
+    return this.combined ? this.writeCombined(this.combined, job) : this.writeAlone(job);
   }
 
-  private context(audit: AuditContext | undefined, staging?: Staging): WriterContext {
+  private context(audit: AuditContext | undefined, directory: DirectoryReads, staging?: Staging): WriterContext {
     return {
       env: this.env,
       db: staging ? this.stagingDb : this.db,
+      directory,
       memory: this.memory,
       ...(this.hooks.hot ? { hot: this.hooks.hot } : {}),
       audit,
@@ -122,8 +144,8 @@ export class WriteRunner {
   }
 
   /** The write on D1 as committed, its batch its own: the way every write ran before writes were combined. */
-  private writeAlone<T>(audit: AuditContext | undefined, task: (ctx: WriterContext) => Promise<T>): Promise<WriteResult<T>> {
-    const ctx = this.context(audit);
+  private writeAlone<T>({ audit, task, directory }: Job<T>): Promise<WriteResult<T>> {
+    const ctx = this.context(audit, directory);
     return this.queue.run(async () => {
       await this.combined?.idle();
       const result = await capture(() => task(ctx));
@@ -138,11 +160,8 @@ export class WriteRunner {
    * earlier batch failed, its own did, its results decide what happened and it already staged) runs it
    * again alone.
    */
-  private async writeCombined<T>(
-    combined: CombinedCommits,
-    audit: AuditContext | undefined,
-    task: (ctx: WriterContext) => Promise<T>,
-  ): Promise<WriteResult<T>> {
+  private async writeCombined<T>(combined: CombinedCommits, job: Job<T>): Promise<WriteResult<T>> {
+    const { audit, task, directory } = job;
     const staging: Staging = {
       stage: (items) => {
         const network = this.memory.heldNetwork();
@@ -150,51 +169,51 @@ export class WriteRunner {
         const { id: networkId, routingRevision, dnsRevision } = network;
         this.running.staged ??= { networkId, before: { routingRevision, dnsRevision }, items: [] };
         this.running.staged.items.push(...items);
+        // The batch asserts the revisions the copy has: no read needs to confirm it.
+        this.memory.usedUnchecked = false;
       },
       alone: () => this.committedSoFar(),
     };
-    const ctx = this.context(audit, staging);
+    const ctx = this.context(audit, directory, staging);
     const ran = await this.queue.run(async () => {
       const running: Running = { epoch: combined.epoch, staged: null };
       this.running = running;
+      const { memory } = this;
+      memory.trustCopy = true;
+      memory.usedUnchecked = false;
       try {
         // An error after staging commits what was staged, as a write that committed and then threw always did.
         const result = await capture(() => task(ctx));
+        // A refusal or a no-op has no batch to assert the copy it was computed on.
+        if (!running.staged) await this.confirmCopy();
         const settled = combined.settleAfter(running.staged, running.epoch);
         settled.catch(() => undefined); // awaited below, once the queue has let go
         return { result, settled };
       } catch (error) {
         if (isRetryAlone(error)) return null;
         throw error;
+      } finally {
+        memory.trustCopy = false;
       }
     });
-    if (!ran) return this.retryAlone(combined, audit, task);
+    if (!ran) return this.retryAlone(combined, job);
     try {
       await ran.settled;
     } catch (error) {
-      if (isRetryAlone(error)) return this.retryAlone(combined, audit, task);
+      if (isRetryAlone(error)) return this.retryAlone(combined, job);
       throw error;
     }
     this.afterCommit(ctx);
     return ran.result;
   }
 
-  private retryAlone<T>(combined: CombinedCommits, audit: AuditContext | undefined, task: (ctx: WriterContext) => Promise<T>) {
+  private retryAlone<T>(combined: CombinedCommits, job: Job<T>) {
     combined.counts.retriedAlone++;
-    return this.writeAlone(audit, task);
+    return this.writeAlone(job);
   }
 
   private afterCommit(ctx: WriterContext) {
-    this.deliverAfterAnswer(ctx.notificationIds);
+    deliverInBackground(this.state, { db: this.db, config: getConfig(this.env) }, ctx.notificationIds);
     this.hooks.afterWrite?.();
-  }
-
-  /** The first delivery attempt of notifications a write queued; the minute cron retries what fails. */
-  private deliverAfterAnswer(eventIds: string[]) {
-    if (eventIds.length === 0) return;
-    const work = processDeliveries({ db: this.db, config: getConfig(this.env) }, { eventIds }).catch((error: unknown) =>
-      console.error(JSON.stringify({ background: "notifications", ...describeForLog(error) })),
-    );
-    this.state.waitUntil(work);
   }
 }
