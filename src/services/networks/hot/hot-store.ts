@@ -59,12 +59,13 @@ export class HotStore {
     return (this.run(`SELECT ${NODE_COLUMNS} FROM node_hot WHERE node_id = ?`, nodeId)[0] ?? null) as NodeHot | null;
   }
 
-  /** Every node's row, or those of `ids`. */
+  /** Every node's row, or those of `ids` (a page's nodes: looked up by key, not filtered from a scan). */
   nodes(ids?: readonly string[]): NodeHot[] {
-    const all = this.run(`SELECT ${NODE_COLUMNS} FROM node_hot`) as unknown as NodeHot[];
-    if (!ids) return all;
-    const wanted = new Set(ids);
-    return all.filter((row) => wanted.has(row.nodeId));
+    if (!ids) return this.run(`SELECT ${NODE_COLUMNS} FROM node_hot`) as unknown as NodeHot[];
+    return this.run(
+      `SELECT ${NODE_COLUMNS} FROM node_hot WHERE node_id IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(ids),
+    ) as unknown as NodeHot[];
   }
 
   /**
