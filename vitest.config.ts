@@ -67,6 +67,7 @@ const webEndToEnd = [
   "test/e2e/smoke/worker-server.test.ts",
   "test/e2e/smoke/body-limit.test.ts",
   "test/e2e/smoke/write-durability.test.ts",
+  "test/e2e/smoke/heartbeat-durability.test.ts",
   "test/e2e/dns/api-zone.test.ts",
 ];
 
