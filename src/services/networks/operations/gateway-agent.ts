@@ -1,11 +1,22 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
 import { nodes } from "../../../db/schema";
 import { conflict, notFound } from "../../../lib/errors";
 import { nowIso } from "../../../lib/ids";
 import { agentServesGateway } from "../../live-authority";
 import { commit, type WriterContext } from "../commit";
 import { bumpRoutingRevision, type NodeRow } from "../state";
-import { freshNode } from "./nodes";
+
+/**
+ * The node's row read from D1, not from the writer's memory: the agent's answer carries the columns its reports
+ * write (applied revisions, last seen, apply error), which the held copy has as loaded.
+ */
+const freshNode = (db: Db, networkId: string, nodeId: string) =>
+  db
+    .select()
+    .from(nodes)
+    .where(and(eq(nodes.id, nodeId), eq(nodes.networkId, networkId)))
+    .get();
 
 /** The calling gateway daemon, as its credential named it when the request was authenticated. */
 export interface GatewayAgent {

@@ -1,5 +1,4 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../../db/client";
 import { devices, nodes, tunnelObservations } from "../../../db/schema";
 import { conflict, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
@@ -39,17 +38,6 @@ export interface NodeInput {
   tags?: string[];
 }
 export type NodeChanges = Partial<Omit<NodeInput, "deviceId">>;
-
-/**
- * A node's row read from D1, not from the writer's memory: answers carry the heartbeat columns (applied
- * revisions, last seen, apply error), which reports write outside the writer.
- */
-export const freshNode = (db: Db, networkId: string, nodeId: string) =>
-  db
-    .select()
-    .from(nodes)
-    .where(and(eq(nodes.id, nodeId), eq(nodes.networkId, networkId)))
-    .get();
 
 /**
  * Validates and allocates a new node without writing it, so callers can write it in their own batch.
