@@ -1,0 +1,215 @@
+// Issue 29's "done when": a first-run operator in Chromium, from an empty server to a device pinging through a
+// 2-hop chain, by role and label, no id typed or put in a URL by hand. The gateways are enrolled and run with
+// the commands the console shows, pasted as they are (plus --netns: each lab machine is a namespace), and the
+// device joins with the console's `wgo up` command. Host state (namespaces, wireguard-go): project e2e, not e2e-web.
+import { mkdtempSync, rmSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectAnswer, login, typedApi } from "../support/api-client.ts";
+import { describeInChromium, launchBrowser, type OriginPage } from "../support/browser.ts";
+import { signInConsole } from "../support/console-browser.ts";
+import { cleanupAndFindLeftovers, describeLab, killLabProcesses } from "../support/lab-leftovers.ts";
+import { canRunDataPlane, createLab, type Host, type Lab } from "../support/netns.ts";
+import { startWorker, type WorkerServer } from "../support/worker-server.ts";
+import { agentInterface } from "../gateway/chain-network.ts";
+import { type Machine, peerBytes, peerKeys, type RunningCommand, runShown, startShown } from "./shown-commands.ts";
+import { addGatewayNode, checklist, createInventory, reloadUntil, shownCommands } from "./console-steps.ts";
+
+const dataPlane = canRunDataPlane();
+if (!dataPlane.ok) console.warn(`\n!!! SKIPPING the first-run e2e: ${dataPlane.reason} !!!\n`);
+
+const LAN = "192.168.96.0/24";
+const DESTINATION = "192.168.96.10";
+const DEVICE_IF = `wf${Date.now().toString(36).slice(-6)}`;
+/** Bounds of the waits below: on the 2-core machine under other suites a step takes a few seconds at most. */
+const AGENT_KEY_MS = 60_000;
+const HEALTHY_MS = 60_000;
+const PING_MS = 30_000;
+
+describeInChromium("a first-run operator, from an empty server to a ping through a 2-hop chain", () => {
+  describe.skipIf(!dataPlane.ok)("with real gateways and a device in namespaces", () => {
+    let server: WorkerServer;
+    let chromium: Browser;
+    let tab: OriginPage;
+    let page: Page;
+    let lab: Lab;
+    let hosts: Record<"d" | "ga" | "gb", Host>;
+    let underlay: string[];
+    const agents: RunningCommand[] = [];
+    const scratch = mkdtempSync(join(tmpdir(), "wgo-first-run-"));
+    const machine = (host: Host): Machine => ({
+      netns: host.namespace,
+      home: join(scratch, host.name),
+      gatewayState: join(scratch, `${host.name}-gw`),
+    });
+    const agentOutput = () => agents.map((agent, index) => `## agent ${index + 1}\n${agent.output()}`).join("\n");
+    const timings: Record<string, number> = {};
+    const timed = async <T>(label: string, step: () => Promise<T>) => {
+      const started = Date.now();
+      const result = await step();
+      timings[label] = Date.now() - started;
+      return result;
+    };
+
+    beforeAll(async () => {
+      [server, chromium] = await Promise.all([startWorker(), launchBrowser()]);
+      lab = createLab("firstrun");
+      hosts = { d: await lab.addHost("d"), ga: await lab.addHost("ga"), gb: await lab.addHost("gb") };
+      underlay = await lab.connect([hosts.d, hosts.ga, hosts.gb], "10.250.65.0/24");
+      // The LAN behind gateway B, with one machine on it to ping.
+      await hosts.gb.addStandInDestination(`${DESTINATION}/24`);
+      tab = await signInConsole(chromium, server.baseUrl, server.admin);
+      page = tab.page;
+    });
+
+    afterAll(async () => {
+      for (const agent of agents) await agent.stop();
+      // wgo leaves wireguard-go running when it exits (systemd's KillMode=process): cleaned up by namespace.
+      await killLabProcesses(lab);
+      await lab?.cleanup();
+      await tab?.close();
+      await chromium?.close();
+      await server?.stop();
+      rmSync(scratch, { recursive: true, force: true });
+      console.log(`first run: step times (ms) ${JSON.stringify(timings)}`);
+    });
+
+    it("builds a group, a network, the inventory and two gateway nodes, each enrolled with the commands shown", async () => {
+      // The empty server's first page says a network needs a group, and links to making one.
+      await page.getByText("No networks yet.").waitFor();
+      await page.getByRole("link", { name: "create a group" }).click();
+      await page.getByLabel("Name", { exact: true }).fill("ops");
+      await page.getByRole("button", { name: "Create group" }).click();
+      await page.getByRole("heading", { name: "Group ops", level: 1 }).waitFor();
+      await page.getByRole("link", { name: "Create a network in ops" }).click();
+      await page.getByLabel("Name", { exact: true }).fill("corp");
+      await page.getByLabel("Address range (CIDR)").fill("10.65.0.0/24");
+      await page.getByRole("button", { name: "Create network" }).click();
+      await page.getByRole("heading", { name: "corp", level: 1 }).waitFor();
+      expect(await checklist(page)).toEqual([
+        "Done: Group",
+        "Done: Network",
+        "Next: Gateway nodes Add a gateway node on an inventory gateway",
+        "To do: Gateway agents",
+        "To do: Routing policy",
+        "To do: Device",
+      ]);
+
+      // The checklist's next step; the form has no gateway to offer yet and links to the inventory, and back.
+      await page.getByRole("link", { name: "Add a gateway node on an inventory gateway" }).click();
+      await page.getByRole("link", { name: "Add a gateway to the inventory" }).click();
+      await createInventory(page, "eu-west", ["edge-a", "edge-b"]);
+      await page.getByRole("link", { name: "Back to adding the gateway node" }).click();
+
+      const gateways = [
+        { node: "gw-a", inventory: "edge-a", host: hosts.ga, endpoint: `${underlay[1]}:51820` },
+        { node: "gw-b", inventory: "edge-b", host: hosts.gb, endpoint: `${underlay[2]}:51820` },
+      ];
+      for (const gateway of gateways) {
+        await addGatewayNode(page, gateway);
+        const row = page.getByRole("row", { name: new RegExp(`^${gateway.node} `) });
+        expect(await row.textContent(), "a keyless gateway node awaits its agent").toContain("awaiting agent");
+        await page.getByRole("button", { name: "Issue agent enrolment token" }).click();
+        const shown = await shownCommands(page.getByRole("status").filter({ hasText: `Added ${gateway.node}` }));
+        const enrol = shown.find((command) => command.startsWith("wgo gateway enrol "));
+        expect(enrol, "the enrol command carries a real token").toMatch(/ --token aet_[\w-]+$/);
+        expect(shown).toContain("wgo gateway run");
+        await timed(`enrol ${gateway.node}`, () => runShown(machine(gateway.host), enrol ?? ""));
+        agents.push(startShown(machine(gateway.host), "wgo gateway run", ["--netns", gateway.host.namespace]));
+        // The agent makes the node's key on its first round: the row's key replaces "awaiting agent".
+        await timed(`key of ${gateway.node}`, () =>
+          reloadUntil(page, `${gateway.node}'s agent key`, async () => !(await row.textContent())?.includes("awaiting agent"), {
+            timeoutMs: AGENT_KEY_MS,
+            details: agentOutput,
+          }),
+        );
+      }
+      await page.getByRole("navigation", { name: "Network sections" }).getByRole("link", { name: "Overview" }).click();
+      expect((await checklist(page)).slice(2, 5)).toEqual([
+        "Done: Gateway nodes",
+        "Done: Gateway agents",
+        "Next: Routing policy Create a via-gateway policy through the gateways",
+      ]);
+      expect(tab.problems).toEqual([]);
+    });
+
+    it("routes a LAN behind gw-b through gw-a then gw-b, both shown healthy", async () => {
+      await page.getByRole("link", { name: "Create a via-gateway policy through the gateways" }).click();
+      const create = page.getByRole("region", { name: "Create a routing policy" });
+      await create.getByLabel("Name").fill("to-lan");
+      await create.getByLabel("Destination (CIDR)").fill(LAN);
+      await create.getByLabel("Hop 1").selectOption({ label: "gw-a (gateway node)" });
+      await create.getByLabel("Hop 2").selectOption({ label: "gw-b (gateway node)" });
+      await create.getByRole("button", { name: "Create policy" }).click();
+      const hops = page.getByRole("list", { name: "Hops of to-lan, in order" }).getByRole("listitem");
+      const healthy = [
+        "source: the network's nodes that use this policy",
+        "then gw-a (healthy, active), transit",
+        "then gw-b (healthy, active), egress",
+        `then destination ${LAN}`,
+      ];
+      await timed("chain healthy", () =>
+        reloadUntil(page, "both hops healthy", async () => JSON.stringify(await hops.allTextContents()) === JSON.stringify(healthy), {
+          timeoutMs: HEALTHY_MS,
+          details: agentOutput,
+        }),
+      );
+      await page.getByRole("navigation", { name: "Network sections" }).getByRole("link", { name: "Overview" }).click();
+      expect((await checklist(page)).slice(4)).toEqual(["Done: Routing policy", "Next: Device Enrol a device with wgo up"]);
+    });
+
+    it("enrols a device with the console's `wgo up` command, sees it online, and it pings the LAN through gw-a then gw-b", async () => {
+      await page.getByRole("link", { name: "Enrol a device with wgo up" }).click();
+      await page.getByLabel("Name", { exact: true }).fill("laptops");
+      await page.getByLabel("How many machines may use it").fill("1");
+      await page.getByRole("button", { name: "Create enrolment key" }).click();
+      // The block shows the key alone, then the command that uses it.
+      const up = (await shownCommands(page.getByRole("region", { name: "Enrolment key" }))).find((shown) => shown.startsWith("wgo up "));
+      expect(up).toMatch(/^wgo up --api \S+ --network \S+ --enrolment-key \S+$/);
+      // The lab's machines share one /run/wireguard: an interface name of its own instead of the default wg0.
+      await timed("wgo up", () => runShown(machine(hosts.d), up ?? "", ["--netns", hosts.d.namespace, "--interface", DEVICE_IF]));
+
+      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Devices" }).click();
+      const device = page.getByRole("row", { name: new RegExp(`^${hostname()} corp `) });
+      expect(await device.textContent(), "`wgo up` reports once: the device is seen at once").toContain("online");
+
+      const reached = await timed("first ping", () => hosts.d.pingUntilReply(DESTINATION, PING_MS));
+      expect(reached, reached ? "" : `${await describeLab(lab)}\n${agentOutput()}`).toBe(true);
+
+      // The path: the device's only peer is gw-a; gw-a sends on to gw-b, which receives from gw-a.
+      const admin = typedApi(server.baseUrl, await login(server.baseUrl, server.admin));
+      const nodes = expectAnswer(await admin.GET("/api/v1/nodes", { params: { query: { limit: 200 } } }), 200, "nodes").items;
+      const node = (name: string) => nodes.find((entry) => entry.name === name) ?? expect.fail(`no node ${name}`);
+      const [a, b] = [node("gw-a"), node("gw-b")];
+      expect(await peerKeys(DEVICE_IF)).toEqual([a.publicKey]);
+      const before = {
+        aToB: await peerBytes(agentInterface(a.id), b.publicKey ?? ""),
+        bFromA: await peerBytes(agentInterface(b.id), a.publicKey ?? ""),
+      };
+      expect(await hosts.d.ping(DESTINATION, 5)).toBe(true);
+      const after = {
+        aToB: await peerBytes(agentInterface(a.id), b.publicKey ?? ""),
+        bFromA: await peerBytes(agentInterface(b.id), a.publicKey ?? ""),
+      };
+      expect(after.aToB.tx, "gw-a forwards to gw-b").toBeGreaterThan(before.aToB.tx);
+      expect(after.bFromA.rx, "gw-b receives from gw-a").toBeGreaterThan(before.bFromA.rx);
+      expect(after.bFromA.tx, "gw-b replies through gw-a").toBeGreaterThan(before.bFromA.tx);
+
+      // Every step done: the checklist has gone from the network's page.
+      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Networks" }).click();
+      await page.getByRole("link", { name: "corp" }).click();
+      await page.getByRole("heading", { name: "corp", level: 1 }).waitFor();
+      expect(await page.getByRole("heading", { name: "Getting started" }).count()).toBe(0);
+      expect(tab.blocked).toEqual([]);
+      expect(tab.problems).toEqual([]);
+    });
+
+    it("leaves no namespace or process behind", async () => {
+      for (const agent of agents.splice(0)) expect(await agent.stop()).toBe(0);
+      await killLabProcesses(lab);
+      expect(await cleanupAndFindLeftovers(lab)).toEqual({ namespaces: [], processes: [] });
+    });
+  });
+});
