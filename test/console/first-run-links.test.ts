@@ -1,7 +1,9 @@
 // Issue 29's first run without dead ends: an empty server's first page leads to a group, a group to its
-// network, and a new gateway node's steps hold a command for machines without systemd.
+// network, a new gateway node's steps hold a command for machines without systemd, and a gateway node's enrol
+// command can be had again later (the Nodes page) and whole (the Agents page).
 import { describe, expect, it } from "vitest";
-import { createGateway, createGroup, createUser, networkSetup, signInAdmin } from "../helpers/factories";
+import { api } from "../helpers/api";
+import { assignGateway, createGateway, createGroup, createUser, expectStatus, networkSetup, signInAdmin } from "../helpers/factories";
 import { TEST_ADMIN } from "../test-secrets";
 import { signedInAgent } from "./support/console-agent";
 import { textOf } from "./support/html";
@@ -40,5 +42,46 @@ describe("console first run: a gateway node's agent steps", () => {
     expect(textOf(page.text)).toContain("Or, without systemd, run the agent in the foreground");
     expect(page.text).toContain('<code id="run-command">wgo gateway run</code>');
     expect(page.text).toContain('data-copy="run-command"');
+  });
+});
+
+describe("console first run: an enrol command after the node's own page is gone", () => {
+  it("offers a platform admin a token per gateway node awaiting its agent on the Nodes page, with the whole command", async () => {
+    const { admin, network } = await networkSetup();
+    const inventory = await createGateway(admin);
+    const agent = await signedInAgent(TEST_ADMIN.email, TEST_ADMIN.password);
+    const created = await agent.post(`/networks/${network.id}/nodes`, { name: "gw-later", gateway: "on", gatewayId: inventory.id });
+    const nodeId = new URL(created.location ?? "", "https://console.test").searchParams.get("added");
+    // The Nodes page as the checklist's "Gateway agents" step opens it: no ?added=.
+    const page = await agent.get(`/networks/${network.id}/nodes`);
+    const action = `/networks/${network.id}/nodes/${nodeId}/agent-token`;
+    expect(page.text).toContain(`action="${action}"`);
+    expect(textOf(page.text)).toContain("Issue agent enrolment token for gw-later");
+    const issued = await agent.post(action, {});
+    expect(issued.status).toBe(201);
+    const token = /wgo gateway enrol --api https:\/\/console\.test --token (aet_[\w-]+)/.exec(textOf(issued.text))?.[1] ?? "";
+    expect(expectStatus(await api().POST("/api/v1/agents/enrol", { body: { token, name: "later" } }), 201).agent.gatewayId).toBe(
+      inventory.id,
+    );
+  });
+
+  it("offers a group owner who is no platform admin no token button (the API would refuse them the token)", async () => {
+    const { admin, owner, group, network } = await networkSetup({ owner: "user" });
+    const inventory = await createGateway(admin);
+    await assignGateway(admin, group.id, { gatewayId: inventory.id });
+    const body = { networkId: network.id, name: "gw-owned", roles: ["gateway" as const], gatewayId: inventory.id };
+    expectStatus(await api(owner.token).POST("/api/v1/nodes", { body }), 201);
+    const text = textOf((await (await signedInAgent(owner.email, PASSWORD)).get(`/networks/${network.id}/nodes`)).text);
+    expect(text).toContain("Awaiting their gateway agent: gw-owned.");
+    expect(text).not.toContain("Issue agent enrolment token");
+  });
+
+  it("shows the Agents page's gateway-daemon token inside the whole enrol command", async () => {
+    const gateway = await createGateway(await signInAdmin());
+    const agent = await signedInAgent(TEST_ADMIN.email, TEST_ADMIN.password);
+    const issued = await agent.post("/admin/agents/tokens", { kind: "gateway-daemon", gatewayId: gateway.id, regionId: "" });
+    const token = /<code id="agent-token">([^<]+)<\/code>/.exec(issued.text)?.[1] ?? "";
+    expect(token).toMatch(/^aet_/);
+    expect(issued.text).toContain(`<code id="agent-enrol-command">wgo gateway enrol --api https://console.test --token ${token}</code>`);
   });
 });
