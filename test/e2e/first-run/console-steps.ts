@@ -51,9 +51,9 @@ export async function addGatewayNode(page: Page, gateway: { node: string; invent
   await page.getByRole("heading", { name: `Added ${gateway.node}` }).waitFor();
 }
 
-/** Reloads the page (as a person presses F5) until `probe` holds, at most `timeoutMs`, once a second. */
-export async function reloadUntil(
-  page: Page,
+/** Refreshes the page (F5, or a tab link) until `probe` holds, at most `timeoutMs`, once a second. */
+export async function refreshUntil(
+  refresh: () => Promise<unknown>,
   what: string,
   probe: () => Promise<boolean>,
   { timeoutMs, details }: { timeoutMs: number; details?: () => string },
@@ -62,10 +62,22 @@ export async function reloadUntil(
   await waitFor(
     what,
     async () => {
-      if (!first) await page.reload();
+      if (!first) await refresh();
       first = false;
       return probe();
     },
     { timeoutMs, intervalMs: 1000, details },
   );
+}
+
+/** How long each named step took (ms), for the run's log: the margins against the waits' bounds. */
+export function stepTimer() {
+  const timings: Record<string, number> = {};
+  const timed = async <T>(label: string, step: () => Promise<T>): Promise<T> => {
+    const started = Date.now();
+    const result = await step();
+    timings[label] = Date.now() - started;
+    return result;
+  };
+  return { timed, timings };
 }

@@ -7,15 +7,14 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAnswer, login, typedApi } from "../support/api-client.ts";
 import { describeInChromium, launchBrowser, type OriginPage } from "../support/browser.ts";
 import { signInConsole } from "../support/console-browser.ts";
 import { cleanupAndFindLeftovers, describeLab, killLabProcesses } from "../support/lab-leftovers.ts";
 import { canRunDataPlane, createLab, type Host, type Lab } from "../support/netns.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
-import { agentInterface } from "../gateway/chain-network.ts";
-import { type Machine, peerBytes, peerKeys, type RunningCommand, runShown, startShown } from "./shown-commands.ts";
-import { addGatewayNode, checklist, createInventory, reloadUntil, shownCommands } from "./console-steps.ts";
+import { hopBytes, nodesNamed, peerKeys } from "./chain-path.ts";
+import { labMachine, type RunningCommand, runShown, startShown } from "./shown-commands.ts";
+import { addGatewayNode, checklist, createInventory, refreshUntil, shownCommands, stepTimer } from "./console-steps.ts";
 
 const dataPlane = canRunDataPlane();
 if (!dataPlane.ok) console.warn(`\n!!! SKIPPING the first-run e2e: ${dataPlane.reason} !!!\n`);
@@ -39,19 +38,31 @@ describeInChromium("a first-run operator, from an empty server to a ping through
     let underlay: string[];
     const agents: RunningCommand[] = [];
     const scratch = mkdtempSync(join(tmpdir(), "wgo-first-run-"));
-    const machine = (host: Host): Machine => ({
-      netns: host.namespace,
-      home: join(scratch, host.name),
-      gatewayState: join(scratch, `${host.name}-gw`),
-    });
+    const machine = (host: Host) => labMachine(scratch, host.namespace, host.name);
     const agentOutput = () => agents.map((agent, index) => `## agent ${index + 1}\n${agent.output()}`).join("\n");
-    const timings: Record<string, number> = {};
-    const timed = async <T>(label: string, step: () => Promise<T>) => {
-      const started = Date.now();
-      const result = await step();
-      timings[label] = Date.now() - started;
-      return result;
-    };
+    const { timed, timings } = stepTimer();
+
+    const networkTab = (name: string) => page.getByRole("navigation", { name: "Network sections" }).getByRole("link", { name });
+    const nodeRow = (name: string) => page.getByRole("row", { name: new RegExp(`^${name} `) });
+
+    /** Runs the enrol and run commands shown for a gateway on its machine; waits for its row to show the agent's key. */
+    async function enrolAndRun(gateway: { node: string; host: Host }) {
+      const shown = await shownCommands(page.getByRole("status").filter({ hasText: `Added ${gateway.node}` }));
+      const enrol = shown.find((command) => command.startsWith("wgo gateway enrol "));
+      expect(enrol, "the enrol command carries a real token").toMatch(/ --token aet_[\w-]+$/);
+      expect(shown).toContain("wgo gateway run");
+      await timed(`enrol ${gateway.node}`, () => runShown(machine(gateway.host), enrol ?? ""));
+      agents.push(startShown(machine(gateway.host), "wgo gateway run", ["--netns", gateway.host.namespace]));
+      // The agent makes the node's key on its first round: the row's key replaces "awaiting agent". The page
+      // is a POST's answer: the person opens the Nodes tab again rather than reloading (which would re-post).
+      const keyed = async () => !(await nodeRow(gateway.node).textContent())?.includes("awaiting agent");
+      await timed(`key of ${gateway.node}`, () =>
+        refreshUntil(() => networkTab("Nodes").click(), `${gateway.node}'s agent key`, keyed, {
+          timeoutMs: AGENT_KEY_MS,
+          details: agentOutput,
+        }),
+      );
+    }
 
     beforeAll(async () => {
       [server, chromium] = await Promise.all([startWorker(), launchBrowser()]);
@@ -103,30 +114,21 @@ describeInChromium("a first-run operator, from an empty server to a ping through
       await createInventory(page, "eu-west", ["edge-a", "edge-b"]);
       await page.getByRole("link", { name: "Back to adding the gateway node" }).click();
 
-      const gateways = [
-        { node: "gw-a", inventory: "edge-a", host: hosts.ga, endpoint: `${underlay[1]}:51820` },
-        { node: "gw-b", inventory: "edge-b", host: hosts.gb, endpoint: `${underlay[2]}:51820` },
-      ];
-      for (const gateway of gateways) {
-        await addGatewayNode(page, gateway);
-        const row = page.getByRole("row", { name: new RegExp(`^${gateway.node} `) });
-        expect(await row.textContent(), "a keyless gateway node awaits its agent").toContain("awaiting agent");
-        await page.getByRole("button", { name: "Issue agent enrolment token" }).click();
-        const shown = await shownCommands(page.getByRole("status").filter({ hasText: `Added ${gateway.node}` }));
-        const enrol = shown.find((command) => command.startsWith("wgo gateway enrol "));
-        expect(enrol, "the enrol command carries a real token").toMatch(/ --token aet_[\w-]+$/);
-        expect(shown).toContain("wgo gateway run");
-        await timed(`enrol ${gateway.node}`, () => runShown(machine(gateway.host), enrol ?? ""));
-        agents.push(startShown(machine(gateway.host), "wgo gateway run", ["--netns", gateway.host.namespace]));
-        // The agent makes the node's key on its first round: the row's key replaces "awaiting agent".
-        await timed(`key of ${gateway.node}`, () =>
-          reloadUntil(page, `${gateway.node}'s agent key`, async () => !(await row.textContent())?.includes("awaiting agent"), {
-            timeoutMs: AGENT_KEY_MS,
-            details: agentOutput,
-          }),
-        );
-      }
-      await page.getByRole("navigation", { name: "Network sections" }).getByRole("link", { name: "Overview" }).click();
+      const gwA = { node: "gw-a", inventory: "edge-a", host: hosts.ga, endpoint: `${underlay[1]}:51820` };
+      const gwB = { node: "gw-b", inventory: "edge-b", host: hosts.gb, endpoint: `${underlay[2]}:51820` };
+      // gw-a: enrolled from the steps the console shows right after adding it.
+      await addGatewayNode(page, gwA);
+      expect(await nodeRow("gw-a").textContent(), "a keyless gateway node awaits its agent").toContain("awaiting agent");
+      await page.getByRole("button", { name: "Issue agent enrolment token", exact: true }).click();
+      await enrolAndRun(gwA);
+      // gw-b: added, left, and enrolled later from the checklist's "Gateway agents" step.
+      await addGatewayNode(page, gwB);
+      await networkTab("Overview").click();
+      expect((await checklist(page))[3]).toBe("Next: Gateway agents (awaiting: gw-b) Enrol the agent on each gateway (wgo gateway enrol)");
+      await page.getByRole("link", { name: "Enrol the agent on each gateway (wgo gateway enrol)" }).click();
+      await page.getByRole("button", { name: "Issue agent enrolment token for gw-b" }).click();
+      await enrolAndRun(gwB);
+      await networkTab("Overview").click();
       expect((await checklist(page)).slice(2, 5)).toEqual([
         "Done: Gateway nodes",
         "Done: Gateway agents",
@@ -151,12 +153,17 @@ describeInChromium("a first-run operator, from an empty server to a ping through
         `then destination ${LAN}`,
       ];
       await timed("chain healthy", () =>
-        reloadUntil(page, "both hops healthy", async () => JSON.stringify(await hops.allTextContents()) === JSON.stringify(healthy), {
-          timeoutMs: HEALTHY_MS,
-          details: agentOutput,
-        }),
+        refreshUntil(
+          () => page.reload(),
+          "both hops healthy",
+          async () => JSON.stringify(await hops.allTextContents()) === JSON.stringify(healthy),
+          {
+            timeoutMs: HEALTHY_MS,
+            details: agentOutput,
+          },
+        ),
       );
-      await page.getByRole("navigation", { name: "Network sections" }).getByRole("link", { name: "Overview" }).click();
+      await networkTab("Overview").click();
       expect((await checklist(page)).slice(4)).toEqual(["Done: Routing policy", "Next: Device Enrol a device with wgo up"]);
     });
 
@@ -179,23 +186,14 @@ describeInChromium("a first-run operator, from an empty server to a ping through
       expect(reached, reached ? "" : `${await describeLab(lab)}\n${agentOutput()}`).toBe(true);
 
       // The path: the device's only peer is gw-a; gw-a sends on to gw-b, which receives from gw-a.
-      const admin = typedApi(server.baseUrl, await login(server.baseUrl, server.admin));
-      const nodes = expectAnswer(await admin.GET("/api/v1/nodes", { params: { query: { limit: 200 } } }), 200, "nodes").items;
-      const node = (name: string) => nodes.find((entry) => entry.name === name) ?? expect.fail(`no node ${name}`);
-      const [a, b] = [node("gw-a"), node("gw-b")];
-      expect(await peerKeys(DEVICE_IF)).toEqual([a.publicKey]);
-      const before = {
-        aToB: await peerBytes(agentInterface(a.id), b.publicKey ?? ""),
-        bFromA: await peerBytes(agentInterface(b.id), a.publicKey ?? ""),
-      };
+      const [a, b] = await nodesNamed(server, ["gw-a", "gw-b"]);
+      expect(await peerKeys(DEVICE_IF)).toEqual([a?.publicKey]);
+      const before = await hopBytes(a!, b!);
       expect(await hosts.d.ping(DESTINATION, 5)).toBe(true);
-      const after = {
-        aToB: await peerBytes(agentInterface(a.id), b.publicKey ?? ""),
-        bFromA: await peerBytes(agentInterface(b.id), a.publicKey ?? ""),
-      };
-      expect(after.aToB.tx, "gw-a forwards to gw-b").toBeGreaterThan(before.aToB.tx);
-      expect(after.bFromA.rx, "gw-b receives from gw-a").toBeGreaterThan(before.bFromA.rx);
-      expect(after.bFromA.tx, "gw-b replies through gw-a").toBeGreaterThan(before.bFromA.tx);
+      const after = await hopBytes(a!, b!);
+      expect(after.aToB, "gw-a forwards to gw-b").toBeGreaterThan(before.aToB);
+      expect(after.bFromA, "gw-b receives from gw-a").toBeGreaterThan(before.bFromA);
+      expect(after.bToA, "gw-b replies through gw-a").toBeGreaterThan(before.bToA);
 
       // Every step done: the checklist has gone from the network's page.
       await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Networks" }).click();

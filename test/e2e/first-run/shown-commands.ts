@@ -4,6 +4,7 @@
 // 127.0.0.1) and puts what it sets up inside with --netns, and each machine keeps its own state through
 // wgo's environment (WGO_HOME, WGO_GATEWAY_STATE), so the pasted text needs no flag of ours for that.
 import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeCommand, OutputTail, run } from "../support/command.ts";
 
@@ -15,6 +16,13 @@ export interface Machine {
   home: string;
   gatewayState: string;
 }
+
+/** A lab machine `name` standing for namespace `netns`, its state under `scratch`. */
+export const labMachine = (scratch: string, netns: string, name: string): Machine => ({
+  netns,
+  home: join(scratch, name),
+  gatewayState: join(scratch, `${name}-gw`),
+});
 
 /** The words of a shown command; it must be a wgo command on one line (what a copy button copies). */
 export function wordsOf(shown: string): string[] {
@@ -61,17 +69,4 @@ export function startShown(machine: Machine, shown: string, extra: string[] = []
       return exited;
     },
   };
-}
-
-/** A peer's byte counters on a WireGuard interface (wireguard-go's socket is in the real /run/wireguard). */
-export async function peerBytes(ifname: string, peerKey: string): Promise<{ rx: number; tx: number }> {
-  const dump = (await run(["wg", "show", ifname, "dump"])).stdout.trim().split("\n").slice(1);
-  const fields = dump.map((line) => line.split("\t")).find((line) => line[0] === peerKey);
-  return { rx: Number(fields?.[5] ?? 0), tx: Number(fields?.[6] ?? 0) };
-}
-
-/** The public keys of an interface's peers. */
-export async function peerKeys(ifname: string): Promise<string[]> {
-  const dump = (await run(["wg", "show", ifname, "dump"])).stdout.trim().split("\n").slice(1);
-  return dump.map((line) => line.split("\t")[0] ?? "");
 }
