@@ -14,6 +14,8 @@ export interface AdminAgentsProps {
   gateways: Schema<"Gateway">[];
   /** An enrolment token just issued: shown in this answer only. */
   token?: Schema<"AgentEnrolmentToken">;
+  /** The console's own origin: the API a gateway daemon enrols with (its command is shown whole). */
+  origin?: string;
   error?: { message: string; fields?: { path: string; message: string }[] };
   /** The API's cursor after this page (null: the last), and the search that made it. */
   nextCursor?: string | null;
@@ -22,15 +24,29 @@ export interface AdminAgentsProps {
 
 /** Gateway agents (managers and daemons): list, revoke, and issue single-use enrolment tokens. */
 export function AdminAgentsPage(props: AdminAgentsProps) {
-  const { user, csrfToken, agents, regions, gateways, token, error, nextCursor = null, search } = props;
+  const { user, csrfToken, agents, regions, gateways, token, origin, error, nextCursor = null, search } = props;
   return (
     <Page title="Agents" user={user} csrfToken={csrfToken} section="/admin">
       <AdminNav current="/admin/agents" />
       {token && (
         <SecretOnce id="agent-token" label="Agent enrolment token" value={token.token}>
-          <p>
-            Single use, until {token.expiresAt}. On a gateway: <code>wgo gateway enrol --api … --token …</code>
-          </p>
+          <p>Single use, until {token.expiresAt}.</p>
+          {token.kind === "gateway-daemon" && origin ? (
+            // The whole command, as the node page shows it: nothing left for the operator to assemble.
+            <>
+              <p>On the gateway machine, as root:</p>
+              <pre class="command">
+                <code id="agent-enrol-command">{`wgo gateway enrol --api ${origin} --token ${token.token}`}</code>
+              </pre>
+              <button type="button" class="secondary" data-copy="agent-enrol-command">
+                Copy enrol command
+              </button>
+            </>
+          ) : (
+            <p>
+              A gateway manager enrols with it through the API: <code>POST /api/v1/agents/enrol</code> (docs/agents.md).
+            </p>
+          )}
         </SecretOnce>
       )}
       <ErrorNotice message={error?.message} fields={error?.fields} />

@@ -16,6 +16,13 @@ export function GroupPage(props: GroupProps) {
     <Page title={`Group ${group.name}`} user={user} csrfToken={csrfToken} section="/groups">
       <p>
         Your role: <strong>{group.role}</strong>. <a href="/groups">All groups</a>
+        {/* The first-run path goes group → network: the next step, with this group already chosen. */}
+        {canManage && (
+          <>
+            {" "}
+            · <a href={`/networks?group=${encodeURIComponent(group.id)}#create-network`}>Create a network in {group.name}</a>
+          </>
+        )}
       </p>
       {/* A refusal whose form is not on this page (a viewer's forged POST) shows at the top. */}
       {error && (error.form === "row" || !canManage) && <ErrorNotice message={error.message} fields={error.fields} />}

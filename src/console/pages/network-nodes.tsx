@@ -1,7 +1,7 @@
 import type { Schema } from "../../../client/index.ts";
 import { CsrfField, EmptyState } from "../layout";
 import { SearchBox, SearchResult } from "../list-filter";
-import { NextPage } from "../parts";
+import { NextPage, PostButton } from "../parts";
 import type { FormError } from "../form";
 import type { GatewayChoice } from "../routes/gateway-choices";
 import type { ConsoleUser } from "../types";
@@ -37,7 +37,7 @@ export function NetworkNodesPage(props: NodesProps) {
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/nodes" error={error}>
       {added && <NodeAdded {...added} csrfToken={csrfToken} networkId={network.id} platformAdmin={platformAdmin} />}
-      <AwaitingNotice nodes={nodes} />
+      <AwaitingNotice nodes={nodes} tokens={canChange && platformAdmin ? { base, csrfToken } : undefined} />
       <SearchBox path={base} label="Search nodes by name or address" q={q} />
       <SearchResult q={q} shown={nodes.length} searched={search.searched} more={nextCursor !== null} />
       {nodes.length === 0 && q ? null : nodes.length === 0 ? (
@@ -120,14 +120,29 @@ function EndpointForm({ csrfToken, base, node }: { csrfToken: string; base: stri
   );
 }
 
-/** Why a config downloaded now lacks peers and routes: gateway nodes still waiting for their agent's key. */
-function AwaitingNotice({ nodes }: { nodes: Schema<"Node">[] }) {
+/**
+ * Why a config downloaded now lacks peers and routes: gateway nodes still waiting for their agent's key. For a
+ * platform admin, a token button per such node: the way back to its enrol command once the page that followed
+ * its creation is gone (the checklist's "Gateway agents" step links here).
+ */
+function AwaitingNotice({ nodes, tokens }: { nodes: Schema<"Node">[]; tokens?: { base: string; csrfToken: string } }) {
   const awaiting = awaitingAgent(nodes);
   if (awaiting.length === 0) return null;
+  const waiting = nodes.filter((node) => awaiting.includes(node.name));
   return (
-    <p class="notice">
-      Awaiting their gateway agent: {awaiting.join(", ")}. Until an agent registers a node's key, the configs downloaded here leave that
-      node out, with the routes of policies through it. Enrol the agent (<code>wgo gateway enrol</code>), then download again.
-    </p>
+    <div class="notice">
+      <p>
+        Awaiting their gateway agent: {awaiting.join(", ")}. Until an agent registers a node's key, the configs downloaded here leave that
+        node out, with the routes of policies through it. Enrol the agent (<code>wgo gateway enrol</code>), then download again.
+      </p>
+      {tokens &&
+        waiting.map((node) => (
+          <PostButton
+            action={`${tokens.base}/${node.id}/agent-token`}
+            csrfToken={tokens.csrfToken}
+            label={`Issue agent enrolment token for ${node.name}`}
+          />
+        ))}
+    </div>
   );
 }

@@ -42,7 +42,16 @@ export function NetworksPage(props: NetworksProps) {
       <SearchResult q={q} shown={networks.length} searched={search.searched} more={nextCursor !== null} />
       {networks.length === 0 && q ? null : networks.length === 0 ? (
         <EmptyState>
-          No networks yet.{creatableIn.length > 0 ? " Create the first one below." : " Ask a group owner to add you to one."}
+          No networks yet.
+          {creatableIn.length > 0 ? (
+            " Create the first one below."
+          ) : (
+            // An empty server's first page after sign-in: a network lives in a group, so the way on is making one.
+            <>
+              {" "}
+              A network belongs to a group: <a href="/groups">create a group</a> first, or ask a group owner to add you to theirs.
+            </>
+          )}
         </EmptyState>
       ) : (
         <table>

@@ -76,6 +76,14 @@ function EnrolSteps({ csrfToken, networkId, node, platformAdmin, origin, token, 
           <button type="button" class="secondary" data-copy="service-command">
             Copy service command
           </button>
+          {/* install-service needs systemd; elsewhere (a container, another service manager) the agent is this one process. */}
+          <p>Or, without systemd, run the agent in the foreground (or under your own service manager):</p>
+          <pre class="command">
+            <code id="run-command">wgo gateway run</code>
+          </pre>
+          <button type="button" class="secondary" data-copy="run-command">
+            Copy run command
+          </button>
         </li>
       </ol>
     </>

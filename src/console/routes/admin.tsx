@@ -105,7 +105,7 @@ adminRoutes.post("/admin/agents/tokens", async (c) => {
     const view = await agentsView(c).catch(() => Promise.reject(new ApiFailure(message, status)));
     return c.html(<AdminAgentsPage {...view} error={{ message, fields }} />, status);
   }
-  return c.html(<AdminAgentsPage {...(await agentsView(c))} token={issued.data} />, 201);
+  return c.html(<AdminAgentsPage {...(await agentsView(c))} token={issued.data} origin={new URL(c.req.url).origin} />, 201);
 });
 
 adminRoutes.post("/admin/agents/:id/revoke", async (c) => {

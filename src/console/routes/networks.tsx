@@ -30,7 +30,9 @@ async function listPage(c: Context<SignedInEnv>, cursor?: string, q?: string) {
 
 networkRoutes.get("/networks", async (c) => {
   const page = await listPage(c, c.req.query("cursor"), searchWords(c.req.query("q")));
-  return c.html(<NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} />);
+  // ?group= preselects the group (the group page's "Create a network in …" link).
+  const values = { groupId: c.req.query("group") ?? "" };
+  return c.html(<NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} values={values} />);
 });
 
 networkRoutes.post("/networks", async (c) => {

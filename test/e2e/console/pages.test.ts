@@ -24,6 +24,8 @@ function mainPages(showcase: Showcase) {
     { name: "network-overview", path: network },
     { name: "nodes", path: `${network}/nodes` },
     { name: "policies", path: `${network}/policies` },
+    { name: "map", path: `${network}/map` },
+    { name: "node", path: `${network}/nodes/${showcase.nodeId}` },
     { name: "dns", path: `${network}/dns` },
     { name: "status", path: `${network}/status` },
     { name: "access", path: `${network}/access` },

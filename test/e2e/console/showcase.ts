@@ -7,6 +7,8 @@ export interface Showcase {
   groupId: string;
   networkId: string;
   policyId: string;
+  /** gw-fra: a gateway node with an agent, serving DNS, first hop of the policy (the node page's picture). */
+  nodeId: string;
 }
 
 /** A WireGuard public key: the raw 32 bytes of an X25519 public key, base64. */
@@ -99,7 +101,7 @@ export async function buildShowcase(baseUrl: string, admin: TypedApiClient): Pro
   // gw-fra and gw-ams run their agents; gw-par's never reported (the chain shows it unhealthy, standby).
   await reportAsAgent(baseUrl, admin, inventory[0]?.id ?? "", fra?.id ?? "");
   await reportAsAgent(baseUrl, admin, inventory[1]?.id ?? "", ams?.id ?? "");
-  return { groupId: group.id, networkId: network.id, policyId: policy.id };
+  return { groupId: group.id, networkId: network.id, policyId: policy.id, nodeId: fra?.id ?? "" };
 }
 
 /** What a gateway machine's agent does: enrol for its inventory gateway, read the desired state, report it applied. */
