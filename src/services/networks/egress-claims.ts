@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { nodes } from "../../db/schema";
 import type { Db } from "../../db/client";
 import { domainError } from "../../lib/errors";
 import type { HeldNetwork } from "./memory/held-network";
@@ -37,7 +38,7 @@ export function egressClaim(held: HeldNetwork, gatewayPath: readonly string[], d
   return { gatewayIds: [...gatewayIds], destinationCidr };
 }
 
-interface OtherNode {
+export interface OtherNode {
   id: string;
   gateway_id: string;
 }
@@ -52,12 +53,30 @@ interface OtherPolicy {
  * claim's out, or null. Lists travel as one JSON parameter each (D1 binds at most 100 per statement).
  */
 export async function overlappingEgress(db: Db, networkId: string, claim: EgressClaim): Promise<string | null> {
+  if (!claimsEgress(claim)) return null;
+  return overlapAmong(db, claim, await otherNodesQuery(db, networkId, claim));
+}
+
+/** Whether the claim can overlap anything: a parsable range leaving at some inventory gateway. */
+export const claimsEgress = (claim: EgressClaim) => claim.gatewayIds.length > 0 && parseCidr(claim.destinationCidr).ok;
+
+/** Other networks' gateway nodes on the claim's gateways: the first read of the check (a batch may carry it). */
+export const otherNodesQuery = (db: Db, networkId: string, claim: EgressClaim) =>
+  db
+    .select({ id: nodes.id, gateway_id: sql<string>`${nodes.gatewayId}` })
+    .from(nodes)
+    .where(
+      and(
+        eq(nodes.isGateway, true),
+        ne(nodes.networkId, networkId),
+        sql`${nodes.gatewayId} in (select value from json_each(${JSON.stringify(claim.gatewayIds)}))`,
+      ),
+    );
+
+/** The rest of the check, given `otherNodesQuery`'s rows: a second read only when another network is there. */
+export async function overlapAmong(db: Db, claim: EgressClaim, others: OtherNode[]): Promise<string | null> {
   const mine = parseCidr(claim.destinationCidr);
-  if (!mine.ok || claim.gatewayIds.length === 0) return null;
-  const others = await db.all<OtherNode>(sql`select n.id, n.gateway_id from nodes n
-    where n.is_gateway = 1 and n.network_id <> ${networkId}
-      and n.gateway_id in (select value from json_each(${JSON.stringify(claim.gatewayIds)}))`);
-  if (others.length === 0) return null;
+  if (!mine.ok || others.length === 0) return null;
   const gatewayOf = new Map(others.map((node) => [node.id, node.gateway_id]));
   // The policies of those networks whose last hop is one of those nodes, or a pool (with its members).
   const policies = await db.all<OtherPolicy>(sql`select p.destination_cidr, p.gateway_path, pl.members as pool_members

@@ -55,7 +55,14 @@ export type Settings = z.infer<typeof SettingsSchema>;
 const SETTINGS_ID = "platform";
 
 export async function readSettings(db: Db): Promise<{ settings: Settings; updatedAt: string | null; updatedBy: string | null }> {
-  const row = await db.select().from(adminSettings).where(eq(adminSettings.id, SETTINGS_ID)).get();
+  return settingsFromRow((await settingsQuery(db))[0]);
+}
+
+/** The stored settings row's query (at most one row), for a caller that batches its reads. */
+export const settingsQuery = (db: Db) => db.select().from(adminSettings).where(eq(adminSettings.id, SETTINGS_ID));
+
+/** The settings a stored row holds (none: the defaults). */
+export function settingsFromRow(row: typeof adminSettings.$inferSelect | undefined) {
   // Stored values were validated on write; parsing again fills defaults added since.
   const parsed = SettingsSchema.safeParse(row?.value ?? {});
   return {
