@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import type { Env } from "../../lib/env";
 import { nowIso } from "../../lib/ids";
 import { type AuditContext, auditStatement, type DomainEvent } from "../audit/audit-trail";
-import { eventStatements } from "../notifications/emit";
+import { eventStatements, queuedAny } from "../notifications/emit";
 import { type ActingAuthority, actingAuthority, guardStatement, isGuardRefusal, refusal } from "./acting-authority";
 import type { DirectoryReads } from "./directory-reads";
 import type { HotStore } from "./hot/hot-store";
@@ -46,8 +46,11 @@ export interface WriterContext {
 
 /** Where a write's batch goes when it commits with others (WriteRunner, over writer/combined-commits.ts). */
 export interface Staging {
-  /** The write's statements, to commit with the writes staged around it (a write may commit more than once). */
-  stage(items: BatchItem<"sqlite">[]): void;
+  /**
+   * The write's statements, to commit with the writes staged around it (a write may commit more than once);
+   * `seen` is given their results once they have.
+   */
+  stage(items: BatchItem<"sqlite">[], seen?: (results: unknown[]) => void): void;
   /** Before a batch of the write's own (its results decide what happened): the writes before it commit first. */
   alone(): Promise<void>;
 }
@@ -81,16 +84,19 @@ export async function commit(ctx: WriterContext, statements: BatchItem<"sqlite">
   const staging = ctx.staging;
   if (staging && (!conditional || conditional.rowAt !== undefined)) {
     const asserted = conditional?.rowAt === undefined ? statements : assertWrote(ctx.db, statements, conditional.rowAt);
-    staging.stage([...guard, ...asserted, ...trailing]);
-    if (outbox) ctx.notificationIds.push(outbox.id);
+    const fanOutAt = guard.length + asserted.length + trailing.length - 1;
+    // Only an event that queued a delivery gets the first attempt after the answer.
+    const seen = outbox && ((results: unknown[]) => queuedAny(results[fanOutAt]) && ctx.notificationIds.push(outbox.id));
+    staging.stage([...guard, ...asserted, ...trailing], seen || undefined);
     return speculated(statements);
   }
   if (staging) await staging.alone();
   const [first, ...rest] = [...guard, ...statements, ...trailing];
   if (!first) return [];
-  const results = (await batchUnlessRefused(ctx, [first, ...rest], authority)).slice(guard.length, guard.length + statements.length);
+  const all = await batchUnlessRefused(ctx, [first, ...rest], authority);
+  const results = all.slice(guard.length, guard.length + statements.length);
   if (conditional && !conditional.happened(results)) return results;
-  if (outbox) ctx.notificationIds.push(outbox.id);
+  if (outbox && queuedAny(all.at(-1))) ctx.notificationIds.push(outbox.id);
   return results;
 }
 

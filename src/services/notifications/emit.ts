@@ -35,28 +35,34 @@ const fanOut = (db: Db, eventId: string, input: EventInput, now: string) => {
     ),
   );
   const eventKept = exists(db.select({ one: sql`1` }).from(notificationEvents).where(eq(notificationEvents.id, eventId)));
-  return db.insert(notificationDeliveries).select(
-    db
-      .select({
-        id: sql<string>`'ndl_' || lower(hex(randomblob(16)))`.as("id"),
-        eventId: sql<string>`${eventId}`.as("event_id"),
-        channelId: c.id,
-        userId: c.userId,
-        status: sql<"pending">`'pending'`.as("status"),
-        attempts: sql<number>`0`.as("attempts"),
-        nextAttemptAt: sql<string>`${now}`.as("next_attempt_at"),
-        lastAttemptAt: sql<null>`null`.as("last_attempt_at"),
-        lastStatusCode: sql<null>`null`.as("last_status_code"),
-        lastError: sql<null>`null`.as("last_error"),
-        deliveredAt: sql<null>`null`.as("delivered_at"),
-        createdAt: sql<string>`${now}`.as("created_at"),
-        updatedAt: sql<string>`${now}`.as("updated_at"),
-      })
-      .from(c)
-      .innerJoin(users, eq(users.id, c.userId))
-      .where(and(eq(c.enabled, true), isNull(users.disabledAt), subscribed, mayRead, eventKept)),
-  );
+  return db
+    .insert(notificationDeliveries)
+    .select(
+      db
+        .select({
+          id: sql<string>`'ndl_' || lower(hex(randomblob(16)))`.as("id"),
+          eventId: sql<string>`${eventId}`.as("event_id"),
+          channelId: c.id,
+          userId: c.userId,
+          status: sql<"pending">`'pending'`.as("status"),
+          attempts: sql<number>`0`.as("attempts"),
+          nextAttemptAt: sql<string>`${now}`.as("next_attempt_at"),
+          lastAttemptAt: sql<null>`null`.as("last_attempt_at"),
+          lastStatusCode: sql<null>`null`.as("last_status_code"),
+          lastError: sql<null>`null`.as("last_error"),
+          deliveredAt: sql<null>`null`.as("delivered_at"),
+          createdAt: sql<string>`${now}`.as("created_at"),
+          updatedAt: sql<string>`${now}`.as("updated_at"),
+        })
+        .from(c)
+        .innerJoin(users, eq(users.id, c.userId))
+        .where(and(eq(c.enabled, true), isNull(users.disabledAt), subscribed, mayRead, eventKept)),
+    )
+    .returning({ id: notificationDeliveries.id });
 };
+
+/** Whether the fan-out statement's result (eventStatements' second) queued any delivery: else there is nothing to attempt. */
+export const queuedAny = (fanOutResult: unknown) => Array.isArray(fanOutResult) && fanOutResult.length > 0;
 
 /**
  * The statements that record one event and queue its deliveries: batched with the change that raised it

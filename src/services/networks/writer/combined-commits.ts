@@ -27,6 +27,8 @@ export interface Staged {
   networkId: string;
   before: Revisions;
   items: BatchItem<"sqlite">[];
+  /** Who reads the results of some of the items (from `at`, `count` of them) once they committed. */
+  watchers: { at: number; count: number; seen: (results: unknown[]) => void }[];
 }
 
 interface Entry {
@@ -95,9 +97,10 @@ export class CombinedCommits {
       const staged = entries.flatMap((entry) => (entry.staged ? [entry.staged] : []));
       try {
         if (staged.length > 0) {
-          await this.db.batch(combinedBatch(this.db, staged));
+          const results = await this.db.batch(combinedBatch(this.db, staged));
           this.counts.batches++;
           this.counts.combinedWrites += staged.length;
+          showResults(staged, results);
         }
         for (const entry of entries) entry.settle();
       } catch {
@@ -110,6 +113,15 @@ export class CombinedCommits {
     }
     this.flushing = false;
     for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+}
+
+/** Each write's watchers get their items' results (after the batch's leading revision guard). */
+function showResults(staged: Staged[], results: unknown[]) {
+  let base = 1;
+  for (const write of staged) {
+    for (const { at, count, seen } of write.watchers) seen(results.slice(base + at, base + at + count));
+    base += write.items.length;
   }
 }
 

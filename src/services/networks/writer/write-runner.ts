@@ -163,12 +163,14 @@ export class WriteRunner {
   private async writeCombined<T>(combined: CombinedCommits, job: Job<T>): Promise<WriteResult<T>> {
     const { audit, task, directory } = job;
     const staging: Staging = {
-      stage: (items) => {
+      stage: (items, seen) => {
         const network = this.memory.heldNetwork();
         if (!network) throw new RetryAlone();
         const { id: networkId, routingRevision, dnsRevision } = network;
-        this.running.staged ??= { networkId, before: { routingRevision, dnsRevision }, items: [] };
-        this.running.staged.items.push(...items);
+        this.running.staged ??= { networkId, before: { routingRevision, dnsRevision }, items: [], watchers: [] };
+        const { staged } = this.running;
+        if (seen) staged.watchers.push({ at: staged.items.length, count: items.length, seen });
+        staged.items.push(...items);
         // The batch asserts the revisions the copy has: no read needs to confirm it.
         this.memory.usedUnchecked = false;
       },
