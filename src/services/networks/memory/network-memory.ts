@@ -45,7 +45,7 @@ export class NetworkMemory {
    * Set by the writer around a write whose batch asserts the revisions it ran on (a combined commit): such a
    * write may take the copy without reading D1's row, since a copy D1 has moved away from fails its batch and
    * the write runs again alone. `usedUnchecked` tells the writer a write did, so that an outcome with no
-   * batch to assert it (a refusal, a no-op) is computed again alone.
+   * batch to assert it (a refusal, a no-op) is first confirmed against D1 (`confirmUnchecked`).
    */
   trustCopy = false;
   usedUnchecked = false;
