@@ -27,11 +27,22 @@ export class HotReports {
     return { held, hot: await this.hot.open(this.writes.db, networkId) };
   }
 
+  /**
+   * For a report: the copy the writer holds, as it is, without reading D1's revisions (a beat reads no D1 row).
+   * Routing changes all go through this writer, so the copy is the network's; a report uses it only for its
+   * peers' keys, its endpoints and the revision its answer names (config reads check D1 before they serve).
+   */
+  private async openForReport(networkId: string) {
+    const copy = this.writes.memory.heldCopy();
+    if (copy?.network.id !== networkId) return this.open(networkId);
+    return { held: copy, hot: await this.hot.open(this.writes.db, networkId) };
+  }
+
   heartbeat(beat: ReportedHeartbeat) {
     return capture(async () => {
-      const { held, hot } = await this.open(beat.networkId);
+      const { held, hot } = await this.openForReport(beat.networkId);
       const delta = storeReport(hot, held, beat);
-      await unwrap(this.nat.observe(beat.networkId, [heartbeatPathReport(beat, delta)]));
+      await unwrap(this.nat.observe(beat.networkId, [heartbeatPathReport(beat, delta)], held));
       await this.presence.noticeReport(beat.networkId, beat.nodeId);
       // What the beat taught (its own endpoints) may have moved the revision: the answer names the one after it.
       return {
@@ -43,10 +54,10 @@ export class HotReports {
 
   agentReports(networkId: string, reports: AgentNodeReport[]) {
     return capture(async () => {
-      const { held, hot } = await this.open(networkId);
+      const { held, hot } = await this.openForReport(networkId);
       const deltas = reports.map((report) => storeReport(hot, held, report));
       const paths = reports.flatMap((report, index) => agentPathReport(report, deltas[index] ?? null) ?? []);
-      if (paths.length > 0) await unwrap(this.nat.observe(networkId, paths));
+      if (paths.length > 0) await unwrap(this.nat.observe(networkId, paths, held));
       await this.presence.noticeReport(networkId); // their tunnels reach /metrics through the check
       return reports.map((report, index) => ({ nodeId: report.nodeId, peerReport: peerReportAnswer(deltas[index] ?? null) }));
     });

@@ -2,6 +2,7 @@ import { type Env, getConfig } from "../../../lib/env";
 import { candidateChangesOf, evaluateNatPaths, learnCandidates, type PathReport } from "../operations/nat-paths";
 import { natRules } from "../nat/rules";
 import { NatTracker } from "../nat/tracker";
+import type { HeldNetwork } from "../memory/held-network";
 import type { WriteRunner } from "./write-runner";
 import type { WriterAlarm } from "./writer-alarm";
 
@@ -22,9 +23,12 @@ export class NatClock {
     private readonly alarm: WriterAlarm,
   ) {}
 
-  /** Reports of one network: learn what changed (one queued write, only then), and look at its pairs soon. */
-  async observe(networkId: string, reports: PathReport[]) {
-    const held = await this.writes.memory.forRead(this.writes.db, networkId);
+  /**
+   * Reports of one network: learn what changed (one queued write, only then), and look at its pairs soon.
+   * `copy`: the network as the report was stored against (hot-reports.ts), so a beat reads no D1 row here.
+   */
+  async observe(networkId: string, reports: PathReport[], copy?: HeldNetwork) {
+    const held = copy ?? (await this.writes.memory.forRead(this.writes.db, networkId));
     const rules = natRules(getConfig(this.env));
     const changes = candidateChangesOf(held, this.tracker, reports, rules);
     if (changes.size > 0) {
