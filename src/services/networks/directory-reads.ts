@@ -8,6 +8,9 @@ import { type EffectiveSettings, effectiveSettings, settingsFromRow, settingsQue
 import { claimsEgress, type EgressClaim, type OtherNode, otherNodesQuery, overlapAmong } from "./egress-claims";
 import type { HeldNetwork } from "./memory/held-network";
 
+/** Starts a write's directory reads before its turn in the writer's queue, given the copy held then. */
+export type Warm = (reads: DirectoryReads, held: HeldNetwork | null) => void;
+
 /**
  * One write's reads of rows its network's writes never change: the admin settings, a member's role, the
  * gateway inventory and other networks' egress claims. They read D1 as committed, without waiting for the

@@ -4,7 +4,7 @@ import { nodes, routingPolicies } from "../../../db/schema";
 import { conflict, domainError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
-import type { DirectoryReads } from "../directory-reads";
+import type { Warm } from "../directory-reads";
 import { egressClaim, egressRefusal } from "../egress-claims";
 import { assignmentWithdrawn, stillAssigned } from "../gateway-eligibility";
 import { managedWrite, type WriteCaller } from "../write-access";
@@ -84,13 +84,15 @@ const pathNodesOf = (held: HeldNetwork, input: PolicyInput) =>
  * The reads a policy write will make, started before its turn in the writer's queue, on the copy as it is
  * then (a write ahead of it may change the copy: the write then reads what differs, in its turn).
  */
-export function warmPolicyReads(reads: DirectoryReads, held: HeldNetwork | null, input: PolicyInput, caller: WriteCaller) {
-  if (!held) return;
-  void reads.role(held.network.groupId, caller.userId);
-  void reads.settings();
-  void reads.inventory(held, pathNodesOf(held, input));
-  void reads.egress(held.network.id, egressClaim(held, input.gatewayPath, input.destinationCidr));
-}
+export const warmPolicyReads =
+  (input: PolicyInput, caller: WriteCaller): Warm =>
+  (reads, held) => {
+    if (!held) return;
+    void reads.role(held.network.groupId, caller.userId);
+    void reads.settings();
+    void reads.inventory(held, pathNodesOf(held, input));
+    void reads.egress(held.network.id, egressClaim(held, input.gatewayPath, input.destinationCidr));
+  };
 
 /** policy.changed names the policy as it now is (for a deletion: its id and name) and who changed it. */
 function policyEvent(ctx: WriterContext, held: HeldNetwork, action: "created" | "updated" | "deleted", policy: PolicyRow) {

@@ -32,7 +32,7 @@ import { evaluatePoolsNow } from "../operations/pool-failover";
 import { groupWriter } from "./group-writer";
 import { POOL_CHECK_MS, PoolClock } from "./pool-clock";
 import { typedStub } from "./typed-stub";
-import { type Warm, WriteRunner } from "./write-runner";
+import { WriteRunner } from "./write-runner";
 import { WriterAlarm } from "./writer-alarm";
 import { statsOf, type WriterStats } from "./writer-stats";
 import type { WriterContext } from "../commit";
@@ -113,11 +113,10 @@ export class NetworkWriter extends DurableObject<Env> {
 
   /** Policy writes authorise `caller` themselves (write-access.ts): the Worker reads no network row for them. */
   createPolicy(networkId: string, input: policies.PolicyInput, caller: WriteCaller, audit?: AuditContext) {
-    const warm: Warm = (reads, held) => policies.warmPolicyReads(reads, held, input, caller);
-    return this.writes.write(audit, (ctx) => policies.createPolicy(ctx, networkId, input, caller), warm);
+    return this.writes.write(audit, (ctx) => policies.createPolicy(ctx, networkId, input, caller), policies.warmPolicyReads(input, caller));
   }
   replacePolicy(networkId: string, policyId: string, input: policies.PolicyInput, caller: WriteCaller, audit?: AuditContext) {
-    const warm: Warm = (reads, held) => policies.warmPolicyReads(reads, held, input, caller);
+    const warm = policies.warmPolicyReads(input, caller);
     return this.writes.write(audit, (ctx) => policies.replacePolicy(ctx, networkId, policyId, input, caller), warm);
   }
   deletePolicy(networkId: string, policyId: string, caller: WriteCaller, audit?: AuditContext) {

@@ -7,7 +7,7 @@ import { capture, type WriteResult } from "../../../lib/write-result";
 import type { AuditContext } from "../../audit/audit-trail";
 import { deliverInBackground } from "../../notifications/queue";
 import type { Staging, WriterContext } from "../commit";
-import { DirectoryReads } from "../directory-reads";
+import { DirectoryReads, type Warm } from "../directory-reads";
 import type { HotStore } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import { NetworkMemory } from "../memory/network-memory";
@@ -24,9 +24,6 @@ export interface WriterHooks {
   /** Concurrent writes commit together (combined-commits.ts): a network's writer, which holds its network. */
   combine?: boolean;
 }
-
-/** Starts a write's directory reads before its turn (directory-reads.ts), given the copy held then. */
-export type Warm = (reads: DirectoryReads, held: HeldNetwork | null) => void;
 
 /** One write asked of the runner: the request it serves, what it does, and its directory reads. */
 interface Job<T> {
