@@ -7,11 +7,11 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, login } from "../support/api-client.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
+import { killRepeatedly, sleep } from "./sigkills.ts";
 
 const DEVICES = 20;
 const KILLS = 3;
 const key = () => randomBytes(32).toString("base64");
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("heartbeats across SIGKILLs of the server", () => {
   let server: WorkerServer;
@@ -62,13 +62,8 @@ describe("heartbeats across SIGKILLs of the server", () => {
       }
     };
     const beaters = devices.map((_, index) => beat(index));
-    const acknowledgedAtKill: number[] = [];
-    for (let kill = 0; kill < KILLS; kill++) {
-      await sleep(3000);
-      acknowledgedAtKill.push(acknowledged.reduce((sum, n) => sum + n + 1, 0));
-      await server.killAndRestart();
-    }
-    await sleep(2000);
+    const beatsSoFar = () => acknowledged.reduce((sum, n) => sum + n + 1, 0);
+    const acknowledgedAtKill = await killRepeatedly(server, KILLS, beatsSoFar);
     beating = false;
     await Promise.all(beaters);
 
@@ -86,9 +81,8 @@ describe("heartbeats across SIGKILLs of the server", () => {
       return stored < acknowledged[index]! ? [`device ${index}: acknowledged beat ${acknowledged[index]}, stored ${stored}`] : [];
     });
     for (const device of devices) expect((await reader.get(`/nodes/${device.nodeId}`)).body.lastSeenAt).toBeTruthy();
-    const total = acknowledged.reduce((sum, n) => sum + n + 1, 0);
     console.log(
-      `heartbeat durability: ${DEVICES - behind.length} of ${DEVICES} devices hold their last acknowledged beat (${total} beats acknowledged, ${failed} failed while down, ${KILLS} SIGKILLs)`,
+      `heartbeat durability: ${DEVICES - behind.length} of ${DEVICES} devices hold their last acknowledged beat (${beatsSoFar()} beats acknowledged, ${failed} failed while down, ${KILLS} SIGKILLs)`,
     );
     expect(behind).toEqual([]);
   });

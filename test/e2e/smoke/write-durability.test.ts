@@ -6,11 +6,11 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, login } from "../support/api-client.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
+import { killRepeatedly, sleep } from "./sigkills.ts";
 
 const WRITERS = 50;
 const KILLS = 3;
 const key = () => randomBytes(32).toString("base64");
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("concurrent writes across SIGKILLs of the server", () => {
   let server: WorkerServer;
@@ -50,13 +50,7 @@ describe("concurrent writes across SIGKILLs of the server", () => {
       }
     };
     const writers = Array.from({ length: WRITERS }, (_, client) => writer(client));
-    const acknowledgedAtKill: number[] = [];
-    for (let kill = 0; kill < KILLS; kill++) {
-      await sleep(3000);
-      acknowledgedAtKill.push(acknowledged.length);
-      await server.killAndRestart();
-    }
-    await sleep(2000);
+    const acknowledgedAtKill = await killRepeatedly(server, KILLS, () => acknowledged.length);
     writing = false;
     await Promise.all(writers);
 
