@@ -1,6 +1,7 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { json as asJson, asText } from "../../client/index.ts";
-import { api, byId, post } from "../helpers/api";
+import { api, byId, patch, post } from "../helpers/api";
 import { expectRefused } from "../helpers/expect-error";
 import { createGateway, createNode, expectStatus, fakePublicKey, networkSetup } from "../helpers/factories";
 import { rowsOf } from "../helpers/state";
@@ -118,6 +119,18 @@ describe("nodes", () => {
     expect(expectStatus(await client.GET("/api/v1/networks/{id}", byId(network.id)), 200).routingRevision).toBe(2);
     const demoted = expectStatus(await client.PATCH("/api/v1/nodes/{id}", { ...byId(node.id), body: { roles: [] } }), 200);
     expect(demoted).toMatchObject({ roles: [], gatewayId: null });
+  });
+
+  it("an update answers with the node's last report, not the writer's copy of it (held as loaded)", async () => {
+    const { admin, network } = await networkSetup();
+    const node = await createNode(admin, network.id);
+    // Reported after the writer loaded the node: a gateway agent writes these columns in D1, outside the writer.
+    const seen = new Date(Date.now() - 5000).toISOString();
+    await env.DB.prepare("update nodes set last_seen_at = ? where id = ?").bind(seen, node.id).run();
+    const renamed = await patch(`/nodes/${node.id}`, { name: "renamed-after-report" }, admin.token);
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.name).toBe("renamed-after-report");
+    expect(renamed.body.lastSeenAt).toBe(seen);
   });
 
   it("a network with nodes cannot be deleted or moved to another CIDR (409)", async () => {
