@@ -3,7 +3,9 @@
 // destinations it is a hop for. Both become one table per WireGuard interface, replaced in one nft
 // transaction; a network in open mode sends neither, and the table goes. Stateful: replies to an allowed
 // flow pass both ways, so a denied pair that still holds a peer entry (one side may reach the other)
-// carries only the allowed direction. This file renders; callers run `nft -f -` with its text.
+// carries only the allowed direction. A table is reloaded only when its rules change (its comment names
+// them): a reload resets the counters an operator reads to see which rule stopped a flow.
+import { createHash } from "node:crypto";
 import { outermost } from "./cidr.mjs";
 import { runNft } from "./nft.mjs";
 
@@ -80,7 +82,6 @@ function forwardLines(rules) {
 export function accessRuleset({ iface, accessRules, forwardRules = [], destinations = [] }) {
   const table = accessTable(iface);
   const lines = [
-    `table inet ${table} {`,
     "  chain input {",
     "    type filter hook input priority filter; policy accept;",
     `    iifname != "${iface}" accept`,
@@ -101,8 +102,19 @@ export function accessRuleset({ iface, accessRules, forwardRules = [], destinati
       "  }",
     );
   }
-  lines.push("}");
-  return `table inet ${table} {}\ndelete table inet ${table}\n${lines.join("\n")}\n`;
+  const body = lines.join("\n");
+  const named = `table inet ${table} {\n  comment "${rulesetMark(body)}"\n${body}\n}`;
+  return `table inet ${table} {}\ndelete table inet ${table}\n${named}\n`;
+}
+
+/** The comment a loaded table carries: a digest of its chains, so an unchanged ruleset is seen as loaded. */
+const rulesetMark = (body) => `wgo ${createHash("sha256").update(body).digest("hex").slice(0, 16)}`;
+
+/** Whether the table nft holds now carries `script`'s mark (one `nft list`; a missing table is not loaded). */
+async function alreadyLoaded(sys, iface, script) {
+  const mark = /comment "(wgo [0-9a-f]+)"/.exec(script)?.[1];
+  const listed = await sys.run(["nft", "list", "table", "inet", accessTable(iface)]);
+  return listed.code === 0 && listed.stdout.includes(`comment "${mark}"`);
 }
 
 /** Removes the interface's table (open mode, or `wgo down`); nft accepts it whether or not the table exists. */
@@ -125,7 +137,9 @@ export async function enforceAccess(sys, dir, iface, config, held) {
     return false;
   }
   const destinations = (config.routingIntent ?? []).filter((entry) => entry.role !== "source").map((entry) => entry.destinationCidr);
-  await runNft(sys, dir, accessRuleset({ iface, accessRules: config.accessRules, forwardRules: config.forwardRules ?? [], destinations }));
+  const script = accessRuleset({ iface, accessRules: config.accessRules, forwardRules: config.forwardRules ?? [], destinations });
+  // Checked against the kernel, not a remembered flag: after a reboot or `nft flush ruleset` it loads again.
+  if (!(await alreadyLoaded(sys, iface, script))) await runNft(sys, dir, script);
   return true;
 }
 

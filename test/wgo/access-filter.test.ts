@@ -2,10 +2,13 @@
 // (network namespaces, a veth named like the WireGuard interface, nft) admitting what the rules allow and
 // dropping the rest, replies included. With WireGuard and the server's rules: test/e2e/access.
 import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "./support/cli.ts";
 
-const { accessRuleset, removeAccessRuleset, accessTable } = cli.accessFilter;
+const { accessRuleset, removeAccessRuleset, accessTable, enforceAccess } = cli.accessFilter;
 
 /** Both families, port ranges, "*", "other", a deny before a broader accept. */
 const example = () =>
@@ -26,9 +29,11 @@ describe("access ruleset text", () => {
   it("admits each rule's sources on its ports, replies, and drops the rest; forwards only what the rules accept", () => {
     const text = example();
     expect(accessTable("wg-lab.0")).toBe("wgo_access_wg_lab_0");
-    expect(text).toBe(`table inet wgo_access_wg_lab_0 {}
+    // The comment marks the rules loaded (a digest of the chains), so an unchanged ruleset is not reloaded.
+    expect(text.replace(/comment "wgo [0-9a-f]{16}"/, 'comment "wgo D"')).toBe(`table inet wgo_access_wg_lab_0 {}
 delete table inet wgo_access_wg_lab_0
 table inet wgo_access_wg_lab_0 {
+  comment "wgo D"
   chain input {
     type filter hook input priority filter; policy accept;
     iifname != "wg-lab.0" accept
@@ -52,6 +57,14 @@ table inet wgo_access_wg_lab_0 {
 }
 `);
     expect(removeAccessRuleset("wg0")).toBe("table inet wgo_access_wg0 {}\ndelete table inet wgo_access_wg0\n");
+  });
+
+  it("marks each ruleset by its rules: the same rules the same mark, a changed rule another", () => {
+    const mark = (text: string) => /comment "(wgo [0-9a-f]+)"/.exec(text)?.[1];
+    expect(mark(example())).toBe(mark(example()));
+    const other = accessRuleset({ iface: "wg-lab.0", accessRules: [{ from: ["10.99.0.1/32"], ports: ["tcp:444"] }] });
+    expect(mark(other)).toMatch(/^wgo [0-9a-f]{16}$/);
+    expect(mark(other)).not.toBe(mark(example()));
   });
 });
 
@@ -123,6 +136,36 @@ describe("access ruleset in the kernel", () => {
     execFileSync("ip", ["netns", "exec", server, "nft", "-f", "-"], { input: removeAccessRuleset(IFACE) });
     expect(connects(client, "10.98.0.2", 22)).toBe(true);
     expect(pings(client, "10.98.0.2")).toBe(true);
+  }, 60_000);
+
+  it("re-applying unchanged rules keeps the table and its counters; changed rules, or a flushed table, load again", async () => {
+    const sys = cli.system.createSystem({ netns: server });
+    const dir = mkdtempSync(join(tmpdir(), "wgo-acc-"));
+    const dropped = () => {
+      const listed = inNs(server, "nft", "list", "chain", "inet", accessTable(IFACE), "input");
+      return Number(/counter packets (\d+) bytes \d+ drop comment "no rule allows it"/.exec(listed)?.[1]);
+    };
+    try {
+      const config = { accessRules: [{ from: ["10.98.0.1/32"], ports: ["tcp:443"] }] };
+      expect(await enforceAccess(sys, dir, IFACE, config, false)).toBe(true);
+      expect(pings(client, "10.98.0.2")).toBe(false);
+      expect(dropped()).toBeGreaterThan(0);
+      const counted = dropped();
+      // A config revision that leaves the rules as they were (a peer's endpoint moved): the counters stay.
+      await enforceAccess(sys, dir, IFACE, config, true);
+      expect(dropped()).toBe(counted);
+      // A changed rule loads the new table (ping allowed now), its counters from zero.
+      await enforceAccess(sys, dir, IFACE, { accessRules: [{ from: ["10.98.0.1/32"], ports: ["icmp"] }] }, true);
+      expect(pings(client, "10.98.0.2")).toBe(true);
+      expect(dropped()).toBe(0);
+      // Someone flushed the ruleset: the next apply sees no table and loads it, though wgo held one.
+      inNs(server, "nft", "flush", "ruleset");
+      await enforceAccess(sys, dir, IFACE, config, true);
+      expect(pings(client, "10.98.0.2")).toBe(false);
+    } finally {
+      execFileSync("ip", ["netns", "exec", server, "nft", "-f", "-"], { input: removeAccessRuleset(IFACE) });
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 

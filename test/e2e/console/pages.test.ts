@@ -142,6 +142,8 @@ describeInChromium("the console's pages in Chromium", () => {
       await tabTo("password", { email: server.admin.email, password: server.admin.password });
       await page.keyboard.press("Enter");
       await page.getByRole("heading", { name: "Networks", level: 1 }).waitFor();
+      // The heading is in the DOM before the stylesheet has loaded; the focus ring is read from it.
+      await page.waitForLoadState("load");
       await tabTo("Create network", { name: "keyboard-net", cidr: "10.61.0.0/24" });
       await page.keyboard.press("Enter");
       await page.getByRole("heading", { name: "keyboard-net", level: 1 }).waitFor();

@@ -362,6 +362,10 @@ export function fakeHost(
       host.nftTables.set(`${ns} ${table}`, text.slice(text.indexOf("\n", text.indexOf("delete table")) + 1));
       return ok();
     }
+    if ((m = /^nft list table inet (\S+)$/.exec(command))) {
+      const text = host.nftTables.get(`${ns} ${m[1]}`);
+      return text === undefined ? fail("Error: No such file or directory") : ok(text);
+    }
     if ((m = /^nft delete table inet (\S+)$/.exec(command))) {
       return host.nftTables.delete(`${ns} ${m[1]}`) ? ok() : fail("No such file or directory");
     }
