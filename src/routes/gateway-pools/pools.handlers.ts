@@ -12,8 +12,8 @@ import type * as routes from "./pools.routes";
 import { presentPool } from "./pools.schemas";
 
 type Env = Parameters<typeof getConfig>[0];
-const withHealth = async (env: Env, db: Parameters<typeof describePools>[0], pools: PoolRow[]) =>
-  (await describePools(db, poolHealthRules(getConfig(env)), pools)).map(presentPool);
+const withHealth = async (env: Env, db: Parameters<typeof describePools>[1], pools: PoolRow[]) =>
+  (await describePools(env, db, poolHealthRules(getConfig(env)), pools)).map(presentPool);
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");

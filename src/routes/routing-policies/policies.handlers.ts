@@ -49,5 +49,5 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
 
 export const status: AppRouteHandler<typeof routes.status> = async (c) => {
   const { policy } = await policyAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
-  return c.json(await loadPolicyStatus(c.var.db, poolHealthRules(getConfig(c.env)), policy), 200);
+  return c.json(await loadPolicyStatus(c.env, c.var.db, poolHealthRules(getConfig(c.env)), policy), 200);
 };

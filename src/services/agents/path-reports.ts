@@ -5,9 +5,10 @@ import type { PeerReportAnswer } from "../networks/operations/peer-reports";
 import { networkWriter } from "../networks/writer/network-writer";
 
 /**
- * What an agent's report says of tunnels goes to each network's writer (one call a network): the writer keeps
- * them in its hot state (services/networks/hot/), admits each delta against the sequence it holds, and learns
- * endpoints after NAT from public gateways' peers (docs/nat.md). Answers each node's delta, by node id.
+ * What an agent's report says of its nodes and their tunnels goes to each network's writer (one call a
+ * network): the writer keeps it in its hot state (services/networks/hot/), admits each delta against the
+ * sequence it holds, and learns endpoints after NAT from public gateways' peers (docs/nat.md). Answers, by
+ * node id, each node's delta and when the node was heard before this report.
  */
 export async function sendTunnelReports(env: Env, reports: (AgentNodeReport & { networkId: string })[]) {
   const byNetwork = new Map<string, AgentNodeReport[]>();
@@ -15,5 +16,7 @@ export async function sendTunnelReports(env: Env, reports: (AgentNodeReport & { 
   const answered = await Promise.all(
     [...byNetwork].map(([networkId, list]) => unwrap(networkWriter(env, networkId).recordAgentReports(networkId, list))),
   );
-  return new Map<string, PeerReportAnswer>(answered.flat().map((answer) => [answer.nodeId, answer.peerReport]));
+  return new Map<string, { peerReport: PeerReportAnswer; seenBefore: string | null }>(
+    answered.flat().map((answer) => [answer.nodeId, answer]),
+  );
 }

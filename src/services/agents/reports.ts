@@ -9,6 +9,7 @@ import { unwrap } from "../../lib/write-result";
 import type { TunnelObservation } from "../networks/operations/observations";
 import type { PeerDelta } from "../networks/operations/peer-reports";
 import { type ProbeResult, probeStatements } from "../networks/pools/probe-reports";
+import { livenessRefreshSeconds } from "../networks/pools/vitals";
 import { networkWriter } from "../networks/writer/network-writer";
 import { sendTunnelReports } from "./path-reports";
 
@@ -26,10 +27,12 @@ export interface NodeReport {
 }
 
 /**
- * A daemon's report on the gateway nodes it runs: applied revisions, last seen and probes in one D1 batch
- * (the pools' health reads them there), then the tunnels to each network's writer, whose hot state keeps them
- * (path-reports.ts). A node of another gateway is "not found"; revisions ahead of the network's are refused.
- * Telemetry: not audited (middleware/audit.ts NOT_AUDITED).
+ * A daemon's report on the gateway nodes it runs. Each report's time, applied revisions and tunnels go to
+ * each network's writer, whose hot state keeps them (path-reports.ts). D1 keeps the directory's copy, written
+ * only when it changes: a node's applied revisions or error, its last-seen once `livenessRefreshSeconds` old
+ * (the crons read it), a probe run that moved. So a steady report writes no D1 row. A node of another gateway
+ * is "not found"; revisions ahead of the network's are refused. Telemetry: not audited (middleware/audit.ts
+ * NOT_AUDITED).
  */
 export async function applyReport(env: Env, db: Db, gatewayId: string, reports: NodeReport[]) {
   const known = await db
@@ -38,6 +41,9 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
       networkId: nodes.networkId,
       endpoint: nodes.endpoint,
       lastSeenAt: nodes.lastSeenAt,
+      appliedRoutingRevision: nodes.appliedRoutingRevision,
+      appliedDnsRevision: nodes.appliedDnsRevision,
+      applyError: nodes.applyError,
       routing: networks.routingRevision,
       dns: networks.dnsRevision,
     })
@@ -55,32 +61,20 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
     .all();
   const byId = new Map(known.map((n) => [n.id, n]));
   const now = nowIso();
-  const statements = reports.map((r) => {
+  for (const r of reports) {
     const node = byId.get(r.nodeId);
     if (!node) throw notFound(`Node ${r.nodeId} on this gateway`);
     if (r.appliedRoutingRevision > node.routing || (r.appliedDnsRevision ?? 0) > node.dns) {
       throw domainError(`Node ${r.nodeId} reports revisions ahead of the network's (${node.routing}/${node.dns})`);
     }
-    return db
-      .update(nodes)
-      .set({
-        appliedRoutingRevision: r.appliedRoutingRevision,
-        appliedDnsRevision: r.appliedDnsRevision,
-        applyError: r.error ?? null,
-        lastSeenAt: now,
-      })
-      .where(eq(nodes.id, r.nodeId));
-  });
+  }
   const config = getConfig(env);
+  const directory = directoryUpdates(db, reports, byId, now, livenessRefreshSeconds(config) * 1000);
   const assigned = await assignedProbes(env, reports, byId);
   const probes = await probeStatements(db, reports, byId, assigned, now, config.POOL_PROBE_FAILURES);
-  const all = [...statements, ...probes.statements];
-  await db.batch(all as [(typeof all)[number], ...typeof all]);
-  // A node heard again after it went stale may be the healthy member a pool waits for: evaluate now, not at the next tick.
-  const staleMs = config.POOL_STALE_SECONDS * 1000;
-  const heardAgain = known.filter((node) => node.lastSeenAt === null || Date.parse(now) - Date.parse(node.lastSeenAt) > staleMs);
-  await evaluatePoolsOf(env, new Set([...probes.networksToEvaluate, ...heardAgain.map((node) => node.networkId)]));
-  const peerReports = await sendTunnelReports(
+  const all = [...directory, ...probes.statements];
+  if (all.length > 0) await db.batch(all as [(typeof all)[number], ...typeof all]);
+  const answers = await sendTunnelReports(
     env,
     reports.map((r) => {
       const { networkId, endpoint } = byId.get(r.nodeId)!;
@@ -95,6 +89,14 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
       return { ...report, ...(r.peers ? { peers: r.peers } : {}), ...(r.peerReport ? { peerReport: r.peerReport } : {}) };
     }),
   );
+  // A node heard again after it went stale may be the healthy member a pool waits for: evaluate now, not at the
+  // next tick (after the writer holds this report, which the evaluation reads).
+  const staleMs = config.POOL_STALE_SECONDS * 1000;
+  const heardAgain = reports.filter((r) => {
+    const before = answers.get(r.nodeId)?.seenBefore ?? null;
+    return before === null || Date.parse(now) - Date.parse(before) > staleMs;
+  });
+  await evaluatePoolsOf(env, new Set([...probes.networksToEvaluate, ...heardAgain.map((r) => byId.get(r.nodeId)!.networkId)]));
   return reports.map((r) => {
     const node = byId.get(r.nodeId)!;
     return {
@@ -102,8 +104,43 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
       desiredRoutingRevision: node.routing,
       desiredDnsRevision: node.dns,
       configChanged: r.appliedRoutingRevision !== node.routing || r.appliedDnsRevision !== node.dns,
-      ...(r.peerReport ? { peerReport: peerReports.get(r.nodeId)! } : {}),
+      ...(r.peerReport ? { peerReport: answers.get(r.nodeId)!.peerReport } : {}),
     };
+  });
+}
+
+type KnownNode = {
+  lastSeenAt: string | null;
+  appliedRoutingRevision: number | null;
+  appliedDnsRevision: number | null;
+  applyError: string | null;
+};
+
+/**
+ * D1's copy of each reported node, updated only where it changed: its applied revisions or error, or its
+ * last-seen once `refreshMs` old (the crons that read it judge in minutes; pools read the object's copy).
+ */
+function directoryUpdates(db: Db, reports: NodeReport[], known: ReadonlyMap<string, KnownNode>, now: string, refreshMs: number) {
+  return reports.flatMap((r) => {
+    const node = known.get(r.nodeId)!;
+    const reported = {
+      appliedRoutingRevision: r.appliedRoutingRevision,
+      appliedDnsRevision: r.appliedDnsRevision,
+      applyError: r.error ?? null,
+    };
+    const changed =
+      reported.appliedRoutingRevision !== node.appliedRoutingRevision ||
+      reported.appliedDnsRevision !== node.appliedDnsRevision ||
+      reported.applyError !== node.applyError;
+    const due = node.lastSeenAt === null || Date.parse(now) - Date.parse(node.lastSeenAt) >= refreshMs;
+    return changed || due
+      ? [
+          db
+            .update(nodes)
+            .set({ ...reported, lastSeenAt: now })
+            .where(eq(nodes.id, r.nodeId)),
+        ]
+      : [];
   });
 }
 

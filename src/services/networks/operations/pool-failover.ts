@@ -20,13 +20,12 @@ export interface Failover {
 /** Whether the writer must keep checking on a clock: only a pool with a standby can fail over. */
 export const needsPoolChecks = (held: HeldNetwork) => [...held.pools.values()].some((pool) => pool.members.length > 1);
 
-/** Every member's health, fresh from D1 (reports are written outside the writer). */
+/** Every member's health: probe runs fresh from D1, each member's last report from the network's hot state. */
 export async function poolHealth(ctx: WriterContext, held: HeldNetwork, pools: readonly PoolRow[], rules: PoolHealthRules, now: number) {
   const assigned = assignedProbers(held.policies.values(), held.pools);
-  const vitals = await loadVitals(
-    ctx.db,
-    pools.flatMap((pool) => pool.members.map((member) => member.nodeId)),
-  );
+  const members = pools.flatMap((pool) => pool.members.map((member) => member.nodeId));
+  const reported = new Map((ctx.hot?.nodes(members) ?? []).map((row) => [row.nodeId, row.lastSeenAt]));
+  const vitals = await loadVitals(ctx.db, members, reported);
   return new Map(
     pools.map((pool) => [
       pool.id,

@@ -78,12 +78,14 @@ export async function probeStatements(
   const networksToEvaluate = new Set<string>();
   const statements = across
     .filter((node) => okByAcross.get(node.id)!.networkId === node.networkId)
-    .map((node) => {
+    .flatMap((node) => {
       const result = okByAcross.get(node.id)!;
       // A run another prober made (before the assignment moved) is not this prober's to continue.
       const before = node.proberNodeId === result.proberNodeId ? (node.failStreak ?? 0) : 0;
       const after = result.ok ? 0 : before + 1;
       if ((before < threshold && after >= threshold) || (before >= threshold && after === 0)) networksToEvaluate.add(node.networkId);
+      // A run that stays as it was (a healthy member probed again: 0 after 0) writes nothing.
+      if (after === (node.failStreak ?? 0) && (node.proberNodeId ?? result.proberNodeId) === result.proberNodeId) return [];
       const row = { nodeId: node.id, networkId: node.networkId, failStreak: after, checkedAt: now, proberNodeId: result.proberNodeId };
       // Written only while the node exists: a node removed meanwhile must not fail the report's batch.
       return insertWhere(db, forwardingProbes, [row], sql`exists (select 1 from nodes where id = ${node.id})`).onConflictDoUpdate({

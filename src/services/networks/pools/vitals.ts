@@ -8,10 +8,26 @@ import type { MemberVitals, PoolHealthRules } from "./health";
 const CHUNK = 90;
 
 /**
- * The last report and the probe streak of these nodes, read fresh from D1: both are written by agent
- * reports outside the writer, so the writer's held rows do not have them.
+ * How stale D1's `nodes.last_seen_at` of a gateway node may be: an agent's report writes it only when this
+ * much older (or when an applied revision or error changed); the network's object holds every report's time
+ * (docs/scale.md "Where state lives"). A quarter of the shortest rule that reads it (offline, drift), at most
+ * a minute, so the crons see a node online as before.
  */
-export async function loadVitals(db: Db, nodeIds: readonly string[]): Promise<Map<string, MemberVitals>> {
+export const livenessRefreshSeconds = (config: Pick<Config, "OFFLINE_AFTER_SECONDS" | "DRIFT_AFTER_SECONDS">) =>
+  Math.min(60, Math.floor(Math.min(config.OFFLINE_AFTER_SECONDS, config.DRIFT_AFTER_SECONDS) / 4));
+
+/** The later of two report times (ISO strings order as times); null when neither. */
+const later = (a: string | null, b: string | null | undefined) => (b && (!a || b > a) ? b : a);
+
+/**
+ * The last report and the probe streak of these nodes: the streak from D1, the last report from D1 laid under
+ * what the network's object holds (`reported`: each report's time, where D1's is refreshed only now and then).
+ */
+export async function loadVitals(
+  db: Db,
+  nodeIds: readonly string[],
+  reported: ReadonlyMap<string, string | null> = new Map(),
+): Promise<Map<string, MemberVitals>> {
   const ids = [...new Set(nodeIds)];
   const vitals = new Map<string, MemberVitals>();
   for (let start = 0; start < ids.length; start += CHUNK) {
@@ -27,7 +43,11 @@ export async function loadVitals(db: Db, nodeIds: readonly string[]): Promise<Ma
       .where(inArray(nodes.id, ids.slice(start, start + CHUNK)))
       .all();
     for (const row of rows) {
-      vitals.set(row.id, { lastSeenAt: row.lastSeenAt, probeFailStreak: row.probeFailStreak ?? 0, proberNodeId: row.proberNodeId ?? null });
+      vitals.set(row.id, {
+        lastSeenAt: later(row.lastSeenAt, reported.get(row.id)),
+        probeFailStreak: row.probeFailStreak ?? 0,
+        proberNodeId: row.proberNodeId ?? null,
+      });
     }
   }
   return vitals;

@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { gatewayPools, networks, type PoolMember, routingPolicies } from "../../../db/schema";
+import type { Env } from "../../../lib/env";
 import { notFound } from "../../../lib/errors";
 import { byPreference, type MemberHealth, memberHealth, NO_VITALS, type PoolHealthRules } from "../pools/health";
 import { assignedProbers, trustedVitals } from "../pools/probes";
 import { loadVitals } from "../pools/vitals";
+import { reportsOf } from "./node-reports";
 import type { PolicyRow, PoolRow } from "../state";
 
 export interface MemberStatus extends PoolMember, MemberHealth {
@@ -16,12 +18,18 @@ export interface PoolStatus extends PoolRow {
   members: MemberStatus[];
 }
 
-/** Pools with each member's health as the writer would judge it now (reports and probes read fresh from D1). */
-export async function describePools(db: Db, rules: PoolHealthRules, pools: PoolRow[], now = Date.now()): Promise<PoolStatus[]> {
-  const assigned = await loadAssignedProbers(db, pools);
+/**
+ * Pools with each member's health as the writer would judge it now: probe runs read fresh from D1, each
+ * member's last report from what its network's object holds (node-reports.ts).
+ */
+export async function describePools(env: Env, db: Db, rules: PoolHealthRules, pools: PoolRow[], now = Date.now()): Promise<PoolStatus[]> {
+  const members = pools.flatMap((pool) => pool.members.map((member) => ({ id: member.nodeId, networkId: pool.networkId })));
+  const [assigned, reports] = await Promise.all([loadAssignedProbers(db, pools), reportsOf(env, members)]);
+  const reported = new Map([...reports].map(([nodeId, report]) => [nodeId, report.lastSeenAt]));
   const vitals = await loadVitals(
     db,
-    pools.flatMap((pool) => pool.members.map((member) => member.nodeId)),
+    members.map((member) => member.id),
+    reported,
   );
   return pools.map((pool) => ({
     ...pool,
@@ -67,7 +75,7 @@ export interface HopStatus {
  * A policy's path as it runs now: per hop the member carrying traffic, every member's health and the
  * hop's last failover. A plain node hop is a pool of one (priority 0, never drained).
  */
-export async function loadPolicyStatus(db: Db, rules: PoolHealthRules, policy: PolicyRow, now = Date.now()) {
+export async function loadPolicyStatus(env: Env, db: Db, rules: PoolHealthRules, policy: PolicyRow, now = Date.now()) {
   const poolIds = policy.gatewayPath.filter((hop) => hop.startsWith("gpl_"));
   const [network, pools] = await Promise.all([
     db.select({ routingRevision: networks.routingRevision }).from(networks).where(eq(networks.id, policy.networkId)).get(),
@@ -97,7 +105,7 @@ export async function loadPolicyStatus(db: Db, rules: PoolHealthRules, policy: P
         updatedAt: "",
       },
   );
-  const described = await describePools(db, rules, units, now);
+  const described = await describePools(env, db, rules, units, now);
   const hops: HopStatus[] = described.map((unit, index) => ({
     index,
     poolId: pools.some((pool) => pool.id === unit.id) ? unit.id : null,

@@ -17,7 +17,7 @@ interface Reportable {
  * A node with no report there keeps D1's values (gateway nodes before their agent's first report, nodes that
  * never reported).
  */
-export async function reportsOf(env: Env, rows: readonly Reportable[]): Promise<Map<string, NodeHot>> {
+export async function reportsOf(env: Env, rows: readonly Pick<Reportable, "id" | "networkId">[]): Promise<Map<string, NodeHot>> {
   const byNetwork = new Map<string, string[]>();
   for (const row of rows) byNetwork.set(row.networkId, [...(byNetwork.get(row.networkId) ?? []), row.id]);
   const answers = await Promise.all(

@@ -55,11 +55,17 @@ export class HotReports {
   agentReports(networkId: string, reports: AgentNodeReport[]) {
     return capture(async () => {
       const { held, hot } = await this.openForReport(networkId);
+      // When each node was heard before this report: one not heard for a while may be the member a pool waits for.
+      const before = new Map(hot.nodes(reports.map((report) => report.nodeId)).map((row) => [row.nodeId, row.lastSeenAt]));
       const deltas = reports.map((report) => storeReport(hot, held, report));
       const paths = reports.flatMap((report, index) => agentPathReport(report, deltas[index] ?? null) ?? []);
       if (paths.length > 0) await unwrap(this.nat.observe(networkId, paths, held));
       await this.presence.noticeReport(networkId); // their tunnels reach /metrics through the check
-      return reports.map((report, index) => ({ nodeId: report.nodeId, peerReport: peerReportAnswer(deltas[index] ?? null) }));
+      return reports.map((report, index) => ({
+        nodeId: report.nodeId,
+        peerReport: peerReportAnswer(deltas[index] ?? null),
+        seenBefore: before.get(report.nodeId) ?? null,
+      }));
     });
   }
 
