@@ -17,6 +17,8 @@ export interface RunFigures {
   device: Latency;
   gateway: Latency;
   non2xx: number;
+  /** The non-2xx answers by status and error code ("503 overloaded"; status 0: no answer, the socket failed). */
+  failures: Record<string, number>;
   resyncs: number;
   /** Paced only: beats due while the server was behind (the reporter's last beat unanswered, or PACED_MAX_OUTSTANDING in flight): not sent. */
   skipped: number;
@@ -69,6 +71,7 @@ class Run {
   readonly agent: Agent;
   readonly times = { device: [] as number[], gateway: [] as number[] };
   non2xx = 0;
+  readonly failures: Record<string, number> = {};
   resyncs = 0;
   skipped = 0;
   readonly busy = new Set<Reporter>();
@@ -91,7 +94,12 @@ class Run {
         const sent = performance.now();
         const answer = await postJson(this.agent, url, reporter.token, body).catch(() => ({ status: 0, body: null }));
         this.times[reporter.kind].push(performance.now() - sent);
-        if (answer.status < 200 || answer.status > 299) this.non2xx++;
+        if (answer.status < 200 || answer.status > 299) {
+          this.non2xx++;
+          const code = (answer.body as { error?: { code?: string } } | null)?.error?.code;
+          const kind = `${answer.status}${code ? ` ${code}` : ""}`;
+          this.failures[kind] = (this.failures[kind] ?? 0) + 1;
+        }
         return answer;
       })
       .then((outcome) => {
@@ -118,6 +126,7 @@ class Run {
       device: latencyOf(this.times.device),
       gateway: latencyOf(this.times.gateway),
       non2xx: this.non2xx,
+      failures: this.failures,
       resyncs: this.resyncs,
       skipped: this.skipped,
     };

@@ -87,6 +87,7 @@ it.skipIf(only !== undefined && only !== "fleet")(
         "D1 rows: D1's own meta.rows_written / rows_read, as the network writers' meters (GET /networks/{id}/writer, summed over",
         "the networks) and the Worker's own binding (GET /__d1-meter, DEV_D1_METER=true) count them; a gateway report's batch runs",
         "in the Worker. Not sent: beats due while the server was behind (their device's last beat unanswered, or 256 in flight).",
+        ...[first, pacedRun, flat].flatMap(({ run }) => (run.non2xx > 0 ? [`Non-2xx in ${run.label}: ${failuresOf(run)}.`] : [])),
       ];
       console.log(`\n${lines.join("\n")}\n`);
       await mkdir("bench/results", { recursive: true });
@@ -111,6 +112,13 @@ function row({ run, load, writers, worker }: Measured) {
   }
   return `| ${run.label} | ${load} | ${fmt(run.perSecond)} | ${fmt(run.device.p50Ms, 1)} | ${fmt(run.device.p99Ms, 1)} | ${fmt(run.gateway.p50Ms, 1)} | ${fmt(run.gateway.p99Ms, 1)} | ${run.non2xx} | ${run.resyncs} | ${run.skipped} | ${fmt(written / run.seconds, 0)} | ${perRequest(writers.rowsWritten, worker.rowsWritten)} | ${perRequest(writers.rowsRead, worker.rowsRead)} | ${fmt(writers.hotRowsWritten / Math.max(1, run.requests), 1)} |`;
 }
+
+/** "503 overloaded × 100, 0 × 28": each kind of failure, most frequent first (status 0: no answer). */
+const failuresOf = (run: RunFigures) =>
+  Object.entries(run.failures)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, count]) => `${kind} × ${count}`)
+    .join(", ");
 
 /** Network 0's device 0, network 1's device 0, …: consecutive beats go to different networks, as a real fleet's do. */
 function interleave<T>(lists: T[][]): T[] {
