@@ -3,8 +3,8 @@
 // destinations it is a hop for. Both become one table per WireGuard interface, replaced in one nft
 // transaction; a network in open mode sends neither, and the table goes. Stateful: replies to an allowed
 // flow pass both ways, so a denied pair that still holds a peer entry (one side may reach the other)
-// carries only the allowed direction. A table is reloaded only when its rules change (its comment names
-// them): a reload resets the counters an operator reads to see which rule stopped a flow.
+// carries only the allowed direction. A table is reloaded only when nft does not hold it as rendered (a
+// comment names its rules): a reload resets the counters an operator reads to see which rule stopped a flow.
 import { createHash } from "node:crypto";
 import { outermost } from "./cidr.mjs";
 import { runNft } from "./nft.mjs";
@@ -81,10 +81,11 @@ function forwardLines(rules) {
  */
 export function accessRuleset({ iface, accessRules, forwardRules = [], destinations = [] }) {
   const table = accessTable(iface);
+  const first = `    iifname != "${iface}" accept`;
   const lines = [
     "  chain input {",
     "    type filter hook input priority filter; policy accept;",
-    `    iifname != "${iface}" accept`,
+    first,
     "    ct state established,related accept",
     ...inboundLines(accessRules),
     '    counter drop comment "no rule allows it"',
@@ -102,19 +103,37 @@ export function accessRuleset({ iface, accessRules, forwardRules = [], destinati
       "  }",
     );
   }
-  const body = lines.join("\n");
-  const named = `table inet ${table} {\n  comment "${rulesetMark(body)}"\n${body}\n}`;
-  return `table inet ${table} {}\ndelete table inet ${table}\n${named}\n`;
+  // The mark rides the input chain's first rule (a rule comment: nft 0.8 and any kernel nft runs on have them).
+  lines[2] = `${first} comment "${rulesetMark(lines.join("\n"))}"`;
+  return `table inet ${table} {}\ndelete table inet ${table}\ntable inet ${table} {\n${lines.join("\n")}\n}\n`;
 }
 
-/** The comment a loaded table carries: a digest of its chains, so an unchanged ruleset is seen as loaded. */
+/** A digest of the table's chains, so an unchanged ruleset is seen as loaded. */
 const rulesetMark = (body) => `wgo ${createHash("sha256").update(body).digest("hex").slice(0, 16)}`;
 
-/** Whether the table nft holds now carries `script`'s mark (one `nft list`; a missing table is not loaded). */
+/** Each chain's number of rules in a table's text: ours, or nft's listing of it (a rule a line in both). */
+function chainShape(text) {
+  const shape = [];
+  let chain = null;
+  for (const line of text.split("\n").map((one) => one.trim())) {
+    const opened = /^chain (\S+) \{$/.exec(line);
+    if (opened) chain = { name: opened[1], rules: 0 };
+    else if (line === "}" && chain) {
+      shape.push(`${chain.name}:${chain.rules}`);
+      chain = null;
+    } else if (chain && line !== "" && !line.startsWith("type ")) chain.rules++;
+  }
+  return shape.join(" ");
+}
+
+/**
+ * Whether nft holds `script`'s table now: its mark, and every chain with as many rules (a missing table, a
+ * flushed or deleted chain, a rule added by hand: not loaded, so the next apply restores it).
+ */
 async function alreadyLoaded(sys, iface, script) {
   const mark = /comment "(wgo [0-9a-f]+)"/.exec(script)?.[1];
   const listed = await sys.run(["nft", "list", "table", "inet", accessTable(iface)]);
-  return listed.code === 0 && listed.stdout.includes(`comment "${mark}"`);
+  return listed.code === 0 && listed.stdout.includes(`comment "${mark}"`) && chainShape(listed.stdout) === chainShape(script);
 }
 
 /** Removes the interface's table (open mode, or `wgo down`); nft accepts it whether or not the table exists. */
@@ -138,7 +157,7 @@ export async function enforceAccess(sys, dir, iface, config, held) {
   }
   const destinations = (config.routingIntent ?? []).filter((entry) => entry.role !== "source").map((entry) => entry.destinationCidr);
   const script = accessRuleset({ iface, accessRules: config.accessRules, forwardRules: config.forwardRules ?? [], destinations });
-  // Checked against the kernel, not a remembered flag: after a reboot or `nft flush ruleset` it loads again.
+  // Checked against the kernel, not a remembered flag: after a reboot, a flush or a hand edit it loads again.
   if (!(await alreadyLoaded(sys, iface, script))) await runNft(sys, dir, script);
   return true;
 }

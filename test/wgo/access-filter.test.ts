@@ -29,14 +29,13 @@ describe("access ruleset text", () => {
   it("admits each rule's sources on its ports, replies, and drops the rest; forwards only what the rules accept", () => {
     const text = example();
     expect(accessTable("wg-lab.0")).toBe("wgo_access_wg_lab_0");
-    // The comment marks the rules loaded (a digest of the chains), so an unchanged ruleset is not reloaded.
+    // The first rule's comment marks the rules loaded (a digest of the chains): an unchanged ruleset is not reloaded.
     expect(text.replace(/comment "wgo [0-9a-f]{16}"/, 'comment "wgo D"')).toBe(`table inet wgo_access_wg_lab_0 {}
 delete table inet wgo_access_wg_lab_0
 table inet wgo_access_wg_lab_0 {
-  comment "wgo D"
   chain input {
     type filter hook input priority filter; policy accept;
-    iifname != "wg-lab.0" accept
+    iifname != "wg-lab.0" accept comment "wgo D"
     ct state established,related accept
     ip saddr { 10.99.0.1/32 } meta l4proto icmp accept
     ip saddr { 10.99.0.1/32 } tcp dport { 443, 8000-8080 } accept
@@ -138,7 +137,7 @@ describe("access ruleset in the kernel", () => {
     expect(pings(client, "10.98.0.2")).toBe(true);
   }, 60_000);
 
-  it("re-applying unchanged rules keeps the table and its counters; changed rules, or a flushed table, load again", async () => {
+  it("re-applying unchanged rules keeps the table and its counters; changed rules, a flush or a hand edit load again", async () => {
     const sys = cli.system.createSystem({ netns: server });
     const dir = mkdtempSync(join(tmpdir(), "wgo-acc-"));
     const dropped = () => {
@@ -160,6 +159,16 @@ describe("access ruleset in the kernel", () => {
       expect(dropped()).toBe(0);
       // Someone flushed the ruleset: the next apply sees no table and loads it, though wgo held one.
       inNs(server, "nft", "flush", "ruleset");
+      await enforceAccess(sys, dir, IFACE, config, true);
+      expect(pings(client, "10.98.0.2")).toBe(false);
+      // The mark alone is not trusted: a flushed chain (policy accept: open) or a rule added by hand loads again.
+      const table = accessTable(IFACE);
+      inNs(server, "nft", "flush", "chain", "inet", table, "input");
+      expect(pings(client, "10.98.0.2")).toBe(true);
+      await enforceAccess(sys, dir, IFACE, config, true);
+      expect(pings(client, "10.98.0.2")).toBe(false);
+      inNs(server, "nft", "insert", "rule", "inet", table, "input", "accept");
+      expect(pings(client, "10.98.0.2")).toBe(true);
       await enforceAccess(sys, dir, IFACE, config, true);
       expect(pings(client, "10.98.0.2")).toBe(false);
     } finally {
