@@ -130,4 +130,17 @@ describe("issue 24 item 2: only the assigned prober moves a pool member's probe 
       lastFailover: { from: gw2.id, reason: "not forwarding" },
     });
   });
+  it("a run an older release stored without its prober is taken over by the assigned prober, not left to stand", async () => {
+    const { admin, network, gw1, gw2, gw3, pool, prober, asked, fresh } = await setup();
+    // As migration 0010 left it: a run of 1 with no prober, which counts for nobody.
+    await env.DB.prepare(
+      "INSERT INTO forwarding_probes (node_id, network_id, fail_streak, checked_at, prober_node_id) VALUES (?, ?, 1, ?, NULL)",
+    )
+      .bind(gw2.id, network.id, new Date().toISOString())
+      .run();
+    await fresh();
+    expect((await report(prober, [{ nodeId: gw1.id, probes: [{ ...asked, ok: false }] }])).status).toBe(200);
+    expect(await stored(gw2.id)).toEqual({ failStreak: 1, proberNodeId: gw1.id });
+    expect((await poolOf(pool.id, admin.token)).activeNodeId).toBe(gw3.id);
+  });
 });

@@ -9,7 +9,7 @@ import { getConfig } from "../../src/lib/env";
 import { unwrap } from "../../src/lib/write-result";
 import { livenessRefreshSeconds } from "../../src/services/networks/pools/vitals";
 import { networkWriter } from "../../src/services/networks/writer/network-writer";
-import { get } from "../helpers/api";
+import { get, put } from "../helpers/api";
 import { chain, enrolDaemon, poolOf, routingRevision, setSeen } from "../gateway-pools/support";
 import { countingD1 } from "./counting-d1";
 
@@ -79,6 +79,25 @@ describe("a gateway agent's report writes D1 only when the directory's copy chan
     const current = await routingRevision(network.id, admin.token);
     expect(await report(prober, [entry(gw1.id, current)])).toBe(2);
     expect(Date.now() - Date.parse((await d1SeenAt(gw1.id))!)).toBeLessThan(refresh * 1000);
+  });
+
+  it("follows the offline threshold in force: lowered in the admin settings, D1's last-seen is refreshed sooner", async () => {
+    const { admin, network, gw1 } = await chain();
+    const agent = await enrolDaemon(admin, gw1.gatewayId);
+    expect((await get("/agents/me/desired-state", agent)).status).toBe(200);
+    const revision = await routingRevision(network.id, admin.token);
+    expect(await report(agent, [entry(gw1.id, revision)])).toBe(2);
+    const lowered = await put("/admin/settings", { heartbeat: { offlineAfterSeconds: 30 } }, admin.token);
+    expect(lowered.status, lowered.text).toBe(200);
+    try {
+      // 10 s old is fresh enough at the environment's 300 s (a minute's refresh), not at 30 s (a 7 s refresh): the
+      // minute's cron would judge a reporting node offline from a copy up to a minute old.
+      await setSeen([gw1.id], 10);
+      expect(await report(agent, [entry(gw1.id, revision)])).toBe(2);
+      expect(Date.now() - Date.parse((await d1SeenAt(gw1.id))!)).toBeLessThan(7_000);
+    } finally {
+      expect((await put("/admin/settings", { heartbeat: { offlineAfterSeconds: null } }, admin.token)).status).toBe(200);
+    }
   });
 
   it("pool health reads each member's last report from the object: an old D1 last-seen does not make it stale", async () => {

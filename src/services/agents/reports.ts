@@ -11,6 +11,7 @@ import type { PeerDelta } from "../networks/operations/peer-reports";
 import { type ProbeResult, probeStatements } from "../networks/pools/probe-reports";
 import { livenessRefreshSeconds } from "../networks/pools/vitals";
 import { networkWriter } from "../networks/writer/network-writer";
+import { effectiveSettings, settingsFromRow, settingsQuery } from "../settings/settings";
 import { sendTunnelReports } from "./path-reports";
 
 export interface NodeReport {
@@ -35,30 +36,33 @@ export interface NodeReport {
  * NOT_AUDITED).
  */
 export async function applyReport(env: Env, db: Db, gatewayId: string, reports: NodeReport[]) {
-  const known = await db
-    .select({
-      id: nodes.id,
-      networkId: nodes.networkId,
-      endpoint: nodes.endpoint,
-      lastSeenAt: nodes.lastSeenAt,
-      appliedRoutingRevision: nodes.appliedRoutingRevision,
-      appliedDnsRevision: nodes.appliedDnsRevision,
-      applyError: nodes.applyError,
-      routing: networks.routingRevision,
-      dns: networks.dnsRevision,
-    })
-    .from(nodes)
-    .innerJoin(networks, eq(networks.id, nodes.networkId))
-    .where(
-      and(
-        inArray(
-          nodes.id,
-          reports.map((r) => r.nodeId),
+  // With the settings row in the same round trip: the offline threshold in force decides how fresh D1 stays.
+  const [known, settingsRows] = await db.batch([
+    db
+      .select({
+        id: nodes.id,
+        networkId: nodes.networkId,
+        endpoint: nodes.endpoint,
+        lastSeenAt: nodes.lastSeenAt,
+        appliedRoutingRevision: nodes.appliedRoutingRevision,
+        appliedDnsRevision: nodes.appliedDnsRevision,
+        applyError: nodes.applyError,
+        routing: networks.routingRevision,
+        dns: networks.dnsRevision,
+      })
+      .from(nodes)
+      .innerJoin(networks, eq(networks.id, nodes.networkId))
+      .where(
+        and(
+          inArray(
+            nodes.id,
+            reports.map((r) => r.nodeId),
+          ),
+          eq(nodes.gatewayId, gatewayId),
         ),
-        eq(nodes.gatewayId, gatewayId),
       ),
-    )
-    .all();
+    settingsQuery(db),
+  ]);
   const byId = new Map(known.map((n) => [n.id, n]));
   const now = nowIso();
   for (const r of reports) {
@@ -69,7 +73,9 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
     }
   }
   const config = getConfig(env);
-  const directory = directoryUpdates(db, reports, byId, now, livenessRefreshSeconds(config) * 1000);
+  const offline = effectiveSettings(env, settingsFromRow(settingsRows[0]).settings).offlineAfterSeconds;
+  const refreshMs = livenessRefreshSeconds({ ...config, OFFLINE_AFTER_SECONDS: offline }) * 1000;
+  const directory = directoryUpdates(db, reports, byId, now, refreshMs);
   const assigned = await assignedProbes(env, reports, byId);
   const probes = await probeStatements(db, reports, byId, assigned, now, config.POOL_PROBE_FAILURES);
   const all = [...directory, ...probes.statements];

@@ -84,8 +84,10 @@ export async function probeStatements(
       const before = node.proberNodeId === result.proberNodeId ? (node.failStreak ?? 0) : 0;
       const after = result.ok ? 0 : before + 1;
       if ((before < threshold && after >= threshold) || (before >= threshold && after === 0)) networksToEvaluate.add(node.networkId);
-      // A run that stays as it was (a healthy member probed again: 0 after 0) writes nothing.
-      if (after === (node.failStreak ?? 0) && (node.proberNodeId ?? result.proberNodeId) === result.proberNodeId) return [];
+      // A run that stays as it was writes nothing: no row and still 0 (a healthy member probed again), or this
+      // prober's own row at the same count. A row without this prober (an older release's) takes it.
+      const unchanged = node.failStreak === null ? after === 0 : after === node.failStreak && node.proberNodeId === result.proberNodeId;
+      if (unchanged) return [];
       const row = { nodeId: node.id, networkId: node.networkId, failStreak: after, checkedAt: now, proberNodeId: result.proberNodeId };
       // Written only while the node exists: a node removed meanwhile must not fail the report's batch.
       return insertWhere(db, forwardingProbes, [row], sql`exists (select 1 from nodes where id = ${node.id})`).onConflictDoUpdate({

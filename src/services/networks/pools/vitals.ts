@@ -10,8 +10,8 @@ const CHUNK = 90;
 /**
  * How stale D1's `nodes.last_seen_at` of a gateway node may be: an agent's report writes it only when this
  * much older (or when an applied revision or error changed); the network's object holds every report's time
- * (docs/scale.md "Where state lives"). A quarter of the shortest rule that reads it (offline, drift), at most
- * a minute, so the crons see a node online as before.
+ * (docs/scale.md "Where state lives"). A quarter of the shortest rule that reads it (the offline threshold in
+ * force, admin settings included; drift), at most a minute, so the crons see a reporting node online as before.
  */
 export const livenessRefreshSeconds = (config: Pick<Config, "OFFLINE_AFTER_SECONDS" | "DRIFT_AFTER_SECONDS">) =>
   Math.min(60, Math.floor(Math.min(config.OFFLINE_AFTER_SECONDS, config.DRIFT_AFTER_SECONDS) / 4));
