@@ -5,12 +5,8 @@ import type { AuditContext } from "../../audit/audit-trail";
 import type { DnsRecord } from "../dns";
 import type { ConfigWanted } from "../memory/config-reads";
 import { RevisionWaiters } from "../memory/revision-waiters";
-import { accessPolicyView, checkAccessFlow, previewAccessPolicy } from "../views/access-policy";
 import type { AccessPolicyInput } from "../access/access-state";
-import { expireAccessRules } from "../operations/access-expiry";
-import { putAccessPolicy } from "../operations/access-policy";
 import { refreshDeviceOwner } from "../operations/device-owners";
-import { accessSourcesView } from "../views/access-sources";
 import * as devices from "../operations/devices";
 import * as dnsRecords from "../operations/dns-records";
 import * as gatewayAgent from "../operations/gateway-agent";
@@ -18,6 +14,7 @@ import * as pools from "../operations/gateway-pools";
 import { NetworkHot } from "../hot/network-hot";
 import type { AgentNodeReport, ReportedHeartbeat } from "../operations/heartbeats";
 import type { TunnelQuery } from "../hot/tunnel-query";
+import { AccessPolicies } from "./access-policies";
 import { ConfigPolls } from "./config-polls";
 import { HotReports } from "./hot-reports";
 import { relayedPairsOf } from "../views/node-paths";
@@ -57,6 +54,7 @@ export class NetworkWriter extends DurableObject<Env> {
   private readonly hot: NetworkHot;
   private readonly reports: HotReports;
   private readonly configs: ConfigPolls;
+  private readonly access: AccessPolicies;
   /** Paths across NAT: what reports say of tunnels and endpoints, and the clock that moves pairs (nat-clock.ts). */
   private readonly nat: NatClock;
   /** Its device nodes' presence and drift, judged from the hot state; transitions and /metrics figures go to D1. */
@@ -74,6 +72,7 @@ export class NetworkWriter extends DurableObject<Env> {
     });
     this.waiters = new RevisionWaiters(() => this.writes.memory.heldRoutingRevision());
     this.configs = new ConfigPolls(this.writes, this.waiters);
+    this.access = new AccessPolicies(this.writes);
     this.nat = new NatClock(env, this.writes, this.alarmClock);
     this.presence = new PresenceClock(env, ctx, this.writes, this.hot, this.alarmClock);
     this.reports = new HotReports(this.writes, this.hot, this.nat, this.presence);
@@ -167,21 +166,24 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.writes.write(audit, (ctx) => dnsRecords.deleteRecord(ctx, networkId, recordId));
   }
 
-  /** The access policy (docs/access.md): a manager's PUT, authorised in the writer like policy writes. */
+  /** The access policy (docs/access.md, access-policies.ts): a manager's PUT, authorised in the writer like policy writes. */
   putAccessPolicy(networkId: string, input: AccessPolicyInput, caller: WriteCaller, ifMatch: number | null, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => putAccessPolicy(ctx, networkId, input, caller, ifMatch));
+    return this.access.put(networkId, input, caller, ifMatch, audit);
   }
   readAccessPolicy(networkId: string) {
-    return this.writes.read(networkId, (held) => accessPolicyView(held));
+    return this.access.read(networkId);
   }
   previewAccessPolicy(networkId: string, input: AccessPolicyInput) {
-    return this.writes.read(networkId, (held) => previewAccessPolicy(held, input));
+    return this.access.preview(networkId, input);
   }
   checkAccess(networkId: string, query: { src: string; dst: string; port: string }) {
-    return this.writes.read(networkId, (held) => checkAccessFlow(held, query));
+    return this.access.check(networkId, query);
   }
   accessSources(networkId: string, dst: string) {
-    return this.writes.read(networkId, (held, topology) => accessSourcesView(held, dst, topology().access));
+    return this.access.sources(networkId, dst);
+  }
+  expireAccessRules(networkId: string) {
+    return this.access.expire(networkId);
   }
 
   /** Heartbeats and agents' reports, and reads of what they said: the hot state (hot-reports.ts), no D1 row. */
@@ -229,11 +231,6 @@ export class NetworkWriter extends DurableObject<Env> {
   /** Since this writer started: D1 statements and rows, full loads of the network, what it holds; its queue now. */
   async stats(): Promise<WriterStats> {
     return statsOf(this.writes, this.hot.store, this.ctx.storage.sql.databaseSize);
-  }
-
-  /** A lapsed access rule stops without a write (operations/access-expiry.ts): the alarm runs this at its expiresAt. */
-  expireAccessRules(networkId: string) {
-    return this.writes.write(undefined, (ctx) => expireAccessRules(ctx, networkId));
   }
 
   /** The writer's alarm (writer-alarm.ts): pool checks, access expiry, NAT paths and presence, each setting its own next time. */
