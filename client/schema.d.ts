@@ -2560,6 +2560,12 @@ export interface components {
             retriedAlone: number;
             /** @description Bytes of the writer's own SQLite storage (ctx.storage.sql.databaseSize) */
             storageBytes: number;
+            /** @description Callers (user, session) a committed write proved a manager of the network: their next writes skip the read that checks it; each write's batch still re-checks */
+            keptCallers: number;
+        };
+        NodePage: {
+            items: components["schemas"]["Node"][];
+            nextCursor: string | null;
         };
         Node: {
             /** @example node_... */
@@ -2610,61 +2616,6 @@ export interface components {
              */
             mode: "all" | "none" | "only";
             policyIds: string[];
-        };
-        CreateNode: {
-            networkId: string;
-            /**
-             * @description Also the node's DNS name: <name>.<dnsDomain>
-             * @example laptop-ada
-             */
-            name: string;
-            /**
-             * @description Required, except for a gateway node (roles gateway, gatewayId set): omitted, it awaits its agent's key
-             * @example xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=
-             */
-            publicKey?: string;
-            /** @description A free address of the network; allocated when omitted */
-            address?: string;
-            /** @example gw1.example.net:51820 */
-            endpoint?: string | null;
-            listenPort?: number | null;
-            /** @description ["gateway"] makes this a gateway node: it then needs gatewayId, and may leave publicKey out for its gateway daemon to register. Default: []. */
-            roles?: "gateway"[];
-            /** @description Required when roles contains "gateway": the inventory gateway (GET /gateways) the node runs on. To be a routing-policy hop, that gateway must also be eligible under the platform settings (status, region) */
-            gatewayId?: string | null;
-            /** @description Gateway nodes only: serve the network's zone on the node's overlay address. Default: false. */
-            servesDns?: boolean;
-            /** @description Gateway nodes only: carry traffic between pairs of nodes that find no direct path through NAT (docs/nat.md). A relay needs an endpoint, and forwards only inside its own network. Default: false. */
-            relay?: boolean;
-            /** @description Access-policy tags, e.g. ["tag:web"]; owners and admins set them (docs/access.md) */
-            tags?: string[];
-        };
-        NodePage: {
-            items: components["schemas"]["Node"][];
-            nextCursor: string | null;
-        };
-        UpdateNode: {
-            /**
-             * @description Also the node's DNS name: <name>.<dnsDomain>
-             * @example laptop-ada
-             */
-            name?: string;
-            /** @example xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg= */
-            publicKey?: string;
-            address?: string;
-            /** @example gw1.example.net:51820 */
-            endpoint?: string | null;
-            listenPort?: number | null;
-            /** @description ["gateway"] makes this a gateway node: it then needs gatewayId, and may leave publicKey out for its gateway daemon to register */
-            roles?: "gateway"[];
-            /** @description Required when roles contains "gateway": the inventory gateway (GET /gateways) the node runs on. To be a routing-policy hop, that gateway must also be eligible under the platform settings (status, region) */
-            gatewayId?: string | null;
-            /** @description Gateway nodes only: serve the network's zone on the node's overlay address */
-            servesDns?: boolean;
-            /** @description Gateway nodes only: carry traffic between pairs of nodes that find no direct path through NAT (docs/nat.md). A relay needs an endpoint, and forwards only inside its own network */
-            relay?: boolean;
-            /** @description Access-policy tags, e.g. ["tag:web"]; owners and admins set them (docs/access.md) */
-            tags?: string[];
         };
         NodeConfig: {
             nodeId: string;
@@ -2746,6 +2697,57 @@ export interface components {
             /** @description The policy's rule it comes from (its index), for counters */
             rule: number;
         };
+        CreateNode: {
+            networkId: string;
+            /**
+             * @description Also the node's DNS name: <name>.<dnsDomain>
+             * @example laptop-ada
+             */
+            name: string;
+            /**
+             * @description Required, except for a gateway node (roles gateway, gatewayId set): omitted, it awaits its agent's key
+             * @example xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=
+             */
+            publicKey?: string;
+            /** @description A free address of the network; allocated when omitted */
+            address?: string;
+            /** @example gw1.example.net:51820 */
+            endpoint?: string | null;
+            listenPort?: number | null;
+            /** @description ["gateway"] makes this a gateway node: it then needs gatewayId, and may leave publicKey out for its gateway daemon to register. Default: []. */
+            roles?: "gateway"[];
+            /** @description Required when roles contains "gateway": the inventory gateway (GET /gateways) the node runs on. To be a routing-policy hop, that gateway must also be eligible under the platform settings (status, region) */
+            gatewayId?: string | null;
+            /** @description Gateway nodes only: serve the network's zone on the node's overlay address. Default: false. */
+            servesDns?: boolean;
+            /** @description Gateway nodes only: carry traffic between pairs of nodes that find no direct path through NAT (docs/nat.md). A relay needs an endpoint, and forwards only inside its own network. Default: false. */
+            relay?: boolean;
+            /** @description Access-policy tags, e.g. ["tag:web"]; owners and admins set them (docs/access.md) */
+            tags?: string[];
+        };
+        UpdateNode: {
+            /**
+             * @description Also the node's DNS name: <name>.<dnsDomain>
+             * @example laptop-ada
+             */
+            name?: string;
+            /** @example xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg= */
+            publicKey?: string;
+            address?: string;
+            /** @example gw1.example.net:51820 */
+            endpoint?: string | null;
+            listenPort?: number | null;
+            /** @description ["gateway"] makes this a gateway node: it then needs gatewayId, and may leave publicKey out for its gateway daemon to register */
+            roles?: "gateway"[];
+            /** @description Required when roles contains "gateway": the inventory gateway (GET /gateways) the node runs on. To be a routing-policy hop, that gateway must also be eligible under the platform settings (status, region) */
+            gatewayId?: string | null;
+            /** @description Gateway nodes only: serve the network's zone on the node's overlay address */
+            servesDns?: boolean;
+            /** @description Gateway nodes only: carry traffic between pairs of nodes that find no direct path through NAT (docs/nat.md). A relay needs an endpoint, and forwards only inside its own network */
+            relay?: boolean;
+            /** @description Access-policy tags, e.g. ["tag:web"]; owners and admins set them (docs/access.md) */
+            tags?: string[];
+        };
         NodePaths: {
             nodeId: string;
             /** @description Where other nodes are told to find this one (docs/nat.md) */
@@ -2787,6 +2789,10 @@ export interface components {
              */
             lastHandshakeAt: string | null;
         };
+        RoutingPolicyPage: {
+            items: components["schemas"]["RoutingPolicy"][];
+            nextCursor: string | null;
+        };
         RoutingPolicy: {
             /** @example rp_... */
             id: string;
@@ -2808,25 +2814,6 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             updatedAt: string;
-        };
-        RoutingPolicyInput: {
-            name: string;
-            /**
-             * @description via_gateway: send destinationCidr through gatewayPath, in order
-             * @enum {string}
-             */
-            type: "via_gateway";
-            /**
-             * @description IPv4 or IPv6 CIDR with zero host bits
-             * @example 10.20.0.0/24
-             */
-            destinationCidr: string;
-            /** @description Ordered hops: each a gateway node id or a gateway pool id (gpl_…, a hop with failover). Non-empty, no repeats, at most ROUTING_POLICY_MAX_HOPS hops (pools count as one), a pool's members named only through their pool (400 otherwise) */
-            gatewayPath: string[];
-        };
-        RoutingPolicyPage: {
-            items: components["schemas"]["RoutingPolicy"][];
-            nextCursor: string | null;
         };
         RoutingPolicyStatus: {
             policyId: string;
@@ -2871,6 +2858,21 @@ export interface components {
             }[];
             /** @description The network's routing revision the active members belong to */
             routingRevision: number;
+        };
+        RoutingPolicyInput: {
+            name: string;
+            /**
+             * @description via_gateway: send destinationCidr through gatewayPath, in order
+             * @enum {string}
+             */
+            type: "via_gateway";
+            /**
+             * @description IPv4 or IPv6 CIDR with zero host bits
+             * @example 10.20.0.0/24
+             */
+            destinationCidr: string;
+            /** @description Ordered hops: each a gateway node id or a gateway pool id (gpl_…, a hop with failover). Non-empty, no repeats, at most ROUTING_POLICY_MAX_HOPS hops (pools count as one), a pool's members named only through their pool (400 otherwise) */
+            gatewayPath: string[];
         };
         AccessPolicy: {
             networkId: string;
@@ -3115,6 +3117,10 @@ export interface components {
             }[];
             preempt?: boolean;
         };
+        DnsRecordPage: {
+            items: components["schemas"]["DnsRecord"][];
+            nextCursor: string | null;
+        };
         DnsRecord: {
             /** @example dns_... */
             id: string;
@@ -3153,10 +3159,6 @@ export interface components {
             value: string;
             /** @description Seconds, default 300 */
             ttl?: number;
-        };
-        DnsRecordPage: {
-            items: components["schemas"]["DnsRecord"][];
-            nextCursor: string | null;
         };
         Region: {
             /** @example reg_... */

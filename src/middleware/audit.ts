@@ -53,7 +53,9 @@ function actorOf(c: Context<AppEnv>): Actor {
  */
 export function auditOf(c: Context<AppEnv>, status: number): AuditContext {
   const pattern = routeOf(c) ?? c.req.path;
+  const principal = c.var.principal;
   return {
+    ...(principal?.kind === "user" ? { session: { id: principal.sessionId, platformRole: principal.platformRole } } : {}),
     actor: actorOf(c),
     requestId: c.var.requestId,
     method: c.req.method,

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { Db } from "../db/client";
 import { sessions, users } from "../db/schema";
 import { getConfig } from "../lib/env";
@@ -40,6 +40,29 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
  * moment ago in this isolate skips the read (session-cache.ts).
  */
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const principal = await userPrincipal(c);
+  if (!SAFE_METHODS.has(c.req.method)) {
+    if (!(await sessionIsLive(c.var.db, principal.userId, principal.sessionId, principal.platformRole))) throw sessionEnded();
+    return next();
+  }
+  return readChecked(c, principal, next);
+};
+
+/**
+ * requireUser for routes whose writes the network's writer authorises (the `userWrites` guard): it checks
+ * the session in the read that finds the caller's role, or takes a caller a committed batch proved and
+ * leaves the check to the write's batch, whose guard re-checks session and role as it commits
+ * (services/networks/write-access.ts, acting-authority.ts). A write through it costs no session read here;
+ * every handler on that guard hands its caller to the writer. Reads are checked as requireUser checks them.
+ */
+export const requireUserForWriter: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const principal = await userPrincipal(c);
+  if (!SAFE_METHODS.has(c.req.method)) return next();
+  return readChecked(c, principal, next);
+};
+
+/** A valid user access token: the principal it names (its session not yet checked). */
+async function userPrincipal(c: Context<AppEnv>): Promise<UserPrincipal> {
   const token = bearerToken(c.req.header("authorization"));
   if (!token) throw unauthorized("A bearer access token is required");
   const payload = await verifyAccessToken(getConfig(c.env), AUDIENCE.user, token);
@@ -47,15 +70,19 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!userId || typeof sessionId !== "string" || (role !== "admin" && role !== "user")) {
     throw unauthorized("The access token is not valid");
   }
-  c.set("principal", { kind: "user", userId, sessionId, platformRole: role });
-  if (!SAFE_METHODS.has(c.req.method)) {
-    if (!(await sessionIsLive(c.var.db, userId, sessionId, role))) throw unauthorized("The session has ended; sign in again");
-    return next();
-  }
-  const key = sessionKey(userId, sessionId, role);
+  const principal: UserPrincipal = { kind: "user", userId, sessionId, platformRole: role };
+  c.set("principal", principal);
+  return principal;
+}
+
+const sessionEnded = () => unauthorized("The session has ended; sign in again");
+
+/** A read: the session check runs beside the handler, and an ended session replaces its answer with 401. */
+async function readChecked(c: Context<AppEnv>, { userId, sessionId, platformRole }: UserPrincipal, next: Next) {
+  const key = sessionKey(userId, sessionId, platformRole);
   if (recentlyLive(key)) return next();
   const startedAt = currentGeneration();
-  const verdict = sessionIsLive(c.var.db, userId, sessionId, role)
+  const verdict = sessionIsLive(c.var.db, userId, sessionId, platformRole)
     .then((live) => {
       if (live) rememberLive(key, startedAt);
       return live;
@@ -63,7 +90,7 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
     .catch(() => false);
   await next();
   if (!(await verdict)) replaceWithUnauthorized(c);
-};
+}
 
 /** A fresh response: nothing the handler set (ETag, content headers) may survive into the 401. */
 function replaceWithUnauthorized(c: Context<AppEnv>) {

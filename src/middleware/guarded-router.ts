@@ -4,7 +4,7 @@ import { createRouter } from "../lib/create-router";
 import { SECURITY } from "../lib/openapi";
 import type { AppEnv } from "../lib/types";
 import { agentOfKind, requireAgent } from "./agent-auth";
-import { optionalUser, requireUser } from "./auth";
+import { optionalUser, requireUser, requireUserForWriter } from "./auth";
 import { requireDeviceOrUser } from "./device-auth";
 import { requireMetricsReader } from "./metrics-auth";
 
@@ -17,6 +17,8 @@ const GUARDS = {
   /** No credentials: login, refresh, health, agent enrolment (the body carries the proof). */
   public: { middleware: [], security: SECURITY.none },
   user: { middleware: [requireUser], security: SECURITY.user },
+  /** A user whose writes the network's writer authorises, session included (middleware/auth.ts requireUserForWriter). */
+  userWrites: { middleware: [requireUserForWriter], security: SECURITY.user },
   /** A user's token when one is sent; without one the body proves the right (enrolment key, invite token). */
   optionalUser: { middleware: [optionalUser], security: SECURITY.optionalUser },
   deviceOrUser: { middleware: [requireDeviceOrUser], security: SECURITY.deviceOrUser },

@@ -29,6 +29,14 @@ export function holdsRoleInGroup(userId: string, groupId: string, roles: readonl
     or exists (select 1 from memberships m where m.group_id = ${groupId} and m.user_id = u.id and m.role in (${roleList(roles)}))))`;
 }
 
+/**
+ * The session is live as the authentication middleware checks it (middleware/auth.ts sessionIsLive): not
+ * revoked, not expired at `now`, its user not disabled and still holding the platform role the token claims.
+ */
+export const sessionLive = (userId: string, sessionId: string, claimedRole: string, now: string): SQL =>
+  sql`exists (select 1 from sessions s join users u on u.id = s.user_id where s.id = ${sessionId} and s.user_id = ${userId}
+    and s.revoked_at is null and s.expires_at > ${now} and u.disabled_at is null and u.platform_role = ${claimedRole})`;
+
 /** Roles that change a network's configuration (nodes, policies, pools, DNS, the network itself). */
 export const MANAGING_ROLES = ["admin", "owner"] as const;
 

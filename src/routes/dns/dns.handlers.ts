@@ -6,13 +6,15 @@ import { auditOf } from "../../middleware/audit";
 import { dnsRecordAccess, networkAccess } from "../../services/access";
 import { listDnsRecords } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer/network-writer";
+import { networkOfDnsRecordFor } from "../../services/networks/write-routing";
 import type * as routes from "./dns.routes";
-import { normaliseRecord, presentRecord } from "./dns.schemas";
+import { presentRecord } from "./dns.schemas";
 
+/** Writes: the network's writer authorises the caller, session included, and validates the record against its domain. */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
-  const record = normaliseRecord(c.req.valid("json"), network.dnsDomain);
-  return c.json(presentRecord(await unwrap(networkWriter(c.env, network.id).createDnsRecord(network.id, record, auditOf(c, 201)))), 201);
+  const networkId = c.req.valid("param").id;
+  const writer = networkWriter(c.env, networkId);
+  return c.json(presentRecord(await unwrap(writer.createDnsRecord(networkId, c.req.valid("json"), auditOf(c, 201), userOf(c)))), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
@@ -27,16 +29,17 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 };
 
 export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
-  const { record, network } = await dnsRecordAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
-  const next = normaliseRecord(c.req.valid("json"), network.dnsDomain);
-  return c.json(
-    presentRecord(await unwrap(networkWriter(c.env, network.id).replaceDnsRecord(network.id, record.id, next, auditOf(c, 200)))),
-    200,
-  );
+  const { id } = c.req.valid("param");
+  const caller = userOf(c);
+  const networkId = await networkOfDnsRecordFor(c.var.db, id, caller);
+  const writer = networkWriter(c.env, networkId);
+  return c.json(presentRecord(await unwrap(writer.replaceDnsRecord(networkId, id, c.req.valid("json"), auditOf(c, 200), caller))), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { record, network } = await dnsRecordAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
-  await unwrap(networkWriter(c.env, network.id).deleteDnsRecord(network.id, record.id, auditOf(c, 204)));
+  const { id } = c.req.valid("param");
+  const caller = userOf(c);
+  const networkId = await networkOfDnsRecordFor(c.var.db, id, caller);
+  await unwrap(networkWriter(c.env, networkId).deleteDnsRecord(networkId, id, auditOf(c, 204), caller));
   return c.body(null, 204);
 };

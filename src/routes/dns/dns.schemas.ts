@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { dnsRecords } from "../../db/schema";
-import { fieldError } from "../../lib/errors";
 import { Timestamp } from "../../lib/openapi";
-import { RECORD_TYPES, TTL_DEFAULT, TTL_MAX, TTL_MIN, validateRecord, type DnsRecord } from "../../services/networks/dns";
+import { RECORD_TYPES, TTL_DEFAULT, TTL_MAX, TTL_MIN } from "../../services/networks/dns";
 
 export const DnsRecordSchema = z
   .object({
@@ -32,13 +31,6 @@ export const DnsRecordBody = z
       .openapi({ description: `Seconds, default ${TTL_DEFAULT}` }),
   })
   .openapi("DnsRecordInput");
-
-/** The domain-aware rules (label syntax, address families, TXT length) as 422 fields, like the schema's own. */
-export function normaliseRecord(body: z.infer<typeof DnsRecordBody>, domain: string): DnsRecord {
-  const checked = validateRecord(body, domain);
-  if (!checked.ok) throw fieldError(checked.field, checked.message);
-  return checked.value;
-}
 
 export const presentRecord = (row: typeof dnsRecords.$inferSelect): z.infer<typeof DnsRecordSchema> => ({
   id: row.id,

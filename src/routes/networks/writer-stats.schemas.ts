@@ -30,5 +30,9 @@ export const WriterStatsSchema = z
       .int()
       .openapi({ description: "Writes run again on their own after a combined batch failed (a refused write among them)" }),
     storageBytes: z.number().int().openapi({ description: "Bytes of the writer's own SQLite storage (ctx.storage.sql.databaseSize)" }),
+    keptCallers: z.number().int().openapi({
+      description:
+        "Callers (user, session) a committed write proved a manager of the network: their next writes skip the read that checks it; each write's batch still re-checks",
+    }),
   })
   .openapi("NetworkWriterStats");

@@ -8,13 +8,15 @@ import { createRouter } from "../../lib/create-router";
 export const nodesRouter = createRouter()
   .route(
     "/",
-    guardedRouter("user")
+    guardedRouter("user").openapi(routes.list, handlers.list).openapi(routes.get, handlers.get).openapi(routes.config, handlers.config),
+  )
+  // Writes: the network's writer checks the caller's session and role (services/networks/write-access.ts).
+  .route(
+    "/",
+    guardedRouter("userWrites")
       .openapi(routes.create, handlers.create)
-      .openapi(routes.list, handlers.list)
-      .openapi(routes.get, handlers.get)
       .openapi(routes.update, handlers.update)
-      .openapi(routes.remove, handlers.remove)
-      .openapi(routes.config, handlers.config),
+      .openapi(routes.remove, handlers.remove),
   )
   // A device reads its own node's paths with its credential (wgo status).
   .route("/", guardedRouter("deviceOrUser").openapi(pathRoutes.paths, pathHandlers.paths));

@@ -3,22 +3,23 @@ import { toPage } from "../../lib/pagination";
 import { unwrap } from "../../lib/write-result";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
-import { networkAccess, nodeAccess } from "../../services/access";
 import { nodeDetailAccess, nodeReadAccess } from "../../services/networks/device-node-privacy";
 import { loadNodeConfig } from "../../services/networks/views/node-configs";
 import { keepReported, reportsOf, withReport, withReportOf } from "../../services/networks/views/node-reports";
 import { listNodes } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer/network-writer";
+import { nodeForWrite } from "../../services/networks/write-routing";
 import type * as routes from "./nodes.routes";
 import { presentNode } from "../../schemas/nodes";
 
 /** `roles: ["gateway"]` in the API is `isGateway` in storage. */
 const roleFields = (roles: string[] | undefined) => (roles === undefined ? {} : { isGateway: roles.includes("gateway") });
 
+/** Writes: the network's writer authorises the caller, session included (services/networks/write-access.ts). */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { networkId, roles, ...body } = c.req.valid("json");
-  const { network } = await networkAccess(c.var.db, userOf(c), networkId, "manage");
-  const node = await unwrap(networkWriter(c.env, network.id).createNode(network.id, { ...body, ...roleFields(roles) }, auditOf(c, 201)));
+  const writer = networkWriter(c.env, networkId);
+  const node = await unwrap(writer.createNode(networkId, { ...body, ...roleFields(roles) }, auditOf(c, 201), userOf(c)));
   return c.json(presentNode(node), 201);
 };
 
@@ -39,16 +40,20 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 };
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
-  const { node } = await nodeAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
+  const { id } = c.req.valid("param");
+  const caller = userOf(c);
+  const { networkId, reported } = await nodeForWrite(c.var.db, id, caller);
   const { roles, ...changes } = c.req.valid("json");
-  const writer = networkWriter(c.env, node.networkId);
-  const updated = await unwrap(writer.updateNode(node.networkId, node.id, { ...changes, ...roleFields(roles) }, auditOf(c, 200)));
-  return c.json(presentNode(await withReportOf(c.env, keepReported(updated, node))), 200);
+  const writer = networkWriter(c.env, networkId);
+  const updated = await unwrap(writer.updateNode(networkId, id, { ...changes, ...roleFields(roles) }, auditOf(c, 200), caller));
+  return c.json(presentNode(await withReportOf(c.env, keepReported(updated, reported))), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { node } = await nodeAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
-  await unwrap(networkWriter(c.env, node.networkId).deleteNode(node.networkId, node.id, auditOf(c, 204)));
+  const { id } = c.req.valid("param");
+  const caller = userOf(c);
+  const { networkId } = await nodeForWrite(c.var.db, id, caller);
+  await unwrap(networkWriter(c.env, networkId).deleteNode(networkId, id, auditOf(c, 204), caller));
   return c.body(null, 204);
 };
 

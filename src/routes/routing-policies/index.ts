@@ -1,11 +1,18 @@
+import { createRouter } from "../../lib/create-router";
 import { guardedRouter } from "../../middleware/guarded-router";
 import * as handlers from "./policies.handlers";
 import * as routes from "./policies.routes";
 
-export const routingPoliciesRouter = guardedRouter("user")
-  .openapi(routes.create, handlers.create)
-  .openapi(routes.list, handlers.list)
-  .openapi(routes.status, handlers.status)
-  .openapi(routes.get, handlers.get)
-  .openapi(routes.replace, handlers.replace)
-  .openapi(routes.remove, handlers.remove);
+export const routingPoliciesRouter = createRouter()
+  .route(
+    "/",
+    guardedRouter("user").openapi(routes.list, handlers.list).openapi(routes.status, handlers.status).openapi(routes.get, handlers.get),
+  )
+  // Writes: the network's writer checks the caller's session and role (services/networks/write-access.ts).
+  .route(
+    "/",
+    guardedRouter("userWrites")
+      .openapi(routes.create, handlers.create)
+      .openapi(routes.replace, handlers.replace)
+      .openapi(routes.remove, handlers.remove),
+  );

@@ -8,12 +8,12 @@ import { getConfig } from "../../lib/env";
 import { poolHealthRules } from "../../services/networks/pools/vitals";
 import { loadPolicyStatus } from "../../services/networks/views/gateway-pools";
 import { listPolicies } from "../../services/networks/views/pages";
-import { networkOfPolicy } from "../../services/networks/write-access";
+import { networkOfPolicyFor } from "../../services/networks/write-routing";
 import { networkWriter } from "../../services/networks/writer/network-writer";
 import type * as routes from "./policies.routes";
 import { presentPolicy } from "./policies.schemas";
 
-/** Writes: the network's writer checks the caller's access on its own read of the network row (write-access.ts). */
+/** Writes: the network's writer checks the caller's session and role (write-access.ts); the Worker reads neither. */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const networkId = c.req.valid("param").id;
   const policy = await unwrap(networkWriter(c.env, networkId).createPolicy(networkId, c.req.valid("json"), userOf(c), auditOf(c, 201)));
@@ -33,17 +33,17 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 
 export const replace: AppRouteHandler<typeof routes.replace> = async (c) => {
   const { id } = c.req.valid("param");
-  const networkId = await networkOfPolicy(c.var.db, id);
-  const updated = await unwrap(
-    networkWriter(c.env, networkId).replacePolicy(networkId, id, c.req.valid("json"), userOf(c), auditOf(c, 200)),
-  );
+  const caller = userOf(c);
+  const networkId = await networkOfPolicyFor(c.var.db, id, caller);
+  const updated = await unwrap(networkWriter(c.env, networkId).replacePolicy(networkId, id, c.req.valid("json"), caller, auditOf(c, 200)));
   return c.json(presentPolicy(updated), 200);
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { id } = c.req.valid("param");
-  const networkId = await networkOfPolicy(c.var.db, id);
-  await unwrap(networkWriter(c.env, networkId).deletePolicy(networkId, id, userOf(c), auditOf(c, 204)));
+  const caller = userOf(c);
+  const networkId = await networkOfPolicyFor(c.var.db, id, caller);
+  await unwrap(networkWriter(c.env, networkId).deletePolicy(networkId, id, caller, auditOf(c, 204)));
   return c.body(null, 204);
 };
 

@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { insertWhere } from "../../db/insert-where";
 import { auditEvents, type ActorType } from "../../db/schema";
+import type { PlatformRole } from "../../lib/types";
 import { newId, nowIso } from "../../lib/ids";
 import type { EventInput } from "../notifications/event-types";
 
@@ -24,6 +25,11 @@ export interface AuditContext {
   params: Record<string, string>;
   /** The success status the route answers with. */
   status: number;
+  /**
+   * A user's session and the platform role its token claims: a user's write commits only while that session
+   * is live (services/networks/acting-authority.ts), as the authentication middleware checks it.
+   */
+  session?: { id: string; platformRole: PlatformRole };
 }
 
 /**

@@ -6,7 +6,9 @@ import { authorityGuard, memberships, users } from "../../db/schema";
 import { type ApiError, forbidden, notFound, unauthorized } from "../../lib/errors";
 import { roleAllows } from "../access";
 import type { AuditContext, DomainEvent } from "../audit/audit-trail";
-import { holdsRoleInGroup, MANAGING_ROLES, ownsDeviceIn } from "../live-authority";
+import { nowIso } from "../../lib/ids";
+import type { PlatformRole } from "../../lib/types";
+import { holdsRoleInGroup, MANAGING_ROLES, ownsDeviceIn, sessionLive } from "../live-authority";
 
 /**
  * The rule (docs/identity.md, "Authority inside the batch"): a write a user asked for commits only if
@@ -24,6 +26,8 @@ export interface ActingAuthority {
   groupId: string;
   /** A device's own write (its owner may make it): refused, the device is gone for them (404). */
   device: boolean;
+  /** The session the user wrote with (AuditContext.session): it must be live too. */
+  session?: { id: string; platformRole: PlatformRole };
   holds: SQL;
 }
 
@@ -32,8 +36,10 @@ export function actingAuthority(audit: AuditContext | undefined, event: DomainEv
   if (actor?.type !== "user" || !actor.id || !event.groupId || CARRIES_ITS_OWN.has(event.action)) return undefined;
   const manages = holdsRoleInGroup(actor.id, event.groupId, MANAGING_ROLES);
   const device = DEVICE_WRITES.has(event.action) && !!event.resourceId;
-  const holds = device ? sql`(${manages} or ${ownsDeviceIn(actor.id, event.resourceId ?? "", event.groupId)})` : manages;
-  return { userId: actor.id, groupId: event.groupId, device, holds };
+  const role = device ? sql`(${manages} or ${ownsDeviceIn(actor.id, event.resourceId ?? "", event.groupId)})` : manages;
+  const session = audit?.session;
+  const holds = session ? sql`(${sessionLive(actor.id, session.id, session.platformRole, nowIso())} and ${role})` : role;
+  return { userId: actor.id, groupId: event.groupId, device, ...(session ? { session } : {}), holds };
 }
 
 /** First in the batch: inserts a row the table's CHECK refuses when `holds` is false, so the whole batch rolls back. */
@@ -46,15 +52,25 @@ export const isGuardRefusal = (error: unknown) => {
   return false;
 };
 
-/** The answer a fresh check in the Worker would now give: 401 disabled, 404 without a role (or the device), 403 below it, else 401. */
-export async function refusal(db: Db, { userId, groupId, device }: ActingAuthority): Promise<ApiError> {
+/**
+ * The answer a fresh check in the Worker would now give: 401 for an ended session or a disabled user, 404
+ * without a role (or the device), 403 below it, else 401.
+ */
+export async function refusal(db: Db, { userId, groupId, device, session }: ActingAuthority): Promise<ApiError> {
+  const live = session ? sessionLive(userId, session.id, session.platformRole, nowIso()) : sql`1`;
   const row = await db
-    .select({ disabledAt: users.disabledAt, platformRole: users.platformRole, role: memberships.role })
+    .select({
+      disabledAt: users.disabledAt,
+      platformRole: users.platformRole,
+      role: memberships.role,
+      live: sql<number>`${live}`.as("session_live"),
+    })
     .from(users)
     .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.groupId, groupId)))
     .where(eq(users.id, userId))
     .get();
   if (!row || row.disabledAt) return unauthorized("Your access has ended");
+  if (!row.live) return unauthorized("The session has ended; sign in again");
   if (device) return notFound("Device");
   if (row.platformRole !== "admin" && !row.role) return notFound("Network");
   if (row.platformRole !== "admin" && row.role && !roleAllows(row.role, "manage"))

@@ -9,6 +9,8 @@ import { type ActingAuthority, actingAuthority, guardStatement, isGuardRefusal, 
 import type { DirectoryReads } from "./directory-reads";
 import type { HotStore } from "./hot/hot-store";
 import type { NetworkMemory } from "./memory/network-memory";
+import type { KeptAuthority } from "./writer/kept-authority";
+import type { OwedCheck } from "./write-caller";
 
 /**
  * What one write runs with: the writer's bindings and database, the network it holds, and the request it
@@ -42,6 +44,12 @@ export interface WriterContext {
    * batch here and answers at once, as if it had committed; the writer answers the caller only once it has.
    */
   staging?: Staging;
+  /** Callers a committed batch proved (writer/kept-authority.ts): absent, every managed write reads its caller. */
+  kept?: KeptAuthority;
+  /** Set by a write let through on kept authority (write-access.ts): proven by its guarded batch, else checked before it answers. */
+  owed?: OwedCheck;
+  /** Set once the write's batch carries the acting user's guard: whatever it answers, that batch decided its authority. */
+  guarded?: boolean;
 }
 
 /** Where a write's batch goes when it commits with others (WriteRunner, over writer/combined-commits.ts). */
@@ -85,15 +93,23 @@ export async function commit(ctx: WriterContext, statements: BatchItem<"sqlite">
   if (staging && (!conditional || conditional.rowAt !== undefined)) {
     const asserted = conditional?.rowAt === undefined ? statements : assertWrote(ctx.db, statements, conditional.rowAt);
     const fanOutAt = guard.length + asserted.length + trailing.length - 1;
-    // Only an event that queued a delivery gets the first attempt after the answer.
-    const seen = outbox && ((results: unknown[]) => queuedAny(results[fanOutAt]) && ctx.notificationIds.push(outbox.id));
-    staging.stage([...guard, ...asserted, ...trailing], seen || undefined);
+    const seen = (results: unknown[]) => {
+      // Only an event that queued a delivery gets the first attempt after the answer.
+      if (outbox && queuedAny(results[fanOutAt])) ctx.notificationIds.push(outbox.id);
+      if (authority) proven(ctx, authority);
+    };
+    ctx.guarded ||= !!authority;
+    staging.stage([...guard, ...asserted, ...trailing], outbox || authority ? seen : undefined);
     return speculated(statements);
   }
   if (staging) await staging.alone();
   const [first, ...rest] = [...guard, ...statements, ...trailing];
   if (!first) return [];
   const all = await batchUnlessRefused(ctx, [first, ...rest], authority);
+  if (authority) {
+    ctx.guarded = true;
+    proven(ctx, authority);
+  }
   const results = all.slice(guard.length, guard.length + statements.length);
   if (conditional && !conditional.happened(results)) return results;
   if (outbox && queuedAny(all.at(-1))) ctx.notificationIds.push(outbox.id);
@@ -118,9 +134,17 @@ async function batchUnlessRefused(ctx: WriterContext, batch: [BatchItem<"sqlite"
   try {
     return await ctx.db.batch(batch);
   } catch (error) {
-    if (authority && isGuardRefusal(error)) throw await refusal(ctx.db, authority);
+    if (authority && isGuardRefusal(error)) {
+      ctx.kept?.forget(authority.userId);
+      throw await refusal(ctx.db, authority);
+    }
     throw error;
   }
+}
+
+/** A manager's write committed past its guard: the writer keeps the caller (a device owner's own write proves less). */
+function proven(ctx: WriterContext, { userId, groupId, device, session }: ActingAuthority) {
+  if (!device && session) ctx.kept?.remember({ userId, sessionId: session.id, platformRole: session.platformRole }, groupId);
 }
 
 /** The actor a notification names: who asked for the change, or nobody (a system change). */

@@ -1,15 +1,17 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { BatchItem } from "drizzle-orm/batch";
-import { type adminSettings, type GroupRole, gateways, memberships } from "../../db/schema";
+import { type adminSettings, type GroupRole, gateways, memberships, users } from "../../db/schema";
 import type { Env } from "../../lib/env";
 import { gatewayAssignedToGroup } from "../live-authority";
 import { type EffectiveSettings, effectiveSettings, settingsFromRow, settingsQuery } from "../settings/settings";
 import { claimsEgress, type EgressClaim, type OtherNode, otherNodesQuery, overlapAmong } from "./egress-claims";
 import type { HeldNetwork } from "./memory/held-network";
+import type { KeptAuthority } from "./writer/kept-authority";
+import { type CallerStanding, callerLive, type WriteCaller } from "./write-caller";
 
 /** Starts a write's directory reads before its turn in the writer's queue, given the copy held then. */
-export type Warm = (reads: DirectoryReads, held: HeldNetwork | null) => void;
+export type Warm = (reads: DirectoryReads, held: HeldNetwork | null, kept: KeptAuthority) => void;
 
 /**
  * One write's reads of rows its network's writes never change: the admin settings, a member's role, the
@@ -72,15 +74,20 @@ export class DirectoryReads {
     });
   }
 
-  /** The user's role in the group (null: none). */
-  role(groupId: string, userId: string): Promise<GroupRole | null> {
-    return this.once(`role ${groupId} ${userId}`, async () => {
+  /**
+   * The caller's role in the group (null: none), and whether the session it wrote with is live (true when
+   * it names none): the write's access check in the writer (write-access.ts), one row.
+   */
+  caller(groupId: string, caller: WriteCaller): Promise<CallerStanding> {
+    return this.once(`caller ${groupId} ${caller.userId} ${caller.sessionId ?? ""}`, async () => {
       const query = this.db
-        .select({ role: memberships.role })
-        .from(memberships)
-        .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId)));
-      const [found] = await this.batched<{ role: GroupRole }[]>(query);
-      return found?.role ?? null;
+        .select({ role: memberships.role, live: callerLive(caller) })
+        .from(users)
+        .leftJoin(memberships, and(eq(memberships.groupId, groupId), eq(memberships.userId, users.id)))
+        .where(eq(users.id, caller.userId));
+      const [found] = await this.batched<{ role: GroupRole | null; live: boolean }[]>(query);
+      // No user row: no role, and a session named for nobody is not live.
+      return { role: found?.role ?? null, live: found ? !!found.live : !caller.sessionId };
     });
   }
 

@@ -1,35 +1,66 @@
-import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { routingPolicies } from "../../db/schema";
-import { notFound } from "../../lib/errors";
-import type { UserPrincipal } from "../../lib/types";
+import { ApiError, notFound, unauthorized } from "../../lib/errors";
 import { check } from "../access";
 import type { WriterContext } from "./commit";
 import type { HeldNetwork } from "./memory/held-network";
+import type { CallerStanding, OwedCheck, WriteCaller } from "./write-caller";
 
-/** Who asks for a write the writer authorises itself: what services/access.ts decides a role from. */
-export type WriteCaller = Pick<UserPrincipal, "userId" | "platformRole">;
+export type { WriteCaller } from "./write-caller";
+
+const sessionEnded = () => unauthorized("The session has ended; sign in again");
 
 /**
  * A write that needs the caller to manage the network (admin, owner, platform admin), authorised inside the
- * network's writer: its one read of the network's row carries the caller's role (memory forWriteBy), or, on
- * the copy the writer holds, one read of the membership (`directory`, possibly started before its turn); checked
- * as services/access.ts checks it (404 without a role, naming `what`; 403 below admin). The Worker reads no
- * network row for these writes; the batch re-checks the caller like every user's write (commit.ts, the
- * authority guard of acting-authority.ts), so a caller demoted, removed or disabled after this check changes nothing.
+ * network's writer, as services/access.ts checks it (401 for an ended session, 404 without a role naming
+ * `what`, 403 below admin). The Worker reads no network row for these writes. The check is one of:
+ * - kept (writer/kept-authority.ts): a batch proved this caller lately, so nothing is read; the write's own
+ *   batch decides, and a write that ends without one is checked before it answers (`ctx.owed`);
+ * - on the copy the writer holds: one read of the caller's role and session (`directory`, possibly started
+ *   before its turn);
+ * - otherwise the one read of the network's row carries them (memory forWriteBy).
+ * Whichever it was, the batch re-checks the caller like every user's write (commit.ts, the guard of
+ * acting-authority.ts), so a caller signed out, demoted, removed or disabled after this check changes nothing.
  */
 export async function managedWrite(ctx: WriterContext, networkId: string, caller: WriteCaller, what: string): Promise<HeldNetwork> {
   const quick = ctx.memory.withoutRead(networkId);
-  const { held, role } = quick
-    ? { held: quick, role: await ctx.directory.role(quick.network.groupId, caller.userId) }
-    : await ctx.memory.forWriteBy(ctx.db, networkId, caller.userId);
-  check(caller, role, "manage", what);
+  if (quick && ctx.kept?.holds(caller, quick.network.groupId)) {
+    ctx.owed = { caller, groupId: quick.network.groupId, what };
+    return quick;
+  }
+  const { held, ...standing } = quick
+    ? { held: quick, ...(await ctx.directory.caller(quick.network.groupId, caller)) }
+    : await ctx.memory.forWriteBy(ctx.db, networkId, caller);
+  if (!held) {
+    if (caller.sessionId && !(await ctx.directory.caller("", caller)).live) throw sessionEnded();
+    throw notFound("Network");
+  }
+  try {
+    assertStanding(caller, standing, what);
+  } catch (error) {
+    // A kept caller refused here (its staged batch failed its guard; this is the write run again alone).
+    ctx.kept?.forget(caller.userId);
+    throw error;
+  }
   return held;
 }
 
-/** The network a policy is in (one indexed row, no network row): where the Worker sends a change to it. 404 when absent. */
-export async function networkOfPolicy(db: Db, policyId: string): Promise<string> {
-  const row = await db.select({ networkId: routingPolicies.networkId }).from(routingPolicies).where(eq(routingPolicies.id, policyId)).get();
-  if (!row) throw notFound("Routing policy");
-  return row.networkId;
+/** The write's context once `caller` is authorised (managedWrite); no caller: the Worker authorised it. */
+export async function managedBy(ctx: WriterContext, networkId: string, caller: WriteCaller | undefined, what: string) {
+  if (caller) await managedWrite(ctx, networkId, caller, what);
+  return ctx;
+}
+
+function assertStanding(caller: WriteCaller, { role, live }: CallerStanding, what: string) {
+  if (!live) throw sessionEnded();
+  check(caller, role, "manage", what);
+}
+
+/** The answer for a write let through on kept authority that ended without a guarded batch: null when it still holds. */
+export async function owedRefusal(ctx: WriterContext, owed: OwedCheck): Promise<ApiError | null> {
+  try {
+    assertStanding(owed.caller, await ctx.directory.caller(owed.groupId, owed.caller), owed.what);
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
 }

@@ -3,6 +3,7 @@ import type { Db } from "../../../db/client";
 import { type GroupRole, networks } from "../../../db/schema";
 import { notFound } from "../../../lib/errors";
 import { loadNetworkState, type NetworkRow } from "../state";
+import { type CallerStanding, callerLive, type WriteCaller } from "../write-caller";
 import { HeldNetwork } from "./held-network";
 import { TopologyCache } from "./topology-cache";
 
@@ -87,19 +88,23 @@ export class NetworkMemory {
   }
 
   /**
-   * forWrite for a user's write, with the user's role in the network's group (null: none) read in the same
-   * query: the write's access check (networks/write-access.ts) costs no row of its own.
+   * forWrite for a user's write, with the caller's role in the network's group (null: none) and whether its
+   * session is live read in the same query: the write's access check (networks/write-access.ts) costs no row
+   * of its own. A network that is not there is `held: null` (the caller learns 404 once its session is known live).
    */
-  async forWriteBy(db: Db, networkId: string, userId: string): Promise<{ held: HeldNetwork; role: GroupRole | null }> {
-    const role = sql<GroupRole | null>`(select m.role from memberships m where m.group_id = ${networks.groupId} and m.user_id = ${userId})`;
+  async forWriteBy(db: Db, networkId: string, caller: WriteCaller): Promise<{ held: HeldNetwork | null } & CallerStanding> {
+    const role = sql<GroupRole | null>`(select m.role from memberships m where m.group_id = ${networks.groupId} and m.user_id = ${caller.userId})`;
     const found = await db
-      .select({ ...getTableColumns(networks), callerRole: role.as("caller_role") })
+      .select({ ...getTableColumns(networks), callerRole: role.as("caller_role"), callerLive: callerLive(caller) })
       .from(networks)
       .where(eq(networks.id, networkId))
       .get();
-    if (!found) return { held: await this.fromRow(db, networkId, undefined), role: null };
-    const { callerRole, ...row } = found;
-    return { held: await this.fromRow(db, networkId, row), role: callerRole };
+    if (!found) {
+      this.forget();
+      return { held: null, role: null, live: true };
+    }
+    const { callerRole, callerLive: live, ...row } = found;
+    return { held: await this.fromRow(db, networkId, row), role: callerRole, live: !!live };
   }
 
   private async fromRow(db: Db, networkId: string, row: NetworkRow | undefined): Promise<HeldNetwork> {

@@ -3,7 +3,7 @@ import { dnsRecords } from "../../../db/schema";
 import { conflict, fieldError, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
-import { findRecordConflict, validateRecord, type DnsRecord } from "../dns";
+import { findRecordConflict, validateRecord, type DnsRecord, type RecordInput } from "../dns";
 import { commit, type WriterContext } from "../commit";
 import { bumpDnsRevision, type DnsRecordRow } from "../state";
 
@@ -17,13 +17,14 @@ async function loadRecords(ctx: WriterContext, networkId: string) {
 }
 
 /**
- * The handler validated the record against the domain it read; a domain change may have run in this
- * writer since. Validating again against the domain of this moment keeps every stored full name
- * (and relative CNAME target) within 253 characters.
+ * The record as sent, validated and normalised against the network's domain as this writer holds it (a
+ * domain change runs in this writer too): every stored full name (and relative CNAME target) stays within
+ * 253 characters. A 422 names the field, as the schema's own checks do.
  */
-function assertFitsDomain(record: DnsRecord, domain: string) {
-  const checked = validateRecord(record, domain);
+function fitted(input: RecordInput, domain: string): DnsRecord {
+  const checked = validateRecord(input, domain);
   if (!checked.ok) throw fieldError(checked.field, checked.message);
+  return checked.value;
 }
 
 function assertNoConflict(records: DnsRecordRow[], candidate: DnsRecord, selfId?: string) {
@@ -31,7 +32,7 @@ function assertNoConflict(records: DnsRecordRow[], candidate: DnsRecord, selfId?
   if (reason) throw conflict(reason);
 }
 
-/** The record arrives validated and normalised (names, values, ttl); the writer checks it against the set. */
+/** What a record change is, in the domain's words. */
 const recordEvent = (action: string, recordId: string, networkId: string, groupId: string) => ({
   action: `dns-record.${action}`,
   resourceId: recordId,
@@ -39,10 +40,10 @@ const recordEvent = (action: string, recordId: string, networkId: string, groupI
   groupId,
 });
 
-export async function createRecord(ctx: WriterContext, networkId: string, record: DnsRecord): Promise<DnsRecordRow> {
+export async function createRecord(ctx: WriterContext, networkId: string, input: RecordInput): Promise<DnsRecordRow> {
   const { db } = ctx;
   const { held, revision, domain, groupId, records } = await loadRecords(ctx, networkId);
-  assertFitsDomain(record, domain);
+  const record = fitted(input, domain);
   if (records.length >= LIMITS.dnsRecordsPerNetwork) throw conflict(`A network holds at most ${LIMITS.dnsRecordsPerNetwork} DNS records`);
   assertNoConflict(records, record);
   const now = nowIso();
@@ -57,12 +58,12 @@ export async function createRecord(ctx: WriterContext, networkId: string, record
   return row;
 }
 
-export async function replaceRecord(ctx: WriterContext, networkId: string, recordId: string, record: DnsRecord): Promise<DnsRecordRow> {
+export async function replaceRecord(ctx: WriterContext, networkId: string, recordId: string, input: RecordInput): Promise<DnsRecordRow> {
   const { db } = ctx;
   const { held, revision, domain, groupId, records } = await loadRecords(ctx, networkId);
   const current = records.find((row) => row.id === recordId);
   if (!current) throw notFound("DNS record");
-  assertFitsDomain(record, domain);
+  const record = fitted(input, domain);
   assertNoConflict(records, record, recordId);
   const next: DnsRecordRow = { ...current, ...record, revision: revision + 1, updatedAt: nowIso() };
   await commit(

@@ -86,9 +86,9 @@ const pathNodesOf = (held: HeldNetwork, input: PolicyInput) =>
  */
 export const warmPolicyReads =
   (input: PolicyInput, caller: WriteCaller): Warm =>
-  (reads, held) => {
+  (reads, held, kept) => {
     if (!held) return;
-    void reads.role(held.network.groupId, caller.userId);
+    if (!kept.holds(caller, held.network.groupId)) void reads.caller(held.network.groupId, caller);
     void reads.settings();
     void reads.inventory(held, pathNodesOf(held, input));
     void reads.egress(held.network.id, egressClaim(held, input.gatewayPath, input.destinationCidr));

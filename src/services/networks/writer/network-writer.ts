@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../../lib/env";
 import { unwrap } from "../../../lib/write-result";
 import type { AuditContext } from "../../audit/audit-trail";
-import type { DnsRecord } from "../dns";
+import type { RecordInput } from "../dns";
 import type { ConfigWanted } from "../memory/config-reads";
 import { RevisionWaiters } from "../memory/revision-waiters";
 import type { AccessPolicyInput } from "../access/access-state";
@@ -24,7 +24,7 @@ import * as networks from "../operations/networks";
 import * as nodes from "../operations/nodes";
 import * as policies from "../operations/policies";
 import type { NodeRow } from "../state";
-import type { WriteCaller } from "../write-access";
+import { managedBy, type WriteCaller } from "../write-access";
 import { evaluatePoolsNow } from "../operations/pool-failover";
 import { groupWriter } from "./group-writer";
 import { POOL_CHECK_MS, PoolClock } from "./pool-clock";
@@ -90,14 +90,20 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.writes.write(audit, (ctx) => networks.deleteNetwork(ctx, networkId));
   }
 
-  createNode(networkId: string, input: nodes.NodeInput, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => nodes.createNode(ctx, networkId, input));
+  /**
+   * Node and DNS writes authorise `caller` in the writer (write-access.ts), like policy writes; without one
+   * (tests, the system) the Worker checked it and the batch's guard re-checks it.
+   */
+  createNode(networkId: string, input: nodes.NodeInput, audit?: AuditContext, caller?: WriteCaller) {
+    return this.writes.write(audit, async (ctx) => nodes.createNode(await managedBy(ctx, networkId, caller, "Network"), networkId, input));
   }
-  updateNode(networkId: string, nodeId: string, changes: nodes.NodeChanges, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => nodes.updateNode(ctx, networkId, nodeId, changes));
+  updateNode(networkId: string, nodeId: string, changes: nodes.NodeChanges, audit?: AuditContext, caller?: WriteCaller) {
+    return this.writes.write(audit, async (ctx) =>
+      nodes.updateNode(await managedBy(ctx, networkId, caller, "Node"), networkId, nodeId, changes),
+    );
   }
-  deleteNode(networkId: string, nodeId: string, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => nodes.deleteNode(ctx, networkId, nodeId));
+  deleteNode(networkId: string, nodeId: string, audit?: AuditContext, caller?: WriteCaller) {
+    return this.writes.write(audit, async (ctx) => nodes.deleteNode(await managedBy(ctx, networkId, caller, "Node"), networkId, nodeId));
   }
   /** A gateway agent's PUT of its node's key (authorised in the batch: operations/gateway-agent.ts). */
   applyAgentNodeState(
@@ -156,14 +162,20 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.writes.write(audit, (ctx) => devices.setRoutingPreference(ctx, networkId, nodeId, mode, policyIds));
   }
 
-  createDnsRecord(networkId: string, record: DnsRecord, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => dnsRecords.createRecord(ctx, networkId, record));
+  createDnsRecord(networkId: string, record: RecordInput, audit?: AuditContext, caller?: WriteCaller) {
+    return this.writes.write(audit, async (ctx) =>
+      dnsRecords.createRecord(await managedBy(ctx, networkId, caller, "Network"), networkId, record),
+    );
   }
-  replaceDnsRecord(networkId: string, recordId: string, record: DnsRecord, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => dnsRecords.replaceRecord(ctx, networkId, recordId, record));
+  replaceDnsRecord(networkId: string, recordId: string, record: RecordInput, audit?: AuditContext, caller?: WriteCaller) {
+    return this.writes.write(audit, async (ctx) =>
+      dnsRecords.replaceRecord(await managedBy(ctx, networkId, caller, "DNS record"), networkId, recordId, record),
+    );
   }
-  deleteDnsRecord(networkId: string, recordId: string, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => dnsRecords.deleteRecord(ctx, networkId, recordId));
+  deleteDnsRecord(networkId: string, recordId: string, audit?: AuditContext, caller?: WriteCaller) {
+    return this.writes.write(audit, async (ctx) =>
+      dnsRecords.deleteRecord(await managedBy(ctx, networkId, caller, "DNS record"), networkId, recordId),
+    );
   }
 
   /** The access policy (docs/access.md, access-policies.ts): a manager's PUT, authorised in the writer like policy writes. */

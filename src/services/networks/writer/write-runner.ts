@@ -3,6 +3,7 @@ import { createDb } from "../../../db/client";
 import { meteredD1, newMeter } from "../../../db/metered-d1";
 import { getConfig, type Env } from "../../../lib/env";
 import { SerialQueue } from "../../../lib/serial-queue";
+import { serializeError } from "../../../lib/errors";
 import { capture, type WriteResult } from "../../../lib/write-result";
 import type { AuditContext } from "../../audit/audit-trail";
 import { deliverInBackground } from "../../notifications/queue";
@@ -12,7 +13,9 @@ import type { HotStore } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import { NetworkMemory } from "../memory/network-memory";
 import type { Topology } from "../routing";
+import { owedRefusal } from "../write-access";
 import { CombinedCommits, isRetryAlone, RetryAlone, type Staged } from "./combined-commits";
+import { KeptAuthority } from "./kept-authority";
 
 /** What a writer adds around each write: after it (waking long polls) and the clocks it may keep (pools, access expiry). */
 export interface WriterHooks {
@@ -48,6 +51,8 @@ export class WriteRunner {
   /** What this writer's writes and reads cost in D1, as D1 reports it (the writer's stats()). */
   readonly meter = newMeter();
   readonly db;
+  /** Callers whose authority a committed batch proved: their writes skip the read that checks it. */
+  readonly kept = new KeptAuthority();
   /** Writes committed together (absent: each write's batch runs alone, in the queue). */
   readonly combined?: CombinedCommits;
   /** What a write run beside staged batches reads through: each read waits until they have committed. */
@@ -121,7 +126,7 @@ export class WriteRunner {
    */
   write<T>(audit: AuditContext | undefined, task: (ctx: WriterContext) => Promise<T>, warm?: Warm): Promise<WriteResult<T>> {
     const job: Job<T> = { audit, task, directory: new DirectoryReads(this.env, this.db) };
-    warm?.(job.directory, this.memory.heldCopy());
+    warm?.(job.directory, this.memory.heldCopy(), this.kept);
     return this.combined ? this.writeCombined(this.combined, job) : this.writeAlone(job);
   }
 
@@ -137,6 +142,7 @@ export class WriteRunner {
       schedulePoolChecks: this.hooks.schedulePoolChecks,
       scheduleAccessExpiry: this.hooks.scheduleAccessExpiry,
       staging,
+      kept: this.kept,
     };
   }
 
@@ -145,7 +151,7 @@ export class WriteRunner {
     const ctx = this.context(audit, directory);
     return this.queue.run(async () => {
       await this.combined?.idle();
-      const result = await capture(() => task(ctx));
+      const result = await answerable(ctx, await capture(() => task(ctx)));
       this.afterCommit(ctx);
       return result;
     });
@@ -182,7 +188,7 @@ export class WriteRunner {
       memory.usedUnchecked = false;
       try {
         // An error after staging commits what was staged, as a write that committed and then threw always did.
-        const result = await capture(() => task(ctx));
+        const result = await answerable(ctx, await capture(() => task(ctx)));
         // A refusal or a no-op has no batch to assert the copy it was computed on.
         if (!running.staged) await this.confirmCopy();
         const settled = combined.settleAfter(running.staged, running.epoch);
@@ -215,4 +221,16 @@ export class WriteRunner {
     deliverInBackground(this.state, { db: this.db, config: getConfig(this.env) }, ctx.notificationIds);
     this.hooks.afterWrite?.();
   }
+}
+
+/**
+ * A write let through on kept authority (write-access.ts) that ends without a guarded batch, a refusal or a
+ * no-op of its own, answers only once a read confirms the caller: otherwise with what a fresh check says.
+ */
+async function answerable<T>(ctx: WriterContext, result: WriteResult<T>): Promise<WriteResult<T>> {
+  if (!ctx.owed || ctx.guarded) return result;
+  const refused = await owedRefusal(ctx, ctx.owed);
+  if (!refused) return result;
+  ctx.kept?.forget(ctx.owed.caller.userId);
+  return { ok: false, error: serializeError(refused) };
 }

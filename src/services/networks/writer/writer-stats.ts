@@ -21,6 +21,8 @@ export interface WriterStats {
   retriedAlone: number;
   /** Bytes of the object's own SQLite storage (ctx.storage.sql.databaseSize). */
   storageBytes: number;
+  /** Callers whose authority a committed batch proved: their writes skip the read that checks it (kept-authority.ts). */
+  keptCallers: number;
 }
 
 /** What `stats()` answers: the runner's D1 meter, memory and queue, the combined batches, the hot state's rows. */
@@ -34,5 +36,6 @@ export function statsOf(writes: WriteRunner, hot: HotStore, storageBytes: number
     hotRowsRead: hot.meter.rowsRead,
     hotRowsWritten: hot.meter.rowsWritten,
     storageBytes,
+    keptCallers: writes.kept.size,
   };
 }
