@@ -46,6 +46,7 @@ const unitTests = [
   "test/metrics/writer-queue.test.ts",
   "test/notifications/webhook-url.test.ts",
   "test/identity/session-cache-generations.test.ts",
+  "test/identity/verified-tokens.test.ts",
   "test/console/node-sync.test.ts",
 ];
 

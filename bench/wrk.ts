@@ -5,7 +5,7 @@ import { join } from "node:path";
 
 export interface WrkTarget {
   label: string;
-  method: "GET" | "POST" | "PATCH";
+  method: "GET" | "POST" | "PATCH" | "PUT";
   path: string;
   token?: string;
   /** A static JSON body, or a Lua expression building one per request (`n` counts requests per thread, `t` is the thread). */

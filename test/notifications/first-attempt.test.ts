@@ -51,9 +51,16 @@ async function committedAlone(network: { id: string; groupId: string }) {
 /** commit() staged, then the staged batch committed by CombinedCommits as the writer's flush does. */
 async function committedStaged(network: { id: string; groupId: string }) {
   const { routing, dns } = await revisionsOf(network.id);
-  const staged: Staged = { networkId: network.id, before: { routingRevision: routing, dnsRevision: dns }, items: [], watchers: [] };
+  const staged: Staged = {
+    networkId: network.id,
+    before: { routingRevision: routing, dnsRevision: dns },
+    items: [],
+    guards: new Map(),
+    watchers: [],
+  };
   const ctx = contextOf({
-    stage: (items, seen) => {
+    stage: (items, seen, guard) => {
+      if (guard) staged.guards.set(guard.key, guard.item);
       if (seen) staged.watchers.push({ at: staged.items.length, count: items.length, seen });
       staged.items.push(...items);
     },

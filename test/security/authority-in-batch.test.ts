@@ -9,7 +9,7 @@ import { createUser, enrolDevice, fakePublicKey, gatewayNetwork, signInAdmin, un
 
 /**
  * Issue 25 item 2: a write a user asked for re-checks that user's authority inside its own batch
- * (docs/identity.md, "Authority inside the batch"). The race is staged without timing: the Worker's
+ * (docs/architecture.md, "Authority inside the batch"). The race is staged without timing: the Worker's
  * check passed (the user managed the network), then the membership changed, and only then does the write
  * reach the network's writer, carrying the request it serves. Each write must change nothing and answer
  * as a fresh check would; the same write sent while the role still holds commits (so the refusal is the

@@ -1,6 +1,7 @@
 import { importJWK, jwtVerify, SignJWT, type JWK, type CryptoKey } from "jose";
 import type { Config } from "../../lib/env";
 import { newId } from "../../lib/ids";
+import { VerifiedTokens } from "./verified-tokens";
 
 /** Audiences keep user, device and agent tokens from standing in for one another. */
 export const AUDIENCE = { user: "wg-overlay:user", device: "wg-overlay:device", agent: "wg-overlay:agent" } as const;
@@ -11,6 +12,8 @@ const ALGORITHM = "EdDSA";
 interface KeySet {
   current: { kid: string; key: CryptoKey };
   verifiers: Map<string, CryptoKey>;
+  /** Tokens these keys verified (verified-tokens.ts): a new key set starts empty. */
+  verified: VerifiedTokens;
 }
 
 const keySets = new Map<string, Promise<KeySet>>();
@@ -29,7 +32,7 @@ async function loadKeySet(json: string): Promise<KeySet> {
     // The first key signs; the rest (previous keys) only verify, so rotation never logs anyone out.
     current ??= { kid: jwk.kid, key: (await importJWK(jwk, ALGORITHM)) as CryptoKey };
   }
-  return { current: current!, verifiers };
+  return { current: current!, verifiers, verified: new VerifiedTokens() };
 }
 
 function keySet(config: Config): Promise<KeySet> {
@@ -62,7 +65,10 @@ export async function signAccessToken(
 
 /** Returns the payload, or null for any token that is not ours, not for this audience, or not current. */
 export async function verifyAccessToken(config: Config, audience: Audience, token: string) {
-  const { verifiers } = await keySet(config);
+  const { verifiers, verified } = await keySet(config);
+  const context = `${config.JWT_ISSUER}\u0000${audience}`;
+  const known = verified.get(context, token);
+  if (known) return known;
   try {
     const { payload } = await jwtVerify(
       token,
@@ -78,6 +84,7 @@ export async function verifyAccessToken(config: Config, audience: Audience, toke
         requiredClaims: ["sub", "exp", "iat", "jti"],
       },
     );
+    verified.remember(context, token, payload);
     return payload;
   } catch {
     return null;

@@ -11,7 +11,7 @@ import type { PlatformRole } from "../../lib/types";
 import { holdsRoleInGroup, MANAGING_ROLES, ownsDeviceIn, sessionLive } from "../live-authority";
 
 /**
- * The rule (docs/identity.md, "Authority inside the batch"): a write a user asked for commits only if
+ * The rule (docs/architecture.md, "Authority inside the batch"): a write a user asked for commits only if
  * that user's authority still holds when its batch runs. The Worker checked it before sending the write,
  * but a removal, demotion or disabling commits elsewhere (not in this writer) and can land in between.
  * Writes that carry their own condition instead (enrolment, a gateway agent's node writes, gateway
@@ -29,6 +29,8 @@ export interface ActingAuthority {
   /** The session the user wrote with (AuditContext.session): it must be live too. */
   session?: { id: string; platformRole: PlatformRole };
   holds: SQL;
+  /** Equal for writes whose `holds` says the same (user, session, group, and the device for a device's own write). */
+  key: string;
 }
 
 export function actingAuthority(audit: AuditContext | undefined, event: DomainEvent): ActingAuthority | undefined {
@@ -39,7 +41,8 @@ export function actingAuthority(audit: AuditContext | undefined, event: DomainEv
   const role = device ? sql`(${manages} or ${ownsDeviceIn(actor.id, event.resourceId ?? "", event.groupId)})` : manages;
   const session = audit?.session;
   const holds = session ? sql`(${sessionLive(actor.id, session.id, session.platformRole, nowIso())} and ${role})` : role;
-  return { userId: actor.id, groupId: event.groupId, device, ...(session ? { session } : {}), holds };
+  const key = [actor.id, session?.id, session?.platformRole, event.groupId, device ? event.resourceId : ""].join(" ");
+  return { userId: actor.id, groupId: event.groupId, device, ...(session ? { session } : {}), holds, key };
 }
 
 /** First in the batch: inserts a row the table's CHECK refuses when `holds` is false, so the whole batch rolls back. */

@@ -52,13 +52,19 @@ export interface WriterContext {
   guarded?: boolean;
 }
 
+/** A write's authority guard, staged apart: a combined batch runs each distinct one once (writer/combined-commits.ts). */
+export interface StagedGuard {
+  key: string;
+  item: BatchItem<"sqlite">;
+}
+
 /** Where a write's batch goes when it commits with others (WriteRunner, over writer/combined-commits.ts). */
 export interface Staging {
   /**
    * The write's statements, to commit with the writes staged around it (a write may commit more than once);
    * `seen` is given their results once they have.
    */
-  stage(items: BatchItem<"sqlite">[], seen?: (results: unknown[]) => void): void;
+  stage(items: BatchItem<"sqlite">[], seen?: (results: unknown[]) => void, guard?: StagedGuard): void;
   /** Before a batch of the write's own (its results decide what happened): the writes before it commit first. */
   alone(): Promise<void>;
 }
@@ -92,14 +98,15 @@ export async function commit(ctx: WriterContext, statements: BatchItem<"sqlite">
   const staging = ctx.staging;
   if (staging && (!conditional || conditional.rowAt !== undefined)) {
     const asserted = conditional?.rowAt === undefined ? statements : assertWrote(ctx.db, statements, conditional.rowAt);
-    const fanOutAt = guard.length + asserted.length + trailing.length - 1;
+    const fanOutAt = asserted.length + trailing.length - 1;
     const seen = (results: unknown[]) => {
       // Only an event that queued a delivery gets the first attempt after the answer.
       if (outbox && queuedAny(results[fanOutAt])) ctx.notificationIds.push(outbox.id);
       if (authority) proven(ctx, authority);
     };
     ctx.guarded ||= !!authority;
-    staging.stage([...guard, ...asserted, ...trailing], outbox || authority ? seen : undefined);
+    const staged = authority && guard[0] ? { key: authority.key, item: guard[0] } : undefined;
+    staging.stage([...asserted, ...trailing], outbox || authority ? seen : undefined, staged);
     return speculated(statements);
   }
   if (staging) await staging.alone();

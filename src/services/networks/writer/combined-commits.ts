@@ -27,6 +27,8 @@ export interface Staged {
   networkId: string;
   before: Revisions;
   items: BatchItem<"sqlite">[];
+  /** The write's authority guards by key (commit.ts StagedGuard): the batch runs each distinct one once, first. */
+  guards: Map<string, BatchItem<"sqlite">>;
   /** Who reads the results of some of the items (from `at`, `count` of them) once they committed. */
   watchers: { at: number; count: number; seen: (results: unknown[]) => void }[];
 }
@@ -97,10 +99,11 @@ export class CombinedCommits {
       const staged = entries.flatMap((entry) => (entry.staged ? [entry.staged] : []));
       try {
         if (staged.length > 0) {
-          const results = await this.db.batch(combinedBatch(this.db, staged));
+          const { batch, leading } = combinedBatch(this.db, staged);
+          const results = await this.db.batch(batch);
           this.counts.batches++;
           this.counts.combinedWrites += staged.length;
-          showResults(staged, results);
+          showResults(staged, results.slice(leading));
         }
         for (const entry of entries) entry.settle();
       } catch {
@@ -116,18 +119,29 @@ export class CombinedCommits {
   }
 }
 
-/** Each write's watchers get their items' results (after the batch's leading revision guard). */
+/** Each write's watchers get their items' results (`results` from the first write's first item on). */
 function showResults(staged: Staged[], results: unknown[]) {
-  let base = 1;
+  let base = 0;
   for (const write of staged) {
     for (const { at, count, seen } of write.watchers) seen(results.slice(base + at, base + at + count));
     base += write.items.length;
   }
 }
 
-/** The batch of staged writes, led by the guard that D1 holds the revisions the first of them ran on. */
-function combinedBatch(db: Db, staged: Staged[]): [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] {
+/**
+ * The batch of staged writes, led by the guard that D1 holds the revisions the first of them ran on, then each
+ * distinct authority guard once (one manager's 50 writes need one: the batch is all or nothing, so a guard
+ * that fails refuses every write it stood for either way), then the writes. `leading`: the guards' count.
+ */
+function combinedBatch(db: Db, staged: Staged[]) {
   const { networkId, before } = staged[0]!;
   const current = sql`exists (select 1 from ${networks} where ${networks.id} = ${networkId} and ${networks.routingRevision} = ${before.routingRevision} and ${networks.dnsRevision} = ${before.dnsRevision})`;
-  return [guardStatement(db, current), ...staged.flatMap((write) => write.items)];
+  const guards = new Map<string, BatchItem<"sqlite">>();
+  for (const write of staged) for (const [key, item] of write.guards) if (!guards.has(key)) guards.set(key, item);
+  const batch: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
+    guardStatement(db, current),
+    ...guards.values(),
+    ...staged.flatMap((write) => write.items),
+  ];
+  return { batch, leading: 1 + guards.size };
 }

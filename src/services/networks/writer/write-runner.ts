@@ -166,12 +166,13 @@ export class WriteRunner {
   private async writeCombined<T>(combined: CombinedCommits, job: Job<T>): Promise<WriteResult<T>> {
     const { audit, task, directory } = job;
     const staging: Staging = {
-      stage: (items, seen) => {
+      stage: (items, seen, guard) => {
         const network = this.memory.heldNetwork();
         if (!network) throw new RetryAlone();
         const { id: networkId, routingRevision, dnsRevision } = network;
-        this.running.staged ??= { networkId, before: { routingRevision, dnsRevision }, items: [], watchers: [] };
+        this.running.staged ??= { networkId, before: { routingRevision, dnsRevision }, items: [], guards: new Map(), watchers: [] };
         const { staged } = this.running;
+        if (guard && !staged.guards.has(guard.key)) staged.guards.set(guard.key, guard.item);
         if (seen) staged.watchers.push({ at: staged.items.length, count: items.length, seen });
         staged.items.push(...items);
         // The batch asserts the revisions the copy has: no read needs to confirm it.
