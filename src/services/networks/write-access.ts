@@ -43,11 +43,13 @@ export async function managedWrite(ctx: WriterContext, networkId: string, caller
   return held;
 }
 
-/** The write's context once `caller` is authorised (managedWrite); no caller: the Worker authorised it. */
-export async function managedBy(ctx: WriterContext, networkId: string, caller: WriteCaller | undefined, what: string) {
-  if (caller) await managedWrite(ctx, networkId, caller, what);
-  return ctx;
-}
+/** A write that first authorises `caller` (managedWrite); without a caller the Worker authorised it (tests, the system). */
+export const asManager =
+  <T>(networkId: string, caller: WriteCaller | undefined, what: string, write: (ctx: WriterContext) => Promise<T>) =>
+  async (ctx: WriterContext): Promise<T> => {
+    if (caller) await managedWrite(ctx, networkId, caller, what);
+    return write(ctx);
+  };
 
 function assertStanding(caller: WriteCaller, { role, live }: CallerStanding, what: string) {
   if (!live) throw sessionEnded();

@@ -24,7 +24,7 @@ import * as networks from "../operations/networks";
 import * as nodes from "../operations/nodes";
 import * as policies from "../operations/policies";
 import type { NodeRow } from "../state";
-import { managedBy, type WriteCaller } from "../write-access";
+import type { WriteCaller } from "../write-access";
 import { evaluatePoolsNow } from "../operations/pool-failover";
 import { groupWriter } from "./group-writer";
 import { POOL_CHECK_MS, PoolClock } from "./pool-clock";
@@ -95,15 +95,13 @@ export class NetworkWriter extends DurableObject<Env> {
    * (tests, the system) the Worker checked it and the batch's guard re-checks it.
    */
   createNode(networkId: string, input: nodes.NodeInput, audit?: AuditContext, caller?: WriteCaller) {
-    return this.writes.write(audit, async (ctx) => nodes.createNode(await managedBy(ctx, networkId, caller, "Network"), networkId, input));
+    return this.writes.asManager(audit, networkId, caller, "Network", (ctx) => nodes.createNode(ctx, networkId, input));
   }
   updateNode(networkId: string, nodeId: string, changes: nodes.NodeChanges, audit?: AuditContext, caller?: WriteCaller) {
-    return this.writes.write(audit, async (ctx) =>
-      nodes.updateNode(await managedBy(ctx, networkId, caller, "Node"), networkId, nodeId, changes),
-    );
+    return this.writes.asManager(audit, networkId, caller, "Node", (ctx) => nodes.updateNode(ctx, networkId, nodeId, changes));
   }
   deleteNode(networkId: string, nodeId: string, audit?: AuditContext, caller?: WriteCaller) {
-    return this.writes.write(audit, async (ctx) => nodes.deleteNode(await managedBy(ctx, networkId, caller, "Node"), networkId, nodeId));
+    return this.writes.asManager(audit, networkId, caller, "Node", (ctx) => nodes.deleteNode(ctx, networkId, nodeId));
   }
   /** A gateway agent's PUT of its node's key (authorised in the batch: operations/gateway-agent.ts). */
   applyAgentNodeState(
@@ -163,19 +161,15 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   createDnsRecord(networkId: string, record: RecordInput, audit?: AuditContext, caller?: WriteCaller) {
-    return this.writes.write(audit, async (ctx) =>
-      dnsRecords.createRecord(await managedBy(ctx, networkId, caller, "Network"), networkId, record),
-    );
+    return this.writes.asManager(audit, networkId, caller, "Network", (ctx) => dnsRecords.createRecord(ctx, networkId, record));
   }
   replaceDnsRecord(networkId: string, recordId: string, record: RecordInput, audit?: AuditContext, caller?: WriteCaller) {
-    return this.writes.write(audit, async (ctx) =>
-      dnsRecords.replaceRecord(await managedBy(ctx, networkId, caller, "DNS record"), networkId, recordId, record),
+    return this.writes.asManager(audit, networkId, caller, "DNS record", (ctx) =>
+      dnsRecords.replaceRecord(ctx, networkId, recordId, record),
     );
   }
   deleteDnsRecord(networkId: string, recordId: string, audit?: AuditContext, caller?: WriteCaller) {
-    return this.writes.write(audit, async (ctx) =>
-      dnsRecords.deleteRecord(await managedBy(ctx, networkId, caller, "DNS record"), networkId, recordId),
-    );
+    return this.writes.asManager(audit, networkId, caller, "DNS record", (ctx) => dnsRecords.deleteRecord(ctx, networkId, recordId));
   }
 
   /** The access policy (docs/access.md, access-policies.ts): a manager's PUT, authorised in the writer like policy writes. */

@@ -13,7 +13,7 @@ import type { HotStore } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import { NetworkMemory } from "../memory/network-memory";
 import type { Topology } from "../routing";
-import { owedRefusal } from "../write-access";
+import { asManager, owedRefusal, type WriteCaller } from "../write-access";
 import { CombinedCommits, isRetryAlone, RetryAlone, type Staged } from "./combined-commits";
 import { KeptAuthority } from "./kept-authority";
 
@@ -27,6 +27,8 @@ export interface WriterHooks {
   /** Concurrent writes commit together (combined-commits.ts): a network's writer, which holds its network. */
   combine?: boolean;
 }
+
+type Task<T> = (ctx: WriterContext) => Promise<T>;
 
 /** One write asked of the runner: the request it serves, what it does, and its directory reads. */
 interface Job<T> {
@@ -128,6 +130,11 @@ export class WriteRunner {
     const job: Job<T> = { audit, task, directory: new DirectoryReads(this.env, this.db) };
     warm?.(job.directory, this.memory.heldCopy(), this.kept);
     return this.combined ? this.writeCombined(this.combined, job) : this.writeAlone(job);
+  }
+
+  /** A write that first authorises `caller` to manage the network (write-access.ts; none: the Worker did). */
+  asManager<T>(audit: AuditContext | undefined, networkId: string, caller: WriteCaller | undefined, what: string, task: Task<T>) {
+    return this.write(audit, asManager(networkId, caller, what, task));
   }
 
   private context(audit: AuditContext | undefined, directory: DirectoryReads, staging?: Staging): WriterContext {
