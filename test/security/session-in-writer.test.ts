@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { networkWriter } from "../../src/services/networks/writer/network-writer";
 import { call, del, patch, post } from "../helpers/api";
-import { fakePublicKey, networkSetup, unique } from "../helpers/factories";
+import { enrolDevice, fakePublicKey, networkSetup, unique } from "../helpers/factories";
 
 const record = () => ({ name: unique("r"), type: "A", value: "10.9.9.9" });
 const policy = (gatewayId: string, third: number) => ({
@@ -122,5 +122,25 @@ describe("writes authorised in the network's writer, session included", () => {
     expect(answers.slice(0, 8).map((answer) => answer.status)).toEqual(Array(8).fill(201));
     expect(answers.slice(8).map((answer) => answer.status)).toEqual(Array(4).fill(404));
     expect(((await footprint(network.id)) as { records: number }).records).toBe(before.records + 8);
+  });
+
+  it("a demoted kept admin's refused node removal leaves the node's hot state in the object (it goes only once a removal commits)", async () => {
+    const { admin, group, network, manager } = await managedByUser();
+    const device = await enrolDevice(admin, { networkId: network.id });
+    const peer = await enrolDevice(admin, { networkId: network.id });
+    const tunnel = { publicKey: peer.body.node.publicKey, lastHandshakeAt: new Date().toISOString(), rxBytes: 1, txBytes: 2 };
+    const beat = await call("POST", `/client/devices/${device.deviceId}/heartbeat`, {
+      token: device.deviceToken,
+      body: { appliedRevision: null, peers: [tunnel] },
+    });
+    expect(beat.status).toBe(200);
+    const tunnelsOf = async () =>
+      ((await call("GET", `/tunnels?networkId=${network.id}`, { token: admin.token })).body.items as { fromNodeId: string }[]).map(
+        (row) => row.fromNodeId,
+      );
+    expect(await tunnelsOf()).toEqual([device.nodeId]);
+    expect((await patch(`/groups/${group.id}/members/${manager.userId}`, { role: "member" }, admin.token)).status).toBe(200);
+    expect((await del(`/nodes/${device.nodeId}`, manager.token)).status).toBe(403);
+    expect(await tunnelsOf()).toEqual([device.nodeId]);
   });
 });

@@ -50,6 +50,17 @@ export interface WriterContext {
   owed?: OwedCheck;
   /** Set once the write's batch carries the acting user's guard: whatever it answers, that batch decided its authority. */
   guarded?: boolean;
+  /**
+   * Side effects D1 cannot roll back (the object's own storage), run by the writer once the write's batch has
+   * committed: a staged batch may still be refused after commit() returned. Absent: run at once (tests).
+   */
+  whenCommitted?: (() => void)[];
+}
+
+/** `effect` once the write's batch has committed (WriterContext.whenCommitted). */
+export function onceCommitted(ctx: WriterContext, effect: () => void) {
+  if (ctx.whenCommitted) ctx.whenCommitted.push(effect);
+  else effect();
 }
 
 /** A write's authority guard, staged apart: a combined batch runs each distinct one once (writer/combined-commits.ts). */

@@ -1,6 +1,8 @@
-import { ApiError, notFound, unauthorized } from "../../lib/errors";
+import { ApiError, notFound, serializeError, unauthorized } from "../../lib/errors";
+import type { WriteResult } from "../../lib/write-result";
 import { check } from "../access";
 import type { WriterContext } from "./commit";
+import type { DirectoryReads } from "./directory-reads";
 import type { HeldNetwork } from "./memory/held-network";
 import type { CallerStanding, OwedCheck, WriteCaller } from "./write-caller";
 
@@ -56,13 +58,28 @@ function assertStanding(caller: WriteCaller, { role, live }: CallerStanding, wha
   check(caller, role, "manage", what);
 }
 
-/** The answer for a write let through on kept authority that ended without a guarded batch: null when it still holds. */
-export async function owedRefusal(ctx: WriterContext, owed: OwedCheck): Promise<ApiError | null> {
+/**
+ * What a fresh check of the caller answers (null: it holds): for a write let through on kept authority that
+ * ended without a guarded batch, and for a caller not kept, before its write takes a turn (write-runner.ts).
+ */
+export async function owedRefusal(directory: DirectoryReads, owed: OwedCheck): Promise<ApiError | null> {
   try {
-    assertStanding(owed.caller, await ctx.directory.caller(owed.groupId, owed.caller), owed.what);
+    assertStanding(owed.caller, await directory.caller(owed.groupId, owed.caller), owed.what);
     return null;
   } catch (error) {
     if (error instanceof ApiError) return error;
     throw error;
   }
+}
+
+/**
+ * A write let through on kept authority (managedWrite) that ends without a guarded batch, a refusal or a
+ * no-op of its own, answers only once a read confirms the caller: otherwise with what a fresh check says.
+ */
+export async function answerable<T>(ctx: WriterContext, result: WriteResult<T>): Promise<WriteResult<T>> {
+  if (!ctx.owed || ctx.guarded) return result;
+  const refused = await owedRefusal(ctx.directory, ctx.owed);
+  if (!refused) return result;
+  ctx.kept?.forget(ctx.owed.caller.userId);
+  return { ok: false, error: serializeError(refused) };
 }

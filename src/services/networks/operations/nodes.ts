@@ -3,7 +3,7 @@ import { devices, nodes, tunnelObservations } from "../../../db/schema";
 import { conflict, notFound } from "../../../lib/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
-import { commit, type WriterContext } from "../commit";
+import { commit, onceCommitted, type WriterContext } from "../commit";
 import { assertMovedEgressFree } from "../egress-claims";
 import { commitPlaced, placeOnGateway } from "../gateway-eligibility";
 import { insertWhere } from "../../../db/insert-where";
@@ -224,6 +224,7 @@ export async function deleteNode(
   );
   held.removeNode(nodeId);
   held.owners.delete(nodeId);
-  ctx.hot?.forgetNode(nodeId);
+  // The object's rows of the node go once the removal committed (a staged batch may yet be refused).
+  onceCommitted(ctx, () => ctx.hot?.forgetNode(nodeId));
   held.bumped({ routing: true, dns: true });
 }

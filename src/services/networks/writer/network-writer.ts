@@ -116,14 +116,21 @@ export class NetworkWriter extends DurableObject<Env> {
 
   /** Policy writes authorise `caller` themselves (write-access.ts): the Worker reads no network row for them. */
   createPolicy(networkId: string, input: policies.PolicyInput, caller: WriteCaller, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => policies.createPolicy(ctx, networkId, input, caller), policies.warmPolicyReads(input, caller));
+    const warm = policies.warmPolicyReads(input, caller);
+    return this.writes.write(audit, (ctx) => policies.createPolicy(ctx, networkId, input, caller), warm, {
+      caller,
+      networkId,
+      what: "Network",
+    });
   }
   replacePolicy(networkId: string, policyId: string, input: policies.PolicyInput, caller: WriteCaller, audit?: AuditContext) {
     const warm = policies.warmPolicyReads(input, caller);
-    return this.writes.write(audit, (ctx) => policies.replacePolicy(ctx, networkId, policyId, input, caller), warm);
+    const by = { caller, networkId, what: "Routing policy" };
+    return this.writes.write(audit, (ctx) => policies.replacePolicy(ctx, networkId, policyId, input, caller), warm, by);
   }
   deletePolicy(networkId: string, policyId: string, caller: WriteCaller, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => policies.deletePolicy(ctx, networkId, policyId, caller));
+    const by = { caller, networkId, what: "Routing policy" };
+    return this.writes.write(audit, (ctx) => policies.deletePolicy(ctx, networkId, policyId, caller), undefined, by);
   }
 
   createPool(networkId: string, input: pools.PoolInput, audit?: AuditContext) {

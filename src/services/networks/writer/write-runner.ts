@@ -13,7 +13,7 @@ import type { HotStore } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import { NetworkMemory } from "../memory/network-memory";
 import type { Topology } from "../routing";
-import { asManager, owedRefusal, type WriteCaller } from "../write-access";
+import { answerable, asManager, owedRefusal, type WriteCaller } from "../write-access";
 import { CombinedCommits, isRetryAlone, RetryAlone, type Staged } from "./combined-commits";
 import { KeptAuthority } from "./kept-authority";
 
@@ -29,6 +29,8 @@ export interface WriterHooks {
 }
 
 type Task<T> = (ctx: WriterContext) => Promise<T>;
+/** The caller a write authorises itself, and what a caller without a role is told is missing. */
+type CallerCheck = { caller: WriteCaller; networkId: string; what: string };
 
 /** One write asked of the runner: the request it serves, what it does, and its directory reads. */
 interface Job<T> {
@@ -124,17 +126,36 @@ export class WriteRunner {
 
   /**
    * Runs one write in the queue; an API error it throws comes back as data (unwrap throws it again). `warm`
-   * starts the write's directory reads before its turn, on the copy as held now (directory-reads.ts).
+   * starts the write's directory reads before its turn, on the copy as held now (directory-reads.ts). `by`: the
+   * caller the write authorises itself (write-access.ts), checked before its turn unless kept.
    */
-  write<T>(audit: AuditContext | undefined, task: (ctx: WriterContext) => Promise<T>, warm?: Warm): Promise<WriteResult<T>> {
+  write<T>(audit: AuditContext | undefined, task: Task<T>, warm?: Warm, by?: CallerCheck): Promise<WriteResult<T>> {
     const job: Job<T> = { audit, task, directory: new DirectoryReads(this.env, this.db) };
     warm?.(job.directory, this.memory.heldCopy(), this.kept);
-    return this.combined ? this.writeCombined(this.combined, job) : this.writeAlone(job);
+    return by ? this.afterCallerCheck(job, by) : this.run(job);
   }
 
   /** A write that first authorises `caller` to manage the network (write-access.ts; none: the Worker did). */
   asManager<T>(audit: AuditContext | undefined, networkId: string, caller: WriteCaller | undefined, what: string, task: Task<T>) {
-    return this.write(audit, asManager(networkId, caller, what, task));
+    return this.write(audit, asManager(networkId, caller, what, task), undefined, caller && { caller, networkId, what });
+  }
+
+  /**
+   * Strangers never hold the queue: a caller this writer does not keep is read before the write's turn (the read
+   * its check in the queue then reuses) and refused there, so another tenant's refused writes cost this network's
+   * writes no turn. A kept caller, or a network not yet held, goes straight to the queue.
+   */
+  private async afterCallerCheck<T>(job: Job<T>, { caller, networkId, what }: CallerCheck): Promise<WriteResult<T>> {
+    const groupId = this.memory.heldCopy()?.network.id === networkId ? this.memory.heldNetwork()?.groupId : undefined;
+    if (groupId && !this.kept.holds(caller, groupId)) {
+      const refused = await owedRefusal(job.directory, { caller, groupId, what });
+      if (refused) return { ok: false, error: serializeError(refused) };
+    }
+    return this.run(job);
+  }
+
+  private run<T>(job: Job<T>) {
+    return this.combined ? this.writeCombined(this.combined, job) : this.writeAlone(job);
   }
 
   private context(audit: AuditContext | undefined, directory: DirectoryReads, staging?: Staging): WriterContext {
@@ -150,6 +171,7 @@ export class WriteRunner {
       scheduleAccessExpiry: this.hooks.scheduleAccessExpiry,
       staging,
       kept: this.kept,
+      whenCommitted: [],
     };
   }
 
@@ -226,19 +248,8 @@ export class WriteRunner {
   }
 
   private afterCommit(ctx: WriterContext) {
+    for (const effect of ctx.whenCommitted?.splice(0) ?? []) effect();
     deliverInBackground(this.state, { db: this.db, config: getConfig(this.env) }, ctx.notificationIds);
     this.hooks.afterWrite?.();
   }
-}
-
-/**
- * A write let through on kept authority (write-access.ts) that ends without a guarded batch, a refusal or a
- * no-op of its own, answers only once a read confirms the caller: otherwise with what a fresh check says.
- */
-async function answerable<T>(ctx: WriterContext, result: WriteResult<T>): Promise<WriteResult<T>> {
-  if (!ctx.owed || ctx.guarded) return result;
-  const refused = await owedRefusal(ctx, ctx.owed);
-  if (!refused) return result;
-  ctx.kept?.forget(ctx.owed.caller.userId);
-  return { ok: false, error: serializeError(refused) };
 }
