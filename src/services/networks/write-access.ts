@@ -4,6 +4,8 @@ import { check } from "../access";
 import type { WriterContext } from "./commit";
 import type { DirectoryReads } from "./directory-reads";
 import type { HeldNetwork } from "./memory/held-network";
+import type { NetworkRow } from "./state";
+import type { KeptAuthority } from "./writer/kept-authority";
 import type { CallerStanding, OwedCheck, WriteCaller } from "./write-caller";
 
 export type { WriteCaller } from "./write-caller";
@@ -82,4 +84,22 @@ export async function answerable<T>(ctx: WriterContext, result: WriteResult<T>):
   if (!refused) return result;
   ctx.kept?.forget(ctx.owed.caller.userId);
   return { ok: false, error: serializeError(refused) };
+}
+
+/** The caller a write authorises itself, and what a caller without a role is told is missing. */
+export type CallerCheck = { caller: WriteCaller; networkId: string; what: string };
+
+/**
+ * Before a write takes its turn in the writer's queue: a caller the writer does not keep is read (the read its
+ * check in the queue then reuses) and refused here, so another tenant's refused writes cost this network's
+ * writes no turn. A kept caller, or a network not yet held, goes straight to the queue (null).
+ */
+export async function refusedBeforeTurn(
+  held: NetworkRow | null,
+  kept: KeptAuthority,
+  directory: DirectoryReads,
+  { caller, networkId, what }: CallerCheck,
+): Promise<ApiError | null> {
+  if (held?.id !== networkId || kept.holds(caller, held.groupId)) return null;
+  return owedRefusal(directory, { caller, groupId: held.groupId, what });
 }

@@ -1,6 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../../lib/env";
+import { unwrap } from "../../../lib/write-result";
 import type { AuditContext } from "../../audit/audit-trail";
+import type { WriterContext } from "../commit";
 import * as networks from "../operations/networks";
 import { typedStub } from "./typed-stub";
 import { WriteRunner } from "./write-runner";
@@ -27,3 +29,14 @@ export class GroupWriter extends DurableObject<Env> {
 
 /** The group's writer: `await unwrap(groupWriter(env, groupId).createNetwork(...))`. */
 export const groupWriter = (env: Env, groupId: string) => typedStub<GroupWriter>(env.GROUP_WRITER, groupId);
+
+/**
+ * A network writer's change to its network row, made by the group's writer (which writes it from D1 as it finds
+ * it): the writes staged before it commit first.
+ */
+export const viaGroupWriter =
+  (ctx: WriterContext, env: Env, groupId: string, networkId: string, changes: networks.NetworkChanges, audit?: AuditContext) =>
+  async () => {
+    await ctx.staging?.alone();
+    return unwrap(groupWriter(env, groupId).applyNetworkChanges(networkId, changes, audit));
+  };

@@ -1,6 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../../lib/env";
-import { unwrap } from "../../../lib/write-result";
 import type { AuditContext } from "../../audit/audit-trail";
 import type { RecordInput } from "../dns";
 import type { ConfigWanted } from "../memory/config-reads";
@@ -15,6 +14,7 @@ import { NetworkHot } from "../hot/network-hot";
 import type { AgentNodeReport, ReportedHeartbeat } from "../operations/heartbeats";
 import type { TunnelQuery } from "../hot/tunnel-query";
 import { AccessPolicies } from "./access-policies";
+import { PolicyWrites } from "./policy-writes";
 import { ConfigPolls } from "./config-polls";
 import { HotReports } from "./hot-reports";
 import { relayedPairsOf } from "../views/node-paths";
@@ -22,11 +22,11 @@ import { NAT_CHECK_MS, NatClock } from "./nat-clock";
 import { PRESENCE_CHECK_MS, PresenceClock } from "../hot/presence-clock";
 import * as networks from "../operations/networks";
 import * as nodes from "../operations/nodes";
-import * as policies from "../operations/policies";
+import type * as policies from "../operations/policies";
 import type { NodeRow } from "../state";
 import type { WriteCaller } from "../write-access";
 import { evaluatePoolsNow } from "../operations/pool-failover";
-import { groupWriter } from "./group-writer";
+import { viaGroupWriter } from "./group-writer";
 import { POOL_CHECK_MS, PoolClock } from "./pool-clock";
 import { typedStub } from "./typed-stub";
 import { WriteRunner } from "./write-runner";
@@ -55,6 +55,7 @@ export class NetworkWriter extends DurableObject<Env> {
   private readonly reports: HotReports;
   private readonly configs: ConfigPolls;
   private readonly access: AccessPolicies;
+  private readonly policies: PolicyWrites;
   /** Paths across NAT: what reports say of tunnels and endpoints, and the clock that moves pairs (nat-clock.ts). */
   private readonly nat: NatClock;
   /** Its device nodes' presence and drift, judged from the hot state; transitions and /metrics figures go to D1. */
@@ -73,17 +74,14 @@ export class NetworkWriter extends DurableObject<Env> {
     this.waiters = new RevisionWaiters(() => this.writes.memory.heldRoutingRevision());
     this.configs = new ConfigPolls(this.writes, this.waiters);
     this.access = new AccessPolicies(this.writes);
+    this.policies = new PolicyWrites(this.writes);
     this.nat = new NatClock(env, this.writes, this.alarmClock);
     this.presence = new PresenceClock(env, ctx, this.writes, this.hot, this.alarmClock);
     this.reports = new HotReports(this.writes, this.hot, this.nat, this.presence);
   }
 
   updateNetwork(networkId: string, groupId: string, changes: networks.NetworkChanges, audit?: AuditContext) {
-    // The group's writer writes the network row from D1 as it finds it: staged writes commit first.
-    const inGroup = (ctx: WriterContext) => async () => {
-      await ctx.staging?.alone();
-      return unwrap(groupWriter(this.env, groupId).applyNetworkChanges(networkId, changes, audit));
-    };
+    const inGroup = (ctx: WriterContext) => viaGroupWriter(ctx, this.env, groupId, networkId, changes, audit);
     return this.writes.write(audit, (ctx) => networks.updateNetwork(ctx, networkId, changes, inGroup(ctx)));
   }
   deleteNetwork(networkId: string, audit?: AuditContext) {
@@ -114,23 +112,15 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.writes.write(audit, (ctx) => gatewayAgent.applyAgentNodeState(ctx, networkId, nodeId, agent, wanted));
   }
 
-  /** Policy writes authorise `caller` themselves (write-access.ts): the Worker reads no network row for them. */
+  /** Policy writes authorise `caller` themselves (policy-writes.ts): the Worker reads no network row for them. */
   createPolicy(networkId: string, input: policies.PolicyInput, caller: WriteCaller, audit?: AuditContext) {
-    const warm = policies.warmPolicyReads(input, caller);
-    return this.writes.write(audit, (ctx) => policies.createPolicy(ctx, networkId, input, caller), warm, {
-      caller,
-      networkId,
-      what: "Network",
-    });
+    return this.policies.create(networkId, input, caller, audit);
   }
   replacePolicy(networkId: string, policyId: string, input: policies.PolicyInput, caller: WriteCaller, audit?: AuditContext) {
-    const warm = policies.warmPolicyReads(input, caller);
-    const by = { caller, networkId, what: "Routing policy" };
-    return this.writes.write(audit, (ctx) => policies.replacePolicy(ctx, networkId, policyId, input, caller), warm, by);
+    return this.policies.replace(networkId, policyId, input, caller, audit);
   }
   deletePolicy(networkId: string, policyId: string, caller: WriteCaller, audit?: AuditContext) {
-    const by = { caller, networkId, what: "Routing policy" };
-    return this.writes.write(audit, (ctx) => policies.deletePolicy(ctx, networkId, policyId, caller), undefined, by);
+    return this.policies.delete(networkId, policyId, caller, audit);
   }
 
   createPool(networkId: string, input: pools.PoolInput, audit?: AuditContext) {
@@ -171,9 +161,8 @@ export class NetworkWriter extends DurableObject<Env> {
     return this.writes.asManager(audit, networkId, caller, "Network", (ctx) => dnsRecords.createRecord(ctx, networkId, record));
   }
   replaceDnsRecord(networkId: string, recordId: string, record: RecordInput, audit?: AuditContext, caller?: WriteCaller) {
-    return this.writes.asManager(audit, networkId, caller, "DNS record", (ctx) =>
-      dnsRecords.replaceRecord(ctx, networkId, recordId, record),
-    );
+    const replace = (ctx: WriterContext) => dnsRecords.replaceRecord(ctx, networkId, recordId, record);
+    return this.writes.asManager(audit, networkId, caller, "DNS record", replace);
   }
   deleteDnsRecord(networkId: string, recordId: string, audit?: AuditContext, caller?: WriteCaller) {
     return this.writes.asManager(audit, networkId, caller, "DNS record", (ctx) => dnsRecords.deleteRecord(ctx, networkId, recordId));

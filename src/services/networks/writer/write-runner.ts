@@ -13,7 +13,7 @@ import type { HotStore } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import { NetworkMemory } from "../memory/network-memory";
 import type { Topology } from "../routing";
-import { answerable, asManager, owedRefusal, type WriteCaller } from "../write-access";
+import { answerable, asManager, type CallerCheck, refusedBeforeTurn, type WriteCaller } from "../write-access";
 import { CombinedCommits, isRetryAlone, RetryAlone, type Staged } from "./combined-commits";
 import { KeptAuthority } from "./kept-authority";
 
@@ -29,8 +29,6 @@ export interface WriterHooks {
 }
 
 type Task<T> = (ctx: WriterContext) => Promise<T>;
-/** The caller a write authorises itself, and what a caller without a role is told is missing. */
-type CallerCheck = { caller: WriteCaller; networkId: string; what: string };
 
 /** One write asked of the runner: the request it serves, what it does, and its directory reads. */
 interface Job<T> {
@@ -140,18 +138,10 @@ export class WriteRunner {
     return this.write(audit, asManager(networkId, caller, what, task), undefined, caller && { caller, networkId, what });
   }
 
-  /**
-   * Strangers never hold the queue: a caller this writer does not keep is read before the write's turn (the read
-   * its check in the queue then reuses) and refused there, so another tenant's refused writes cost this network's
-   * writes no turn. A kept caller, or a network not yet held, goes straight to the queue.
-   */
-  private async afterCallerCheck<T>(job: Job<T>, { caller, networkId, what }: CallerCheck): Promise<WriteResult<T>> {
-    const groupId = this.memory.heldCopy()?.network.id === networkId ? this.memory.heldNetwork()?.groupId : undefined;
-    if (groupId && !this.kept.holds(caller, groupId)) {
-      const refused = await owedRefusal(job.directory, { caller, groupId, what });
-      if (refused) return { ok: false, error: serializeError(refused) };
-    }
-    return this.run(job);
+  /** Strangers never hold the queue: a caller not kept is checked, and refused, before the write's turn. */
+  private async afterCallerCheck<T>(job: Job<T>, by: CallerCheck): Promise<WriteResult<T>> {
+    const refused = await refusedBeforeTurn(this.memory.heldNetwork(), this.kept, job.directory, by);
+    return refused ? { ok: false, error: serializeError(refused) } : this.run(job);
   }
 
   private run<T>(job: Job<T>) {
