@@ -12,6 +12,7 @@ import { measureRenderScaling } from "./render-scaling.ts";
 import { FLEET_SIZE, seed, seedNetwork } from "./seed.ts";
 import { runSoak } from "./soak.ts";
 import { runWrk, WRK, type WrkResult, type WrkTarget } from "./wrk.ts";
+import { floodLines, measureRefusedFlood } from "./refused-flood.ts";
 import { measureWrites, writeLines } from "./writes.ts";
 
 let server: WorkerServer | undefined;
@@ -23,7 +24,10 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const only = process.env.BENCH_ONLY;
 it.skipIf(only !== undefined && only !== "heartbeat" && only !== "writes")("benchmark", async () => {
   // Login is measured for its cost (scrypt), not its throttle: one account signs in thousands of times here.
-  server = await startWorker({ vars: { THROTTLE_LOGIN_ACCOUNT: "10000/1", THROTTLE_LOGIN_ADDRESS: "10000/1" } });
+  // The writes bench's flood of refused writes measures the queue rule, not the refusal limit (bench/refused-flood.ts).
+  server = await startWorker({
+    vars: { THROTTLE_LOGIN_ACCOUNT: "10000/1", THROTTLE_LOGIN_ADDRESS: "10000/1", THROTTLE_REFUSED_WRITES: "1000000/60" },
+  });
   try {
     if (process.env.BENCH_ONLY === "heartbeat") {
       const lines = await heartbeatOnly(server);
@@ -33,7 +37,7 @@ it.skipIf(only !== undefined && only !== "heartbeat" && only !== "writes")("benc
       return;
     }
     if (only === "writes") {
-      const lines = writeLines(await measureWrites(server));
+      const lines = [...writeLines(await measureWrites(server)), ...floodLines(await measureRefusedFlood(server))];
       console.log(`\n${lines.join("\n")}\n`);
       await mkdir("bench/results", { recursive: true });
       await writeFile("bench/results/writes.md", `${lines.join("\n")}\n`);

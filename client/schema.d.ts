@@ -863,7 +863,7 @@ export interface paths {
         put?: never;
         /**
          * What a candidate access policy would change, without applying it
-         * @description Members of the network's group (viewer and up). The PUT's body. Per node, the peers it would gain and lose; the flows newly allowed and denied, by groups of nodes alike; the tests that would fail. Compared with the network as it is now (open mode compares with everything allowed).
+         * @description The group's owners and admins, and platform admins (403 for members and viewers: its answers say whose devices are whose). The PUT's body. Per node, the peers it would gain and lose; the flows newly allowed and denied, by groups of nodes alike; the tests that would fail. Compared with the network as it is now (open mode compares with everything allowed).
          */
         post: operations["previewAccessPolicy"];
         delete?: never;
@@ -881,7 +881,7 @@ export interface paths {
         };
         /**
          * Whether one flow is allowed, and the rule that decided
-         * @description Members of the network's group (viewer and up). Decided as the network's configs and filters decide it now (open mode allows everything).
+         * @description The group's owners and admins, and platform admins (403 for members and viewers: its answers say whose devices are whose). Decided as the network's configs and filters decide it now (open mode allows everything).
          */
         get: operations["checkAccess"];
         put?: never;
@@ -901,7 +901,7 @@ export interface paths {
         };
         /**
          * Who may reach one node, and the rules that decide it
-         * @description Members of the network's group (viewer and up). Every node that may send dst something now, grouped by nodes alike, with the ports and the allow and deny rules that decide them (open mode: everyone, every port, no rule).
+         * @description The group's owners and admins, and platform admins (403 for members and viewers: its answers say whose devices are whose). Every node that may send dst something now, grouped by nodes alike, with the ports and the allow and deny rules that decide them (open mode: everyone, every port, no rule).
          */
         get: operations["accessSources"];
         put?: never;
@@ -2548,6 +2548,10 @@ export interface components {
             topologiesKept: number;
             /** @description Commands queued or running now (0 when idle): what a write arriving now waits behind */
             queueDepth: number;
+            /** @description Turns the writer's queue has given since it started (writes, loads, reads that waited for a commit) */
+            queueTurns: number;
+            /** @description Writes refused before they took a turn in the queue: callers the writer does not keep are checked on arrival, so a stranger's writes never hold this network's */
+            refusedBeforeTurn: number;
             /** @description Rows the network's hot state (heartbeats, tunnels) read in the object's own SQLite */
             hotRowsRead: number;
             /** @description Rows it wrote there (what Durable Objects bill writes by); heartbeats write no D1 row */
@@ -2930,21 +2934,6 @@ export interface components {
             /** @enum {string} */
             expect: "allow" | "deny";
         };
-        /** @description If-Match names a revision that is no longer current (code precondition_failed): read it again */
-        Error412: {
-            error: {
-                /** @enum {string} */
-                code: "precondition_failed";
-                /** @description A sentence for people; do not parse it */
-                message: string;
-            };
-        };
-        /** @description The whole policy: a PUT replaces it (a PUT whose tests fail changes nothing) */
-        AccessPolicyDocument: {
-            rules: components["schemas"]["AccessRule"][];
-            /** @description Default: []. */
-            tests?: components["schemas"]["AccessTest"][];
-        };
         AccessPreview: {
             /** @description Per node whose peers change: the node ids it would gain and lose */
             peers: {
@@ -2967,6 +2956,12 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+        };
+        /** @description The whole policy: a PUT replaces it (a PUT whose tests fail changes nothing) */
+        AccessPolicyDocument: {
+            rules: components["schemas"]["AccessRule"][];
+            /** @description Default: []. */
+            tests?: components["schemas"]["AccessTest"][];
         };
         AccessCheck: {
             allowed: boolean;
@@ -3030,6 +3025,15 @@ export interface components {
             createdBy: string | null;
             rules: components["schemas"]["AccessRule"][];
             tests: components["schemas"]["AccessTest"][];
+        };
+        /** @description If-Match names a revision that is no longer current (code precondition_failed): read it again */
+        Error412: {
+            error: {
+                /** @enum {string} */
+                code: "precondition_failed";
+                /** @description A sentence for people; do not parse it */
+                message: string;
+            };
         };
         GatewayPool: {
             /** @example gpl_... */
@@ -8328,6 +8332,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
+            /** @description The resource is visible to the caller, but this action is not allowed (code forbidden) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
             /** @description Not found, or not visible to the caller (code not_found) */
             404: {
                 headers: {
@@ -8410,6 +8424,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
+            /** @description The resource is visible to the caller, but this action is not allowed (code forbidden) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
             /** @description Not found, or not visible to the caller (code not_found) */
             404: {
                 headers: {
@@ -8466,6 +8490,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The resource is visible to the caller, but this action is not allowed (code forbidden) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found, or not visible to the caller (code not_found) */

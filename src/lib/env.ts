@@ -48,6 +48,7 @@ export interface Env {
   THROTTLE_INVITE_ADDRESS?: string;
   THROTTLE_INVITE_SEND_ACCOUNT?: string;
   THROTTLE_INVITE_SEND_ADDRESS?: string;
+  THROTTLE_REFUSED_WRITES?: string;
   OAUTH_GITHUB_CLIENT_ID?: string;
   OAUTH_GITHUB_CLIENT_SECRET?: string;
   OAUTH_GOOGLE_CLIENT_ID?: string;
@@ -129,6 +130,7 @@ const ConfigSchema = z.object({
   /** Invites mailed per inviting account and per client address (each one is a mail to a stranger). */
   THROTTLE_INVITE_SEND_ACCOUNT: rateVar("20/3600"),
   THROTTLE_INVITE_SEND_ADDRESS: rateVar("40/3600"),
+  THROTTLE_REFUSED_WRITES: rateVar("60/60"),
   OAUTH_GITHUB_CLIENT_ID: optionalText,
   OAUTH_GITHUB_CLIENT_SECRET: optionalText,
   OAUTH_GOOGLE_CLIENT_ID: optionalText,

@@ -5,9 +5,12 @@
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
   private pending = 0;
+  /** Tasks ever accepted: the turns the queue has given (a writer's stats). */
+  turns = 0;
 
   run<T>(task: () => Promise<T>): Promise<T> {
     this.pending++;
+    this.turns++;
     const result = this.tail.then(task, task).finally(() => {
       this.pending--;
     });

@@ -8,6 +8,7 @@ import { nowIso } from "../lib/ids";
 import type { AppEnv, PlatformRole, UserPrincipal } from "../lib/types";
 import { AUDIENCE, verifyAccessToken } from "../services/auth/jwt";
 import { currentGeneration, recentlyLive, rememberLive, sessionKey } from "../services/auth/session-cache";
+import { countIfRefused, heldBackFor } from "../services/throttle/refused-writes";
 
 export function bearerToken(header: string | undefined): string | null {
   const match = header ? /^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i.exec(header.trim()) : null;
@@ -57,8 +58,12 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
  */
 export const requireUserForWriter: MiddlewareHandler<AppEnv> = async (c, next) => {
   const principal = await userPrincipal(c);
-  if (!SAFE_METHODS.has(c.req.method)) return next();
-  return readChecked(c, principal, next);
+  if (SAFE_METHODS.has(c.req.method)) return readChecked(c, principal, next);
+  // Refused writes are limited per user across networks (services/throttle/refused-writes.ts).
+  const held = heldBackFor(principal.userId);
+  if (held) throw held;
+  await next();
+  await countIfRefused(c.env, getConfig(c.env), principal.userId, c.res.status);
 };
 
 /** A valid user access token: the principal it names (its session not yet checked). */

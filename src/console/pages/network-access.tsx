@@ -44,7 +44,7 @@ export function NetworkAccessPage(props: AccessPageProps) {
       <RulesTable rules={policy.rules} names={names} />
       <h2>Tests</h2>
       <TestsTable tests={policy.tests} failing={failing} names={names} />
-      <WhoCanReach networkId={network.id} nodes={nodes} names={names} rules={policy.rules} reach={reach} />
+      {canChange && <WhoCanReach networkId={network.id} nodes={nodes} names={names} rules={policy.rules} reach={reach} />}
       {canChange && (
         <section aria-labelledby="edit-heading">
           <h2 id="edit-heading">Edit the policy</h2>

@@ -42,11 +42,14 @@ async function renderAccess(c: C, loaded: LoadedNetwork, kept?: Kept) {
   const policy = await c.var.api.GET("/api/v1/networks/{id}/access-policy", path);
   if (!policy.data) return failure(c, policy);
   const { rules, tests } = policy.data;
-  const chosen = c.req.query("node");
+  // Preview and "who can reach" say whose devices are whose: the API answers them to managers only.
+  const chosen = loaded.canChange ? c.req.query("node") : undefined;
   const [nodes, results, reach] = await Promise.all([
     readNodes(c, id),
     // The stored tests' results now: the preview of the document in force runs them and applies nothing.
-    tests.length > 0 ? c.var.api.POST("/api/v1/networks/{id}/access-policy/preview", { ...path, body: { rules, tests } }) : undefined,
+    tests.length > 0 && loaded.canChange
+      ? c.var.api.POST("/api/v1/networks/{id}/access-policy/preview", { ...path, body: { rules, tests } })
+      : undefined,
     chosen ? c.var.api.GET("/api/v1/networks/{id}/access-sources", { params: { path: { id }, query: { dst: chosen } } }) : undefined,
   ]);
   const failing = new Map<number, string>();

@@ -5,6 +5,7 @@ import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess } from "../../services/access";
 import { networkWriter } from "../../services/networks/writer/network-writer";
+import { networkForWrite } from "../../services/networks/write-routing";
 import type * as routes from "./access-policies.routes";
 
 /** `If-Match: "3"` (or 3) → 3; absent → null. Anything else is a schema error on the header. */
@@ -20,25 +21,32 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   return c.json(await unwrap(networkWriter(c.env, network.id).readAccessPolicy(network.id)), 200);
 };
 
-/** The writer authorises the caller on its own read of the network row (write-access.ts), as policy writes do. */
+/** The writer authorises the caller (write-access.ts), session included, as it does policy writes (the userWrites guard). */
 export const put: AppRouteHandler<typeof routes.put> = async (c) => {
-  const networkId = c.req.valid("param").id;
   const ifMatch = revisionOf(c.req.valid("header")["if-match"]);
-  const written = networkWriter(c.env, networkId).putAccessPolicy(networkId, c.req.valid("json"), userOf(c), ifMatch, auditOf(c, 200));
+  const caller = userOf(c);
+  const networkId = await networkForWrite(c.var.db, c.req.valid("param").id, caller);
+  const written = networkWriter(c.env, networkId).putAccessPolicy(networkId, c.req.valid("json"), caller, ifMatch, auditOf(c, 200));
   return c.json(await unwrap(written), 200);
 };
 
+/**
+ * Preview, access-check and access-sources evaluate the policy over the network's nodes and who owns them: a
+ * `user:` or `role:` selector's answer says whose devices are whose, which readers below admin may not learn
+ * (docs/security.md, "Device nodes": viewers see nodes, not owners). They are the group managers' tools (403
+ * for members and viewers, 404 for strangers); the document itself stays readable by every reader.
+ */
 export const preview: AppRouteHandler<typeof routes.preview> = async (c) => {
-  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   return c.json(await unwrap(networkWriter(c.env, network.id).previewAccessPolicy(network.id, c.req.valid("json"))), 200);
 };
 
 export const check: AppRouteHandler<typeof routes.check> = async (c) => {
-  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   return c.json(await unwrap(networkWriter(c.env, network.id).checkAccess(network.id, c.req.valid("query"))), 200);
 };
 
 export const sources: AppRouteHandler<typeof routes.sources> = async (c) => {
-  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   return c.json(await unwrap(networkWriter(c.env, network.id).accessSources(network.id, c.req.valid("query").dst)), 200);
 };

@@ -52,9 +52,9 @@ export const preview = createRoute({
   tags,
   summary: "What a candidate access policy would change, without applying it",
   description:
-    "Members of the network's group (viewer and up). The PUT's body. Per node, the peers it would gain and lose; the flows newly allowed and denied, by groups of nodes alike; the tests that would fail. Compared with the network as it is now (open mode compares with everything allowed).",
+    "The group's owners and admins, and platform admins (403 for members and viewers: its answers say whose devices are whose). The PUT's body. Per node, the peers it would gain and lose; the flows newly allowed and denied, by groups of nodes alike; the tests that would fail. Compared with the network as it is now (open mode compares with everything allowed).",
   request: { params: IdParam("Network", "net"), body: jsonBody(AccessPolicyBody) },
-  responses: { 200: jsonResponse(AccessPreviewSchema, "The changes it would make"), ...errorResponses(401, 404, 413, 415, 422) },
+  responses: { 200: jsonResponse(AccessPreviewSchema, "The changes it would make"), ...errorResponses(401, 403, 404, 413, 415, 422) },
 });
 
 export const check = createRoute({
@@ -64,9 +64,9 @@ export const check = createRoute({
   tags,
   summary: "Whether one flow is allowed, and the rule that decided",
   description:
-    "Members of the network's group (viewer and up). Decided as the network's configs and filters decide it now (open mode allows everything).",
+    "The group's owners and admins, and platform admins (403 for members and viewers: its answers say whose devices are whose). Decided as the network's configs and filters decide it now (open mode allows everything).",
   request: { params: IdParam("Network", "net"), query: AccessCheckQuery },
-  responses: { 200: jsonResponse(AccessCheckSchema, "The decision"), ...errorResponses(401, 404, 422) },
+  responses: { 200: jsonResponse(AccessCheckSchema, "The decision"), ...errorResponses(401, 403, 404, 422) },
 });
 
 export const sources = createRoute({
@@ -76,7 +76,7 @@ export const sources = createRoute({
   tags,
   summary: "Who may reach one node, and the rules that decide it",
   description:
-    "Members of the network's group (viewer and up). Every node that may send dst something now, grouped by nodes alike, with the ports and the allow and deny rules that decide them (open mode: everyone, every port, no rule).",
+    "The group's owners and admins, and platform admins (403 for members and viewers: its answers say whose devices are whose). Every node that may send dst something now, grouped by nodes alike, with the ports and the allow and deny rules that decide them (open mode: everyone, every port, no rule).",
   request: { params: IdParam("Network", "net"), query: AccessSourcesQuery },
-  responses: { 200: jsonResponse(AccessSourcesSchema, "The sources"), ...errorResponses(401, 404, 422) },
+  responses: { 200: jsonResponse(AccessSourcesSchema, "The sources"), ...errorResponses(401, 403, 404, 422) },
 });

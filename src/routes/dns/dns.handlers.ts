@@ -6,15 +6,16 @@ import { auditOf } from "../../middleware/audit";
 import { dnsRecordAccess, networkAccess } from "../../services/access";
 import { listDnsRecords } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer/network-writer";
-import { networkOfDnsRecordFor } from "../../services/networks/write-routing";
+import { networkForWrite, networkOfDnsRecordFor } from "../../services/networks/write-routing";
 import type * as routes from "./dns.routes";
 import { presentRecord } from "./dns.schemas";
 
 /** Writes: the network's writer authorises the caller, session included, and validates the record against its domain. */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const networkId = c.req.valid("param").id;
+  const caller = userOf(c);
+  const networkId = await networkForWrite(c.var.db, c.req.valid("param").id, caller);
   const writer = networkWriter(c.env, networkId);
-  return c.json(presentRecord(await unwrap(writer.createDnsRecord(networkId, c.req.valid("json"), auditOf(c, 201), userOf(c)))), 201);
+  return c.json(presentRecord(await unwrap(writer.createDnsRecord(networkId, c.req.valid("json"), auditOf(c, 201), caller))), 201);
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {

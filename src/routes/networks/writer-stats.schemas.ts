@@ -15,6 +15,14 @@ export const WriterStatsSchema = z
       .number()
       .int()
       .openapi({ description: "Commands queued or running now (0 when idle): what a write arriving now waits behind" }),
+    queueTurns: z
+      .number()
+      .int()
+      .openapi({ description: "Turns the writer's queue has given since it started (writes, loads, reads that waited for a commit)" }),
+    refusedBeforeTurn: z.number().int().openapi({
+      description:
+        "Writes refused before they took a turn in the queue: callers the writer does not keep are checked on arrival, so a stranger's writes never hold this network's",
+    }),
     hotRowsRead: z
       .number()
       .int()

@@ -8,7 +8,7 @@ import { loadNodeConfig } from "../../services/networks/views/node-configs";
 import { keepReported, reportsOf, withReport, withReportOf } from "../../services/networks/views/node-reports";
 import { listNodes } from "../../services/networks/views/pages";
 import { networkWriter } from "../../services/networks/writer/network-writer";
-import { nodeForWrite } from "../../services/networks/write-routing";
+import { networkForWrite, nodeForWrite } from "../../services/networks/write-routing";
 import type * as routes from "./nodes.routes";
 import { presentNode } from "../../schemas/nodes";
 
@@ -17,9 +17,11 @@ const roleFields = (roles: string[] | undefined) => (roles === undefined ? {} : 
 
 /** Writes: the network's writer authorises the caller, session included (services/networks/write-access.ts). */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const { networkId, roles, ...body } = c.req.valid("json");
+  const { networkId: named, roles, ...body } = c.req.valid("json");
+  const caller = userOf(c);
+  const networkId = await networkForWrite(c.var.db, named, caller);
   const writer = networkWriter(c.env, networkId);
-  const node = await unwrap(writer.createNode(networkId, { ...body, ...roleFields(roles) }, auditOf(c, 201), userOf(c)));
+  const node = await unwrap(writer.createNode(networkId, { ...body, ...roleFields(roles) }, auditOf(c, 201), caller));
   return c.json(presentNode(node), 201);
 };
 

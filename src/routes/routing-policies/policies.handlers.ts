@@ -8,15 +8,16 @@ import { getConfig } from "../../lib/env";
 import { poolHealthRules } from "../../services/networks/pools/vitals";
 import { loadPolicyStatus } from "../../services/networks/views/gateway-pools";
 import { listPolicies } from "../../services/networks/views/pages";
-import { networkOfPolicyFor } from "../../services/networks/write-routing";
+import { networkForWrite, networkOfPolicyFor } from "../../services/networks/write-routing";
 import { networkWriter } from "../../services/networks/writer/network-writer";
 import type * as routes from "./policies.routes";
 import { presentPolicy } from "./policies.schemas";
 
 /** Writes: the network's writer checks the caller's session and role (write-access.ts); the Worker reads neither. */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const networkId = c.req.valid("param").id;
-  const policy = await unwrap(networkWriter(c.env, networkId).createPolicy(networkId, c.req.valid("json"), userOf(c), auditOf(c, 201)));
+  const caller = userOf(c);
+  const networkId = await networkForWrite(c.var.db, c.req.valid("param").id, caller);
+  const policy = await unwrap(networkWriter(c.env, networkId).createPolicy(networkId, c.req.valid("json"), caller, auditOf(c, 201)));
   return c.json(presentPolicy(policy), 201);
 };
 

@@ -9,13 +9,14 @@ import type { WriteRunner } from "./write-runner";
 
 /**
  * The network's access policy in its writer (docs/access.md): a manager's PUT, authorised in the writer like
- * policy writes; the expiry of lapsed rules, which the writer's alarm runs; and the reads of the held policy.
+ * policy writes (a caller not kept is refused before its turn); the expiry of lapsed rules, which the writer's alarm runs; and the reads of the held policy.
  */
 export class AccessPolicies {
   constructor(private readonly writes: WriteRunner) {}
 
   put(networkId: string, input: AccessPolicyInput, caller: WriteCaller, ifMatch: number | null, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => putAccessPolicy(ctx, networkId, input, caller, ifMatch));
+    const by = { caller, networkId, what: "Network" };
+    return this.writes.write(audit, (ctx) => putAccessPolicy(ctx, networkId, input, caller, ifMatch), undefined, by);
   }
   /** A lapsed access rule stops without a write (operations/access-expiry.ts): the alarm runs this at its expiresAt. */
   expire(networkId: string) {

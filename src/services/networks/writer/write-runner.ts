@@ -55,6 +55,8 @@ export class WriteRunner {
   readonly db;
   /** Callers whose authority a committed batch proved: their writes skip the read that checks it. */
   readonly kept = new KeptAuthority();
+  /** Writes refused before they took a turn in the queue (a caller not kept, checked on arrival: afterCallerCheck). */
+  refusedBeforeTurn = 0;
   /** Writes committed together (absent: each write's batch runs alone, in the queue). */
   readonly combined?: CombinedCommits;
   /** What a write run beside staged batches reads through: each read waits until they have committed. */
@@ -141,7 +143,9 @@ export class WriteRunner {
   /** Strangers never hold the queue: a caller not kept is checked, and refused, before the write's turn. */
   private async afterCallerCheck<T>(job: Job<T>, by: CallerCheck): Promise<WriteResult<T>> {
     const refused = await refusedBeforeTurn(this.memory.heldNetwork(), this.kept, job.directory, by);
-    return refused ? { ok: false, error: serializeError(refused) } : this.run(job);
+    if (!refused) return this.run(job);
+    this.refusedBeforeTurn++;
+    return { ok: false, error: serializeError(refused) };
   }
 
   private run<T>(job: Job<T>) {

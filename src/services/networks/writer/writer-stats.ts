@@ -12,6 +12,10 @@ export interface WriterStats {
   topologiesKept: number;
   /** Writes (and loads) queued or running now: what a write arriving now waits behind. */
   queueDepth: number;
+  /** Turns the queue has given since the object started (writes, loads, reads that waited for a commit). */
+  queueTurns: number;
+  /** Writes refused before they took a turn: callers the writer does not keep, checked on arrival (write-access.ts). */
+  refusedBeforeTurn: number;
   /** Rows of the object's own SQLite its hot state read and wrote (services/networks/hot/), as Durable Objects bill them. */
   hotRowsRead: number;
   hotRowsWritten: number;
@@ -32,6 +36,8 @@ export function statsOf(writes: WriteRunner, hot: HotStore, storageBytes: number
     ...writes.meter,
     ...writes.memory.stats(),
     queueDepth: writes.queue.depth,
+    queueTurns: writes.queue.turns,
+    refusedBeforeTurn: writes.refusedBeforeTurn,
     ...combined,
     hotRowsRead: hot.meter.rowsRead,
     hotRowsWritten: hot.meter.rowsWritten,
