@@ -4,7 +4,7 @@ import type { AppRouteHandler } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess, poolAccess } from "../../services/access";
-import type { PoolRow } from "../../services/networks/state";
+import type { PoolRow } from "../../db/rows";
 import { describePools, listPools } from "../../services/networks/views/gateway-pools";
 import { poolHealthRules } from "../../services/networks/pools/vitals";
 import { networkWriter } from "../../services/networks/writer/network-writer";

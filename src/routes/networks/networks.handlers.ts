@@ -7,7 +7,7 @@ import { auditOf } from "../../middleware/audit";
 import { requirePlatformAdmin } from "../../middleware/auth";
 import { groupAccess, networkAccess } from "../../services/access";
 import type { NetworkChanges } from "../../services/networks/operations/networks";
-import type { NetworkRow } from "../../services/networks/state";
+import type { NetworkRow } from "../../db/rows";
 import { listNetworks } from "../../services/networks/views/pages";
 import { loadRuntimeStatus } from "../../services/networks/views/runtime-status";
 import { groupWriter } from "../../services/networks/writer/group-writer";

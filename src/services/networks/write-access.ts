@@ -4,7 +4,7 @@ import { check } from "../access";
 import type { WriterContext } from "./commit";
 import type { DirectoryReads } from "./directory-reads";
 import type { HeldNetwork } from "./memory/held-network";
-import type { NetworkRow } from "./state";
+import type { NetworkRow } from "../../db/rows";
 import type { KeptAuthority } from "./writer/kept-authority";
 import type { CallerStanding, OwedCheck, WriteCaller } from "./write-caller";
 

@@ -1,5 +1,5 @@
 import type { EventInput } from "../../notifications/event-types";
-import type { NodeRow } from "../state";
+import type { NodeRow } from "../../../db/rows";
 import type { NodeHot } from "./hot-store";
 import type { PresenceRow } from "./presence-store";
 import { type Cutoffs, MAX_TRANSITIONS_PER_RUN } from "./presence-rules";

@@ -3,7 +3,8 @@ import { mustParseCidr } from "../net/cidr";
 import { publicKeyOrNull } from "../net/wireguard-key";
 import { AddressPool } from "../net/address-pool";
 import { compareIds } from "../routing/ordering";
-import type { DnsRecordRow, NetworkRow, NetworkState, NodeRow, PolicyRow, PoolRow, RelayedPairRow } from "../state";
+import type { DnsRecordRow, NetworkRow, NodeRow, PolicyRow, PoolRow, RelayedPairRow } from "../../../db/rows";
+import type { NetworkState } from "../state";
 
 /**
  * One network as its writer holds it in memory: the rows routing and DNS depend on, with the indexes

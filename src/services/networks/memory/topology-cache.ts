@@ -1,7 +1,7 @@
 import { compileHeldAccess } from "../access/held-access";
 import { buildTopology, type Topology } from "../routing";
 import { AccessChange } from "../routing/access-change";
-import { dnsServersOf, toEffectiveRoutingPolicy, toRoutingNetwork, toRoutingNode } from "../state";
+import { dnsServersOf, toEffectiveRoutingPolicy, toRoutingNetwork, toRoutingNode } from "../routing/from-rows";
 import type { HeldNetwork } from "./held-network";
 
 /**

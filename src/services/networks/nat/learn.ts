@@ -1,5 +1,5 @@
 import type { HeldNetwork } from "../memory/held-network";
-import type { NodeRow } from "../state";
+import type { NodeRow } from "../../../db/rows";
 import { isLanEndpoint } from "./public-host";
 import type { NatRules } from "./rules";
 import type { NatTracker, PathObservation } from "./tracker";

@@ -7,7 +7,8 @@ import { enrolmentKeyUsable, holdsDevicesIn } from "../../live-authority";
 import { actorOf, commit, type WriterContext } from "../commit";
 import { takeEnrolmentKeyUse } from "../enrolment-keys";
 import { type NodeOwner, ownerOf } from "../access/access-state";
-import { bumpDnsRevision, bumpRoutingRevision, type NodeRow } from "../state";
+import type { NodeRow } from "../../../db/rows";
+import { bumpDnsRevision, bumpRoutingRevision } from "../state";
 import { deleteNode, planNode, updateNode } from "./nodes";
 
 export type DeviceRow = typeof devices.$inferSelect;

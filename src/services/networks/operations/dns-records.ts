@@ -5,9 +5,10 @@ import { newId, nowIso } from "../../../lib/ids";
 import { LIMITS } from "../../../lib/limits";
 import { findRecordConflict, validateRecord, type DnsRecord, type RecordInput } from "../dns";
 import { commit, type WriterContext } from "../commit";
-import { bumpDnsRevision, type DnsRecordRow } from "../state";
+import type { DnsRecordRow } from "../../../db/rows";
+import { bumpDnsRevision } from "../state";
 
-export type { DnsRecordRow } from "../state";
+export type { DnsRecordRow } from "../../../db/rows";
 
 /** The records as the writer holds them, with what the checks need from the network row. */
 async function loadRecords(ctx: WriterContext, networkId: string) {

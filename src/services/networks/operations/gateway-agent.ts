@@ -5,7 +5,8 @@ import { conflict, notFound } from "../../../lib/errors";
 import { nowIso } from "../../../lib/ids";
 import { agentServesGateway } from "../../live-authority";
 import { commit, type WriterContext } from "../commit";
-import { bumpRoutingRevision, type NodeRow } from "../state";
+import type { NodeRow } from "../../../db/rows";
+import { bumpRoutingRevision } from "../state";
 
 /**
  * The node's row read from D1, not from the writer's memory: the agent's answer carries the columns its reports

@@ -9,7 +9,8 @@ import { assignmentWithdrawn, stillAssigned } from "../gateway-eligibility";
 import { type GatewayEligibility, gatewayNodeProblem } from "../gateway-path";
 import type { HeldNetwork } from "../memory/held-network";
 import { initialActive } from "../pools/health";
-import { bumpRoutingRevision, type PoolRow } from "../state";
+import type { PoolRow } from "../../../db/rows";
+import { bumpRoutingRevision } from "../state";
 import { evaluatedPool, needsPoolChecks } from "./pool-failover";
 import { rulesInForce } from "./write-rules";
 

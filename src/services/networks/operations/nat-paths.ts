@@ -11,7 +11,8 @@ import { type NatRules, natRules } from "../nat/rules";
 import type { NatTracker, PathObservation } from "../nat/tracker";
 import type { TunnelObservation } from "./observations";
 import type { AdmittedDelta } from "./peer-reports";
-import { bumpRoutingRevision, type NodeRow, type RelayedPairRow } from "../state";
+import type { NodeRow, RelayedPairRow } from "../../../db/rows";
+import { bumpRoutingRevision } from "../state";
 
 /** The least time between two changes of a node's own endpoints that the server takes. */
 export const OWN_CHANGE_MS = 30_000;

@@ -10,7 +10,7 @@ import type { HeldNetwork } from "../memory/held-network";
 import { mustParseCidr } from "../net/cidr";
 import { checkRequestedAddress, parseAddress } from "../net/ipam";
 import { publicKeyOrNull } from "../net/wireguard-key";
-import type { NodeRow } from "../state";
+import type { NodeRow } from "../../../db/rows";
 
 /** Checked in the writer, against the domain the network has now: `<name>.<dnsDomain>` must be a name the zone can hold. */
 export function assertNameFitsZone(held: HeldNetwork, name: string) {

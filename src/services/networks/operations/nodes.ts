@@ -8,7 +8,8 @@ import { assertMovedEgressFree } from "../egress-claims";
 import { commitPlaced, placeOnGateway } from "../gateway-eligibility";
 import { insertWhere } from "../../../db/insert-where";
 import { storedPublicKey } from "../net/wireguard-key";
-import { bumpDnsRevision, bumpRoutingRevision, type NodeRow } from "../state";
+import type { NodeRow } from "../../../db/rows";
+import { bumpDnsRevision, bumpRoutingRevision } from "../state";
 import {
   assertGatewayOnly,
   assertGatewayRole,

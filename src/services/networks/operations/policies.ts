@@ -12,7 +12,9 @@ import { checkGatewayPath } from "../gateway-path";
 import { checkDestination, findRoutingConflicts, type RoutingNode } from "../routing";
 import { actorOf, commit, type WriterContext } from "../commit";
 import type { HeldNetwork } from "../memory/held-network";
-import { bumpRoutingRevision, type PolicyRow, toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../state";
+import type { PolicyRow } from "../../../db/rows";
+import { toRoutingNetwork, toRoutingNode, toRoutingPolicy } from "../routing/from-rows";
+import { bumpRoutingRevision } from "../state";
 import { rulesInForce } from "./write-rules";
 
 export interface PolicyInput {

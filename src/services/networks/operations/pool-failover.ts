@@ -8,7 +8,8 @@ import type { HeldNetwork } from "../memory/held-network";
 import { chooseActive, type FailoverReason, type MemberHealth, memberHealth, NO_VITALS, type PoolHealthRules } from "../pools/health";
 import { assignedProbers, trustedVitals } from "../pools/probes";
 import { loadVitals, poolHealthRules } from "../pools/vitals";
-import { bumpRoutingRevision, type PoolRow } from "../state";
+import type { PoolRow } from "../../../db/rows";
+import { bumpRoutingRevision } from "../state";
 
 export interface Failover {
   poolId: string;

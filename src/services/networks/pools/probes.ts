@@ -1,5 +1,5 @@
-import type { PolicyRow, PoolRow } from "../state";
-import { effectivePath } from "../state";
+import type { PolicyRow, PoolRow } from "../../../db/rows";
+import { effectivePath } from "../routing/from-rows";
 
 /** A probe a gateway's agent runs: ping `target` (an overlay address) to judge `acrossNodeId`, the route through it or itself. */
 export interface Probe {

@@ -7,7 +7,7 @@ import { byPreference, type MemberHealth, memberHealth, NO_VITALS, type PoolHeal
 import { assignedProbers, trustedVitals } from "../pools/probes";
 import { loadVitals } from "../pools/vitals";
 import { reportsOf } from "./node-reports";
-import type { PolicyRow, PoolRow } from "../state";
+import type { PolicyRow, PoolRow } from "../../../db/rows";
 
 export interface MemberStatus extends PoolMember, MemberHealth {
   lastSeenAt: string | null;

@@ -3,7 +3,7 @@ import type { HeldNetwork } from "../memory/held-network";
 import { HANDSHAKE_FRESH_MS } from "../nat/learn";
 import { configCoreFor, type Topology } from "../routing";
 import { publicHint } from "../routing/endpoints";
-import type { NodeRow } from "../state";
+import type { NodeRow } from "../../../db/rows";
 
 export type PathKind = "direct" | "relay" | "unknown";
 export type CandidateSource = "configured" | "observed" | "local" | "public";

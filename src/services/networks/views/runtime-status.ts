@@ -6,7 +6,7 @@ import type { Env } from "../../../lib/env";
 import type { UserPrincipal } from "../../../lib/types";
 import { unwrap } from "../../../lib/write-result";
 import { seesNodeDetail } from "../device-node-privacy";
-import type { NetworkRow, NodeRow } from "../state";
+import type { NetworkRow, NodeRow } from "../../../db/rows";
 import { networkWriter } from "../writer/network-writer";
 
 type Reported = Pick<NodeRow, "id" | "appliedRoutingRevision">;

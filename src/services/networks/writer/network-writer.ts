@@ -23,7 +23,7 @@ import { PRESENCE_CHECK_MS, PresenceClock } from "../hot/presence-clock";
 import * as networks from "../operations/networks";
 import * as nodes from "../operations/nodes";
 import type * as policies from "../operations/policies";
-import type { NodeRow } from "../state";
+import type { NodeRow } from "../../../db/rows";
 import type { WriteCaller } from "../write-access";
 import { evaluatePoolsNow } from "../operations/pool-failover";
 import { viaGroupWriter } from "./group-writer";
