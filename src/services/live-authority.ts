@@ -1,4 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
+import { nowIso } from "../lib/ids";
+import type { UserPrincipal } from "../lib/types";
 
 /**
  * Conditions on someone's authority as it stands when a statement runs, for conditional writes
@@ -94,3 +96,19 @@ export const gatewaysAssignedToGroup = (groupId: string, gatewayIds: readonly st
 /** The user exists, is not disabled and is a platform admin: who may assign gateways to groups. */
 export const isPlatformAdmin = (userId: string): SQL =>
   sql`exists (select 1 from users u where u.id = ${userId} and u.disabled_at is null and u.platform_role = 'admin')`;
+
+/**
+ * Who asks for a write the network's writer authorises itself: what services/access.ts decides a role from, and
+ * the session it came with. With `sessionId` the writer checks the session too, in the read that finds the role:
+ * routes on the `userWrites` guard leave it to the writer (middleware/auth.ts).
+ */
+export type WriteCaller = Pick<UserPrincipal, "userId" | "platformRole"> & { sessionId?: string };
+
+/**
+ * A column: the caller's session is live (1), or the caller named none (the Worker checked it). Named: D1's
+ * batch answers rows as objects, and a column named `1` would sort first among their keys.
+ */
+export const callerLive = (caller: WriteCaller) =>
+  (caller.sessionId ? sql`${sessionLive(caller.userId, caller.sessionId, caller.platformRole, nowIso())}` : sql`1`)
+    .mapWith(Boolean)
+    .as("caller_live");

@@ -3,12 +3,12 @@ import type { Db } from "../../db/client";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type adminSettings, type GroupRole, gateways, memberships, users } from "../../db/schema";
 import type { Env } from "../../lib/env";
-import { gatewayAssignedToGroup } from "../live-authority";
 import { type EffectiveSettings, effectiveSettings, settingsFromRow, settingsQuery } from "../settings/settings";
 import { claimsEgress, type EgressClaim, type OtherNode, otherNodesQuery, overlapAmong } from "./egress-claims";
 import type { HeldNetwork } from "./memory/held-network";
 import type { KeptAuthority } from "./writer/kept-authority";
-import { type CallerStanding, callerLive, type WriteCaller } from "./write-caller";
+import { callerLive, gatewayAssignedToGroup, type WriteCaller } from "../live-authority";
+import type { CallerStanding } from "./write-caller";
 
 /** Starts a write's directory reads before its turn in the writer's queue, given the copy held then. */
 export type Warm = (reads: DirectoryReads, held: HeldNetwork | null, kept: KeptAuthority) => void;

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { dnsRecords, networks, nodes, routingPolicies, users } from "../../db/schema";
 import { notFound, unauthorized } from "../../lib/errors";
-import { callerLive, type WriteCaller } from "./write-caller";
+import { callerLive, type WriteCaller } from "../live-authority";
 
 /**
  * Where the Worker sends a write to one of a network's resources: the network the resource is in, read in

@@ -4,7 +4,8 @@ import { type GroupRole, networks } from "../../../db/schema";
 import { notFound } from "../../../lib/errors";
 import type { NetworkRow } from "../../../db/rows";
 import { loadNetworkState } from "../state";
-import { type CallerStanding, callerLive, type WriteCaller } from "../write-caller";
+import { callerLive, type WriteCaller } from "../../live-authority";
+import type { CallerStanding } from "../write-caller";
 import { HeldNetwork } from "./held-network";
 import { TopologyCache } from "./topology-cache";
 
