@@ -3,13 +3,13 @@
 // mode; and a one-rule change: what giving every node its delta costs the writer, at 1,000, 5,000, 10,000.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { classify } from "../src/services/networks/access/classes";
-import { compileAccess } from "../src/services/networks/access/compile";
-import { parseRules, rulesInForce } from "../src/services/networks/access/rules";
-import type { AccessSubject } from "../src/services/networks/access/selectors";
-import { buildTopology, configCoreFor, configFor, diffConfigs, type RoutingNode } from "../src/services/networks/routing";
-import type { AccessRuleText } from "../src/services/networks/access/rules";
-import { AccessChange } from "../src/services/networks/routing/access-change";
+import { classify } from "../src/core/access-policy/classes";
+import { compileAccess } from "../src/core/access-policy/compile";
+import { parseRules, rulesInForce } from "../src/core/access-policy/rules";
+import type { AccessSubject } from "../src/core/access-policy/selectors";
+import { buildTopology, configCoreFor, configFor, diffConfigs, type RoutingNode } from "../src/core/routing";
+import type { AccessRuleText } from "../src/core/access-policy/rules";
+import { AccessChange } from "../src/core/routing/access-change";
 import { benchPolicy, type PlacedNode, SPECIAL, tagsOf } from "./access-policy";
 
 setFlagsFromString("--expose-gc");

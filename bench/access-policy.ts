@@ -2,7 +2,7 @@
 // servers and a few monitors, as an operator would write it: a rule per team (tags), service-to-database
 // rules, one monitoring rule, per-person grants (node ids), grants to overlay address ranges (CIDRs) and
 // a few denies. Used in-process (bench/access-compile.ts) and through the Worker (bench/access-worker.ts).
-import type { AccessRuleText } from "../src/services/networks/access/rules";
+import type { AccessRuleText } from "../src/core/access-policy/rules";
 
 export const TEAMS = 25;
 /** Per-person grants (node:… → node:…); they make the most classes: each names one laptop and one server. */

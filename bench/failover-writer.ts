@@ -1,7 +1,7 @@
 // The network writer's side of failover (issue 27), through its meter (GET /networks/{id}/writer): the
 // alarm's pool evaluation every POOL_CHECK_MS with nothing else running, an evaluation a report triggers
 // (a probe turning), and one real failover (rows, revision bump, and the deltas every agent then fetches).
-import { POOL_CHECK_MS } from "../src/services/networks/writer/pool-clock.ts";
+import { POOL_CHECK_MS } from "../src/objects/network/clocks/pool-clock.ts";
 import type { ApiClient } from "../test/e2e/support/api-client.ts";
 import type { WorkerServer } from "../test/e2e/support/worker-server.ts";
 import { agentCall, type BenchAgent, type FailoverNetwork } from "./failover-network.ts";

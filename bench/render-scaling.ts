@@ -1,7 +1,7 @@
 // CPU cost of the pure renderers as a network grows: one node's config (topology + peers + intent +
 // wg-quick text) and a zone file. Run in-process with the Worker's own code.
-import { renderZone, type DnsRecord } from "../src/services/networks/dns";
-import { buildNodeConfig, type RoutingNetwork, type RoutingNode, type RoutingPolicy } from "../src/services/networks/routing";
+import { renderZone, type DnsRecord } from "../src/core/dns";
+import { buildNodeConfig, type RoutingNetwork, type RoutingNode, type RoutingPolicy } from "../src/core/routing";
 
 export interface ScalingRow {
   what: string;

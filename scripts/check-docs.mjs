@@ -41,8 +41,8 @@ function listFiles(dir) {
 // (`routes/managed-client/managed-client.handlers.ts`, `security/api6-business-flows.test.ts`): in backticks, or any root path.
 const FILE =
   /(?<![\w./-])((?:src|cli|test|bench|scripts|client|docs|migrations|\.ci)\/[\w./-]*[\w/])|`([\w.-]+\/[\w./-]*\.(?:m?[jt]sx?|md|sql|json|toml|sh))`/g;
-// Docs of the network domain name files relative to src/services/networks/, console.md to src/console/, client/README.md to client/.
-const FILE_BASES = ["", "src/", "test/", "cli/", "src/services/networks/", "src/console/", "client/"];
+// Docs of the network domain name files relative to src/services/networks/, src/objects/network/ or src/core/; console.md to src/console/, client/README.md to client/.
+const FILE_BASES = ["", "src/", "test/", "cli/", "src/services/networks/", "src/objects/network/", "src/core/", "src/console/", "client/"];
 const ROUTE = /\b(GET|POST|PUT|PATCH|DELETE)\s+`?(\/[\w/:{}<>.,-]*)/g;
 /** `/auth/mfa/{enroll,activate}` names two routes; `{id}` is a parameter. */
 const expand = (route) => {

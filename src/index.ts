@@ -4,10 +4,10 @@ import { isDevCronTrigger, runDevCron } from "./dev-cron-trigger";
 import { devD1Meter, isDevD1Meter } from "./dev-d1-meter";
 import { scheduled } from "./scheduled";
 
-// The writers live with their domain (services/networks/writer/, docs/architecture.md); the runtime finds them here.
-export { GroupWriter } from "./services/networks/writer/group-writer";
-export { NetworkWriter } from "./services/networks/writer/network-writer";
-export { Throttle } from "./durable-objects/throttle";
+// The writers live with their domain (objects/network/, docs/architecture.md); the runtime finds them here.
+export { GroupWriter } from "./objects/group/group-writer";
+export { NetworkWriter } from "./objects/network/network-writer";
+export { Throttle } from "./objects/throttle/throttle";
 
 const api = createApp();
 // The console calls the API in-process: the same app, the same checks, no network hop.

@@ -1,6 +1,6 @@
 /**
  * A D1 binding whose reads wait for `before()` first: a network writer's write that runs while earlier writes'
- * batches are still on their way to D1 (services/networks/writer/combined-commits.ts) must read what they
+ * batches are still on their way to D1 (objects/network/runner/combined-commits.ts) must read what they
  * wrote, not the rows as they were. Batches do not wait: a write's own statements are staged, and the
  * combined batch is run by the one that waits for nothing. Statements prepared here run in a batch of the
  * binding underneath (its proxies are unwrapped, as meteredD1 does).

@@ -3,9 +3,9 @@ import { z } from "zod";
 /** Bindings and variables as wrangler.toml and `wrangler secret` provide them. */
 export interface Env {
   DB: D1Database;
-  /** Each network's single writer; services/networks/writer/network-writer.ts gives it its typed stub. */
+  /** Each network's single writer; objects/network/network-writer.ts gives it its typed stub. */
   NETWORK_WRITER: DurableObjectNamespace;
-  /** Each group's single writer of its networks as a set (names, CIDRs): services/networks/writer/group-writer.ts. */
+  /** Each group's single writer of its networks as a set (names, CIDRs): objects/group/group-writer.ts. */
   GROUP_WRITER: DurableObjectNamespace;
   /** The files in dist/assets/ (wrangler.toml [assets]; scripts/build-assets.mjs): lib/static-assets.ts serves them. */
   ASSETS: Fetcher;

@@ -13,3 +13,6 @@ export const LIMITS = {
   /** Tags on one node or enrolment key. */
   tagsPerNode: 16,
 } as const;
+
+/** Pool limits (README, "Limits"; docs/routing.md): members a pool, pools a network. */
+export const POOL_LIMITS = { membersPerPool: 8, poolsPerNetwork: 100 } as const;

@@ -6,7 +6,7 @@ import { type Cutoffs, MAX_TRANSITIONS_PER_RUN } from "./cutoffs";
 
 /**
  * Online nodes without a device that reported a routing revision older than their network's: the drift clock
- * runs for these. Device nodes' clocks are their network object's (services/networks/hot/presence-clock.ts).
+ * runs for these. Device nodes' clocks are their network object's (objects/network/clocks/presence-clock.ts).
  */
 const behindNodes = (db: Db, at: Cutoffs) =>
   db

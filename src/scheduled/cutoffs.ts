@@ -1,2 +1,2 @@
 // The rules live beside the network objects' presence check, which judges device nodes by them too.
-export { type Cutoffs, cutoffs, MAX_TRANSITIONS_PER_RUN } from "../services/networks/hot/presence-rules";
+export { type Cutoffs, cutoffs, MAX_TRANSITIONS_PER_RUN } from "../core/presence-rules";

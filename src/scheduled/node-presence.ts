@@ -7,7 +7,7 @@ import { type Cutoffs, MAX_TRANSITIONS_PER_RUN } from "./cutoffs";
 /**
  * Nodes whose verdict changed since the last run. Only nodes that reported at least once take part:
  * a node that never sent a heartbeat was never online, so it cannot go offline. Device nodes are judged by
- * their network's object, from the beats it holds (services/networks/hot/presence-clock.ts): D1 keeps only
+ * their network's object, from the beats it holds (objects/network/clocks/presence-clock.ts): D1 keeps only
  * their transitions, so the cron leaves them alone.
  */
 const changed = (db: Db, at: Cutoffs) =>

@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { networkHotStats, nodePresence, nodes } from "../db/schema";
 import type { Env } from "../lib/env";
 import { unwrap } from "../lib/write-result";
-import { networkWriter } from "../services/networks/writer/network-writer";
+import { networkWriter } from "../objects/network/client";
 
 /** Networks handed over a run: the rest follow in the next minutes. */
 const HANDOVERS_PER_RUN = 50;

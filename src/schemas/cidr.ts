@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { parseCidr } from "../services/networks/net/cidr";
+import { parseCidr } from "../core/net/cidr";
 
 /** A CIDR, validated and normalised: host bits set, bad prefixes and non-addresses are 422. */
 export const CidrString = z

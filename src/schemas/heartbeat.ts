@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { isLiteralEndpoint } from "../services/networks/net/endpoint";
+import { isLiteralEndpoint } from "../core/net/endpoint";
 import { Endpoint, PublicKey } from "./nodes";
 
 const Counter = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { GATEWAY_HEALTH, GATEWAY_STATUSES } from "../db/schema";
 import { displayName } from "../lib/display-name";
-import { hostProblem } from "../services/networks/net/endpoint";
+import { hostProblem } from "../core/net/endpoint";
 import { Timestamp } from "../lib/openapi";
 
 /**

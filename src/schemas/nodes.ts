@@ -3,10 +3,10 @@ import { z } from "@hono/zod-openapi";
 import { ROUTING_MODES, type nodes } from "../db/schema";
 import { LIMITS } from "../lib/limits";
 import { Timestamp } from "../lib/openapi";
-import { TAG_PATTERN } from "../services/networks/access/selectors";
-import { zoneOwnNameProblem } from "../services/networks/dns";
-import { endpointHostProblem } from "../services/networks/net/endpoint";
-import { isWireGuardKey, publicKeyOrNull } from "../services/networks/net/wireguard-key";
+import { TAG_PATTERN } from "../core/access-policy/selectors";
+import { zoneOwnNameProblem } from "../core/dns";
+import { endpointHostProblem } from "../core/net/endpoint";
+import { isWireGuardKey, publicKeyOrNull } from "../core/net/wireguard-key";
 
 export const NodeName = z
   .string()

@@ -3,9 +3,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
-import { HeldNetwork } from "../../src/services/networks/memory/held-network";
-import { loadNetworkState } from "../../src/services/networks/state";
-import { checkAccessFlow } from "../../src/services/networks/views/access-policy";
+import { HeldNetwork } from "../../src/objects/network/memory/held-network";
+import { loadNetworkState } from "../../src/objects/network/state";
+import { checkAccessFlow } from "../../src/objects/network/views/access-policy";
 import { call, patch } from "../helpers/api";
 import { createNode, enrolDevice, networkSetup } from "../helpers/factories";
 

@@ -4,11 +4,11 @@
 // unchanged has an empty delta, over random networks, gateways, routed destinations and policies.
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CompiledAccess, compileAccess } from "../../src/services/networks/access/compile";
-import { type AccessRuleText, parseRules } from "../../src/services/networks/access/rules";
-import type { AccessSubject } from "../../src/services/networks/access/selectors";
-import { buildTopology, configCoreFor, configFor, diffConfigs, type RoutingNode } from "../../src/services/networks/routing";
-import { AccessChange } from "../../src/services/networks/routing/access-change";
+import { CompiledAccess, compileAccess } from "../../src/core/access-policy/compile";
+import { type AccessRuleText, parseRules } from "../../src/core/access-policy/rules";
+import type { AccessSubject } from "../../src/core/access-policy/selectors";
+import { buildTopology, configCoreFor, configFor, diffConfigs, type RoutingNode } from "../../src/core/routing";
+import { AccessChange } from "../../src/core/routing/access-change";
 import { device, gateway, network, policy } from "../routing/fixtures";
 
 const address = (i: number) => `10.0.${i >> 8}.${i & 255}`;

@@ -1,19 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CompiledAccess, compileAccess } from "../../src/services/networks/access/compile";
-import { decideFlow } from "../../src/services/networks/access/decide";
-import { previewAccess } from "../../src/services/networks/access/preview";
-import {
-  carriesFlow,
-  type Flow,
-  formatPorts,
-  isNoTraffic,
-  joinPorts,
-  NO_PORTS,
-  subtractPorts,
-} from "../../src/services/networks/access/ports";
-import { type AccessRuleText, parseRules } from "../../src/services/networks/access/rules";
-import { type AccessSubject, hostPrefix, parseSelector, selectsNode } from "../../src/services/networks/access/selectors";
+import { CompiledAccess, compileAccess } from "../../src/core/access-policy/compile";
+import { decideFlow } from "../../src/core/access-policy/decide";
+import { previewAccess } from "../../src/core/access-policy/preview";
+import { carriesFlow, type Flow, formatPorts, isNoTraffic, joinPorts, NO_PORTS, subtractPorts } from "../../src/core/access-policy/ports";
+import { type AccessRuleText, parseRules } from "../../src/core/access-policy/rules";
+import { type AccessSubject, hostPrefix, parseSelector, selectsNode } from "../../src/core/access-policy/selectors";
 
 const TAGS = ["tag:web", "tag:dev", "tag:ops"];
 const EMAILS = [null, "ana@example.com", "bo@example.com"];

@@ -2,10 +2,10 @@
 // may reach the other (gateways on paths stay), routed destinations kept only for sources the policy lets
 // reach them, every node's inbound filter, a gateway's forward filter, and deltas that carry filter changes.
 import { describe, expect, it } from "vitest";
-import { compileAccess } from "../../src/services/networks/access/compile";
-import { type AccessRuleText, parseRules } from "../../src/services/networks/access/rules";
-import type { AccessSubject } from "../../src/services/networks/access/selectors";
-import { applyConfigDelta, buildTopology, configCoreFor, configFor, diffConfigs } from "../../src/services/networks/routing";
+import { compileAccess } from "../../src/core/access-policy/compile";
+import { type AccessRuleText, parseRules } from "../../src/core/access-policy/rules";
+import type { AccessSubject } from "../../src/core/access-policy/selectors";
+import { applyConfigDelta, buildTopology, configCoreFor, configFor, diffConfigs } from "../../src/core/routing";
 import { allowedByPeer, device, gateway, network, policy } from "../routing/fixtures";
 
 const nodes = [

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { CompiledAccess } from "../../src/services/networks/access/compile";
-import { decideFlow } from "../../src/services/networks/access/decide";
-import { failingTests } from "../../src/services/networks/access/document-tests";
-import { forwardRules } from "../../src/services/networks/access/forward";
-import { formatPorts, parseFlow, parsePortSpec } from "../../src/services/networks/access/ports";
-import { type AccessRuleText, nextExpiry, parseRules, rulesInForce } from "../../src/services/networks/access/rules";
-import type { AccessSubject } from "../../src/services/networks/access/selectors";
-import { mustParseCidr } from "../../src/services/networks/net/cidr";
+import { CompiledAccess } from "../../src/core/access-policy/compile";
+import { decideFlow } from "../../src/core/access-policy/decide";
+import { failingTests } from "../../src/core/access-policy/document-tests";
+import { forwardRules } from "../../src/core/access-policy/forward";
+import { formatPorts, parseFlow, parsePortSpec } from "../../src/core/access-policy/ports";
+import { type AccessRuleText, nextExpiry, parseRules, rulesInForce } from "../../src/core/access-policy/rules";
+import type { AccessSubject } from "../../src/core/access-policy/selectors";
+import { mustParseCidr } from "../../src/core/net/cidr";
 
 const node = (i: number, tags: string[], ownerEmail: string | null = null): AccessSubject => ({
   id: `node_${i}`,

@@ -3,11 +3,11 @@
 // those ports, and its allows less its denies give back those ports (the "why" explains the whole answer).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CompiledAccess } from "../../src/services/networks/access/compile";
-import { formatPorts, isNoTraffic, joinPorts, NO_PORTS, type PortSet, subtractPorts } from "../../src/services/networks/access/ports";
-import { type AccessRule, parseRules } from "../../src/services/networks/access/rules";
-import { type AccessSubject, hostPrefix, selectsNode } from "../../src/services/networks/access/selectors";
-import { accessSourcesOf } from "../../src/services/networks/access/sources";
+import { CompiledAccess } from "../../src/core/access-policy/compile";
+import { formatPorts, isNoTraffic, joinPorts, NO_PORTS, type PortSet, subtractPorts } from "../../src/core/access-policy/ports";
+import { type AccessRule, parseRules } from "../../src/core/access-policy/rules";
+import { type AccessSubject, hostPrefix, selectsNode } from "../../src/core/access-policy/selectors";
+import { accessSourcesOf } from "../../src/core/access-policy/sources";
 
 const TAGS = ["tag:web", "tag:dev", "tag:ops"];
 const PORTS = ["*", "icmp", "tcp", "tcp:22", "tcp:20-30", "tcp:443", "udp:53"];

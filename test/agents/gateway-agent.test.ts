@@ -4,7 +4,7 @@ import { call, get, patch, post, put } from "../helpers/api";
 import { expectError, expectRefused } from "../helpers/expect-error";
 import { createGateway, createNode, fakePublicKey, networkSetup, unique, type Session } from "../helpers/factories";
 import { rowsOf } from "../helpers/state";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 
 const nodesAndNetworks = rowsOf("nodes", "networks");
 

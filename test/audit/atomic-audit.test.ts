@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { networks } from "../../src/db/schema";
 import type { AuditContext } from "../../src/services/audit/audit-trail";
-import { commit } from "../../src/services/networks/commit";
-import { DirectoryReads } from "../../src/services/networks/directory-reads";
-import { createNode } from "../../src/services/networks/operations/nodes";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
-import { NetworkMemory } from "../../src/services/networks/memory/network-memory";
+import { commit } from "../../src/objects/network/commit";
+import { DirectoryReads } from "../../src/objects/network/directory-reads";
+import { createNode } from "../../src/objects/network/operations/nodes";
+import { networkWriter } from "../../src/objects/network/client";
+import { NetworkMemory } from "../../src/objects/network/memory/network-memory";
 import { call, get, post } from "../helpers/api";
 import { createGroup, createNetwork, fakePublicKey, signInAdmin, unique } from "../helpers/factories";
 

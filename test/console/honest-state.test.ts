@@ -5,7 +5,7 @@ import { assignGateway, createGateway, createNode, expectStatus, networkSetup } 
 import { TEST_ADMIN } from "../test-secrets";
 import { env } from "cloudflare:workers";
 import { unwrap } from "../../src/lib/write-result";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 import { chain, setSeen } from "../gateway-pools/support";
 import { signedInAgent } from "./support/console-agent";
 import { listItems, textOf } from "./support/html";

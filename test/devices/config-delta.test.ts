@@ -2,7 +2,7 @@
 // what changed, which applied to what it holds is the whole config the server would send; a revision
 // the server no longer keeps, or none, gets the whole config.
 import { describe, expect, it } from "vitest";
-import { applyConfigDelta, type ConfigDelta, type NodeConfig } from "../../src/services/networks/routing";
+import { applyConfigDelta, type ConfigDelta, type NodeConfig } from "../../src/core/routing";
 import { call, get, post } from "../helpers/api";
 import { expectError } from "../helpers/expect-error";
 import { createGateway, createNode, enrolDevice, networkSetup } from "../helpers/factories";

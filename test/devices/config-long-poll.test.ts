@@ -2,7 +2,7 @@
 // writer holds the request until the routing revision moves (any routing change, a gateway failover), then
 // the answer is the delta; with no change, an empty delta when the time is up. Revocation still decides.
 import { describe, expect, it } from "vitest";
-import type { ConfigDelta, NodeConfig } from "../../src/services/networks/routing";
+import type { ConfigDelta, NodeConfig } from "../../src/core/routing";
 import { call } from "../helpers/api";
 import { expectError } from "../helpers/expect-error";
 import { createNode, enrolDevice, networkSetup } from "../helpers/factories";

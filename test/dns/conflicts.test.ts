@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findRecordConflict } from "../../src/services/networks/dns/conflicts";
-import type { DnsRecord } from "../../src/services/networks/dns/records";
+import { findRecordConflict } from "../../src/core/dns/conflicts";
+import type { DnsRecord } from "../../src/core/dns/records";
 
 const rec = (id: string, name: string, type: DnsRecord["type"], value: string): DnsRecord => ({ id, name, type, value, ttl: 300 });
 

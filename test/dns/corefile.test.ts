@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultZoneFilePath, renderCorefile } from "../../src/services/networks/dns/corefile";
+import { defaultZoneFilePath, renderCorefile } from "../../src/core/dns/corefile";
 
 describe("renderCorefile", () => {
   const path = defaultZoneFilePath("corp.internal");

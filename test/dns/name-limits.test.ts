@@ -1,14 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  domainLengthProblem,
-  fullNameProblem,
-  nodeNameProblem,
-  renderZone,
-  validateRecord,
-  type DnsRecord,
-} from "../../src/services/networks/dns";
-import { isDomainName } from "../../src/services/networks/dns/names";
+import { domainLengthProblem, fullNameProblem, nodeNameProblem, renderZone, validateRecord, type DnsRecord } from "../../src/core/dns";
+import { isDomainName } from "../../src/core/dns/names";
 import { servedRecords } from "../../src/services/networks/views/served-records";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type RecordInput, validateRecord, validateTtl } from "../../src/services/networks/dns/records";
+import { type RecordInput, validateRecord, validateTtl } from "../../src/core/dns/records";
 
 const DOMAIN = "corp.internal";
 const check = (input: Partial<RecordInput>) => validateRecord({ name: "www", type: "A", value: "10.0.0.5", ...input }, DOMAIN);

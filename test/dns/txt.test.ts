@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quoteCharacterString, renderTxtData, splitCharacterStrings } from "../../src/services/networks/dns/txt";
+import { quoteCharacterString, renderTxtData, splitCharacterStrings } from "../../src/core/dns/txt";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const lengths = (value: string) => splitCharacterStrings(value).map((chunk) => chunk.length);

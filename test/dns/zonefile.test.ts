@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DnsRecord } from "../../src/services/networks/dns/records";
-import { renderZone, serialFor, zoneEtag } from "../../src/services/networks/dns/zonefile";
+import type { DnsRecord } from "../../src/core/dns/records";
+import { renderZone, serialFor, zoneEtag } from "../../src/core/dns/zonefile";
 
 const DOMAIN = "corp.internal";
 const OPTIONS = { nameServerAddress: "10.0.0.53" };

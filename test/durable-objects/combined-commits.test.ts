@@ -3,13 +3,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
 import { unwrap } from "../../src/lib/write-result";
 import type { AuditContext } from "../../src/services/audit/audit-trail";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 import { get, patch, post } from "../helpers/api";
 import { createUser, fakePublicKey, gatewayNetwork, type Session, signInAdmin, unique } from "../helpers/factories";
 import { countRows, revisionsOf } from "../helpers/state";
 
 /**
- * Issue 30 item 5: concurrent writes of one network commit together (writer/combined-commits.ts). Each is
+ * Issue 30 item 5: concurrent writes of one network commit together (runner/combined-commits.ts). Each is
  * still all or nothing with its audit row and revision bump, a refused one fails alone, and nothing
  * acknowledged is lost. The writer's stats count the combined batches and the writes they carried.
  */

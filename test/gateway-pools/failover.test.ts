@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
 import { unwrap } from "../../src/lib/write-result";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 import { allowedVia, chain, configOf, DESTINATION, enrolDaemon, poolNetwork, poolOf, routingRevision, setSeen } from "./support";
 
 const failoverEvents = async (poolId: string) =>

@@ -1,10 +1,10 @@
-// A network object's presence check (services/networks/hot/presence-clock.ts) driven by tests. Time-dependent
+// A network object's presence check (objects/network/clocks/presence-clock.ts) driven by tests. Time-dependent
 // state is written straight into the object's own SQLite (a beat an hour ago, a drift clock started long ago),
 // as older tests wrote D1's heartbeat columns when the cron judged from them.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 
 export const writerOf = (networkId: string) => networkWriter(env, networkId);
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { throttleStub } from "../../src/services/throttle/throttle-rpc";
+import { throttleStub } from "../../src/objects/throttle/client";
 import { createUser, signInAdmin } from "../helpers/factories";
 import { expectError, expectRetryAfter, freshAddress, from, uniqueEmail } from "./identity-helpers";
 

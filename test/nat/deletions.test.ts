@@ -5,9 +5,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
-import type { NetworkMemory } from "../../src/services/networks/memory/network-memory";
-import { loadNetworkState, type NetworkState } from "../../src/services/networks/state";
-import { type NetworkWriter, networkWriter } from "../../src/services/networks/writer/network-writer";
+import type { NetworkMemory } from "../../src/objects/network/memory/network-memory";
+import { loadNetworkState, type NetworkState } from "../../src/objects/network/state";
+import type { NetworkWriter } from "../../src/objects/network/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 import { del, get, patch } from "../helpers/api";
 import { checkAt, configOf, heartbeat, keyOf, natNetwork, strandPair, peerIn, revisionOf } from "./nat-lab";
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { call, get, post } from "../helpers/api";
 import { createGateway, enrolDevice, type Enrolled, networkSetup, type Session, unique } from "../helpers/factories";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 
 /**
  * A network for NAT-path tests (docs/nat.md): two laptops that only dial out, and a public relay gateway node

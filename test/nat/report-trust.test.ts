@@ -6,7 +6,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
 import { createGateway, enrolDevice, fakePublicKey } from "../helpers/factories";
-import { type NetworkWriter, networkWriter } from "../../src/services/networks/writer/network-writer";
+import type { NetworkWriter } from "../../src/objects/network/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 import { configOf, heartbeat, keyOf, natNetwork, peerIn, revisionOf } from "./nat-lab";
 
 /** Keys the writer's NAT tracker holds handshakes for, per node it heard from. */

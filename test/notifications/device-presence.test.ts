@@ -1,5 +1,5 @@
 // Issue 30: device heartbeats no longer write D1, so a device's presence and drift are judged by its network's
-// object from the beats it holds (services/networks/hot/presence-clock.ts), which writes D1 only transitions:
+// object from the beats it holds (objects/network/clocks/presence-clock.ts), which writes D1 only transitions:
 // the node_presence row, nodes.last_seen_at as of the transition, and the cron's events with their dedupe keys.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";

@@ -1,15 +1,15 @@
 // A write's event gets its first delivery attempt right after the answer (services/notifications/queue.ts
 // deliverInBackground), but only when the event queued a delivery: with no channel subscribed, the attempt
 // would be one more D1 statement a write for nothing. Checked on commit() itself, committing alone and staged
-// into a combined batch (writer/combined-commits.ts), whose results reach the write that staged them.
+// into a combined batch (runner/combined-commits.ts), whose results reach the write that staged them.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
-import { commit, type Staging, type WriterContext } from "../../src/services/networks/commit";
-import { DirectoryReads } from "../../src/services/networks/directory-reads";
-import { NetworkMemory } from "../../src/services/networks/memory/network-memory";
-import { bumpRoutingRevision } from "../../src/services/networks/state";
-import { CombinedCommits, type Staged } from "../../src/services/networks/writer/combined-commits";
+import { commit, type Staging, type WriterContext } from "../../src/objects/network/commit";
+import { DirectoryReads } from "../../src/objects/network/directory-reads";
+import { NetworkMemory } from "../../src/objects/network/memory/network-memory";
+import { bumpRoutingRevision } from "../../src/objects/network/state";
+import { CombinedCommits, type Staged } from "../../src/objects/network/runner/combined-commits";
 import { countRows, revisionsOf } from "../helpers/state";
 import { ownerWithNode, webhookChannel } from "./support/notify-helpers";
 

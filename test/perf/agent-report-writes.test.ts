@@ -8,7 +8,7 @@ import { createApp } from "../../src/app";
 import { getConfig } from "../../src/lib/env";
 import { unwrap } from "../../src/lib/write-result";
 import { livenessRefreshSeconds } from "../../src/services/networks/pools/vitals";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 import { get, put } from "../helpers/api";
 import { chain, enrolDaemon, poolOf, routingRevision, setSeen } from "../gateway-pools/support";
 import { countingD1 } from "./counting-d1";

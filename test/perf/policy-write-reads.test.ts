@@ -5,7 +5,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 import { gatewayNetwork, signInAdmin } from "../helpers/factories";
 
 const app = createApp();

@@ -10,7 +10,7 @@ import {
   diffConfigs,
   type RoutingNode,
   type RoutingPolicy,
-} from "../../src/services/networks/routing";
+} from "../../src/core/routing";
 import { device, gateway, keyFor, network, policy } from "./fixtures";
 
 interface Scenario {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildTopology, checkDestination, configFor, findRoutingConflicts } from "../../src/services/networks/routing";
+import { buildTopology, checkDestination, configFor, findRoutingConflicts } from "../../src/core/routing";
 import { allowedByPeer, device, gateway, network, policy } from "./fixtures";
 
 const net = network("10.0.0.0/24");

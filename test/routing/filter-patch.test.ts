@@ -2,7 +2,7 @@
 // that is shorter, and applying it gives exactly the new filter, order included.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyInboundPatch, patchInboundRules } from "../../src/services/networks/routing/filter-patch";
+import { applyInboundPatch, patchInboundRules } from "../../src/core/routing/filter-patch";
 import { filterPairArb } from "../helpers/inbound-filters";
 
 const hosts = (from: number, count: number) => Array.from({ length: count }, (_, i) => `10.1.${(from + i) >> 8}.${(from + i) & 255}/32`);

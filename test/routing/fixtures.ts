@@ -1,4 +1,4 @@
-import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "../../src/services/networks/routing";
+import type { RoutingNetwork, RoutingNode, RoutingPolicy } from "../../src/core/routing";
 
 /** Builders for routing scenarios. Keys are valid WireGuard keys derived from the node id. */
 

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildTopology,
-  configFor,
-  isSourceOf,
-  type NodeConfig,
-  type RoutingNode,
-  type RoutingPolicy,
-} from "../../src/services/networks/routing";
-import type { RelayedPair } from "../../src/services/networks/routing/types";
+import { buildTopology, configFor, isSourceOf, type NodeConfig, type RoutingNode, type RoutingPolicy } from "../../src/core/routing";
+import type { RelayedPair } from "../../src/core/routing/types";
 import { device, gateway, network, policy } from "./fixtures";
 import { duplicatePrefixes, walk } from "./packet-walk";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mustParseCidr } from "../../src/services/networks/net/cidr";
-import { allocateAddress, canonicalAddress, checkRequestedAddress } from "../../src/services/networks/net/ipam";
+import { mustParseCidr } from "../../src/core/net/cidr";
+import { allocateAddress, canonicalAddress, checkRequestedAddress } from "../../src/core/net/ipam";
 
 const block = (text: string) => mustParseCidr(text);
 

@@ -1,6 +1,6 @@
-import { parseCidr } from "../../src/services/networks/net/cidr";
-import { bytesToBigInt, parseAddress } from "../../src/services/networks/net/ipam";
-import type { NodeConfig } from "../../src/services/networks/routing";
+import { parseCidr } from "../../src/core/net/cidr";
+import { bytesToBigInt, parseAddress } from "../../src/core/net/ipam";
+import type { NodeConfig } from "../../src/core/routing";
 
 /**
  * A model of the data plane the configs will run on: each hop picks the outgoing peer by longest

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildNodeConfig,
-  buildTopology,
-  configFor,
-  type NodeConfig,
-  type RoutingNode,
-  type RoutingPolicy,
-} from "../../src/services/networks/routing";
+import { buildNodeConfig, buildTopology, configFor, type NodeConfig, type RoutingNode, type RoutingPolicy } from "../../src/core/routing";
 import { device, gateway, network, policy } from "./fixtures";
 import { duplicatePrefixes } from "./packet-walk";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compileAccess } from "../../src/services/networks/access/compile";
-import { parseRules } from "../../src/services/networks/access/rules";
-import { buildTopology, configCoreFor, diffConfigs, type RoutingPolicy } from "../../src/services/networks/routing";
+import { compileAccess } from "../../src/core/access-policy/compile";
+import { parseRules } from "../../src/core/access-policy/rules";
+import { buildTopology, configCoreFor, diffConfigs, type RoutingPolicy } from "../../src/core/routing";
 import { allowedByPeer, device, gateway, network, policy } from "./fixtures";
 
 // Issue 27: a pool at hop 2 of G1 -> (G2 | G3) -> G4. The standby keeps tunnels with the hops beside its

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildTopology, configFor, type NodeConfig } from "../../src/services/networks/routing";
+import { buildTopology, configFor, type NodeConfig } from "../../src/core/routing";
 import { allowedByPeer, device, gateway, network, policy } from "./fixtures";
 import { walk } from "./packet-walk";
 

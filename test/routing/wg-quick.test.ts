@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildNodeConfig, buildTopology, configFor, PRIVATE_KEY_PLACEHOLDER } from "../../src/services/networks/routing";
+import { buildNodeConfig, buildTopology, configFor, PRIVATE_KEY_PLACEHOLDER } from "../../src/core/routing";
 import { device, gateway, keyFor, network, policy, shuffled } from "./fixtures";
 
 const net = network("10.0.0.0/24", { id: "net_lab", routingRevision: 12, dnsServers: ["10.0.0.53", "1.1.1.1"] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isWireGuardKey } from "../../src/services/networks/net/wireguard-key";
+import { isWireGuardKey } from "../../src/core/net/wireguard-key";
 
 describe("isWireGuardKey", () => {
   it.each([

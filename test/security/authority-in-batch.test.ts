@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
 import type { AuditContext } from "../../src/services/audit/audit-trail";
 import { unwrap } from "../../src/lib/write-result";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 import { del, patch, post } from "../helpers/api";
 import { createUser, enrolDevice, fakePublicKey, gatewayNetwork, signInAdmin, unique, type Session } from "../helpers/factories";
 

@@ -4,7 +4,7 @@
 // a D1 read's wait. The writer's stats count both: queue turns given, writes refused before a turn.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 import { call, del, patch, post } from "../helpers/api";
 import { createUser, fakePublicKey, networkSetup, unique } from "../helpers/factories";
 

@@ -21,7 +21,7 @@ import { hotRowsOf } from "../helpers/hot-presence";
  * still passing their checks), then revokes; whatever interleaving results, no device, node or peer
  * entry of the user may survive, and the network's revisions moved once per node created or removed.
  *
- * Rounds sample interleavings; since the authority guard (services/networks/acting-authority.ts) a revoked
+ * Rounds sample interleavings; since the authority guard (objects/network/authority/acting-authority.ts) a revoked
  * caller's write fails inside its own batch, so no interleaving is left to find by volume. 10 rounds a case keep
  * the file near a minute on CI; RACE_ROUNDS=30 (the count before the guard) or more for a long local run.
  */
@@ -130,7 +130,7 @@ describe("heartbeats racing a removal re-create nothing for the removed node", (
           expect([200, 401, 404], answer.text).toContain(answer.status);
           if (answer.status !== 200) expect(["unauthorized", "not_found"]).toContain(answer.body.error.code);
         }
-        // Its reports live in the network object's hot state (services/networks/hot/); its node row in D1.
+        // Its reports live in the network object's hot state (objects/network/hot/); its node row in D1.
         survivors.push(
           (await hotRowsOf(network.id, device.nodeId)) + (await countRows("select count(*) as n from nodes where id = ?", device.nodeId)),
         );

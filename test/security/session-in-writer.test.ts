@@ -1,11 +1,11 @@
 // Node, DNS and policy writes are authorised in the network's writer, session included (issue 30, item 5:
 // docs/architecture.md, "Authority inside the batch"). The Worker reads no session for them; the writer reads the
-// caller's session and role once, then keeps a caller a committed batch proved (writer/kept-authority.ts) and
+// caller's session and role once, then keeps a caller a committed batch proved (authority/kept-authority.ts) and
 // leaves the check to each write's batch. Whatever path a write took, an ended session, a demotion or a
 // removal must change nothing and answer as a fresh check would.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 import { call, del, patch, post } from "../helpers/api";
 import { enrolDevice, fakePublicKey, networkSetup, unique } from "../helpers/factories";
 

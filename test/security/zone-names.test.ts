@@ -14,7 +14,7 @@ import {
   type Session,
 } from "../helpers/factories";
 import { changedTables, settle, snapshot } from "../fuzz/snapshot";
-import { networkWriter } from "../../src/services/networks/writer/network-writer";
+import { networkWriter } from "../../src/objects/network/client";
 
 /**
  * Issue 12, items 6 and 7: the names a network's zone holds. Nodes and devices become

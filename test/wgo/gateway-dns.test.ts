@@ -1,7 +1,7 @@
 // The DNS server configuration the gateway agent writes: Knot's, and CoreDNS's (the server's Corefile, made
 // on the gateway with its zone file and bound to the node's overlay address). Knot itself serves it in test/e2e/gateway.
 import { describe, expect, it } from "vitest";
-import { renderCorefile } from "../../src/services/networks/dns/corefile.ts";
+import { renderCorefile } from "../../src/core/dns/corefile.ts";
 
 // A computed specifier, as test/wgo/support/cli.ts loads the CLI: its .mjs files have no declarations.
 const dns: any = await import(/* @vite-ignore */ `../../cli/gateway/${"dns-server.mjs"}`);

@@ -10,7 +10,7 @@ export interface StoredAgeHistogram {
 
 /**
  * What /metrics needs of a network's hot state, one row per network, written by the network's object on its
- * presence check only when a figure changed (services/networks/hot/presence-outbox.ts): an outbox from the
+ * presence check only when a figure changed (objects/network/hot/presence-outbox.ts): an outbox from the
  * objects, so a scrape across networks stays one D1 read. Ages are as of `computedAt` (one check, about a
  * minute, old at most while the network has a device online). Device nodes and tunnels only: gateway nodes'
  * agents still write D1's node columns, which the scrape reads beside these.

@@ -14,7 +14,7 @@ export const nodes = sqliteTable(
       .references(() => networks.id, { onDelete: "cascade" }),
     /** A DNS label: the node answers as <name>.<dnsDomain>. */
     name: text().notNull(),
-    /** '' while a gateway node awaits its agent's key (services/networks/net/wireguard-key.ts maps it to null). */
+    /** '' while a gateway node awaits its agent's key (core/net/wireguard-key.ts maps it to null). */
     publicKey: text().notNull(),
     /** Canonical overlay address (no prefix), allocated by the network's writer. */
     address: text().notNull(),
@@ -43,7 +43,7 @@ export const nodes = sqliteTable(
     revision: integer().notNull(),
     /**
      * What the node last reported applying; null until it reports. A gateway agent's reports write it here; a
-     * device's heartbeats write the network object's hot state instead (services/networks/hot/: reads lay it over
+     * device's heartbeats write the network object's hot state instead (objects/network/hot/: reads lay it over
      * this row), and this column keeps what the release before issue 30 wrote, which the object imports once.
      */
     appliedRoutingRevision: integer(),

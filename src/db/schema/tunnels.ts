@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { networks } from "./networks";
 
 /**
- * Before issue 30 only: tunnels now live in each network object's hot state (services/networks/hot/), which
+ * Before issue 30 only: tunnels now live in each network object's hot state (objects/network/hot/), which
  * imports a network's rows from here once and deletes them. The latest observation of one tunnel end: what node `fromNodeId` reports about its peer with
  * `peerPublicKey` (the peer's node is resolved at read time, so heartbeats do not pay for a lookup).
  */

@@ -4,7 +4,7 @@ import type { AppRouteHandler } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
 import { networkAccess } from "../../services/access";
-import { networkWriter } from "../../services/networks/writer/network-writer";
+import { networkWriter } from "../../objects/network/client";
 import { networkForWrite } from "../../services/networks/write-routing";
 import type * as routes from "./access-policies.routes";
 

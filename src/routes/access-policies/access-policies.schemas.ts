@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { sanitisedText } from "../../lib/display-name";
 import { LIMITS } from "../../lib/limits";
 import { Timestamp } from "../../lib/openapi";
-import { parseFlow, parsePortSpec } from "../../services/networks/access/ports";
-import { parseSelector } from "../../services/networks/access/selectors";
+import { parseFlow, parsePortSpec } from "../../core/access-policy/ports";
+import { parseSelector } from "../../core/access-policy/selectors";
 
 /** A string the domain parser must accept: its reason becomes the field's message (422 with the path). */
 const parsed = (parse: (text: string) => { ok: true } | { ok: false; reason: string }, example: string, description: string) =>

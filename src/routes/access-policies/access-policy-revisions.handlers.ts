@@ -1,7 +1,7 @@
 import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { networkAccess } from "../../services/access";
-import { listAccessRevisions, readAccessRevision } from "../../services/networks/access/revisions";
+import { listAccessRevisions, readAccessRevision } from "../../services/networks/access-revisions";
 import type * as routes from "./access-policy-revisions.routes";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { GATEWAY_STATUSES } from "../../db/schema";
+import { GatewayStatus } from "../../schemas/inventory";
 import { SettingsSchema } from "../../services/settings/settings";
 
 export { SettingsSchema };
@@ -14,7 +14,7 @@ const StoredSettingsSchema = z
   .object({
     routingPolicyMaxHops: z.number().int().nullable().openapi({ description: "null: ROUTING_POLICY_MAX_HOPS applies" }),
     gatewayEligibility: z.object({
-      statuses: z.array(z.enum(GATEWAY_STATUSES)),
+      statuses: z.array(GatewayStatus),
       regionIds: z.array(z.string()).nullable().openapi({ description: "null: gateways of any region" }),
     }),
     tokenLifetimes: z.object({ accessTokenSeconds: nullableSeconds, refreshTokenSeconds: nullableSeconds }),

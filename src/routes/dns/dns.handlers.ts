@@ -5,7 +5,7 @@ import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
 import { dnsRecordAccess, networkAccess } from "../../services/access";
 import { listDnsRecords } from "../../services/networks/views/pages";
-import { networkWriter } from "../../services/networks/writer/network-writer";
+import { networkWriter } from "../../objects/network/client";
 import { networkForWrite, networkOfDnsRecordFor } from "../../services/networks/write-routing";
 import type * as routes from "./dns.routes";
 import { presentRecord } from "./dns.schemas";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { dnsRecords } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
-import { RECORD_TYPES, TTL_DEFAULT, TTL_MAX, TTL_MIN } from "../../services/networks/dns";
+import { RECORD_TYPES, TTL_DEFAULT, TTL_MAX, TTL_MIN } from "../../core/dns";
 
 export const DnsRecordSchema = z
   .object({

@@ -7,7 +7,7 @@ import { networkAccess, poolAccess } from "../../services/access";
 import type { PoolRow } from "../../db/rows";
 import { describePools, listPools } from "../../services/networks/views/gateway-pools";
 import { poolHealthRules } from "../../services/networks/pools/vitals";
-import { networkWriter } from "../../services/networks/writer/network-writer";
+import { networkWriter } from "../../objects/network/client";
 import type * as routes from "./pools.routes";
 import { presentPool } from "./pools.schemas";
 

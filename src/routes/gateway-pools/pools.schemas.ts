@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { Timestamp } from "../../lib/openapi";
-import { POOL_LIMITS } from "../../services/networks/operations/gateway-pools";
-import { UNHEALTHY_REASONS } from "../../services/networks/pools/health";
+import { POOL_LIMITS } from "../../lib/limits";
+import { UNHEALTHY_REASONS } from "../../core/pools/health";
 import { lastFailoverOf, type MemberStatus, type PoolStatus } from "../../services/networks/views/gateway-pools";
 
 export const MemberHealthSchema = z

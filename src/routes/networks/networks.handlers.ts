@@ -6,12 +6,12 @@ import type { AppEnv, AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
 import { requirePlatformAdmin } from "../../middleware/auth";
 import { groupAccess, networkAccess } from "../../services/access";
-import type { NetworkChanges } from "../../services/networks/operations/networks";
+import type { NetworkChanges } from "../../objects/group/client";
 import type { NetworkRow } from "../../db/rows";
 import { listNetworks } from "../../services/networks/views/pages";
 import { loadRuntimeStatus } from "../../services/networks/views/runtime-status";
-import { groupWriter } from "../../services/networks/writer/group-writer";
-import { networkWriter } from "../../services/networks/writer/network-writer";
+import { groupWriter } from "../../objects/group/client";
+import { networkWriter } from "../../objects/network/client";
 import type * as routes from "./networks.routes";
 import { defaultDnsDomain } from "./networks.schemas";
 

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { Timestamp } from "../../lib/openapi";
-import { domainLengthProblem } from "../../services/networks/dns";
+import { domainLengthProblem } from "../../core/dns";
 import { CidrString } from "../../schemas/cidr";
-import { overlayRangeProblem, parseCidr } from "../../services/networks/net/cidr";
+import { overlayRangeProblem, parseCidr } from "../../core/net/cidr";
 
 /** A network's own range: a CIDR that can hold interface addresses (no loopback, link-local, multicast, /0…). */
 const NetworkCidr = CidrString.superRefine((cidr, ctx) => {

@@ -7,7 +7,7 @@ import { nodeDetailAccess, nodeReadAccess } from "../../services/networks/device
 import { loadNodeConfig } from "../../services/networks/views/node-configs";
 import { keepReported, reportsOf, withReport, withReportOf } from "../../services/networks/views/node-reports";
 import { listNodes } from "../../services/networks/views/pages";
-import { networkWriter } from "../../services/networks/writer/network-writer";
+import { networkWriter } from "../../objects/network/client";
 import { networkForWrite, nodeForWrite } from "../../services/networks/write-routing";
 import type * as routes from "./nodes.routes";
 import { presentNode } from "../../schemas/nodes";
@@ -15,7 +15,7 @@ import { presentNode } from "../../schemas/nodes";
 /** `roles: ["gateway"]` in the API is `isGateway` in storage. */
 const roleFields = (roles: string[] | undefined) => (roles === undefined ? {} : { isGateway: roles.includes("gateway") });
 
-/** Writes: the network's writer authorises the caller, session included (services/networks/write-access.ts). */
+/** Writes: the network's writer authorises the caller, session included (objects/network/authority/write-access.ts). */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { networkId: named, roles, ...body } = c.req.valid("json");
   const caller = userOf(c);

@@ -3,7 +3,7 @@ import { deviceOrUserOf } from "../../lib/principal";
 import type { AppRouteHandler, DeviceStanding } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
 import { devicePeersSeen, nodeDetailAccess } from "../../services/networks/device-node-privacy";
-import { networkWriter } from "../../services/networks/writer/network-writer";
+import { networkWriter } from "../../objects/network/client";
 import type * as routes from "./paths.routes";
 
 /** A device reads its own node's paths with its credential; a user as they would read the node's config. */

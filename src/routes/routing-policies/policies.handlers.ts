@@ -9,7 +9,7 @@ import { poolHealthRules } from "../../services/networks/pools/vitals";
 import { loadPolicyStatus } from "../../services/networks/views/gateway-pools";
 import { listPolicies } from "../../services/networks/views/pages";
 import { networkForWrite, networkOfPolicyFor } from "../../services/networks/write-routing";
-import { networkWriter } from "../../services/networks/writer/network-writer";
+import { networkWriter } from "../../objects/network/client";
 import type * as routes from "./policies.routes";
 import { presentPolicy } from "./policies.schemas";
 

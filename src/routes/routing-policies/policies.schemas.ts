@@ -1,17 +1,18 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import { ROUTING_POLICY_TYPES, type routingPolicies } from "../../db/schema";
+import type { routingPolicies } from "../../db/schema";
+import { RoutingPolicyType } from "../../schemas/routing-policy-type";
 import { LIMITS } from "../../lib/limits";
 import { Timestamp } from "../../lib/openapi";
 import { CidrString } from "../../schemas/cidr";
-import { UNHEALTHY_REASONS } from "../../services/networks/pools/health";
+import { UNHEALTHY_REASONS } from "../../core/pools/health";
 
 export const RoutingPolicySchema = z
   .object({
     id: z.string().openapi({ example: "rp_..." }),
     networkId: z.string(),
     name: z.string(),
-    type: z.enum(ROUTING_POLICY_TYPES),
+    type: RoutingPolicyType,
     destinationCidr: z.string(),
     gatewayPath: z.array(z.string()),
     revision: z.number().int().openapi({ description: "Network routing revision at which the policy last changed" }),
@@ -23,7 +24,7 @@ export const RoutingPolicySchema = z
 export const PolicyBody = z
   .strictObject({
     name: displayName({ min: 1, max: 100 }),
-    type: z.enum(ROUTING_POLICY_TYPES).openapi({ description: "via_gateway: send destinationCidr through gatewayPath, in order" }),
+    type: RoutingPolicyType.openapi({ description: "via_gateway: send destinationCidr through gatewayPath, in order" }),
     destinationCidr: CidrString,
     gatewayPath: z.array(z.string().min(1).max(64)).max(LIMITS.gatewayPathEntries).openapi({
       description:

@@ -5,8 +5,8 @@ import type { Env } from "../../lib/env";
 import { notFound } from "../../lib/errors";
 import { unwrap } from "../../lib/write-result";
 import type { AuditContext } from "../audit/audit-trail";
-import type { AgentNodeState, GatewayAgent } from "../networks/operations/gateway-agent";
-import { networkWriter } from "../networks/writer/network-writer";
+import type { AgentNodeState, GatewayAgent } from "../../objects/network/client";
+import { networkWriter } from "../../objects/network/client";
 
 /**
  * A gateway daemon's PUT of one node's key and servesDns. This only finds the node's network (whose

@@ -5,7 +5,7 @@ import { networks, nodes } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { sha256 } from "../auth/tokens";
 import { corefileFor, renderDnsArtifact } from "../networks/views/dns-artifacts";
-import { publicKeyOrNull } from "../networks/net/wireguard-key";
+import { publicKeyOrNull } from "../../core/net/wireguard-key";
 import { probeRules } from "../networks/pools/vitals";
 import { loadNodeConfigs } from "../networks/views/node-configs";
 

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import type { Env } from "../../lib/env";
-import { networkWriter } from "../networks/writer/network-writer";
+import { networkWriter } from "../../objects/network/client";
 import { desiredStateEtag, type ServedNode, servedNodes } from "./desired-state";
 
 /** How often a waiting poll re-reads the served nodes' revisions: one indexed query (nodes by gateway) each time. */

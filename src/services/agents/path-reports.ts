@@ -1,12 +1,12 @@
 import type { Env } from "../../lib/env";
 import { unwrap } from "../../lib/write-result";
-import type { AgentNodeReport } from "../networks/operations/heartbeats";
-import type { PeerReportAnswer } from "../networks/operations/peer-reports";
-import { networkWriter } from "../networks/writer/network-writer";
+import type { AgentNodeReport } from "../../objects/network/client";
+import type { PeerReportAnswer } from "../../objects/network/client";
+import { networkWriter } from "../../objects/network/client";
 
 /**
  * What an agent's report says of its nodes and their tunnels goes to each network's writer (one call a
- * network): the writer keeps it in its hot state (services/networks/hot/), admits each delta against the
+ * network): the writer keeps it in its hot state (objects/network/hot/), admits each delta against the
  * sequence it holds, and learns endpoints after NAT from public gateways' peers (docs/nat.md). Answers, by
  * node id, each node's delta and when the node was heard before this report.
  */

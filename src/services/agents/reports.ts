@@ -6,11 +6,11 @@ import { ApiError, domainError, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { describeForLog } from "../../lib/log";
 import { unwrap } from "../../lib/write-result";
-import type { TunnelObservation } from "../networks/operations/observations";
-import type { PeerDelta } from "../networks/operations/peer-reports";
+import type { TunnelObservation } from "../../objects/network/client";
+import type { PeerDelta } from "../../objects/network/client";
 import { type ProbeResult, probeStatements } from "../networks/pools/probe-reports";
 import { livenessRefreshSeconds } from "../networks/pools/vitals";
-import { networkWriter } from "../networks/writer/network-writer";
+import { networkWriter } from "../../objects/network/client";
 import { effectiveSettings, settingsFromRow, settingsQuery } from "../settings/settings";
 import { sendTunnelReports } from "./path-reports";
 

@@ -27,7 +27,7 @@ export interface AuditContext {
   status: number;
   /**
    * A user's session and the platform role its token claims: a user's write commits only while that session
-   * is live (services/networks/acting-authority.ts), as the authentication middleware checks it.
+   * is live (objects/network/authority/acting-authority.ts), as the authentication middleware checks it.
    */
   session?: { id: string; platformRole: PlatformRole };
 }

@@ -1,4 +1,4 @@
-import { refreshDeviceOwners } from "../networks/operations/device-lifecycle";
+import { refreshDeviceOwners } from "../networks/device-lifecycle";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Db } from "../../db/client";

@@ -8,7 +8,7 @@ import { afterCursor } from "../../lib/pagination";
 import type { UserPrincipal } from "../../lib/types";
 import { groupAccess } from "../access";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
-import { assertNoHopDevices, refreshDeviceOwners, removeDevicesOf } from "../networks/operations/device-lifecycle";
+import { assertNoHopDevices, refreshDeviceOwners, removeDevicesOf } from "../networks/device-lifecycle";
 
 export interface Member {
   userId: string;

@@ -8,7 +8,7 @@ import type { PlatformRole, UserPrincipal } from "../../lib/types";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
 import { forgetLiveSessions } from "../auth/session-cache";
 import { revokeAllSessions } from "../auth/sign-in";
-import { assertNoHopDevices, ONLY_AS_PLATFORM_ADMIN, removeDevicesOf } from "../networks/operations/device-lifecycle";
+import { assertNoHopDevices, ONLY_AS_PLATFORM_ADMIN, removeDevicesOf } from "../networks/device-lifecycle";
 import { type User, userEvent } from "./users";
 
 export interface UserChanges {

@@ -12,7 +12,7 @@ import { regionExists } from "./regions";
 
 /**
  * Which inventory gateways a group may put gateway nodes on: platform admins assign a gateway, or a region
- * (all its gateways), to a group. The network writer enforces it (services/networks/gateway-eligibility.ts).
+ * (all its gateways), to a group. The network writer enforces it (objects/network/authority/gateway-eligibility.ts).
  */
 export type GatewayAssignment = typeof gatewayAssignments.$inferSelect;
 export type AssignmentTarget = { gatewayId: string } | { regionId: string };

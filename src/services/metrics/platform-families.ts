@@ -1,8 +1,8 @@
 import type { D1Meter } from "../../db/metered-d1";
 import { DELIVERY_STATUSES, GATEWAY_HEALTH, GATEWAY_STATUSES } from "../../db/schema";
 import type { MetricFamily } from "../../lib/prometheus-text";
-import { memberHealth, NO_VITALS, type PoolHealthRules } from "../networks/pools/health";
-import { assignedProbers, trustedVitals } from "../networks/pools/probes";
+import { memberHealth, NO_VITALS, type PoolHealthRules } from "../../core/pools/health";
+import { assignedProbers, trustedVitals } from "../../core/pools/probes";
 import { loginFailures } from "./counters";
 import type { Fleet } from "./fleet-queries";
 

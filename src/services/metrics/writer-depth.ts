@@ -1,5 +1,5 @@
 import type { Env } from "../../lib/env";
-import { networkWriter } from "../networks/writer/network-writer";
+import { networkWriter } from "../../objects/network/client";
 
 /** A writer is asked for its queue when its network changed within this window... */
 export const WRITER_SAMPLE_WINDOW_SECONDS = 300;

@@ -4,10 +4,10 @@ import { domainError } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { unwrap } from "../../lib/write-result";
 import { type DeviceActor, deviceAccess } from "./device-access";
-import type { TunnelObservation } from "./operations/observations";
-import type { PeerDelta } from "./operations/peer-reports";
-import { publicHostOf } from "./nat/public-host";
-import { networkWriter } from "./writer/network-writer";
+import type { TunnelObservation } from "../../objects/network/client";
+import type { PeerDelta } from "../../objects/network/client";
+import { publicHostOf } from "../../core/net/public-host";
+import { networkWriter } from "../../objects/network/client";
 
 /**
  * A heartbeat: what a device applied, where it is, its tunnels (the full list in `peers`, or a delta in
@@ -25,7 +25,7 @@ export interface Heartbeat {
 
 /**
  * One D1 read (the device's access), then the beat goes to the network's writer, which stores it in its hot
- * state (services/networks/hot/: the object's own SQLite, no D1 row). The answer comes after the write, so
+ * state (objects/network/hot/: the object's own SQLite, no D1 row). The answer comes after the write, so
  * the device (and its owner) read it back. A delta peer report is checked there against the sequence the hot
  * state holds (operations/peer-reports.ts); one that does not build on it is not stored and the answer asks
  * for a full report.

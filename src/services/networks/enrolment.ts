@@ -9,7 +9,7 @@ import { randomToken, sha256 } from "../auth/tokens";
 import { deviceStillStands } from "./device-access";
 import { findEnrolmentKey, keyNotValid } from "./enrolment-keys";
 import { loadNodeConfig } from "./views/node-configs";
-import { networkWriter } from "./writer/network-writer";
+import { networkWriter } from "../../objects/network/client";
 
 /** Device credentials are opaque; the prefix tells them from user, agent and enrolment tokens. */
 export const DEVICE_CREDENTIAL_PREFIX = "dvc_";

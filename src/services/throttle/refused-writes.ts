@@ -1,6 +1,6 @@
 import type { Config, Env } from "../../lib/env";
 import { ApiError } from "../../lib/errors";
-import { throttleStub } from "./throttle-rpc";
+import { throttleStub } from "../../objects/throttle/client";
 
 /** The answers that say the caller may not make this write (or that the resource is not theirs to see). */
 const REFUSALS = new Set([401, 403, 404]);

@@ -3,7 +3,7 @@ import { getConfig, type Config } from "../../lib/env";
 import { ApiError } from "../../lib/errors";
 import type { AppEnv } from "../../lib/types";
 import { sha256 } from "../auth/tokens";
-import { throttleStub, type ThrottleRule } from "./throttle-rpc";
+import { throttleStub, type ThrottleRule } from "../../objects/throttle/client";
 
 /** `invite` is accepting an invite; `invite-send` is mailing one (keyed by the inviting account). */
 export type ThrottledAction = "login" | "mfa" | "reset" | "invite" | "invite-send";

@@ -1,7 +1,7 @@
 // Issue 4's proof through the API: records created over HTTP, the zone file the Worker serves,
 // accepted by named-checkzone and answered by a real DNS server (Knot) exactly as the records say.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DnsRecord } from "../../../src/services/networks/dns";
+import type { DnsRecord } from "../../../src/core/dns";
 import { asText, type Schema } from "../../../client/index.ts";
 import { byId, expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";

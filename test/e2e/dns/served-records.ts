@@ -1,6 +1,6 @@
 import ipaddr from "ipaddr.js";
-import { absoluteName } from "../../../src/services/networks/dns/names";
-import type { DnsRecord } from "../../../src/services/networks/dns/records";
+import { absoluteName } from "../../../src/core/dns/names";
+import type { DnsRecord } from "../../../src/core/dns/records";
 import type { KnotServer } from "./dns-server";
 import { decodeTxtPresentation } from "./presentation";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DnsRecord, type RecordInput, renderZone, validateRecord } from "../../../src/services/networks/dns";
+import { type DnsRecord, type RecordInput, renderZone, validateRecord } from "../../../src/core/dns";
 import { checkZone, type KnotServer, missingDnsTools, startKnot } from "./dns-server";
 import { countTxtStrings, decodeTxtPresentation } from "./presentation";
 import { findServingMismatches } from "./served-records";

@@ -120,7 +120,7 @@ describe.skipIf(!natLab.ok)("a laptop behind a symmetric NAT and one behind a po
     await world.net.flushConntrack(l2.home);
     const direct = async () => (await world.pathBetween(l1, l2))?.path === "direct" && (await world.pathBetween(l2, l1))?.path === "direct";
     // Up to 25 s until l2's keepalive shows the relay its new port; the relay taught the old one, so the server
-    // takes the new one at once (src/services/networks/nat/learn.ts), hands it out, the two sides' keepalives (the
+    // takes the new one at once (src/objects/network/nat/learn.ts), hands it out, the two sides' keepalives (the
     // only packets on a peer with no AllowedIPs) meet, both report the handshake, and the hold passes since the
     // move: 83 and 91 s seen when the server still held the old endpoint 60 s (before that rule).
     await waitFor("both ends' paths to say direct", direct, { timeoutMs: 150_000, intervalMs: 500 }).catch(async (error) => {

@@ -1,10 +1,10 @@
 // The server's side of delta sync, as the CLI tests need it: the Worker's own types, delta and wg-quick
 // renderer, so what the fake API serves is exactly what the Worker would send.
-import { diffConfigs } from "../../../src/services/networks/routing/config-delta.ts";
-import { compareBigInt } from "../../../src/services/networks/routing/ordering.ts";
-import type { ConfigDelta, NodeConfig, PeerConfig } from "../../../src/services/networks/routing/types.ts";
-import { renderWgQuick as serverRender } from "../../../src/services/networks/routing/wg-quick.ts";
-import { parseAddress } from "../../../src/services/networks/net/ipam.ts";
+import { diffConfigs } from "../../../src/core/routing/config-delta.ts";
+import { compareBigInt } from "../../../src/core/routing/ordering.ts";
+import type { ConfigDelta, NodeConfig, PeerConfig } from "../../../src/core/routing/types.ts";
+import { renderWgQuick as serverRender } from "../../../src/core/routing/wg-quick.ts";
+import { parseAddress } from "../../../src/core/net/ipam.ts";
 
 export { diffConfigs };
 export type { ConfigDelta, NodeConfig, PeerConfig };

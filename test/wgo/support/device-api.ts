@@ -134,7 +134,7 @@ export async function startDeviceApi(
   return Object.assign(api, { state });
 }
 
-/** The server's rule (src/services/networks/operations/peer-reports.ts), on a map: a page builds on the last seq or starts over. */
+/** The server's rule (src/objects/network/operations/peer-reports.ts), on a map: a page builds on the last seq or starts over. */
 function peerReportAnswer(
   state: NetworkState,
   report: { base: number | null; changed: [string, number, number, number, string?][]; removed: string[] },

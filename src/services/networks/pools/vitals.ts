@@ -2,7 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { forwardingProbes, nodes } from "../../../db/schema";
 import type { Config } from "../../../lib/env";
-import type { MemberVitals, PoolHealthRules } from "./health";
+import type { MemberVitals, PoolHealthRules } from "../../../core/pools/health";
 
 /** D1 binds at most 100 parameters a statement. */
 const CHUNK = 90;

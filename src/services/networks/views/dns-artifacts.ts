@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { dnsRecords, nodes } from "../../../db/schema";
-import { defaultZoneFilePath, renderCorefile, renderZone, zoneEtag } from "../dns";
+import { defaultZoneFilePath, renderCorefile, renderZone, zoneEtag } from "../../../core/dns";
 import { nameServerAddress, servedRecords } from "./served-records";
 
 export type DnsArtifact = "zonefile" | "corefile";

@@ -1,9 +1,9 @@
 import type { Env } from "../../../lib/env";
 import { notFound } from "../../../lib/errors";
 import { unwrap } from "../../../lib/write-result";
-import type { ConfigRead, ConfigWanted } from "../memory/config-reads";
-import type { NodeConfig } from "../routing";
-import { networkWriter } from "../writer/network-writer";
+import type { ConfigRead, ConfigWanted } from "../../../objects/network/client";
+import type { NodeConfig } from "../../../core/routing";
+import { networkWriter } from "../../../objects/network/client";
 
 /**
  * Configs of nodes of one network, from the network's writer: it holds the network in memory and

@@ -1,7 +1,7 @@
 import type { Env } from "../../../lib/env";
 import { unwrap } from "../../../lib/write-result";
-import type { NodeHot } from "../hot/hot-store";
-import { networkWriter } from "../writer/network-writer";
+import type { NodeHot } from "../../../objects/network/client";
+import { networkWriter } from "../../../objects/network/client";
 
 /** A node row as D1 holds it, with the columns heartbeats used to write there. */
 interface Reportable {
@@ -12,7 +12,7 @@ interface Reportable {
 }
 
 /**
- * What nodes last reported lives in their network's object (services/networks/hot/), not in D1's row: a read
+ * What nodes last reported lives in their network's object (objects/network/hot/), not in D1's row: a read
  * that shows last-seen or applied revisions asks each network on the page once, and lays that over the rows.
  * A node with no report there keeps D1's values (gateway nodes before their agent's first report, nodes that
  * never reported).

@@ -7,7 +7,7 @@ import type { UserPrincipal } from "../../../lib/types";
 import { unwrap } from "../../../lib/write-result";
 import { seesNodeDetail } from "../device-node-privacy";
 import type { NetworkRow, NodeRow } from "../../../db/rows";
-import { networkWriter } from "../writer/network-writer";
+import { networkWriter } from "../../../objects/network/client";
 
 type Reported = Pick<NodeRow, "id" | "appliedRoutingRevision">;
 
@@ -70,7 +70,7 @@ export async function loadRuntimeStatus(
   reader: StatusReader,
 ) {
   const [rows, reports] = await Promise.all([nodeRows(db, network.id), unwrap(networkWriter(env, network.id).readNodeReports(network.id))]);
-  // What nodes applied is what they last reported, which their network's object holds (services/networks/hot/).
+  // What nodes applied is what they last reported, which their network's object holds (objects/network/hot/).
   const applied = new Map(reports.map((report) => [report.nodeId, report.appliedRevision]));
   const reported = rows.map((row) => (applied.has(row.id) ? { ...row, appliedRoutingRevision: applied.get(row.id)! } : row));
   const hidden = new Set(

@@ -1,6 +1,6 @@
-import { nodeNameProblem, type DnsRecord } from "../dns";
-import { mustParseCidr } from "../net/cidr";
-import { allocateAddress, parseAddress } from "../net/ipam";
+import { nodeNameProblem, type DnsRecord } from "../../../core/dns";
+import { mustParseCidr } from "../../../core/net/cidr";
+import { allocateAddress, parseAddress } from "../../../core/net/ipam";
 
 interface NodeLike {
   name: string;

@@ -6,12 +6,12 @@ import { cursorPosition } from "../../../lib/pagination";
 import type { UserPrincipal } from "../../../lib/types";
 import { unwrap } from "../../../lib/write-result";
 import { roleAllows } from "../../access";
-import type { ListedTunnel } from "../hot/tunnel-query";
-import { networkWriter } from "../writer/network-writer";
+import type { ListedTunnel } from "../../../objects/network/client";
+import { networkWriter } from "../../../objects/network/client";
 import type { PageRequest } from "./pages";
 
 /**
- * GET /tunnels: tunnels live in each network's hot state (services/networks/hot/), so a page is read from the
+ * GET /tunnels: tunnels live in each network's hot state (objects/network/hot/), so a page is read from the
  * writers of the networks the caller may see (one D1 read finds them, and the caller's own devices there),
  * each answering at most limit + 1 rows after the cursor, merged in (createdAt, id) order. A network that
  * names none the caller may see answers an empty page, as before.

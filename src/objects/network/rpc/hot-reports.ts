@@ -1,0 +1,92 @@
+import { capture, unwrap } from "../../../lib/write-result";
+import type { NetworkHot } from "../hot/network-hot";
+import { queryTunnels, type TunnelQuery } from "../hot/tunnel-query";
+import { type AgentNodeReport, agentPathReport, heartbeatPathReport, type ReportedHeartbeat, storeReport } from "../operations/heartbeats";
+import { peerReportAnswer } from "../operations/peer-reports";
+import { nodePaths } from "../views/node-paths";
+import type { PresenceClock } from "../clocks/presence-clock";
+import type { NatClock } from "../clocks/nat-clock";
+import type { WriteRunner } from "../runner/write-runner";
+
+/**
+ * What nodes report, kept in the writer's hot state (objects/network/hot/): device heartbeats and gateway
+ * agents' reports are stored there (no D1 row), then what they say of paths goes to the NAT clock; reads of
+ * that state come here too. Outside the write queue: none of it is routing state.
+ */
+export class HotReports {
+  constructor(
+    private readonly writes: WriteRunner,
+    private readonly hot: NetworkHot,
+    private readonly nat: NatClock,
+    /** Told of each report, so a device that comes back is judged online soon (clocks/presence-clock.ts). */
+    private readonly presence: PresenceClock,
+  ) {}
+
+  private async open(networkId: string) {
+    const held = await this.writes.memory.forRead(this.writes.db, networkId);
+    return { held, hot: await this.hot.open(this.writes.db, networkId) };
+  }
+
+  /**
+   * For a report: the copy the writer holds, as it is, without reading D1's revisions (a beat reads no D1 row).
+   * Routing changes all go through this writer, so the copy is the network's; a report uses it only for its
+   * peers' keys, its endpoints and the revision its answer names (config reads check D1 before they serve).
+   */
+  private async openForReport(networkId: string) {
+    const copy = this.writes.memory.heldCopy();
+    if (copy?.network.id !== networkId) return this.open(networkId);
+    return { held: copy, hot: await this.hot.open(this.writes.db, networkId) };
+  }
+
+  heartbeat(beat: ReportedHeartbeat) {
+    return capture(async () => {
+      const { held, hot } = await this.openForReport(beat.networkId);
+      const delta = storeReport(hot, held, beat);
+      await unwrap(this.nat.observe(beat.networkId, [heartbeatPathReport(beat, delta)], held));
+      await this.presence.noticeReport(beat.networkId, beat.nodeId);
+      // What the beat taught (its own endpoints) may have moved the revision: the answer names the one after it.
+      return {
+        routingRevision: this.writes.memory.heldRoutingRevision(),
+        ...(beat.peerReport ? { peerReport: peerReportAnswer(delta) } : {}),
+      };
+    });
+  }
+
+  agentReports(networkId: string, reports: AgentNodeReport[]) {
+    return capture(async () => {
+      const { held, hot } = await this.openForReport(networkId);
+      // When each node was heard before this report: one not heard for a while may be the member a pool waits for.
+      const before = new Map(hot.nodes(reports.map((report) => report.nodeId)).map((row) => [row.nodeId, row.lastSeenAt]));
+      const deltas = reports.map((report) => storeReport(hot, held, report));
+      const paths = reports.flatMap((report, index) => agentPathReport(report, deltas[index] ?? null) ?? []);
+      if (paths.length > 0) await unwrap(this.nat.observe(networkId, paths, held));
+      await this.presence.noticeReport(networkId); // their tunnels reach /metrics through the check
+      return reports.map((report, index) => ({
+        nodeId: report.nodeId,
+        peerReport: peerReportAnswer(deltas[index] ?? null),
+        seenBefore: before.get(report.nodeId) ?? null,
+      }));
+    });
+  }
+
+  /** What heartbeating nodes last said of themselves: every node's row, or those of `nodeIds`. */
+  nodes(networkId: string, nodeIds?: string[]) {
+    return capture(async () => (await this.hot.open(this.writes.db, networkId)).nodes(nodeIds));
+  }
+
+  /** A page of the network's tunnels as one reader may see them (hot/tunnel-query.ts). */
+  tunnels(networkId: string, query: TunnelQuery) {
+    return capture(async () => {
+      const { held, hot } = await this.open(networkId);
+      return queryTunnels(held, hot, networkId, query);
+    });
+  }
+
+  /** GET /nodes/:id/paths (views/node-paths.ts): the held network, its relays and the node's tunnel rows. */
+  paths(networkId: string, nodeId: string, devicePeersSeen: string[] | null) {
+    return this.writes.read(networkId, async (held, topology) => {
+      const { hot } = await this.open(networkId);
+      return nodePaths(hot.tunnels(nodeId), held, topology(), nodeId, devicePeersSeen);
+    });
+  }
+}
