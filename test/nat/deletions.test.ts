@@ -29,7 +29,7 @@ const natPart = (state: NetworkState) => ({
 
 async function expectHeldEqualsFresh(networkId: string) {
   const held = await runInDurableObject(networkWriter(env, networkId), async (instance: NetworkWriter) => {
-    const memory = (instance as unknown as { writes: { memory: NetworkMemory } }).writes.memory;
+    const memory = (instance as unknown as { parts: { writes: { memory: NetworkMemory } } }).parts.writes.memory;
     return (memory as unknown as { held: { state(): NetworkState } | null }).held?.state() ?? null;
   });
   expect(held).not.toBeNull();

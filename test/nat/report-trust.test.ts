@@ -13,7 +13,8 @@ import { configOf, heartbeat, keyOf, natNetwork, peerIn, revisionOf } from "./na
 /** Keys the writer's NAT tracker holds handshakes for, per node it heard from. */
 const trackedKeys = (networkId: string) =>
   runInDurableObject(networkWriter(env, networkId), async (instance: NetworkWriter) => {
-    const tracker = (instance as unknown as { nat: { tracker: { nodes: Map<string, { handshakes: Map<string, number> }> } } }).nat.tracker;
+    const tracker = (instance as unknown as { parts: { nat: { tracker: { nodes: Map<string, { handshakes: Map<string, number> }> } } } })
+      .parts.nat.tracker;
     return new Map([...tracker.nodes].map(([id, seen]) => [id, [...seen.handshakes.keys()]]));
   });
 

@@ -13,7 +13,7 @@ import { del, patch, post, put } from "../helpers/api";
 import { createGateway, createNode, enrolDevice, fakePublicKey, networkSetup, type Session, unique } from "../helpers/factories";
 
 const durable = networkWriter.bind(null, env);
-const memoryOf = (instance: NetworkWriter) => (instance as unknown as { writes: { memory: NetworkMemory } }).writes.memory;
+const memoryOf = (instance: NetworkWriter) => (instance as unknown as { parts: { writes: { memory: NetworkMemory } } }).parts.writes.memory;
 
 /**
  * Heartbeat and report columns are written outside the writer and the network's updatedAt by its bumps: not

@@ -47,13 +47,11 @@ export async function managedWrite(ctx: WriterContext, networkId: string, caller
   return held;
 }
 
-/** A write that first authorises `caller` (managedWrite); without a caller the Worker authorised it (tests, the system). */
+/** A write that first authorises `caller` (managedWrite) and runs on the network as that check found it. */
 export const asManager =
-  <T>(networkId: string, caller: WriteCaller | undefined, what: string, write: (ctx: WriterContext) => Promise<T>) =>
-  async (ctx: WriterContext): Promise<T> => {
-    if (caller) await managedWrite(ctx, networkId, caller, what);
-    return write(ctx);
-  };
+  <T>(networkId: string, caller: WriteCaller, what: string, write: (ctx: WriterContext, held: HeldNetwork) => Promise<T>) =>
+  async (ctx: WriterContext): Promise<T> =>
+    write(ctx, await managedWrite(ctx, networkId, caller, what));
 
 function assertStanding(caller: WriteCaller, { role, live }: CallerStanding, what: string) {
   if (!live) throw sessionEnded();

@@ -8,7 +8,8 @@ import { parseRules, rulesInForce } from "../../../core/access-policy/rules";
 import { keepAccessClock } from "./access-expiry";
 import { commit, type WriterContext } from "../commit";
 import { accessPolicyView } from "../views/access-policy";
-import { managedWrite, type WriteCaller } from "../authority/write-access";
+import type { WriteCaller } from "../authority/write-access";
+import type { HeldNetwork } from "../memory/held-network";
 
 /**
  * Replaces the network's access policy (docs/access.md) with a new revision. The document's tests run
@@ -19,13 +20,13 @@ import { managedWrite, type WriteCaller } from "../authority/write-access";
  */
 export async function putAccessPolicy(
   ctx: WriterContext,
-  networkId: string,
+  held: HeldNetwork,
   input: AccessPolicyInput,
   caller: WriteCaller,
   ifMatch: number | null,
 ): Promise<ReturnType<typeof accessPolicyView>> {
   const { db } = ctx;
-  const held = await managedWrite(ctx, networkId, caller, "Network");
+  const networkId = held.network.id;
   if (ifMatch !== null && ifMatch !== held.access.revision) {
     throw preconditionFailed(`The access policy is at revision ${held.access.revision}, not ${ifMatch}: read it again`);
   }

@@ -7,7 +7,7 @@ import { LIMITS } from "../../../lib/limits";
 import type { Warm } from "../directory-reads";
 import { egressClaim, egressRefusal } from "../egress-claims";
 import { assignmentWithdrawn, stillAssigned } from "../authority/gateway-eligibility";
-import { managedWrite, type WriteCaller } from "../authority/write-access";
+import type { WriteCaller } from "../authority/write-access";
 import { checkGatewayPath } from "../gateway-path";
 import { checkDestination, findRoutingConflicts, type RoutingNode } from "../../../core/routing";
 import { actorOf, commit, type WriterContext } from "../commit";
@@ -125,10 +125,10 @@ function policyEvent(ctx: WriterContext, held: HeldNetwork, action: "created" | 
   };
 }
 
-/** Policy writes are a manager's (write-access.ts): authorised on the writer's one read of the network row, and again in the batch. */
-export async function createPolicy(ctx: WriterContext, networkId: string, input: PolicyInput, caller: WriteCaller): Promise<PolicyRow> {
+/** Policy writes are a manager's: `held` is the network as the caller's check found it (authority/write-access.ts), and the batch checks again. */
+export async function createPolicy(ctx: WriterContext, held: HeldNetwork, input: PolicyInput): Promise<PolicyRow> {
   const { db } = ctx;
-  const held = await managedWrite(ctx, networkId, caller, "Network");
+  const networkId = held.network.id;
   if (held.policies.size >= LIMITS.policiesPerNetwork)
     throw conflict(`A network holds at most ${LIMITS.policiesPerNetwork} routing policies`);
   const pathNodes = await assertPolicyFits(ctx, held, input);
@@ -157,15 +157,9 @@ export async function createPolicy(ctx: WriterContext, networkId: string, input:
   return row;
 }
 
-export async function replacePolicy(
-  ctx: WriterContext,
-  networkId: string,
-  policyId: string,
-  input: PolicyInput,
-  caller: WriteCaller,
-): Promise<PolicyRow> {
+export async function replacePolicy(ctx: WriterContext, held: HeldNetwork, policyId: string, input: PolicyInput): Promise<PolicyRow> {
   const { db } = ctx;
-  const held = await managedWrite(ctx, networkId, caller, "Routing policy");
+  const networkId = held.network.id;
   const current = held.policies.get(policyId);
   if (!current) throw notFound("Routing policy");
   const pathNodes = await assertPolicyFits(ctx, held, input, policyId);
@@ -187,9 +181,9 @@ export async function replacePolicy(
 }
 
 /** Devices that chose it ("only" preferences) forget it in the same batch: no stale ids to trip over later. */
-export async function deletePolicy(ctx: WriterContext, networkId: string, policyId: string, caller: WriteCaller): Promise<void> {
+export async function deletePolicy(ctx: WriterContext, held: HeldNetwork, policyId: string): Promise<void> {
   const { db } = ctx;
-  const held = await managedWrite(ctx, networkId, caller, "Routing policy");
+  const networkId = held.network.id;
   const policy = held.policies.get(policyId);
   if (!policy) throw notFound("Routing policy");
   const choosers = [...held.nodes.values()].filter((node) => node.routingPolicyIds.includes(policyId));

@@ -1,23 +1,17 @@
-import type { AuditContext } from "../../../services/audit/audit-trail";
 import type { AccessPolicyInput } from "../access-policy/access-state";
 import { expireAccessRules } from "../operations/access-expiry";
-import { putAccessPolicy } from "../operations/access-policy";
 import { accessPolicyView, checkAccessFlow, previewAccessPolicy } from "../views/access-policy";
 import { accessSourcesView } from "../views/access-sources";
-import type { WriteCaller } from "../authority/write-access";
 import type { WriteRunner } from "../runner/write-runner";
 
 /**
- * The network's access policy in its writer (docs/access.md): a manager's PUT, authorised in the writer like
- * policy writes (a caller not kept is refused before its turn); the expiry of lapsed rules, which the writer's alarm runs; and the reads of the held policy.
+ * The network's access policy in its writer (docs/access.md), besides the PUT (a write like any other: the class's
+ * method and operations/access-policy.ts): the expiry of lapsed rules, which the writer's alarm runs, and the reads
+ * of the held policy.
  */
 export class AccessPolicies {
   constructor(private readonly writes: WriteRunner) {}
 
-  put(networkId: string, input: AccessPolicyInput, caller: WriteCaller, ifMatch: number | null, audit?: AuditContext) {
-    const by = { caller, networkId, what: "Network" };
-    return this.writes.write(audit, (ctx) => putAccessPolicy(ctx, networkId, input, caller, ifMatch), undefined, by);
-  }
   /** A lapsed access rule stops without a write (operations/access-expiry.ts): the alarm runs this at its expiresAt. */
   expire(networkId: string) {
     return this.writes.write(undefined, (ctx) => expireAccessRules(ctx, networkId));

@@ -135,9 +135,25 @@ export class WriteRunner {
     return by ? this.afterCallerCheck(job, by) : this.run(job);
   }
 
-  /** A write that first authorises `caller` to manage the network (write-access.ts; none: the Worker did). */
+  /**
+   * A manager's write (authority/write-access.ts): `caller` is checked on arrival unless kept (a stranger takes no
+   * turn), again in the queue, and a third time by the batch's guard; `task` runs on the network as the check found
+   * it. `warm` starts its directory reads before its turn.
+   */
+  byManager<T>(
+    audit: AuditContext | undefined,
+    networkId: string,
+    caller: WriteCaller,
+    what: string,
+    task: (ctx: WriterContext, held: HeldNetwork) => Promise<T>,
+    warm?: Warm,
+  ) {
+    return this.write(audit, asManager(networkId, caller, what, task), warm, { caller, networkId, what });
+  }
+
+  /** byManager for writes tests and the system also make without a caller (the Worker authorised those). */
   asManager<T>(audit: AuditContext | undefined, networkId: string, caller: WriteCaller | undefined, what: string, task: Task<T>) {
-    return this.write(audit, asManager(networkId, caller, what, task), undefined, caller && { caller, networkId, what });
+    return caller ? this.byManager(audit, networkId, caller, what, task) : this.write(audit, task);
   }
 
   /** Strangers never hold the queue: a caller not kept is checked, and refused, before the write's turn. */
