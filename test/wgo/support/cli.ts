@@ -30,6 +30,8 @@ export const cli = {
   listenPort: await load("listen-port.mjs"),
   localEndpoints: await load("local-endpoints.mjs"),
   failures: await load("failures.mjs"),
+  deviceNames: await load("device-names.mjs"),
+  files: await load("files.mjs"),
 };
 
 export interface RunResult {
