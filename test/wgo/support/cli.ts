@@ -32,6 +32,8 @@ export const cli = {
   failures: await load("failures.mjs"),
   deviceNames: await load("device-names.mjs"),
   files: await load("files.mjs"),
+  version: await load("version.mjs"),
+  versionCommand: await load("commands/version.mjs"),
 };
 
 export interface RunResult {
