@@ -10,6 +10,9 @@ import { UsageError } from "./errors.mjs";
  *   required?: string[], run: (ctx: any, values: Record<string, any>) => Promise<number | void> }} Command
  */
 
+/** @typedef {Command | Group | "general"} Topic what help was asked about */
+/** @typedef {{ group: string, members: Command[] }} Group a command family (`gateway`, `access`): two-word commands sharing a first word */
+
 /** @type {Record<string, OptionSpec>} */
 export const GLOBAL_OPTIONS = {
   api: { type: "string", value: "URL", help: "API origin (env WGO_API; default: the logged-in API, else http://127.0.0.1:8787)" },
@@ -24,7 +27,7 @@ export const GLOBAL_USAGE = "usage: wgo [--api URL] [--home DIR] [--json] <comma
 /**
  * @param {string[]} argv
  * @param {Record<string, Command>} commands
- * @returns {{ command?: Command, values: Record<string, any>, topic?: Command | "general" }}
+ * @returns {{ command?: Command, values: Record<string, any>, topic?: Topic }}
  *   `topic` is set when help was asked for instead of a run.
  */
 export function parseCommandLine(argv, commands) {
@@ -44,14 +47,18 @@ export function parseCommandLine(argv, commands) {
   }
   if (name === "help") {
     if (rest[1] && commands[`${rest[0]} ${rest[1]}`]) return { values: globals, topic: commands[`${rest[0]} ${rest[1]}`] };
-    const topic = rest[0] ? commands[rest[0]] : undefined;
+    const topic = rest[0] ? (commands[rest[0]] ?? groupOf(rest[0], commands)) : undefined;
     if (rest[0] && !topic) throw new UsageError(`unknown command "${rest[0]}"`, GLOBAL_USAGE);
     return { values: globals, topic: topic ?? "general" };
   }
   const command = commands[name];
-  const family = Object.keys(commands).filter((key) => key.startsWith(`${name} `));
-  if (!command && family.length > 0)
-    throw new UsageError(`"${name}" needs one of: ${family.map((key) => key.split(" ")[1]).join(", ")}`, GLOBAL_USAGE);
+  const group = command ? undefined : groupOf(name, commands);
+  if (group) {
+    // `wgo gateway --help` is a question about the group: its commands, a line each (exit 0).
+    if (globals.help || rest.includes("--help") || rest.includes("-h")) return { values: globals, topic: group };
+    const names = group.members.map((member) => member.name.split(" ")[1]).join(", ");
+    throw new UsageError(`"${name}" needs one of: ${names}`, helpText(group, commands));
+  }
   if (!command) throw new UsageError(`unknown command "${name}"`, GLOBAL_USAGE);
   const usage = `usage: ${command.usage}`;
   const values = { ...globals, ...parseOrThrow(rest, { ...GLOBAL_OPTIONS, ...command.options }, usage) };
@@ -82,7 +89,13 @@ function parseOrThrow(args, specs, usage) {
   }
 }
 
-/** @param {Command | "general"} topic @param {Record<string, Command>} commands */
+/** The family `name` heads (`gateway`: gateway enrol, run, status, down), or undefined. @returns {Group | undefined} */
+function groupOf(name, commands) {
+  const members = Object.values(commands).filter((command) => command.name.startsWith(`${name} `));
+  return members.length > 0 ? { group: name, members } : undefined;
+}
+
+/** @param {Topic} topic @param {Record<string, Command>} commands */
 export function helpText(topic, commands) {
   if (topic === "general") {
     const width = Math.max(...Object.keys(commands).map((name) => name.length));
@@ -98,6 +111,17 @@ export function helpText(topic, commands) {
       ...optionLines(GLOBAL_OPTIONS),
       "",
       "exit codes: 0 ok, 1 API or operation error, 2 usage error, 3 a daemon's credential was refused. `wgo <command> --help` for details.",
+    ].join("\n");
+  }
+  if ("group" in topic) {
+    const width = Math.max(...topic.members.map((member) => member.name.length));
+    return [
+      `usage: wgo ${topic.group} <command> [options]`,
+      "",
+      "commands:",
+      ...topic.members.map((member) => `  ${member.name.padEnd(width)}  ${member.summary}`),
+      "",
+      `\`wgo ${topic.group} <command> --help\` for a command's options.`,
     ].join("\n");
   }
   return [

@@ -13,8 +13,9 @@ import { fillPrivateKey, wgQuickFile } from "./wg-quick-text.mjs";
  *   configRevision: number | null, appliedRevision: number | null,
  *   lastHeartbeat: { at: string, desiredRevision: number, configChanged: boolean } | null,
  *   dns?: import("./resolver.mjs").DnsRecord | null, networkName?: string | null,
- *   accessFilter?: boolean, listenPort?: number }} Device
+ *   accessFilter?: boolean, listenPort?: number, nodeName?: string }} Device
  * `listenPort`: the UDP port wgo picked for a config that names none, kept for every apply (cli/listen-port.mjs).
+ * `nodeName`: the node's name in its network when it is not `name` (a second network's device: cli/device-names.mjs).
  */
 
 /** @returns {Device} */

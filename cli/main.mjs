@@ -14,6 +14,7 @@ import { login, logout } from "./commands/login.mjs";
 import { networks } from "./commands/networks.mjs";
 import { status } from "./commands/status.mjs";
 import { up } from "./commands/up.mjs";
+import { version } from "./commands/version.mjs";
 import { EXIT } from "./errors.mjs";
 import { describeFailure, errorJson, errorLine } from "./failures.mjs";
 import { resolveHome } from "./files.mjs";
@@ -41,6 +42,7 @@ export const COMMANDS = Object.fromEntries(
     gatewayRun,
     gatewayStatus,
     gatewayDown,
+    version,
   ].map((c) => [c.name, c]),
 );
 

@@ -2032,6 +2032,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's version and the wgo it serves
+         * @description Public. `wgo version` compares it with its own and says when the server is newer; `GET /api/v1/install.sh` installs that wgo.
+         */
+        get: operations["getVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4087,6 +4107,32 @@ export interface components {
             /** @description The platform admin who issued it; null once that account is deleted */
             createdBy: string | null;
         };
+        ServerVersion: {
+            /**
+             * @description The control plane's version (package.json)
+             * @example 0.1.0
+             */
+            version: string;
+            wgo: components["schemas"]["WgoPackage"];
+        };
+        /** @description The wgo this server serves (GET /install.sh installs it); null when the deployment was built without it */
+        WgoPackage: {
+            /** @example 0.1.0 */
+            version: string;
+            /**
+             * @description Where the package is, on this origin
+             * @example /api/v1/wgo/wgo-0.1.0.tgz
+             */
+            url: string;
+            /** @description SHA-256 of the package, hex */
+            sha256: string;
+            bytes: number;
+            /**
+             * @description The oldest Node it runs on
+             * @example 18.16
+             */
+            minNode: string;
+        } | null;
     };
     responses: never;
     parameters: never;
@@ -13826,6 +13872,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error404"];
+                };
+            };
+        };
+    };
+    getVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerVersion"];
                 };
             };
         };

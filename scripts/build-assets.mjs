@@ -3,7 +3,7 @@
 // pages work without internet access. Each file sits at its URL path; the Worker reaches them through the
 // ASSETS binding and adds its own headers (src/lib/static-assets.ts).
 //
-// Today: the API reference UI, Scalar's browser bundle from the pinned npm package, at a URL carrying its
+// Today: wgo's package (scripts/wgo-package.mjs) and the API reference UI, Scalar's browser bundle from the pinned npm package, at a URL carrying its
 // version (cacheable forever: a new version is a new URL). Run by `npm run dev`, `npm run deploy` and the
 // vitest config (the workers tests and the e2e harness serve the same directory).
 //
@@ -12,6 +12,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildWgoPackage } from "./wgo-package.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = join(ROOT, "dist/assets");
@@ -38,3 +39,6 @@ copyIfChanged(join(SCALAR, "dist/browser/standalone.js"), join(DOCS_ASSETS, name
 for (const stale of readdirSync(DOCS_ASSETS).filter((file) => file !== name && !file.endsWith(".tmp"))) {
   rmSync(join(DOCS_ASSETS, stale), { force: true });
 }
+
+// wgo itself, for `curl -fsSL <api>/api/v1/install.sh | sh` (scripts/wgo-package.mjs, docs/cli.md "Installing").
+buildWgoPackage(ROOT, OUT);

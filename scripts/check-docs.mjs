@@ -65,8 +65,9 @@ const isApiRoute = (path) =>
     ),
   );
 
-// Served outside the API's document: the docs page, the document itself, the development cron trigger and D1 meter.
-const NOT_API = /^(\/api\/v1)?\/(docs|openapi\.json)$|^\/__(scheduled|d1-meter)$|^\/cdn-cgi\//;
+// Served outside the API's document: the docs page, the document itself, wgo's install script and package
+// (src/routes/wgo/), the development cron trigger and D1 meter.
+const NOT_API = /^(\/api\/v1)?\/(docs|openapi\.json|install\.sh|wgo\/\S+)$|^\/__(scheduled|d1-meter)$|^\/cdn-cgi\//;
 
 const problems = [];
 for (const doc of docs) {

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // `npm run dev`: local D1 migrated, development secrets in .dev.vars, `wrangler dev` on 127.0.0.1,
-// and the development platform admin seeded through the bootstrap variables (DESIGN: Identity).
+// and the development platform admin seeded through the bootstrap variables (DESIGN: Identity). One screen
+// on the terminal, the console's URL last; wrangler's own output in a log file it names (issue 47).
 import { spawn, spawnSync } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 
 const PORT = process.env.PORT ?? "8787";
 const DEV_ADMIN = { email: "admin@example.com", password: "dev-admin-password" };
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 const wrangler = "node_modules/.bin/wrangler";
+/** Where wrangler's output goes (it is hundreds of lines before the server is up); `WGO_DEV_LOG` moves it. */
+const LOG = process.env.WGO_DEV_LOG ?? ".wrangler/dev.log";
 
 function ensureDevVars() {
   if (existsSync(".dev.vars") && readFileSync(".dev.vars", "utf8").includes("JWT_SIGNING_KEYS")) {
@@ -27,29 +31,34 @@ function ensureDevVars() {
     'MAIL_TRANSPORT="dev"',
   ];
   writeFileSync(".dev.vars", `${lines.join("\n")}\n`, { mode: 0o600 });
-  console.log("wrote .dev.vars with fresh development secrets");
+  console.log("  wrote .dev.vars with fresh development secrets");
 }
 
 /**
- * wrangler's output, less two misleading parts: its hint to trigger the cron at /cdn-cgi/handler/scheduled (which
- * answers 500 for a Worker with static assets; /__scheduled is ours) and the stack trace of its failed look-up of
- * workers.cloudflare.com (this machine is offline; wrangler falls back to a placeholder and says so).
+ * wrangler's output goes to the log, not the terminal: its migration table alone is hundreds of lines (once per
+ * migration), and its request lines would bury the URL. Errors it prints later are shown too (stderr), so a failing
+ * Worker is not silent. On a failure, the last lines of the log say why.
  */
-function passOn(from, to) {
-  let skipping = false;
-  createInterface({ input: from }).on("line", (line) => {
-    if (/Scheduled Workers are not automatically triggered/.test(line)) {
-      skipping = true;
-      to.write(`  The cron (detection, deliveries): curl http://127.0.0.1:${PORT}/__scheduled\n`);
-      return;
-    }
-    if (skipping && /For more details/.test(line)) {
-      skipping = false;
-      return;
-    }
-    if (/^Error: getaddrinfo ENOTFOUND workers\.cloudflare\.com|^\s+at .*(GetAddrInfoReqWrap|callbackTrampoline)/.test(line)) return;
-    if (!skipping) to.write(`${line}\n`);
+function logTo(stream, { echoErrors }) {
+  createInterface({ input: stream }).on("line", (line) => {
+    appendFileSync(LOG, `${line}\n`);
+    if (echoErrors() && /\[ERROR\]|✘/.test(line)) process.stderr.write(`${line}\n`);
   });
+}
+
+function fail(what, code) {
+  const tail = readFileSync(LOG, "utf8").trimEnd().split("\n").slice(-20).join("\n");
+  console.error(`${what} (exit ${code}); the last lines of ${LOG}:\n${tail}`);
+  process.exit(code || 1);
+}
+
+/** Runs a step with its output in the log; one line on the terminal says what it did. */
+function step(what, argv) {
+  appendFileSync(LOG, `\n$ ${argv.join(" ")}\n`);
+  const result = spawnSync(argv[0], argv.slice(1), { env, encoding: "utf8" });
+  appendFileSync(LOG, `${result.stdout ?? ""}${result.stderr ?? ""}`);
+  if (result.status !== 0) fail(`${what} failed`, result.status ?? 1);
+  return `${result.stdout ?? ""}${result.stderr ?? ""}`;
 }
 
 async function seedAdmin(base) {
@@ -60,33 +69,39 @@ async function seedAdmin(base) {
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(DEV_ADMIN),
       });
-      if (response.status === 200 || response.status === 401) return response.status === 200;
+      if (response.status === 200 || response.status === 401) return { answered: true, signedIn: response.status === 200 };
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return false;
+  return { answered: false, signedIn: false };
 }
 
+mkdirSync(dirname(LOG), { recursive: true });
+writeFileSync(LOG, "");
+console.log(`npm run dev: the control plane on 127.0.0.1:${PORT}; wrangler's output goes to ${LOG}`);
 ensureDevVars();
 // dist/assets/: the docs page's reference UI, served by the Worker (wrangler.toml [assets]).
-const assets = spawnSync(process.execPath, ["scripts/build-assets.mjs"], { stdio: "inherit" });
-if (assets.status !== 0) process.exit(assets.status ?? 1);
-const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "overlay", "--local"], { stdio: "inherit", env });
-if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+step("building dist/assets", [process.execPath, "scripts/build-assets.mjs"]);
+const migrated = step("applying the D1 migrations", [wrangler, "d1", "migrations", "apply", "overlay", "--local"]);
+// wrangler draws its table of the migrations to apply once per migration: count the names, not the rows.
+const applied = new Set(migrated.match(/^│ \d{4}_\S+\.sql/gm) ?? []).size;
+console.log(`  local D1: ${applied ? `${applied} migrations applied` : "migrations up to date"}; starting wrangler dev…`);
 
 // DEV_CRON_TRIGGER: GET /__scheduled runs the cron (offline/drift detection, webhook retries) on demand
-// (src/dev-cron-trigger.ts; wrangler's own trigger fails once the Worker has static assets).
+// (src/dev-cron-trigger.ts; wrangler's own trigger, /cdn-cgi/handler/scheduled, fails once the Worker has static assets).
 // Its own process group, so a signal to this process (Ctrl-C, or `kill <pid>` of npm) stops wrangler and the
 // workerd processes it started, not wrangler alone.
+appendFileSync(LOG, `\n$ wrangler dev --ip 127.0.0.1 --port ${PORT}\n`);
 const server = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", PORT, "--var", "DEV_CRON_TRIGGER:true"], {
   stdio: ["inherit", "pipe", "pipe"],
   env,
   detached: true,
 });
-passOn(server.stdout, process.stdout);
-passOn(server.stderr, process.stderr);
+let ready = false;
+logTo(server.stdout, { echoErrors: () => ready });
+logTo(server.stderr, { echoErrors: () => ready });
 const stopServer = (signal) => {
   try {
     process.kill(-server.pid, signal);
@@ -94,24 +109,34 @@ const stopServer = (signal) => {
     // already gone
   }
 };
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => stopServer(signal));
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => {
+    stopping = true;
+    stopServer(signal);
+  });
+}
 // npm does not pass a SIGTERM sent to it on to this script: when npm (our parent) is gone, stop too.
 const parent = process.ppid;
 setInterval(() => process.ppid !== parent && stopServer("SIGTERM"), 1000).unref();
-server.on("exit", (code) => process.exit(code ?? 0));
+server.on("exit", (code) => (ready || stopping ? process.exit(code ?? 0) : fail("wrangler dev stopped before it served", code ?? 1)));
 
 const base = `http://127.0.0.1:${PORT}`;
 const seeded = await seedAdmin(base);
+if (!seeded.answered) {
+  stopServer("SIGTERM");
+  fail(`nothing answered on ${base} within a minute`, 1);
+}
+ready = true;
 console.log(
   [
     "",
-    `  Console   ${base}/`,
-    `  API       ${base}/api/v1`,
-    `  Docs      ${base}/api/v1/docs`,
-    `  Admin     ${DEV_ADMIN.email} / ${DEV_ADMIN.password}${seeded ? "" : "  (login failed: .dev.vars holds other bootstrap values?)"}`,
-    `  Mail      ${base}/api/v1/dev/mail?to=<address>  (development outbox)`,
-    `  Cron      ${base}/__scheduled  (runs the minute's cron once)`,
+    `  API       ${base}/api/v1   (docs: ${base}/api/v1/docs)`,
+    `  Mail      ${base}/api/v1/dev/mail?to=<address>   (development outbox)`,
+    `  Cron      curl ${base}/__scheduled   (runs the minute's cron once)`,
+    `  Log       ${LOG}   (wrangler's output; errors are shown here too)`,
     "  Stop      Ctrl-C",
-    "",
+    `  Admin     ${DEV_ADMIN.email} / ${DEV_ADMIN.password}${seeded.signedIn ? "" : "   (login failed: .dev.vars holds other bootstrap values?)"}`,
+    `  Console   ${base}/`,
   ].join("\n"),
 );

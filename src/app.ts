@@ -32,6 +32,7 @@ import { notificationsRouter } from "./routes/notifications";
 import { routingPoliciesRouter } from "./routes/routing-policies";
 import { tunnelsRouter } from "./routes/tunnels";
 import { usersRouter } from "./routes/users";
+import { wgoRouter } from "./routes/wgo";
 
 export { API_BASE };
 
@@ -69,6 +70,7 @@ export function createApp() {
     notificationsRouter,
     auditRouter,
     metricsRouter,
+    wgoRouter,
   ];
   for (const router of routers) app.route("/", router);
 

@@ -5,6 +5,7 @@ import { saveDevice, storeConfig } from "../device-state.mjs";
 import { OperationError, UsageError } from "../errors.mjs";
 import { paths, removeFile, writeSecretFile } from "../files.mjs";
 import { apiRequest } from "../http.mjs";
+import { freeInterface } from "../device-names.mjs";
 import { generateKeyPair } from "../keys.mjs";
 import { loadSession, userRequest } from "../session.mjs";
 import { VERSION } from "../version.mjs";
@@ -47,10 +48,11 @@ export const enrol = {
  * Makes the key pair, registers the public half (with the user session, or headless with an enrolment
  * key) and keeps the device file, key and config. Shared by `wgo enrol` and `wgo up --network`.
  * @param {any} ctx
- * @param {{ name: string, networkId?: string, enrolmentKey?: string }} request
+ * @param {{ name: string, nodeName?: string, networkId?: string, enrolmentKey?: string }} request
+ *   `name` is the device's here (its files); `nodeName` the node's in the network, when it differs (device-names.mjs)
  * @returns {Promise<{ device: import("../device-state.mjs").Device, publicKey: string }>}
  */
-export async function enrolDevice(ctx, { name, networkId, enrolmentKey: key }) {
+export async function enrolDevice(ctx, { name, nodeName, networkId, enrolmentKey: key }) {
   // Never overwrite a key: the enrolled device would be locked out of its own tunnel.
   if (existsSync(paths.device(ctx.home, name)) || existsSync(paths.key(ctx.home, name))) {
     throw new OperationError(
@@ -60,7 +62,7 @@ export async function enrolDevice(ctx, { name, networkId, enrolmentKey: key }) {
   const pair = generateKeyPair();
   writeSecretFile(paths.key(ctx.home, name), `${pair.privateKey}\n`);
   const body = /** @satisfies {import("../api-types.js").RequestBody<"/client/devices", "post">} */ ({
-    name,
+    name: nodeName ?? name,
     publicKey: pair.publicKey,
     platform: `${process.platform}-${process.arch}`,
     clientVersion: `wgo/${VERSION}`,
@@ -84,13 +86,15 @@ export async function enrolDevice(ctx, { name, networkId, enrolmentKey: key }) {
   }
   const device = {
     name,
+    ...(nodeName && nodeName !== name ? { nodeName } : {}),
     api,
     deviceId: answer.device.id,
     networkId: answer.device.networkId,
     nodeId: answer.device.nodeId,
     address: answer.config.interface.address,
     deviceToken: answer.deviceToken,
-    interface: "wg0",
+    // Its own interface: another network's device on this machine may already run wg0.
+    interface: freeInterface(ctx.home),
     netns: null,
     method: null,
     configRevision: null,

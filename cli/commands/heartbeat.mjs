@@ -1,14 +1,13 @@
 // `wgo heartbeat`: report the applied revision and per-peer counters from `wg show <if> dump`; with
 // --apply, follow a configChanged answer by fetching what changed and applying it (follow-config.mjs),
-// and between beats long-poll the config so a routing change is applied at once.
+// and between beats long-poll the config so a routing change is applied at once (heartbeat-loop.mjs).
 import { deviceName, positiveInteger } from "../args.mjs";
-import { heldConfig, loadDevice, saveDevice } from "../device-state.mjs";
-import { ApiError, CredentialRefusedError } from "../errors.mjs";
-import { apiExchange } from "../http.mjs";
+import { loadDevice, saveDevice } from "../device-state.mjs";
 import { interfaceExists } from "../interface.mjs";
 import { readLocalEndpoints } from "../local-endpoints.mjs";
 import { parseWgDump } from "../system.mjs";
 import { followConfigChange } from "./follow-config.mjs";
+import { heartbeatLoop } from "./heartbeat-loop.mjs";
 import { describeSent, sendBeat } from "./heartbeat-report.mjs";
 import { placeDevice } from "./link.mjs";
 
@@ -64,42 +63,6 @@ function describeApplied(applied, fetched) {
   return `${applied.action}${peers}${dns}; received ${bytes}`;
 }
 
-/**
- * Holds `POST …/config?wait=` with the revision the device holds, up to `seconds` (the server allows 60).
- * True when the revision moved (beat and apply now); false when nothing changed, nothing is held, or the
- * poll failed (the next beat reports and retries as before).
- */
-async function untilConfigChanges(ctx, place, seconds, signal) {
-  const held = heldConfig(ctx.home, place.device.name);
-  if (!held) return false;
-  try {
-    const { body } = await apiExchange({
-      api: ctx.api ?? place.device.api,
-      token: place.device.deviceToken,
-      path: `/client/devices/${encodeURIComponent(place.device.deviceId)}/config?wait=${Math.min(seconds, 60)}`,
-      body: /** @satisfies {import("../api-types.js").RequestBody<"/client/devices/{id}/config", "post">} */ ({
-        sinceRevision: held.routingRevision,
-      }),
-      timeoutMs: (Math.min(seconds, 60) + 15) * 1000,
-      signal,
-    });
-    const revision = body?.delta?.routingRevision ?? body?.config?.routingRevision;
-    return typeof revision === "number" && revision !== held.routingRevision;
-  } catch (error) {
-    if (isFatal(error)) throw error;
-    return false;
-  }
-}
-
-/** A device that was deleted or lost its rights will not come back by retrying. */
-const isFatal = (error) => error instanceof ApiError && [401, 403, 404].includes(error.status);
-
-/** The loop's end on a refused credential: exit 3, which the systemd unit does not restart on. */
-const refused = (error) =>
-  new CredentialRefusedError(
-    `the API refused the device credential (${error.status} ${error.code}: ${error.message}): the device was deleted or revoked; enrol this machine again`,
-  );
-
 /** @type {import("../args.mjs").Command} */
 export const heartbeat = {
   name: "heartbeat",
@@ -122,49 +85,6 @@ export const heartbeat = {
       await beat(ctx, place, values.apply);
       return;
     }
-    let stopping = false;
-    let wake = () => {};
-    const stop = () => {
-      stopping = true;
-      wake();
-    };
-    ctx.signals.on("SIGINT", stop);
-    ctx.signals.on("SIGTERM", stop);
-    try {
-      // A change the long poll saw but the beat could not apply: sleep this round rather than poll again
-      // (the held revision is still old, so the poll would answer at once, again and again).
-      let changeSeen = false;
-      while (!stopping) {
-        let again = false;
-        let stuck = false;
-        try {
-          // After an apply, beat again at once so the server learns the new revision without waiting.
-          again = (await beat(ctx, place, values.apply)).applied !== null;
-          stuck = changeSeen && !again;
-        } catch (error) {
-          if (isFatal(error)) throw refused(error);
-          ctx.reportError(error); // a network blip or a 5xx: keep beating
-        }
-        if (!stopping && !again) {
-          const waited = new AbortController();
-          const sleep = new Promise((resolve) => {
-            const timer = setTimeout(resolve, interval * 1000);
-            wake = () => {
-              clearTimeout(timer);
-              waited.abort();
-              resolve(undefined);
-            };
-          });
-          // With --apply, the time between beats is a long poll: a routing change (a gateway failover)
-          // is applied within a second instead of at the next beat.
-          changeSeen = values.apply && !stuck ? await untilConfigChanges(ctx, place, interval, waited.signal) : false;
-          again = changeSeen;
-          if (!again) await sleep;
-        }
-      }
-    } finally {
-      ctx.signals.off("SIGINT", stop);
-      ctx.signals.off("SIGTERM", stop);
-    }
+    await heartbeatLoop(ctx, place, { interval, apply: values.apply === true, beat: () => beat(ctx, place, values.apply) });
   },
 };

@@ -15,32 +15,46 @@ const WGO = fileURLToPath(new URL("../wgo.mjs", import.meta.url));
 /** @type {import("../args.mjs").Command} */
 export const installService = {
   name: "install-service",
-  summary: "write a systemd unit for this device's `heartbeat --apply` (or --gateway: `gateway run`), then enable and start it",
+  summary: "write a systemd unit for each device's `heartbeat --apply` (or --gateway: `gateway run`), then enable and start it",
   usage: USAGE,
   options: {
-    name: { type: "string", value: "NAME", help: "the enrolled device (default: the only one under --home)" },
+    name: { type: "string", value: "NAME", help: "the enrolled device (default: every device under --home, a unit each)" },
     gateway: { type: "boolean", help: "the gateway agent's unit (wgo-gateway.service) instead of a device's" },
     "state-dir": { type: "string", value: "DIR", help: `with --gateway: the agent's state directory (default ${DEFAULT_STATE_DIR})` },
-    "unit-dir": { type: "string", value: "DIR", help: "where the unit file goes (default /etc/systemd/system)" },
+    "unit-dir": { type: "string", value: "DIR", help: "where the unit file goes (env WGO_UNIT_DIR; default /etc/systemd/system)" },
     "no-enable": { type: "boolean", help: "only write the unit: no `systemctl daemon-reload` / `enable --now`" },
   },
   async run(ctx, values) {
-    const unit = values.gateway ? gatewayService(ctx, values) : deviceService(ctx, values);
-    const path = resolve(values["unit-dir"] ?? "/etc/systemd/system", unit.file);
-    writeSharedFile(path, unit.text); // 0644: systemd reads units as any user; no secret is in it
-    const enabled = !values["no-enable"];
-    if (enabled) await enable(ctx, unit, path);
-    ctx.print(
-      enabled ? `wrote ${path}; enabled and started ${unit.file} (\`systemctl status ${unit.file}\`)` : `wrote ${path} (not enabled)`,
-      { unit: unit.file, path, execStart: unit.execStart, enabled },
-    );
+    if (!values.gateway && values["state-dir"] !== undefined)
+      throw new UsageError("--state-dir goes with --gateway; a device's state is --home", `usage: ${USAGE}`);
+    // A machine in several networks has a device (and a unit) for each: without --name, every one of them.
+    const units = values.gateway
+      ? [gatewayService(ctx, values)]
+      : (values.name === undefined ? everyDevice(ctx.home) : [deviceName(values.name, `usage: ${USAGE}`)]).map((name) =>
+          deviceService(ctx, name),
+        );
+    for (const unit of units)
+      await installUnit(ctx, unit, { unitDir: values["unit-dir"] ?? ctx.env.WGO_UNIT_DIR, enable: !values["no-enable"] });
   },
 };
 
-function deviceService(ctx, values) {
-  if (values["state-dir"] !== undefined)
-    throw new UsageError("--state-dir goes with --gateway; a device's state is --home", `usage: ${USAGE}`);
-  const name = values.name === undefined ? onlyDevice(ctx.home) : deviceName(values.name, `usage: ${USAGE}`);
+/**
+ * Writes the unit, then (with `enable`) `systemctl daemon-reload` and `enable --now`; prints what it did.
+ * Shared with `wgo up --service`. @returns {Promise<{ unit: string, path: string, enabled: boolean }>}
+ */
+export async function installUnit(ctx, unit, { unitDir, enable: enabled }) {
+  const path = resolve(unitDir ?? "/etc/systemd/system", unit.file);
+  writeSharedFile(path, unit.text); // 0644: systemd reads units as any user; no secret is in it
+  if (enabled) await enable(ctx, unit, path);
+  ctx.print(
+    enabled ? `wrote ${path}; enabled and started ${unit.file} (\`systemctl status ${unit.file}\`)` : `wrote ${path} (not enabled)`,
+    { unit: unit.file, path, execStart: unit.execStart, enabled },
+  );
+  return { unit: unit.file, path, enabled };
+}
+
+/** The unit of device `name` of this home: `up` at start, then `heartbeat --apply`. */
+export function deviceService(ctx, name) {
   loadDevice(ctx.home, name); // a unit for a device that is not there would fail at every start
   const node = process.execPath;
   return {
@@ -58,11 +72,10 @@ function gatewayService(ctx, values) {
   return { file: "wgo-gateway.service", text: gatewayUnit({ node, wgo: WGO, stateDir }), execStart: [node, WGO, "gateway", "run"] };
 }
 
-function onlyDevice(home) {
+function everyDevice(home) {
   const names = listDevices(home);
-  if (names.length === 1) return names[0];
   if (names.length === 0) throw new OperationError(`no device enrolled under ${home}: run \`wgo up --network …\` first (or give --home)`);
-  throw new UsageError(`${names.length} devices under ${home} (${names.join(", ")}): say which with --name`, `usage: ${USAGE}`);
+  return names;
 }
 
 async function enable(ctx, unit, path) {

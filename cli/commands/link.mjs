@@ -10,13 +10,13 @@ import { applyConfig, chooseMethod, interfaceExists, METHODS, takeDown } from ".
 import { configuredListenPort, keptListenPort, keptPortInUse, withListenPort } from "../listen-port.mjs";
 import { revisionInText } from "../wg-quick-text.mjs";
 
-export const UP_USAGE = "wgo up --name NAME [--interface wg0] [--netns NS] [--method auto|wg-quick|setconf]";
+export const UP_USAGE = "wgo up --name NAME [--interface wg0] [--netns NS] [--method auto|wg-quick|setconf] [--service]";
 const DOWN_USAGE = "wgo down --name NAME [--interface wg0] [--netns NS]";
 
 /** @type {Record<string, import("../args.mjs").OptionSpec>} */
 export const placement = {
   name: { type: "string", value: "NAME", help: "the enrolled device" },
-  interface: { type: "string", value: "IF", help: "interface name (default: the last one used, else wg0)" },
+  interface: { type: "string", value: "IF", help: "interface name (default: the last one used, else the wgN chosen at enrolment)" },
   netns: { type: "string", value: "NS", help: "apply inside this network namespace (ip netns exec NS …); wgo itself stays here" },
 };
 

@@ -2,10 +2,9 @@
 // Signs in when it has to, picks the network by id or name, enrols once (a machine already enrolled
 // there reuses its device), fetches the config and brings the interface up, with the same code as the
 // separate commands (login, networks, enrol, config, up).
-import { hostname } from "node:os";
 import { deviceName, interfaceName, netnsName, oneOf, positiveInteger } from "../args.mjs";
-import { listDevices, loadDevice, readPrivateKey, saveDevice } from "../device-state.mjs";
-import { ApiError, OperationError, UsageError } from "../errors.mjs";
+import { loadDevice, readPrivateKey, saveDevice } from "../device-state.mjs";
+import { ApiError, UsageError } from "../errors.mjs";
 import { paths, readJson } from "../files.mjs";
 import { waitForHandshake } from "../handshake-wait.mjs";
 import { METHODS } from "../interface.mjs";
@@ -14,15 +13,17 @@ import { chooseNetwork } from "../network-choice.mjs";
 import { loadSession } from "../session.mjs";
 import { readPassword, signIn } from "../sign-in.mjs";
 import { enrolDevice } from "./enrol.mjs";
+import { checkSameNetwork, onboardingDevice } from "./onboard-device.mjs";
 import { bringUp } from "./link.mjs";
 import { reportOnce } from "./report-once.mjs";
 import { allNetworks } from "./networks.mjs";
 
 export const ONBOARD_USAGE =
   "wgo up --api URL --network NAME_OR_ID [--name NAME] [--email EMAIL [--password-stdin] | --enrolment-key KEY] " +
-  "[--interface wg0] [--netns NS] [--method auto|wg-quick|setconf] [--wait-handshake S]";
+  "[--interface wg0] [--netns NS] [--method auto|wg-quick|setconf] [--wait-handshake S] [--service]";
 const USAGE = `usage: ${ONBOARD_USAGE}`;
 
+/** @returns {Promise<string>} the device's name (this home's), for `--service` */
 export async function onboard(ctx, values) {
   // Every flag is checked before anything is sent: a typo must not leave a half-onboarded machine.
   if (values.name !== undefined) deviceName(values.name, USAGE);
@@ -33,7 +34,7 @@ export async function onboard(ctx, values) {
   const key = values["enrolment-key"];
   if (key && values.email) throw new UsageError("give --email (sign in) or --enrolment-key (no sign-in), not both", USAGE);
 
-  const name = values.name ?? reusableDevice(ctx, values.network) ?? defaultName();
+  const { name, nodeName } = await onboardingDevice(ctx, values, USAGE);
   const existing = readJson(paths.device(ctx.home, name));
   const api = ctx.api ?? existing?.api ?? loadSession(ctx.home)?.api ?? ctx.defaultApi;
   const at = { ...ctx, api };
@@ -42,21 +43,18 @@ export async function onboard(ctx, values) {
   else {
     let network = null;
     if (key) {
-      // The key decides the network; an id given too is checked by the server, a name needs a session.
-      if (values.network && !values.network.startsWith("net_")) {
-        if (loadSession(ctx.home)?.api !== api) {
-          throw new UsageError(
-            "with --enrolment-key, give --network as an id (net_…) or leave it out: the key decides the network (a name is looked up with a signed-in session)",
-            USAGE,
-          );
-        }
-        network = await findNetwork(at, values, steps);
-      }
+      // The key decides the network; an id given too is checked by the server; a name is looked up with a
+      // session, and without one kept as the network's name here (what the console's command names it).
+      const named = values.network && !values.network.startsWith("net_") ? values.network : null;
+      if (named && loadSession(ctx.home)?.api === api) network = await findNetwork(at, values, steps);
+      else if (named)
+        ctx.note(`the enrolment key decides the network; "${named}" is kept as its name on this machine (not checked: no session)`);
       steps.signedIn = steps.signedIn ?? "enrolment-key";
-      await enrolDevice(at, { name, networkId: network?.id ?? values.network, enrolmentKey: key });
+      await enrolDevice(at, { name, nodeName, networkId: network?.id ?? (named ? undefined : values.network), enrolmentKey: key });
+      network ??= named ? { name: named } : null;
     } else {
       network = await findNetwork(at, values, steps);
-      await enrolDevice(at, { name, networkId: network.id });
+      await enrolDevice(at, { name, nodeName, networkId: network.id });
     }
     steps.enrolled = "new";
     const device = loadDevice(ctx.home, name);
@@ -106,59 +104,7 @@ export async function onboard(ctx, values) {
       reported,
     },
   );
-}
-
-/** Without --name, a device of this home already in that network (by id or the name it was joined by). */
-function reusableDevice(ctx, network) {
-  if (!network) return null;
-  const matches = listDevices(ctx.home)
-    .map((name) => loadDevice(ctx.home, name))
-    .filter((device) => (!ctx.api || device.api === ctx.api) && (device.networkId === network || device.networkName === network));
-  if (matches.length > 1) {
-    throw new UsageError(`devices ${matches.map((d) => `"${d.name}"`).join(", ")} are all in ${network}: say which with --name`, USAGE);
-  }
-  return matches[0]?.name ?? null;
-}
-
-/** This host's name as a device name (a DNS label), as `tailscale up` names a machine. */
-function defaultName() {
-  const label = hostname()
-    .toLowerCase()
-    .split(".")[0]
-    .replace(/[^a-z0-9-]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 63)
-    .replace(/-+$/, "");
-  if (!label) throw new UsageError(`this host's name "${hostname()}" makes no device name: give --name NAME`, USAGE);
-  return label;
-}
-
-/**
- * A device of this name is enrolled already: reuse it when it is in the network asked for, at the same
- * API; otherwise refuse, since enrolling again would replace the key the existing device depends on.
- */
-async function checkSameNetwork(ctx, device, wanted) {
-  const label = `${device.networkName ? `${device.networkName} (${device.networkId})` : device.networkId}`;
-  const move = `give another --name to enrol this machine there too, or \`wgo down --name ${device.name}\` and remove ${paths.devices(ctx.home)}/${device.name}.* to move it`;
-  if (device.api !== ctx.api) {
-    throw new OperationError(`device "${device.name}" is enrolled with ${device.api}, not ${ctx.api}: ${move}`, {
-      code: "enrolled_elsewhere",
-    });
-  }
-  if (!wanted || wanted === device.networkId || wanted === device.networkName) return;
-  // Enrolled by id (`wgo enrol`), asked for by name: the session, if there is one, can tell.
-  const session = loadSession(ctx.home);
-  if (session?.api === ctx.api && !wanted.startsWith("net_")) {
-    const network = chooseNetwork(await allNetworks(ctx), wanted);
-    if (network.id === device.networkId) {
-      device.networkName = network.name;
-      saveDevice(ctx.home, device);
-      return;
-    }
-  }
-  throw new OperationError(`device "${device.name}" is enrolled in network ${label}, not "${wanted}": ${move}`, {
-    code: "enrolled_elsewhere",
-  });
+  return name;
 }
 
 /** The network asked for, among those the account sees; signs in first when there is no usable session. */

@@ -22,6 +22,7 @@ async function deviceStatus(ctx, name) {
     name,
     deviceId: device.deviceId,
     networkId: device.networkId,
+    networkName: device.networkName ?? null,
     address: device.address,
     appliedRevision: device.appliedRevision,
     configRevision: device.configRevision,
@@ -52,7 +53,7 @@ function describeStatus(status, now) {
       ? "in sync"
       : `behind: run \`wgo config --name ${status.name}\` and \`wgo up --name ${status.name}\``;
   const lines = [
-    `${status.name} (${status.deviceId}) in ${status.networkId}, address ${status.address}`,
+    `${status.name} (${status.deviceId}) in ${status.networkName ? `${status.networkName} (${status.networkId})` : status.networkId}, address ${status.address}`,
     `  revision: applied ${status.appliedRevision ?? "none"}, file ${status.configRevision ?? "none"}, server ${status.desiredRevision}: ${revision}`,
     `  interface ${status.interface.name}${where}: ${status.interface.up ? `up (${status.interface.method ?? "unknown method"})` : "down"}` +
       (status.interface.listenPort ? `, UDP port ${status.interface.listenPort}` : ""),

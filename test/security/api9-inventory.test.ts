@@ -14,6 +14,8 @@ import { expectErrorIn } from "../helpers/expect-error";
 const PUBLIC = new Set([
   "GET /health",
   "GET /health/ready",
+  // The server's version and the wgo package it serves, for `wgo version` and install.sh (routes/wgo/): no secret.
+  "GET /version",
   "POST /auth/login",
   "POST /auth/refresh",
   "POST /auth/mfa/verify",

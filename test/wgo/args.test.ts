@@ -28,6 +28,28 @@ describe("wgo command line", () => {
     }
   });
 
+  it.each([
+    ["gateway", ["enrol", "run", "status", "down"]],
+    ["access", ["show", "check"]],
+  ])("help on the command group `%s` lists its commands with a line each, exit 0 (issue 47)", async (group, members) => {
+    for (const args of [
+      [group, "--help"],
+      [group, "-h"],
+      ["help", group],
+      ["--help", group],
+    ]) {
+      const result = await runWgo(args);
+      expect(result.code, args.join(" ")).toBe(0);
+      expect(result.stderr).toBe("");
+      expect(result.stdout.split("\n")[0]).toBe(`usage: wgo ${group} <command> [options]`);
+      for (const member of members) expect(result.stdout).toMatch(new RegExp(`^  ${group} ${member} +\\S`, "m"));
+    }
+    // Without a command of the group it is still a usage error, with the same list as its usage.
+    const bare = await runWgo([group]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(new RegExp(`^error: "${group}" needs one of: ${members.join(", ")}\nusage: wgo ${group} <command>`));
+  });
+
   it("a command without options of its own shows no empty options heading", async () => {
     const result = await runWgo(["networks", "--help"]);
     expect(result.code).toBe(0);

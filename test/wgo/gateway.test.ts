@@ -395,6 +395,39 @@ describe("wgo gateway run: reports between polls and forwarding probes", () => {
     expect(secondPollAt, "the next poll went out before the report was answered").toBeLessThan(reportAnswered);
   });
 
+  it("follows changes in a row by long poll: each lands within a second of its publication (issue 40)", { timeout: 10_000 }, async () => {
+    const signals = new EventEmitter();
+    let revision = 4;
+    const configAt = (r: number) =>
+      r === 4 ? FIRST : config(r, [{ nodeId: "node_g2", address: "10.60.0.2", allowedIps: ["10.60.0.2/32", `192.168.${r}.0/24`] }]);
+    const { dir, host, run } = await setup({
+      // The server's long poll: held while the agent's ETag is the current one, answered once the revision moves.
+      "GET /agents/me/desired-state": async (request) => {
+        const deadline = Date.now() + Number(request.query.get("wait") ?? 0) * 1000;
+        while (request.headers["if-none-match"] === `"r${revision}"` && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        if (request.headers["if-none-match"] === `"r${revision}"`) return { status: 304, headers: { etag: `"r${revision}"` } };
+        const claimed = request.query.has("held");
+        const answer = desired([entry({ publicKey: claimed ? publicKeyIn(dir) : null, config: configAt(revision) })]);
+        return { ...answer, headers: { etag: `"r${revision}"` } };
+      },
+    });
+    const running = run(["run", "--report-interval", "60"], signals);
+    const routesOfPeer = () => [...host.links.values()].flatMap((link) => link.peers.get(PEER_KEY)?.allowedIps ?? []);
+    const delays: number[] = [];
+    await new Promise((resolve) => setTimeout(resolve, 500)); // applied revision 4, in its long poll
+    for (const next of [5, 6, 7]) {
+      const published = Date.now();
+      revision = next;
+      while (!routesOfPeer().includes(`192.168.${next}.0/24`) && Date.now() - published < 2_000)
+        await new Promise((r) => setTimeout(r, 10));
+      delays.push(Date.now() - published);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+    }
+    signals.emit("SIGTERM");
+    expect((await running).code).toBe(0);
+    for (const delay of delays) expect(delay, `delays ${delays.join(", ")} ms`).toBeLessThan(1_000);
+  });
+
   it("sends no probes field when the server asked for none, and refuses probe targets that are not addresses", async () => {
     const {
       api: fake,

@@ -113,7 +113,7 @@ describe("wgo up --network (one-command onboarding)", () => {
         error: {
           code: "enrolled_elsewhere",
           message: expect.stringMatching(
-            /^device "laptop" is enrolled in network lab \(net_1\), not "net_2": give another --name to enrol this machine there too, or `wgo down --name laptop` and remove .*\/devices\/laptop\.\* to move it$/,
+            /^device "laptop" is enrolled in network lab \(net_1\), not "net_2": give another --name \(or none: wgo names this machine's device there after the host and the network\) to enrol it there too, or `wgo down --name laptop` and remove .*\/devices\/laptop\.\* to move it$/,
           ),
         },
       },
@@ -188,8 +188,14 @@ describe("wgo up --network (one-command onboarding)", () => {
       ["/client/devices/dev_1/heartbeat", DEVICE_TOKEN, undefined],
     ]);
     expect(result.json[0]).toMatchObject({ name: "server-1", signedIn: "enrolment-key", enrolled: "new", action: "created" });
-    const named = await wgo(["up", "--enrolment-key", "ek_1", "--network", "lab", "--name", "server-2"]);
-    expect(named.code).toBe(2);
-    expect(named.json[0].error.message).toMatch(/^with --enrolment-key, give --network as an id \(net_…\) or leave it out/);
+    // The network by the name the console shows, without a session: the key decides, the name is kept here.
+    const named = await wgo(["up", "--enrolment-key", "ek_1", "--network", "lab", "--name", "server-2", "--method", "setconf"]);
+    expect(named.code, named.stdout).toBe(0);
+    expect(api.requests.at(-2)).toMatchObject({ path: "/client/devices", token: null, body: { enrolmentKey: "ek_1" } });
+    expect(api.requests.at(-2)!.body.networkId).toBeUndefined();
+    expect(named.stderr).toContain(
+      'note: the enrolment key decides the network; "lab" is kept as its name on this machine (not checked: no session)\n',
+    );
+    expect(named.json[0]).toMatchObject({ name: "server-2", networkName: "lab", signedIn: "enrolment-key", enrolled: "new" });
   });
 });

@@ -23,6 +23,8 @@ export interface Enrolled {
   nodeId: string;
   /** The overlay address, without its prefix length. */
   address: string;
+  /** The WireGuard public key `wg show` lists it by on its peers. */
+  publicKey: string;
 }
 
 /** A headless enrolment key good for `uses` machines. */
@@ -57,7 +59,7 @@ export async function enrolTagged(
     200,
     `tag ${spec.name}`,
   );
-  return { deviceId: device.deviceId, nodeId: device.nodeId, address: String(device.address).split("/")[0]! };
+  return { deviceId: device.deviceId, nodeId: device.nodeId, address: String(device.address).split("/")[0]!, publicKey: device.publicKey };
 }
 
 /** PUT the whole document (its tests must pass, or the API answers 400). */

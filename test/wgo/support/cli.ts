@@ -30,6 +30,10 @@ export const cli = {
   listenPort: await load("listen-port.mjs"),
   localEndpoints: await load("local-endpoints.mjs"),
   failures: await load("failures.mjs"),
+  deviceNames: await load("device-names.mjs"),
+  files: await load("files.mjs"),
+  version: await load("version.mjs"),
+  versionCommand: await load("commands/version.mjs"),
 };
 
 export interface RunResult {

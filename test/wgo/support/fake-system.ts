@@ -318,6 +318,8 @@ export function fakeHost(
     // One echo request (the gateway agent's forwarding probe): answered unless the test made it unreachable.
     if ((m = /^ping -c 1 -W 1 -q (\S+)$/.exec(command))) return host.unreachable.has(m[1]!) ? fail("100% packet loss") : ok();
     if ((m = /^test -e \/run\/wireguard\/(\S+)\.sock$/.exec(command))) return host.links.has(m[1]!) ? ok() : fail("");
+    // A systemd that takes every unit (`wgo up --service`, install-service): what was asked is in host.calls.
+    if (/^systemctl (daemon-reload|enable --now \S+\.service)$/.test(command)) return ok();
     const resolver = resolverCommand(host.resolver, argv, input, (name) => host.links.has(name));
     if (resolver) return resolver;
     throw new Error(`fake host: unexpected command: ${command}`);
