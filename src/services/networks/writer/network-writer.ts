@@ -141,7 +141,8 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   enrolDevice(networkId: string, input: devices.DeviceEnrolment, audit?: AuditContext) {
-    return this.writes.write(audit, (ctx) => devices.enrolDevice(ctx, networkId, input));
+    const enrolled = this.writes.write(audit, (ctx) => devices.enrolDevice(ctx, networkId, input));
+    return this.reports.issued(networkId, enrolled); // the config it was issued (views/config-currency.ts)
   }
   renameDevice(networkId: string, nodeId: string, name: string, audit?: AuditContext) {
     return this.writes.write(audit, (ctx) => devices.renameDevice(ctx, networkId, nodeId, name));
@@ -156,7 +157,6 @@ export class NetworkWriter extends DurableObject<Env> {
   setRoutingPreference(networkId: string, nodeId: string, mode: NodeRow["routingMode"], policyIds: string[], audit?: AuditContext) {
     return this.writes.write(audit, (ctx) => devices.setRoutingPreference(ctx, networkId, nodeId, mode, policyIds));
   }
-
   createDnsRecord(networkId: string, record: RecordInput, audit?: AuditContext, caller?: WriteCaller) {
     return this.writes.asManager(audit, networkId, caller, "Network", (ctx) => dnsRecords.createRecord(ctx, networkId, record));
   }
@@ -167,7 +167,6 @@ export class NetworkWriter extends DurableObject<Env> {
   deleteDnsRecord(networkId: string, recordId: string, audit?: AuditContext, caller?: WriteCaller) {
     return this.writes.asManager(audit, networkId, caller, "DNS record", (ctx) => dnsRecords.deleteRecord(ctx, networkId, recordId));
   }
-
   /** The access policy (docs/access.md, access-policies.ts): a manager's PUT, authorised in the writer like policy writes. */
   putAccessPolicy(networkId: string, input: AccessPolicyInput, caller: WriteCaller, ifMatch: number | null, audit?: AuditContext) {
     return this.access.put(networkId, input, caller, ifMatch, audit);
@@ -202,6 +201,9 @@ export class NetworkWriter extends DurableObject<Env> {
   readNodeReports(networkId: string, nodeIds?: string[]) {
     return this.reports.nodes(networkId, nodeIds);
   }
+  readAppliedRevisions(networkId: string) {
+    return this.reports.appliedRevisions(networkId);
+  }
   readTunnels(networkId: string, query: TunnelQuery) {
     return this.reports.tunnels(networkId, query);
   }
@@ -229,12 +231,10 @@ export class NetworkWriter extends DurableObject<Env> {
   readProbes(networkId: string, nodeIds: string[]) {
     return this.configs.probes(networkId, nodeIds);
   }
-
   /** Since this writer started: D1 statements and rows, full loads of the network, what it holds; its queue now. */
   async stats(): Promise<WriterStats> {
     return statsOf(this.writes, this.hot.store, this.ctx.storage.sql.databaseSize);
   }
-
   /** The writer's alarm (writer-alarm.ts): pool checks, access expiry, NAT paths and presence, each setting its own next time. */
   override async alarm() {
     await this.alarmClock.tick({
