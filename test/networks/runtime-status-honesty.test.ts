@@ -23,7 +23,11 @@ describe("runtime status: lagging means the node's own config moved on", () => {
     expect(preference.status).toBe(200);
     const moved = await status();
     expect(moved.desiredRevision, "the preference moved the routing revision").toBeGreaterThan(applied);
-    expect(moved, "runs the config of the desired revision").toMatchObject({ appliedRevision: moved.desiredRevision, inSync: true, lagging: [] });
+    expect(moved, "runs the config of the desired revision").toMatchObject({
+      appliedRevision: moved.desiredRevision,
+      inSync: true,
+      lagging: [],
+    });
 
     // A new peer changes the laptop's own config: now it is behind.
     await createNode(admin, network.id, { publicKey: fakePublicKey() });
@@ -44,7 +48,10 @@ describe("runtime status: lagging means the node's own config moved on", () => {
     const status = async () => (await get(`/networks/${network.id}/runtime-status`, admin.token)).body.routing;
     const revision = (await status()).desiredRevision as number;
     await beat(laptop, { appliedRevision: revision, peers: [{ publicKey: phoneKey, lastHandshakeAt: null, rxBytes: 0, txBytes: 0 }] });
-    expect(await status(), "no handshake yet: nothing says the phone runs anything").toMatchObject({ unreported: [phone.nodeId], inSync: false });
+    expect(await status(), "no handshake yet: nothing says the phone runs anything").toMatchObject({
+      unreported: [phone.nodeId],
+      inSync: false,
+    });
 
     await beat(laptop, {
       appliedRevision: revision,
