@@ -35,6 +35,7 @@ export function Page({ title, user, csrfToken, section, children }: PageProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · WireGuard overlay console`}</title>
         <link rel="stylesheet" href="/assets/console.css" />
+        <script src="/assets/console.js" defer />
       </head>
       <body>
         <a class="skip" href="#main">

@@ -63,10 +63,11 @@ describe("console enrolment keys", { timeout: 30_000 }, () => {
     expect(created.status).toBe(201);
     const key = /<code id="new-key">([^<]+)<\/code>/.exec(created.text)?.[1] ?? "";
     expect(key.length).toBeGreaterThan(20);
-    expect(created.text).toContain(
-      `<code id="wgo-command">wgo up --api https://console.test --network ${network.id} --enrolment-key ${key}</code>`,
-    );
-    expect(created.text).toContain('data-copy="wgo-command"');
+    // The key names the network: no id on the line; then the service that keeps the machine in sync.
+    expect(created.text).toContain(`<code id="key-up">wgo up --api https://console.test --enrolment-key ${key}</code>`);
+    expect(created.text).toContain('data-copy="key-up"');
+    expect(created.text).toContain('<code id="key-service">wgo install-service</code>');
+    expect(created.text).not.toContain(`--network ${network.id}`);
     expect(await keysOf(owner.token, network.id)).toEqual([
       expect.objectContaining({ name: "build-servers", usageLimit: 3, usedCount: 0 }),
     ]);

@@ -3,7 +3,7 @@
 // never reports (a config file in a WireGuard app) runs the config it was issued once a peer sees a handshake.
 import { describe, expect, it } from "vitest";
 import { call, get, put } from "../helpers/api";
-import { createNode, enrolDevice, fakePublicKey, networkSetup } from "../helpers/factories";
+import { createNode, enrolDevice, networkSetup } from "../helpers/factories";
 
 const beat = (device: { deviceId: string; deviceToken: string }, body: Record<string, unknown>) =>
   call("POST", `/client/devices/${device.deviceId}/heartbeat`, { token: device.deviceToken, body });
@@ -30,7 +30,7 @@ describe("runtime status: lagging means the node's own config moved on", () => {
     });
 
     // A new peer changes the laptop's own config: now it is behind.
-    await createNode(admin, network.id, { publicKey: fakePublicKey() });
+    await createNode(admin, network.id);
     const behind = await status();
     expect(behind.desiredRevision).toBeGreaterThan(moved.desiredRevision);
     expect(behind.inSync).toBe(false);
@@ -65,7 +65,7 @@ describe("runtime status: lagging means the node's own config moved on", () => {
     });
 
     // A new peer: the phone's file is out of date, and the status says so.
-    await createNode(admin, network.id, { publicKey: fakePublicKey() });
+    await createNode(admin, network.id);
     const after = await status();
     expect(after.lagging).toEqual(expect.arrayContaining([phone.nodeId]));
     expect(after.inSync).toBe(false);

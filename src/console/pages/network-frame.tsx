@@ -14,7 +14,8 @@ export const NETWORK_TABS = [
   { path: "/status", label: "Runtime status" },
 ] as const;
 
-export type NetworkTab = (typeof NETWORK_TABS)[number]["path"];
+/** A tab's path, or the network's "Add a device" page (a button beside the tabs, on every network page). */
+export type NetworkTab = (typeof NETWORK_TABS)[number]["path"] | "/add-device";
 
 export interface FrameProps {
   user: ConsoleUser;
@@ -45,6 +46,11 @@ export function NetworkFrame({ user, csrfToken, network, tab, heading, error, ch
           ))}
         </ul>
       </nav>
+      <p class="frame-actions">
+        <a class="button" href={`/networks/${network.id}/add-device`} aria-current={tab === "/add-device" ? "page" : undefined}>
+          Add a device
+        </a>
+      </p>
       <ErrorNotice message={error?.message} fields={error?.fields} />
       {children}
     </Page>

@@ -7,6 +7,7 @@ import { DevicesPage } from "../pages/devices";
 import { EnrolmentKeysPage } from "../pages/enrolment-keys";
 import { canChangeGroup } from "../roles";
 import type { SignedInEnv } from "../types";
+import { wgoUpWithKey } from "../wgo-commands";
 
 export const deviceRoutes = new Hono<SignedInEnv>();
 deviceRoutes.onError(onFailure);
@@ -48,13 +49,6 @@ deviceRoutes.post("/devices/:id/revoke", async (c) => {
   return c.html(<DevicesPage {...(await devicesView(c))} error={{ message }} />, status);
 });
 
-/**
- * `wgo up` in one command (docs/cli.md, "One-command onboarding"). With an enrolment key nobody signs in,
- * so the network is given by id: wgo looks names up only with a session, and refuses a name with a key.
- */
-export const wgoUpCommand = (origin: string, networkId: string, key: string) =>
-  `wgo up --api ${origin} --network ${networkId} --enrolment-key ${key}`;
-
 async function keysView(c: Context<SignedInEnv>, networkId: string) {
   const [network, keys] = await Promise.all([
     c.var.api.GET("/api/v1/networks/{id}", byId(networkId)),
@@ -80,7 +74,8 @@ deviceRoutes.post("/enrolment-keys", async (c) => {
     const view = await keysView(c, networkId).catch(() => Promise.reject(new ApiFailure(message, status)));
     return c.html(<EnrolmentKeysPage {...view} values={values} error={{ message, fields }} />, status);
   }
-  const command = wgoUpCommand(new URL(c.req.url).origin, networkId, created.data.key);
+  // With a key no one signs in, and the key names the network: no --network (wgo looks names up only when signed in).
+  const command = wgoUpWithKey(new URL(c.req.url).origin, created.data.key);
   return c.html(<EnrolmentKeysPage {...(await keysView(c, networkId))} created={{ key: created.data.key, command }} />, 201);
 });
 
