@@ -37,6 +37,28 @@ describe("console devices", { timeout: 30_000 }, () => {
     expect((await api(member.token).GET("/api/v1/devices/{id}", { params: { path: { id: quiet.deviceId } } })).response.status).toBe(404);
   });
 
+  it("shows a device that never beats (a WireGuard app) as its peers report it: online, with the handshake's age", async () => {
+    const { network, as } = await networkSetup({ owner: "user" });
+    const member = await as("member");
+    const phone = await enrolDevice(member, { networkId: network.id, name: "ada-phone" });
+    const laptop = await enrolDevice(member, { networkId: network.id, name: "ada-laptop" });
+    const agent = await signedInAgent(member.email, PASSWORD);
+    const before = await agent.get("/devices");
+    const phoneRow = (text: string) => text.slice(text.indexOf("<td>ada-phone</td>")).split("</tr>")[0] ?? "";
+    expect(phoneRow(before.text)).toContain("never seen");
+    await api(laptop.deviceToken).POST("/api/v1/client/devices/{id}/heartbeat", {
+      params: { path: { id: laptop.deviceId } },
+      body: {
+        appliedRevision: null,
+        peers: [{ publicKey: phone.body.node.publicKey ?? "", lastHandshakeAt: new Date().toISOString(), rxBytes: 10, txBytes: 10 }],
+      },
+    });
+    const after = phoneRow((await agent.get("/devices")).text);
+    expect(after).toContain('class="status-ok">online');
+    expect(after).toMatch(/handshake (just now|\d+ s ago), as ada-laptop reports/);
+    expect(after).toContain("none: a config file");
+  });
+
   it("says how to enrol when the user has no device", async () => {
     const user = await createUser(await signInAdmin());
     const page = await (await signedInAgent(user.email, PASSWORD)).get("/devices");

@@ -3,6 +3,7 @@ import { byId } from "../../../client/index.ts";
 import { ApiFailure, need, onFailure } from "../failure";
 import { formFields, refusal } from "../form";
 import { searchList, searchWords } from "../list-search";
+import { seenByPeers } from "../peer-seen";
 import { DevicesPage } from "../pages/devices";
 import { EnrolmentKeysPage } from "../pages/enrolment-keys";
 import { canChangeGroup } from "../roles";
@@ -21,6 +22,16 @@ async function devicesView(c: Context<SignedInEnv>, cursor?: string, q?: string)
     c.var.api.GET("/api/v1/groups", { params: { query: { limit: 200 } } }),
   ]);
   const groupById = new Map(need(groups).items.map((group) => [group.id, group]));
+  const peerSeen = await seenByPeers(c.var.api, page.items);
+  // The nodes that reported those handshakes, by name (their networks' node lists: a page spans few networks).
+  const reporters = [...new Set([...peerSeen.values()].map((seen) => seen.byNodeId))];
+  const reporterNames = new Map<string, string>();
+  await Promise.all(
+    reporters.map(async (id) => {
+      const node = await c.var.api.GET("/api/v1/nodes/{id}", { params: { path: { id } } });
+      if (node.data) reporterNames.set(id, node.data.name);
+    }),
+  );
   const networkList = need(networks).items;
   const manages = (networkId: string) => {
     const network = networkList.find((item) => item.id === networkId);
@@ -35,6 +46,8 @@ async function devicesView(c: Context<SignedInEnv>, cursor?: string, q?: string)
     revocable: new Set(page.items.filter((d) => d.userId === c.var.user.id || manages(d.networkId)).map((d) => d.id)),
     keyNetworks: networkList.filter((network) => manages(network.id)),
     search: { q, searched: page.searched },
+    peerSeen,
+    reporterNames,
   };
 }
 
