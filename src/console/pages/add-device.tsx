@@ -1,4 +1,5 @@
 import type { Schema } from "../../../client/index.ts";
+import { Icon } from "../icons";
 import type { ConsoleUser } from "../types";
 import { wgoUpSignedIn } from "../wgo-commands";
 import { DeviceSteps } from "./device-steps";
@@ -38,6 +39,7 @@ export function AddDevicePage({ user, csrfToken, network, origin, canChange }: A
         </p>
         <p>
           <a class="button" href={`/networks/${network.id}/add-phone`}>
+            <Icon name="phone" />
             Add a phone or tablet
           </a>
         </p>

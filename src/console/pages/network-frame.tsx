@@ -1,5 +1,6 @@
 import type { Child } from "hono/jsx";
 import type { Schema } from "../../../client/index.ts";
+import { Icon } from "../icons";
 import { ErrorNotice, Page } from "../layout";
 import type { ConsoleUser } from "../types";
 
@@ -48,6 +49,7 @@ export function NetworkFrame({ user, csrfToken, network, tab, heading, error, ch
       </nav>
       <p class="frame-actions">
         <a class="button" href={`/networks/${network.id}/add-device`} aria-current={tab === "/add-device" ? "page" : undefined}>
+          <Icon name="add" />
           Add a device
         </a>
       </p>
