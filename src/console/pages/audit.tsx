@@ -101,7 +101,7 @@ export function AuditPage({ user, csrfToken, events, nextCursor, filters, groups
                     </code>
                   </span>
                 </td>
-                <td>{event.resourceId ? (nameOf(event.resourceId) ?? <Gone id={event.resourceId} />) : "—"}</td>
+                <td>{event.resourceId ? <Resource id={event.resourceId} nameOf={nameOf} /> : "—"}</td>
                 <td>
                   {event.groupId ? (groupNames.get(event.groupId) ?? event.groupId) : "—"}
                   {event.networkId ? ` / ${networkNames.get(event.networkId) ?? event.networkId}` : ""}
@@ -139,6 +139,14 @@ function Actor({
       {actor.type} {actor.id && <code>{actor.id}</code>}
     </>
   );
+}
+
+/** A resource by name; a versioned one ("net_…@3": the access policy's revision) as its owner's name and revision. */
+function Resource({ id, nameOf }: { id: string; nameOf: (id: string) => string | undefined }) {
+  const [owner = id, revision] = id.split("@");
+  const name = nameOf(owner);
+  if (!name) return <Gone id={id} />;
+  return <>{revision ? `${name}, revision ${revision}` : name}</>;
 }
 
 /** What the page cannot name: gone since (deleted), or outside what this user may read; its id is all there is. */

@@ -60,7 +60,9 @@ describeInChromium("a first-run operator, from an empty server to a ping through
     const nodeRow = (name: string) => page.getByRole("row", { name: new RegExp(`^${name} `) });
     /** The runtime status page as read: the network's "In sync" and every node's routing state. */
     const syncState = async () => {
-      const network = (await page.getByRole("row", { name: /^Routing / }).textContent()) ?? "";
+      await page.getByRole("heading", { name: "corp: Runtime status", level: 1 }).waitFor();
+      const routing = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Routing", exact: true }) });
+      const network = (await routing.textContent()) ?? "";
       const nodes = await page.getByRole("table", { name: "Each node: desired versus applied" }).getByRole("row").allTextContents();
       const states = nodes.slice(1).map((row) => row.replace(/\s+/g, " ").trim());
       const inSync = /yes$/.test(network.trim()) && states.length > 0 && states.every((row) => row.includes("in sync: runs revision"));
@@ -252,6 +254,7 @@ describeInChromium("a first-run operator, from an empty server to a ping through
 
     it("adds a phone from the console: the QR code, decoded, brings a WireGuard peer up that pings the LAN through the chain", async () => {
       // Once the laptop's path settled (the server learned where it is), so the phone's file holds it.
+      await networkTab("Runtime status").click();
       await timed("laptop settled", () =>
         refreshUntil(() => networkTab("Runtime status").click(), "laptop in sync", inSync, { timeoutMs: SYNC_MS, details: agentOutput }),
       );
@@ -269,6 +272,7 @@ describeInChromium("a first-run operator, from an empty server to a ping through
       expect(reached, reached ? "" : `${await describeLab(lab)}\n${agentOutput()}`).toBe(true);
       // It shows like any other device, from its peers' reports (it sends none of its own).
       const phoneRow = page.getByRole("row", { name: /^ada-phone corp / });
+      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Devices" }).click();
       await timed("phone online", () =>
         refreshUntil(
           () => page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Devices" }).click(),
@@ -282,14 +286,11 @@ describeInChromium("a first-run operator, from an empty server to a ping through
     });
 
     it(`stays in sync with honest state on every page for ${SOAK_SECONDS} s (FIRST_RUN_SOAK_SECONDS)`, async () => {
-      await page
-        .getByRole("link", { name: "corp" })
-        .first()
-        .click()
-        .catch(() => page.goto(`${server.baseUrl}/networks`));
+      await openCorp();
       const ends = Date.now() + SOAK_SECONDS * 1000;
       const rounds: string[] = [];
       // The first look may land while the server learns the phone's endpoint (the laptop then follows by long poll).
+      await networkTab("Runtime status").click();
       await refreshUntil(() => networkTab("Runtime status").click(), "all in sync", inSync, { timeoutMs: SYNC_MS, details: agentOutput });
       while (Date.now() < ends) {
         await networkTab("Runtime status").click();
