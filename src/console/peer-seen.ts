@@ -8,6 +8,9 @@ export interface PeerSeen {
   byNodeId: string;
 }
 
+/** A device (or a device's node: its id is its nodeId) that may never have sent a heartbeat. */
+type Silent = Pick<Schema<"Device">, "id" | "nodeId" | "lastSeenAt">;
+
 /** At most this many such devices a page are looked up (one GET /tunnels each). */
 const MAX_LOOKUPS = 20;
 
@@ -15,7 +18,7 @@ const MAX_LOOKUPS = 20;
  * For each device that never sent a heartbeat, what the tunnels leading to its node say (GET /tunnels?nodeId: the
  * reports of its peers, as the reader may see them): the freshest handshake. A device with none is left out.
  */
-export async function seenByPeers(api: ApiClient, devices: Schema<"Device">[]): Promise<Map<string, PeerSeen>> {
+export async function seenByPeers(api: ApiClient, devices: Silent[]): Promise<Map<string, PeerSeen>> {
   const silent = devices.filter((device) => device.lastSeenAt === null).slice(0, MAX_LOOKUPS);
   const reads = await Promise.all(
     silent.map((device) => api.GET("/api/v1/tunnels", { params: { query: { nodeId: device.nodeId, limit: 50 } } })),

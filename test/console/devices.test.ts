@@ -57,6 +57,10 @@ describe("console devices", { timeout: 30_000 }, () => {
     expect(after).toContain('class="status-ok">online');
     expect(after).toMatch(/handshake (just now|\d+ s ago), as ada-laptop reports/);
     expect(after).toContain("none: a config file");
+    // The status page says the same of it, rather than "never".
+    const status = await (await signedInAgent(member.email, PASSWORD)).get(`/networks/${network.id}/status`);
+    const statusRow = status.text.slice(status.text.indexOf(`data-node="${phone.nodeId}"`)).split("</tr>")[0] ?? "";
+    expect(statusRow).toMatch(/handshake (just now|\d+ s ago), as ada-laptop reports/);
   });
 
   it("says how to enrol when the user has no device", async () => {
