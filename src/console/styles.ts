@@ -36,15 +36,16 @@ a { color: var(--accent); text-underline-offset: 2px; }
 .skip:focus { left: 0; z-index: 10; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .icon { width: 1.15em; height: 1.15em; flex: none; vertical-align: -.2em; }
-.top { display: flex; flex-wrap: wrap; align-items: center; gap: var(--s2) var(--s5); padding: var(--s3) var(--s5); border-bottom: 1px solid var(--line); background: var(--surface); }
+.top { display: flex; flex-wrap: wrap; align-items: center; gap: var(--s2) var(--s4); padding: var(--s3) var(--s5); border-bottom: 1px solid var(--line); background: var(--surface); }
 .brand { display: inline-flex; align-items: center; gap: var(--s2); font-weight: 700; text-decoration: none; color: var(--fg); }
 .brand .icon { width: 1.6em; height: 1.6em; color: var(--accent); }
 .top nav ul { display: flex; flex-wrap: wrap; gap: var(--s1); list-style: none; margin: 0; padding: 0; }
-.top nav a { display: inline-flex; align-items: center; gap: var(--s2); padding: var(--s2) var(--s3); border-radius: var(--radius-sm); color: var(--muted); text-decoration: none; font-weight: 500; }
+.top nav a { display: inline-flex; align-items: center; gap: var(--s1); padding: var(--s2); border-radius: var(--radius-sm); color: var(--muted); text-decoration: none; font-weight: 500; }
 .top nav a:hover { background: var(--surface-2); color: var(--fg); }
 .top nav a[aria-current="page"] { background: var(--accent-soft); color: var(--accent); font-weight: 700; }
 .signout { margin-left: auto; display: flex; align-items: center; gap: var(--s3); }
 .who { color: var(--muted); font-size: var(--t-sm); }
+@media (max-width: 1360px) { .who { display: none; } }
 main { padding: var(--s5); max-width: 1240px; margin: 0 auto; }
 main:focus { outline: none; }
 h1 { margin: 0 0 var(--s4); font-size: var(--t-2xl); line-height: 1.25; letter-spacing: -.01em; }
