@@ -36,6 +36,13 @@ const { version } = JSON.parse(readFileSync(join(SCALAR, "package.json"), "utf8"
 const name = `api-reference-${version}.js`;
 mkdirSync(DOCS_ASSETS, { recursive: true });
 copyIfChanged(join(SCALAR, "dist/browser/standalone.js"), join(DOCS_ASSETS, name));
+// The console's phone page draws its QR code in the browser with qrcode-generator (src/console/phone-script.ts),
+// at a URL carrying the pinned version.
+const QR = join(ROOT, "node_modules/qrcode-generator");
+const qrVersion = JSON.parse(readFileSync(join(QR, "package.json"), "utf8")).version;
+mkdirSync(join(OUT, "assets"), { recursive: true });
+copyIfChanged(join(QR, "dist/qrcode.js"), join(OUT, `assets/qrcode-generator-${qrVersion}.js`));
+
 for (const stale of readdirSync(DOCS_ASSETS).filter((file) => file !== name && !file.endsWith(".tmp"))) {
   rmSync(join(DOCS_ASSETS, stale), { force: true });
 }

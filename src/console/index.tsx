@@ -1,6 +1,8 @@
 import { Hono, type MiddlewareHandler } from "hono";
+import { IMMUTABLE } from "../lib/static-assets";
 import { type ApiFetch, session } from "./api";
 import { CONSOLE_CSS, CONSOLE_JS } from "./assets";
+import { PHONE_JS, QR_SCRIPT_URL } from "./phone-script";
 import { limitFormBody } from "./body-limit";
 import { csrf } from "./csrf";
 import { formPageOf } from "./lost-get";
@@ -26,6 +28,8 @@ import type { ConsoleEnv, SignedInEnv } from "./types";
 const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
+  // The phone page's script posts its public key with fetch (phone-script.ts).
+  "connect-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
   "form-action 'self'",
@@ -61,6 +65,15 @@ export function createConsole(apiFetch: ApiFetch) {
   console.get("/assets/console.js", (c) =>
     c.body(CONSOLE_JS, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
   );
+  console.get("/assets/phone.js", (c) =>
+    c.body(PHONE_JS, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
+  );
+  // qrcode-generator's browser build, copied into dist/assets/ by scripts/build-assets.mjs (the phone page's QR code).
+  console.get(QR_SCRIPT_URL, async (c) => {
+    const stored = await c.env.ASSETS.fetch(c.req.raw);
+    if (!stored.ok) return c.text("Not found", 404);
+    return c.body(await stored.text(), 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": IMMUTABLE });
+  });
   // Console forms are small; the API's own limit (64 KiB), applied the API's way (read to the end, then 413),
   // refuses a larger body here before the CSRF check buffers it.
   console.use("*", limitFormBody());

@@ -1,6 +1,7 @@
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "./csrf";
 import type { FieldRefusal } from "./form";
+import { Icon, type IconName } from "./icons";
 import type { ConsoleUser } from "./types";
 
 export interface PageProps {
@@ -12,15 +13,15 @@ export interface PageProps {
   children?: Child;
 }
 
-const SECTIONS = [
-  { href: "/networks", label: "Networks" },
-  { href: "/groups", label: "Groups" },
-  { href: "/devices", label: "Devices" },
-  { href: "/tunnels", label: "Tunnels" },
-  { href: "/notifications", label: "Notifications" },
-  { href: "/audit", label: "Audit log" },
+const SECTIONS: { href: string; label: string; icon: IconName }[] = [
+  { href: "/networks", label: "Networks", icon: "networks" },
+  { href: "/groups", label: "Groups", icon: "groups" },
+  { href: "/devices", label: "Devices", icon: "devices" },
+  { href: "/tunnels", label: "Tunnels", icon: "tunnels" },
+  { href: "/notifications", label: "Notifications", icon: "notifications" },
+  { href: "/audit", label: "Audit log", icon: "audit" },
 ];
-const ADMIN_SECTIONS = [{ href: "/admin", label: "Admin" }];
+const ADMIN_SECTIONS: typeof SECTIONS = [{ href: "/admin", label: "Admin", icon: "admin" }];
 
 /** The hidden field every console form carries (csrf.ts). */
 export const CsrfField = ({ token }: { token: string }) => <input type="hidden" name={CSRF_FIELD} value={token} />;
@@ -35,6 +36,7 @@ export function Page({ title, user, csrfToken, section, children }: PageProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · WireGuard overlay console`}</title>
         <link rel="stylesheet" href="/assets/console.css" />
+        <script src="/assets/console.js" defer />
       </head>
       <body>
         <a class="skip" href="#main">
@@ -42,6 +44,7 @@ export function Page({ title, user, csrfToken, section, children }: PageProps) {
         </a>
         <header class="top">
           <a class="brand" href="/">
+            <Icon name="brand" />
             wg overlay
           </a>
           {user && (
@@ -50,6 +53,7 @@ export function Page({ title, user, csrfToken, section, children }: PageProps) {
                 {sections.map((entry) => (
                   <li>
                     <a href={entry.href} aria-current={entry.href === section ? "page" : undefined}>
+                      <Icon name={entry.icon} />
                       {entry.label}
                     </a>
                   </li>

@@ -37,6 +37,32 @@ describe("console devices", { timeout: 30_000 }, () => {
     expect((await api(member.token).GET("/api/v1/devices/{id}", { params: { path: { id: quiet.deviceId } } })).response.status).toBe(404);
   });
 
+  it("shows a device that never beats (a WireGuard app) as its peers report it: online, with the handshake's age", async () => {
+    const { network, as } = await networkSetup({ owner: "user" });
+    const member = await as("member");
+    const phone = await enrolDevice(member, { networkId: network.id, name: "ada-phone" });
+    const laptop = await enrolDevice(member, { networkId: network.id, name: "ada-laptop" });
+    const agent = await signedInAgent(member.email, PASSWORD);
+    const before = await agent.get("/devices");
+    const phoneRow = (text: string) => text.slice(text.indexOf("<td>ada-phone</td>")).split("</tr>")[0] ?? "";
+    expect(phoneRow(before.text)).toContain("never seen");
+    await api(laptop.deviceToken).POST("/api/v1/client/devices/{id}/heartbeat", {
+      params: { path: { id: laptop.deviceId } },
+      body: {
+        appliedRevision: null,
+        peers: [{ publicKey: phone.body.node.publicKey ?? "", lastHandshakeAt: new Date().toISOString(), rxBytes: 10, txBytes: 10 }],
+      },
+    });
+    const after = phoneRow((await agent.get("/devices")).text);
+    expect(after).toContain('class="status-ok">online');
+    expect(after).toMatch(/handshake (just now|\d+ s ago), as ada-laptop reports/);
+    expect(after).toContain("none: a config file");
+    // The status page says the same of it, rather than "never".
+    const status = await (await signedInAgent(member.email, PASSWORD)).get(`/networks/${network.id}/status`);
+    const statusRow = status.text.slice(status.text.indexOf(`data-node="${phone.nodeId}"`)).split("</tr>")[0] ?? "";
+    expect(statusRow).toMatch(/handshake (just now|\d+ s ago), as ada-laptop reports/);
+  });
+
   it("says how to enrol when the user has no device", async () => {
     const user = await createUser(await signInAdmin());
     const page = await (await signedInAgent(user.email, PASSWORD)).get("/devices");
@@ -63,10 +89,11 @@ describe("console enrolment keys", { timeout: 30_000 }, () => {
     expect(created.status).toBe(201);
     const key = /<code id="new-key">([^<]+)<\/code>/.exec(created.text)?.[1] ?? "";
     expect(key.length).toBeGreaterThan(20);
-    expect(created.text).toContain(
-      `<code id="wgo-command">wgo up --api https://console.test --network ${network.id} --enrolment-key ${key}</code>`,
-    );
-    expect(created.text).toContain('data-copy="wgo-command"');
+    // The key names the network: no id on the line; then the service that keeps the machine in sync.
+    expect(created.text).toContain(`<code id="key-up">wgo up --api https://console.test --enrolment-key ${key}</code>`);
+    expect(created.text).toContain('data-copy="key-up"');
+    expect(created.text).toContain('<code id="key-service">wgo install-service</code>');
+    expect(created.text).not.toContain(`--network ${network.id}`);
     expect(await keysOf(owner.token, network.id)).toEqual([
       expect.objectContaining({ name: "build-servers", usageLimit: 3, usedCount: 0 }),
     ]);

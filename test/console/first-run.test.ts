@@ -121,7 +121,7 @@ describe("console first run: the network's checklist", () => {
       201,
     );
     const policyDone = await agent.get(base);
-    expect(textOf(policyDone.text)).toContain("Done: Routing policy Next: Device Enrol a device with wgo up");
+    expect(textOf(policyDone.text)).toContain("Done: Routing policy Next: Device Add a device (a laptop with wgo, or a phone)");
     await enrolDevice(admin, { networkId: network.id });
     expect((await agent.get(base)).text).not.toContain("Getting started");
   });

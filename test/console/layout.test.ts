@@ -46,7 +46,7 @@ describe("console layout details", () => {
     const agent = await adminAgent();
     const created = await agent.post("/enrolment-keys", { network: network.id, name: "wrap", usageLimit: "1", expiresInSeconds: "3600" });
     expect(created.status).toBe(201);
-    expect(created.text).toContain('<pre class="command"><code id="wgo-command">wgo up --api');
+    expect(created.text).toContain('<pre class="command"><code id="key-up">wgo up --api');
   });
 
   it("does not paint a peer's 'not a DNS server' as a warning", async () => {

@@ -4,6 +4,7 @@ import { api } from "../helpers/api";
 import { createUser, enrolDevice, type Enrolled, networkSetup, signInAdmin } from "../helpers/factories";
 import { TEST_ADMIN } from "../test-secrets";
 import { signedInAgent } from "./support/console-agent";
+import { textOf } from "./support/html";
 
 const PASSWORD = "a long enough password";
 
@@ -49,12 +50,11 @@ describe("console tunnels", { timeout: 30_000 }, () => {
     expect(page.status).toBe(200);
     const rows = page.text.split("<tr>").slice(2);
     expect(rows).toHaveLength(2);
-    const toB = rows.find((row) => row.includes(`<td>${b.body.node.name}</td>`)) ?? "";
-    expect(toB).toContain(`<td>${a.body.node.name}</td>`);
+    const toB = rows.find((row) => row.includes(`${a.body.node.name} and ${b.body.node.name}`)) ?? "";
     expect(toB).toMatch(/<td>4\d s ago<\/td>/);
     expect(toB).toContain("<td>1.50 KiB</td>");
     expect(toB).toContain("<td>5.00 MiB</td>");
-    const toC = rows.find((row) => row.includes(`<td>${c.body.node.name}</td>`)) ?? "";
+    const toC = rows.find((row) => row.includes(`${a.body.node.name} and ${c.body.node.name}`)) ?? "";
     expect(toC).toContain("<td>never</td>");
     expect(toC).toContain("<td>0 B</td>");
     expect(page.text).not.toContain(elsewhere[0]!.body.node.name);
@@ -76,13 +76,33 @@ describe("console tunnels", { timeout: 30_000 }, () => {
     const found = await agent.get(`/tunnels?network=${network.id}&q=SERVER`);
     expect(found.status).toBe(200);
     expect(rowsOf(found.text)).toHaveLength(1);
-    expect(found.text).toContain("<td>tun-server-b</td>");
+    expect(found.text).toContain("tun-laptop-a and tun-server-b");
     expect(found.text).toMatch(/1 item matching “SERVER” among \d+ searched/);
     expect(found.text).toContain(`name="network" value="${network.id}"`);
     // "laptop" is an end of both.
     expect(rowsOf((await agent.get(`/tunnels?network=${network.id}&q=laptop`)).text)).toHaveLength(2);
     const none = await agent.get(`/tunnels?network=${network.id}&q=nobody-here`);
     expect(none.text).toContain("No tunnel matches");
+  });
+
+  it("shows a tunnel both ends report as one row: the freshest report's figures and its age", async () => {
+    const { admin, network } = await networkSetup();
+    const [laptop, gateway] = [
+      await enrolDevice(admin, { networkId: network.id, name: "pair-laptop" }),
+      await enrolDevice(admin, { networkId: network.id, name: "pair-gw" }),
+    ];
+    const old = new Date(Date.now() - 600_000).toISOString();
+    await report(laptop, [{ publicKey: keyOf(gateway), lastHandshakeAt: old, rxBytes: 1024, txBytes: 1024 }]);
+    await report(gateway, [
+      { publicKey: keyOf(laptop), lastHandshakeAt: new Date().toISOString(), rxBytes: 3 * 1024 * 1024, txBytes: 2048 },
+    ]);
+    const page = await (await signedInAgent(TEST_ADMIN.email, TEST_ADMIN.password)).get(`/tunnels?network=${network.id}`);
+    const rows = page.text.split("<tr>").slice(2).map(textOf);
+    expect(rows, "one row for the pair, not one per end").toHaveLength(1);
+    expect(rows[0]).toMatch(
+      /^pair-gw and pair-laptop .* up (just now|\d s ago) 3.00 MiB 2.00 KiB (just now|\d s ago), by pair-gw \(its other end's report: /,
+    );
+    expect(rows[0]).not.toContain("1.00 KiB");
   });
 
   it("says when there is nothing reported yet", async () => {

@@ -154,9 +154,7 @@ export function AdminInventoryPage(props: AdminInventoryProps) {
       ) : (
         <ul>
           {regions.map((region) => (
-            <li>
-              {region.name} <code>{region.id}</code>
-            </li>
+            <li>{region.name}</li>
           ))}
         </ul>
       )}

@@ -2,7 +2,7 @@ import type { Schema } from "../../../client/index.ts";
 import { when } from "../format";
 import { EmptyState, Page } from "../layout";
 import { NextPage } from "../parts";
-import type { Person } from "../routes/audit-names";
+import { actionWords, type Person } from "../routes/audit-names";
 import type { ConsoleUser } from "../types";
 
 export interface AuditFilters {
@@ -19,17 +19,17 @@ export interface AuditProps {
   filters: AuditFilters;
   groups: Schema<"Group">[];
   networks: Schema<"Network">[];
-  /** People the log can name (actor column, actor filter) and node names by id (audit-names.ts). */
+  /** People the log can name (actor column, actor filter) and names of what it touched by id (audit-names.ts). */
   people: Person[];
-  nodes: ReadonlyMap<string, string>;
+  names: ReadonlyMap<string, string>;
 }
 
 /** Successful changes, newest first: who, what, when; filtered by group, network or actor (the API's filters). */
-export function AuditPage({ user, csrfToken, events, nextCursor, filters, groups, networks, people, nodes }: AuditProps) {
+export function AuditPage({ user, csrfToken, events, nextCursor, filters, groups, networks, people, names }: AuditProps) {
   const groupNames = new Map(groups.map((group) => [group.id, group.name]));
   const networkNames = new Map(networks.map((network) => [network.id, network.name]));
   const emails = new Map(people.map((person) => [person.id, person.email]));
-  const nameOf = (id: string) => networkNames.get(id) ?? groupNames.get(id) ?? nodes.get(id) ?? emails.get(id);
+  const nameOf = (id: string) => networkNames.get(id) ?? groupNames.get(id) ?? names.get(id) ?? emails.get(id);
   // A filter by someone the page cannot name (a link from elsewhere) stays selected, by id.
   const choices = filters.actor && !emails.has(filters.actor) ? [...people, { id: filters.actor, email: filters.actor }] : people;
   return (
@@ -90,14 +90,18 @@ export function AuditPage({ user, csrfToken, events, nextCursor, filters, groups
               <tr>
                 <td>{when(event.at)}</td>
                 <td>
-                  <Actor actor={event.actor} emails={emails} />
+                  <Actor actor={event.actor} emails={emails} names={names} />
                 </td>
                 <td>
-                  <code>
-                    {event.method} {event.route}
-                  </code>
+                  {actionWords(event.method, event.route)}
+                  <span class="help">
+                    {" "}
+                    <code>
+                      {event.method} {event.route}
+                    </code>
+                  </span>
                 </td>
-                <td>{event.resourceId ? (nameOf(event.resourceId) ?? <code>{event.resourceId}</code>) : "—"}</td>
+                <td>{event.resourceId ? <Resource id={event.resourceId} nameOf={nameOf} /> : "—"}</td>
                 <td>
                   {event.groupId ? (groupNames.get(event.groupId) ?? event.groupId) : "—"}
                   {event.networkId ? ` / ${networkNames.get(event.networkId) ?? event.networkId}` : ""}
@@ -117,12 +121,37 @@ export function AuditPage({ user, csrfToken, events, nextCursor, filters, groups
 }
 
 /** A person by e-mail; a device, agent or someone the page cannot name by kind and id. */
-function Actor({ actor, emails }: { actor: Schema<"AuditEvent">["actor"]; emails: ReadonlyMap<string, string> }) {
+function Actor({
+  actor,
+  emails,
+  names,
+}: {
+  actor: Schema<"AuditEvent">["actor"];
+  emails: ReadonlyMap<string, string>;
+  names: ReadonlyMap<string, string>;
+}) {
   const email = actor.type === "user" && actor.id ? emails.get(actor.id) : undefined;
   if (email) return <>{email}</>;
+  const name = actor.id ? names.get(actor.id) : undefined;
+  if (name) return <>{`${actor.type} ${name}`}</>;
   return (
     <>
       {actor.type} {actor.id && <code>{actor.id}</code>}
     </>
   );
 }
+
+/** A resource by name; a versioned one ("net_…@3": the access policy's revision) as its owner's name and revision. */
+function Resource({ id, nameOf }: { id: string; nameOf: (id: string) => string | undefined }) {
+  const [owner = id, revision] = id.split("@");
+  const name = nameOf(owner);
+  if (!name) return <Gone id={id} />;
+  return <>{revision ? `${name}, revision ${revision}` : name}</>;
+}
+
+/** What the page cannot name: gone since (deleted), or outside what this user may read; its id is all there is. */
+const Gone = ({ id }: { id: string }) => (
+  <span class="muted">
+    no longer listed <code>{id}</code>
+  </span>
+);

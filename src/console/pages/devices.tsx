@@ -3,6 +3,7 @@ import { ago } from "../format";
 import { EmptyState, ErrorNotice, Page } from "../layout";
 import { SearchBox, SearchResult } from "../list-filter";
 import { NextPage, PostButton } from "../parts";
+import type { PeerSeen } from "../peer-seen";
 import type { ConsoleUser } from "../types";
 
 export interface DevicesProps {
@@ -18,6 +19,28 @@ export interface DevicesProps {
   error?: { message: string };
   /** The words searched (`?q=`) and how many devices were read to find the matches. */
   search?: { q?: string; searched: number };
+  /** Devices that never beat (a WireGuard app), as their peers report them (peer-seen.ts), and those peers' names. */
+  peerSeen?: Map<string, PeerSeen>;
+  reporterNames?: Map<string, string>;
+}
+
+const SEEN_WORDS = { up: "online", stale: "idle", down: "offline" } as const;
+const SEEN_CLASS = { up: "status-ok", stale: "status-warn", down: "status-bad" } as const;
+
+/** A device's state: its heartbeats, or for one that never beats (a config file), its peers' reports of handshakes. */
+function DeviceState({ device, seen, by }: { device: Schema<"Device">; seen?: PeerSeen; by?: string }) {
+  if (device.lastSeenAt !== null || !seen) {
+    const words = device.status === "unknown" ? "never seen" : device.status;
+    return <td class={STATUS_CLASS[device.status]}>{words}</td>;
+  }
+  return (
+    <td class={SEEN_CLASS[seen.state]}>
+      {SEEN_WORDS[seen.state]}{" "}
+      <span class="help">
+        (handshake {ago(seen.lastHandshakeAt)}, as {by ?? "a peer"} reports)
+      </span>
+    </td>
+  );
 }
 
 const STATUS_CLASS = { online: "status-ok", offline: "status-bad", unknown: "status-warn" } as const;
@@ -25,6 +48,7 @@ const STATUS_CLASS = { online: "status-ok", offline: "status-bad", unknown: "sta
 /** The user's devices (and those of networks they administer), with their last heartbeat. */
 export function DevicesPage(props: DevicesProps) {
   const { user, csrfToken, devices, nextCursor, networkNames, revocable, keyNetworks, error, search = { searched: 0 } } = props;
+  const { peerSeen = new Map(), reporterNames = new Map() } = props;
   const { q } = search;
   return (
     <Page title="Devices" user={user} csrfToken={csrfToken} section="/devices">
@@ -33,8 +57,8 @@ export function DevicesPage(props: DevicesProps) {
       <SearchResult q={q} shown={devices.length} searched={search.searched} more={nextCursor !== null} />
       {devices.length === 0 && q ? null : devices.length === 0 ? (
         <EmptyState>
-          No devices yet. On the machine, run <code>wgo up --api … --network …</code> (see the enrolment keys below for machines without a
-          person signing in).
+          No devices yet. Open a network and choose <strong>Add a device</strong>: a laptop with <code>wgo up</code>, or a phone with the
+          WireGuard app.
         </EmptyState>
       ) : (
         <table>
@@ -58,8 +82,12 @@ export function DevicesPage(props: DevicesProps) {
                 <td>
                   <code>{device.address}</code>
                 </td>
-                <td class={STATUS_CLASS[device.status]}>{device.status}</td>
-                <td>{ago(device.lastSeenAt)}</td>
+                <DeviceState
+                  device={device}
+                  seen={peerSeen.get(device.id)}
+                  by={reporterNames.get(peerSeen.get(device.id)?.byNodeId ?? "")}
+                />
+                <td>{device.lastSeenAt === null && peerSeen.has(device.id) ? "none: a config file" : ago(device.lastSeenAt)}</td>
                 <td>{device.platform || "—"}</td>
                 <td>
                   {revocable.has(device.id) && (

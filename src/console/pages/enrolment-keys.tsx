@@ -3,6 +3,7 @@ import { when } from "../format";
 import { CsrfField, EmptyState, ErrorNotice, Page } from "../layout";
 import { PostButton, SecretOnce } from "../parts";
 import type { ConsoleUser } from "../types";
+import { DeviceSteps } from "./device-steps";
 
 export interface EnrolmentKeysProps {
   user: ConsoleUser;
@@ -34,17 +35,12 @@ export function EnrolmentKeysPage({ user, csrfToken, network, keys, created, err
   return (
     <Page title={`Enrolment keys of ${network.name}`} user={user} csrfToken={csrfToken} section="/devices">
       <p>
-        <a href="/devices">All devices</a>
+        <a href={`/networks/${network.id}/add-device`}>Add a device to {network.name}</a> · <a href="/devices">All devices</a>
       </p>
       {created && (
         <SecretOnce id="new-key" label="Enrolment key" value={created.key}>
-          <p>On the machine to enrol (as root), run:</p>
-          <pre class="command">
-            <code id="wgo-command">{created.command}</code>
-          </pre>
-          <button type="button" class="secondary" data-copy="wgo-command">
-            Copy command
-          </button>
+          <p>On the machine to enrol, as root:</p>
+          <DeviceSteps up={created.command} prefix="key" />
         </SecretOnce>
       )}
       {keys.length === 0 ? (

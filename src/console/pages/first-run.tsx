@@ -47,7 +47,7 @@ export function FirstRunChecklist({ network, nodes, policyCount }: FirstRunProps
       href: `${base}/policies`,
       action: "Create a via-gateway policy through the gateways",
     },
-    { label: "Device", done: devices.length > 0, href: `/enrolment-keys?network=${network.id}`, action: "Enrol a device with wgo up" },
+    { label: "Device", done: devices.length > 0, href: `${base}/add-device`, action: "Add a device (a laptop with wgo, or a phone)" },
   ];
   const next = steps.find((step) => !step.done);
   if (!next) return null;

@@ -14,7 +14,6 @@ export function MembersTable({ user, csrfToken, group, members, canManage, grant
         <tr>
           <th scope="col">Name</th>
           <th scope="col">Email</th>
-          <th scope="col">User id</th>
           <th scope="col">Role</th>
           {canManage && <th scope="col">Actions</th>}
         </tr>
@@ -28,9 +27,6 @@ export function MembersTable({ user, csrfToken, group, members, canManage, grant
             <tr>
               <td>{member.name || "—"}</td>
               <td>{member.email}</td>
-              <td>
-                <code>{member.userId}</code>
-              </td>
               <td>
                 {editable ? (
                   <form method="post" action={`${base}/members/${member.userId}/role`}>

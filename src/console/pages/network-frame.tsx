@@ -1,5 +1,6 @@
 import type { Child } from "hono/jsx";
 import type { Schema } from "../../../client/index.ts";
+import { Icon } from "../icons";
 import { ErrorNotice, Page } from "../layout";
 import type { ConsoleUser } from "../types";
 
@@ -14,7 +15,8 @@ export const NETWORK_TABS = [
   { path: "/status", label: "Runtime status" },
 ] as const;
 
-export type NetworkTab = (typeof NETWORK_TABS)[number]["path"];
+/** A tab's path, or the network's "Add a device" page (a button beside the tabs, on every network page). */
+export type NetworkTab = (typeof NETWORK_TABS)[number]["path"] | "/add-device";
 
 export interface FrameProps {
   user: ConsoleUser;
@@ -45,6 +47,12 @@ export function NetworkFrame({ user, csrfToken, network, tab, heading, error, ch
           ))}
         </ul>
       </nav>
+      <p class="frame-actions">
+        <a class="button" href={`/networks/${network.id}/add-device`} aria-current={tab === "/add-device" ? "page" : undefined}>
+          <Icon name="add" />
+          Add a device
+        </a>
+      </p>
       <ErrorNotice message={error?.message} fields={error?.fields} />
       {children}
     </Page>

@@ -1,5 +1,7 @@
 import type { Schema } from "../../../client/index.ts";
 import { EmptyState } from "../layout";
+import { ago } from "../format";
+import type { PeerSeen } from "../peer-seen";
 import type { ConsoleUser } from "../types";
 import { NetworkFrame, when } from "./network-frame";
 import { dnsSyncOf, type NodeSync, routingSyncOf, syncClass } from "./node-sync";
@@ -12,6 +14,8 @@ export interface StatusProps {
   nodes: Schema<"Node">[];
   /** When the console read the status (ISO 8601). */
   readAt: string;
+  /** Device nodes without heartbeats (a WireGuard app), as their peers report them, by node id. */
+  peerSeen?: Map<string, PeerSeen>;
 }
 
 const Sync = ({ sync }: { sync: NodeSync }) => (
@@ -24,7 +28,13 @@ const Sync = ({ sync }: { sync: NodeSync }) => (
 const applied = (revision: number | null, reporters: string) =>
   revision === null ? `not every ${reporters} has reported` : `revision ${revision}`;
 
-export function NetworkStatusPage({ user, csrfToken, network, status, nodes, readAt }: StatusProps) {
+export function NetworkStatusPage({ user, csrfToken, network, status, nodes, readAt, peerSeen = new Map() }: StatusProps) {
+  const names = new Map(nodes.map((node) => [node.id, node.name]));
+  const lastSeen = (node: Schema<"Node">) => {
+    const seen = node.lastSeenAt === null ? peerSeen.get(node.id) : undefined;
+    if (!seen) return when(node.lastSeenAt);
+    return `handshake ${ago(seen.lastHandshakeAt)}, as ${names.get(seen.byNodeId) ?? "a peer"} reports (no heartbeats: a config file)`;
+  };
   return (
     <NetworkFrame user={user} csrfToken={csrfToken} network={network} tab="/status">
       <p>
@@ -85,7 +95,7 @@ export function NetworkStatusPage({ user, csrfToken, network, status, nodes, rea
                 <td>
                   <Sync sync={dnsSyncOf(status, node)} />
                 </td>
-                <td>{node.redacted ? "not shown" : when(node.lastSeenAt)}</td>
+                <td>{node.redacted ? "not shown" : lastSeen(node)}</td>
               </tr>
             ))}
           </tbody>

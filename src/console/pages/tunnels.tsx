@@ -3,6 +3,7 @@ import { ago, bytes } from "../format";
 import { EmptyState, Page } from "../layout";
 import { SearchBox, SearchResult } from "../list-filter";
 import { NextPage } from "../parts";
+import { pairTunnels } from "../tunnel-pairs";
 import type { ConsoleUser } from "../types";
 
 export interface TunnelsProps {
@@ -54,29 +55,35 @@ export function TunnelsPage({ user, csrfToken, tunnels, nextCursor, networks, ne
           <caption class="visually-hidden">Observed tunnels</caption>
           <thead>
             <tr>
+              <th scope="col">Between</th>
               <th scope="col">Network</th>
-              <th scope="col">From</th>
-              <th scope="col">To</th>
               <th scope="col">State</th>
               <th scope="col">Last handshake</th>
               <th scope="col">Received</th>
               <th scope="col">Sent</th>
-              <th scope="col">Reported</th>
+              <th scope="col">Freshest report</th>
             </tr>
           </thead>
           <tbody>
-            {tunnels.map((tunnel) => (
-              <tr>
-                <td>{networkNames.get(tunnel.networkId) ?? tunnel.networkId}</td>
-                <td>{nodeName(tunnel.fromNodeId, "")}</td>
-                <td>{nodeName(tunnel.toNodeId, tunnel.peerPublicKey)}</td>
-                <td class={STATE_CLASS[tunnel.state]}>{tunnel.state}</td>
-                <td>{ago(tunnel.lastHandshakeAt)}</td>
-                <td>{bytes(tunnel.rxBytes)}</td>
-                <td>{bytes(tunnel.txBytes)}</td>
-                <td>{ago(tunnel.reportedAt)}</td>
-              </tr>
-            ))}
+            {pairTunnels(tunnels).map(({ reporter: tunnel, other }) => {
+              const from = nodeName(tunnel.fromNodeId, "");
+              return (
+                <tr>
+                  <th scope="row">
+                    {from} and {nodeName(tunnel.toNodeId, tunnel.peerPublicKey)}
+                  </th>
+                  <td>{networkNames.get(tunnel.networkId) ?? "—"}</td>
+                  <td class={STATE_CLASS[tunnel.state]}>{tunnel.state}</td>
+                  <td>{ago(tunnel.lastHandshakeAt)}</td>
+                  <td>{bytes(tunnel.rxBytes)}</td>
+                  <td>{bytes(tunnel.txBytes)}</td>
+                  <td>
+                    {ago(tunnel.reportedAt)}, by {from}
+                    {other && <span class="help"> (its other end's report: {ago(other.reportedAt)})</span>}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}

@@ -1,7 +1,7 @@
+import type { Context } from "hono";
 import type { Schema } from "../../../client/index.ts";
 import { isPlatformAdmin } from "../roles";
 import type { SignedInEnv } from "../types";
-import type { Context } from "hono";
 
 /** A person the audit log can name: an actor, and a choice of the actor filter. */
 export interface Person {
@@ -9,29 +9,72 @@ export interface Person {
   email: string;
 }
 
-/** At most this many networks' nodes are read to name the nodes a page of events touched. */
-const NODE_LISTS = 10;
+/** At most this many networks' nodes, policies, pools and records are read to name what a page of events touched. */
+const NETWORK_LISTS = 10;
+
+type Named = { id: string; name: string };
+type Listed = { data?: { items: Named[] } };
 
 /**
- * What the audit page can say instead of ids, as far as the API lets the signed-in user read it: people from
- * the members of their groups (every user for a platform admin), and the nodes of the networks the shown
- * events are in. Ids it cannot resolve (a deleted node, an agent) stay ids.
+ * What the audit page can say instead of ids, as far as the API lets the signed-in user read it: people from the
+ * members of their groups (every user for a platform admin); the nodes, routing policies, gateway pools, DNS records
+ * and enrolment keys of the networks the shown events are in; their devices; the gateway inventory, regions and
+ * agents where the user may read them. A list the API refuses costs only its names. Ids of what no longer exists (a
+ * deleted policy) stay ids: nothing can name them.
  */
 export async function auditNames(c: Context<SignedInEnv>, groups: Schema<"Group">[], events: Schema<"AuditEvent">[]) {
   const api = c.var.api;
-  const networkIds = [...new Set(events.flatMap((event) => (event.networkId ? [event.networkId] : [])))].slice(0, NODE_LISTS);
-  const [members, users, nodeLists] = await Promise.all([
-    Promise.all(
-      groups.map((group) => api.GET("/api/v1/groups/{id}/members", { params: { path: { id: group.id }, query: { limit: 200 } } })),
-    ),
-    isPlatformAdmin(c.var.user) ? api.GET("/api/v1/users", { params: { query: { limit: 200 } } }) : undefined,
-    Promise.all(networkIds.map((networkId) => api.GET("/api/v1/nodes", { params: { query: { networkId, limit: 200 } } }))),
+  const admin = isPlatformAdmin(c.var.user);
+  const networkIds = [...new Set(events.flatMap((event) => (event.networkId ? [event.networkId] : [])))].slice(0, NETWORK_LISTS);
+  const page = { limit: 200 };
+  const perNetwork = (id: string): Promise<Listed>[] => {
+    const path = { path: { id }, query: page };
+    return [
+      api.GET("/api/v1/nodes", { params: { query: { networkId: id, ...page } } }),
+      api.GET("/api/v1/networks/{id}/routing-policies", { params: path }),
+      api.GET("/api/v1/networks/{id}/gateway-pools", { params: { path: { id } } }),
+      api.GET("/api/v1/networks/{id}/enrolment-keys", { params: path }),
+      api.GET("/api/v1/networks/{id}/dns/records", { params: path }).then((records) => ({
+        data: records.data && { items: records.data.items.map((record) => ({ id: record.id, name: `${record.name} ${record.type}` })) },
+      })),
+    ];
+  };
+  const [members, users, lists] = await Promise.all([
+    Promise.all(groups.map((group) => api.GET("/api/v1/groups/{id}/members", { params: { path: { id: group.id }, query: page } }))),
+    admin ? api.GET("/api/v1/users", { params: { query: page } }) : undefined,
+    Promise.all([
+      ...networkIds.flatMap(perNetwork),
+      api.GET("/api/v1/devices", { params: { query: page } }),
+      api.GET("/api/v1/gateways", { params: { query: page } }),
+      api.GET("/api/v1/regions", { params: { query: page } }),
+      admin ? api.GET("/api/v1/agents", { params: { query: page } }) : Promise.resolve({}),
+    ] as Promise<Listed>[]),
   ]);
   const people = new Map<string, string>([[c.var.user.id, c.var.user.email]]);
-  for (const page of members) for (const member of page.data?.items ?? []) people.set(member.userId, member.email);
+  for (const listed of members) for (const member of listed.data?.items ?? []) people.set(member.userId, member.email);
   for (const user of users?.data?.items ?? []) people.set(user.id, user.email);
-  const nodes = new Map<string, string>();
-  for (const page of nodeLists) for (const node of page.data?.items ?? []) nodes.set(node.id, node.name);
+  const names = new Map<string, string>();
+  for (const listed of lists) for (const item of listed.data?.items ?? []) names.set(item.id, item.name);
   const sorted: Person[] = [...people].map(([id, email]) => ({ id, email })).sort((a, b) => a.email.localeCompare(b.email));
-  return { people: sorted, nodes };
+  return { people: sorted, names };
+}
+
+/** What a change did, in words: "created routing policy", "changed node", "revoke (device)". */
+export function actionWords(method: string, route: string): string {
+  const words = route.split("/").filter(Boolean);
+  const literal = words.filter((word) => !word.startsWith(":"));
+  const last = words.at(-1) ?? "";
+  const noun = (word: string | undefined) => (word ?? "").replace(/-/g, " ").replace(/ies$/, "y").replace(/s$/, "");
+  if (last.startsWith(":")) {
+    const subject = noun(literal.at(-1));
+    return method === "DELETE" ? `deleted ${subject}` : `changed ${subject}`;
+  }
+  // A collection: POST adds to it, PUT replaces it; any other last word is an action on what precedes it.
+  const plural = /s$/.test(last) && !["access", "settings"].includes(last);
+  if (method === "POST" && plural) return `created ${noun(last)}`;
+  const on = literal.at(-2);
+  const what = last.replace(/-/g, " ");
+  if (method === "DELETE") return `deleted ${what}${on ? ` (${noun(on)})` : ""}`;
+  if (method === "PUT" || method === "PATCH") return `changed ${what}${on ? ` (${noun(on)})` : ""}`;
+  return on ? `${what} (${noun(on)})` : what;
 }

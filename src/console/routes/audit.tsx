@@ -39,7 +39,7 @@ auditRoutes.get("/audit", async (c) => {
       filters={filters}
       groups={groupList}
       people={names.people}
-      nodes={names.nodes}
+      names={names.names}
       networks={need(networks).items}
     />,
   );

@@ -3,10 +3,12 @@ import { byId } from "../../../client/index.ts";
 import { ApiFailure, need, onFailure } from "../failure";
 import { formFields, refusal } from "../form";
 import { searchList, searchWords } from "../list-search";
+import { seenByPeers } from "../peer-seen";
 import { DevicesPage } from "../pages/devices";
 import { EnrolmentKeysPage } from "../pages/enrolment-keys";
 import { canChangeGroup } from "../roles";
 import type { SignedInEnv } from "../types";
+import { wgoUpWithKey } from "../wgo-commands";
 
 export const deviceRoutes = new Hono<SignedInEnv>();
 deviceRoutes.onError(onFailure);
@@ -20,6 +22,16 @@ async function devicesView(c: Context<SignedInEnv>, cursor?: string, q?: string)
     c.var.api.GET("/api/v1/groups", { params: { query: { limit: 200 } } }),
   ]);
   const groupById = new Map(need(groups).items.map((group) => [group.id, group]));
+  const peerSeen = await seenByPeers(c.var.api, page.items);
+  // The nodes that reported those handshakes, by name (their networks' node lists: a page spans few networks).
+  const reporters = [...new Set([...peerSeen.values()].map((seen) => seen.byNodeId))];
+  const reporterNames = new Map<string, string>();
+  await Promise.all(
+    reporters.map(async (id) => {
+      const node = await c.var.api.GET("/api/v1/nodes/{id}", { params: { path: { id } } });
+      if (node.data) reporterNames.set(id, node.data.name);
+    }),
+  );
   const networkList = need(networks).items;
   const manages = (networkId: string) => {
     const network = networkList.find((item) => item.id === networkId);
@@ -34,6 +46,8 @@ async function devicesView(c: Context<SignedInEnv>, cursor?: string, q?: string)
     revocable: new Set(page.items.filter((d) => d.userId === c.var.user.id || manages(d.networkId)).map((d) => d.id)),
     keyNetworks: networkList.filter((network) => manages(network.id)),
     search: { q, searched: page.searched },
+    peerSeen,
+    reporterNames,
   };
 }
 
@@ -47,13 +61,6 @@ deviceRoutes.post("/devices/:id/revoke", async (c) => {
   const { message, status } = refusal(revoked);
   return c.html(<DevicesPage {...(await devicesView(c))} error={{ message }} />, status);
 });
-
-/**
- * `wgo up` in one command (docs/cli.md, "One-command onboarding"). With an enrolment key nobody signs in,
- * so the network is given by id: wgo looks names up only with a session, and refuses a name with a key.
- */
-export const wgoUpCommand = (origin: string, networkId: string, key: string) =>
-  `wgo up --api ${origin} --network ${networkId} --enrolment-key ${key}`;
 
 async function keysView(c: Context<SignedInEnv>, networkId: string) {
   const [network, keys] = await Promise.all([
@@ -80,7 +87,8 @@ deviceRoutes.post("/enrolment-keys", async (c) => {
     const view = await keysView(c, networkId).catch(() => Promise.reject(new ApiFailure(message, status)));
     return c.html(<EnrolmentKeysPage {...view} values={values} error={{ message, fields }} />, status);
   }
-  const command = wgoUpCommand(new URL(c.req.url).origin, networkId, created.data.key);
+  // With a key no one signs in, and the key names the network: no --network (wgo looks names up only when signed in).
+  const command = wgoUpWithKey(new URL(c.req.url).origin, created.data.key);
   return c.html(<EnrolmentKeysPage {...(await keysView(c, networkId))} created={{ key: created.data.key, command }} />, 201);
 });
 

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { NetworkStatusPage } from "../pages/network-status";
+import { seenByPeers } from "../peer-seen";
 import type { SignedInEnv } from "../types";
 import { failure, loadNetwork } from "./network-context";
 
@@ -16,6 +17,9 @@ networkStatusRoutes.get("/networks/:id/status", async (c) => {
   ]);
   if (!status.data) return failure(c, status);
   if (!nodes.data) return failure(c, nodes);
+  // Device nodes that never beat (a WireGuard app): when their peers last saw a handshake with them.
+  const silent = nodes.data.items.filter((node) => node.deviceId && !node.redacted).map((node) => ({ ...node, nodeId: node.id }));
+  const peerSeen = await seenByPeers(c.var.api, silent);
   const page = (
     <NetworkStatusPage
       user={c.var.user}
@@ -24,6 +28,7 @@ networkStatusRoutes.get("/networks/:id/status", async (c) => {
       status={status.data}
       nodes={nodes.data.items}
       readAt={new Date().toISOString()}
+      peerSeen={peerSeen}
     />
   );
   return c.html(page);

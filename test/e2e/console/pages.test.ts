@@ -33,6 +33,8 @@ function mainPages(showcase: Showcase) {
     { name: "group", path: `/groups/${showcase.groupId}` },
     { name: "devices", path: "/devices" },
     { name: "enrolment-keys", path: `/enrolment-keys?network=${showcase.networkId}` },
+    { name: "add-device", path: `${network}/add-device` },
+    { name: "add-phone", path: `${network}/add-phone` },
     { name: "tunnels", path: "/tunnels" },
     { name: "notifications", path: "/notifications" },
     { name: "audit", path: "/audit" },
@@ -73,6 +75,19 @@ describeInChromium("the console's pages in Chromium", () => {
         await visit(page, path);
         await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png` });
       }
+      // The phone page once it made a config: the QR code a WireGuard app scans (a device of the showcase).
+      await visit(page, `/networks/${showcase.networkId}/add-phone`);
+      await page.getByLabel("Name", { exact: true }).fill("grace-phone");
+      await page.getByRole("button", { name: "Make the key pair and the config" }).click();
+      await page.getByRole("heading", { name: "Scan it with the WireGuard app" }).waitFor();
+      await page.screenshot({ path: `${SCREENSHOT_DIR}add-phone.png`, fullPage: true });
+      // The same system in the dark palette the browser asks for (prefers-color-scheme).
+      await page.emulateMedia({ colorScheme: "dark" });
+      for (const { name, path } of mainPages(showcase).filter((entry) => ["policies", "map", "status"].includes(entry.name))) {
+        await visit(page, path);
+        await page.screenshot({ path: `${SCREENSHOT_DIR}dark-${name}.png` });
+      }
+      await page.emulateMedia({ colorScheme: "light" });
       await page.setViewportSize(PHONE);
       for (const { name, path } of mainPages(showcase).filter((entry) => ["policies", "status"].includes(entry.name))) {
         await visit(page, path);
@@ -105,9 +120,13 @@ describeInChromium("the console's pages in Chromium", () => {
     }
     const tab = await signInConsole(chromium, server.baseUrl, server.admin);
     try {
-      for (const { path } of mainPages(showcase)) {
-        await visit(tab.page, path);
-        found.push(...(await seriousAxeViolations(tab.page)).map((violation) => ({ ...violation, path })));
+      // Both palettes: contrast is checked in the light one and in the dark one the system may ask for.
+      for (const colorScheme of ["light", "dark"] as const) {
+        await tab.page.emulateMedia({ colorScheme });
+        for (const { path } of mainPages(showcase)) {
+          await visit(tab.page, path);
+          found.push(...(await seriousAxeViolations(tab.page)).map((violation) => ({ ...violation, path: `${path} (${colorScheme})` })));
+        }
       }
       expect(tab.blocked).toEqual([]);
       expect(tab.problems).toEqual([]);
@@ -115,6 +134,23 @@ describeInChromium("the console's pages in Chromium", () => {
       await tab.close();
     }
     expect(found).toEqual([]);
+  });
+
+  it("shows no id where a name exists, on any main page", async () => {
+    const tab = await signInConsole(chromium, server.baseUrl, server.admin);
+    // Ids of what has a name (lib/ids.ts); request ids (req_), tokens and keys have none.
+    const nameable = /\b(usr|grp|net|rp|gpl|node|dev|reg|gw|agt|ek)_[0-9a-z]{20,}/gi;
+    const shown: string[] = [];
+    try {
+      for (const { path } of mainPages(showcase)) {
+        await visit(tab.page, path);
+        const text = await tab.page.evaluate<string>(`document.querySelector("main").innerText`);
+        for (const line of text.split("\n")) for (const id of line.match(nameable) ?? []) shown.push(`${path}: ${id} in "${line.trim()}"`);
+      }
+    } finally {
+      await tab.close();
+    }
+    expect(shown).toEqual([]);
   });
 
   it("signs in and creates a network with the keyboard alone, the focus always visible", async () => {

@@ -38,6 +38,14 @@ export const HOT_SCHEMA = [
     behind_since TEXT,
     drift_notified_revision INTEGER
   )`,
+  // The config each node runs, as a digest of it without its revision (applied-configs.ts): the one of the revision
+  // its last report named, or, for a node that never reports (a config file in a WireGuard app), the one it was issued.
+  `CREATE TABLE IF NOT EXISTS node_configs (
+    node_id TEXT PRIMARY KEY,
+    revision INTEGER NOT NULL,
+    digest TEXT,
+    issued INTEGER NOT NULL
+  )`,
   // Facts about the store itself: when its rows came over from D1 (import-from-d1.ts).
   "CREATE TABLE IF NOT EXISTS hot_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 ];

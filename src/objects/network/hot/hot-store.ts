@@ -166,12 +166,14 @@ export class HotStore {
   /** A node left the network: what it reported goes with it. */
   forgetNode(nodeId: string) {
     this.run("DELETE FROM node_hot WHERE node_id = ?", nodeId);
+    this.run("DELETE FROM node_configs WHERE node_id = ?", nodeId);
     this.run("DELETE FROM tunnels WHERE from_node_id = ?", nodeId);
   }
 
   /** The network was deleted: nothing of it stays. */
   clear() {
     this.run("DELETE FROM node_hot");
+    this.run("DELETE FROM node_configs");
     this.run("DELETE FROM tunnels");
   }
 

@@ -1,4 +1,5 @@
 import type { Db } from "../../../db/client";
+import { AppliedConfigs } from "./applied-configs";
 import { HotStore } from "./hot-store";
 import { importFromD1 } from "./import-from-d1";
 
@@ -9,10 +10,13 @@ import { importFromD1 } from "./import-from-d1";
  */
 export class NetworkHot {
   readonly store: HotStore;
+  /** The config each node runs (applied-configs.ts), beside its reports. */
+  readonly configs: AppliedConfigs;
   private ready: Promise<void> | null = null;
 
   constructor(sql: SqlStorage) {
     this.store = new HotStore(sql);
+    this.configs = new AppliedConfigs(sql);
   }
 
   async open(db: Db, networkId: string): Promise<HotStore> {

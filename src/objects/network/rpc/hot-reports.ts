@@ -1,8 +1,9 @@
-import { capture, unwrap } from "../../../lib/write-result";
+import { capture, unwrap, type WriteResult } from "../../../lib/write-result";
 import type { NetworkHot } from "../hot/network-hot";
 import { queryTunnels, type TunnelQuery } from "../hot/tunnel-query";
 import { type AgentNodeReport, agentPathReport, heartbeatPathReport, type ReportedHeartbeat, storeReport } from "../operations/heartbeats";
 import { peerReportAnswer } from "../operations/peer-reports";
+import { appliedRevisions, noteIssued, noteReports } from "../views/config-currency";
 import { nodePaths } from "../views/node-paths";
 import type { PresenceClock } from "../clocks/presence-clock";
 import type { NatClock } from "../clocks/nat-clock";
@@ -42,6 +43,7 @@ export class HotReports {
     return capture(async () => {
       const { held, hot } = await this.openForReport(beat.networkId);
       const delta = storeReport(hot, held, beat);
+      noteReports(this.hot.configs, this.writes.memory.topologies, held, [beat]);
       await unwrap(this.nat.observe(beat.networkId, [heartbeatPathReport(beat, delta)], held));
       await this.presence.noticeReport(beat.networkId, beat.nodeId);
       // What the beat taught (its own endpoints) may have moved the revision: the answer names the one after it.
@@ -58,6 +60,7 @@ export class HotReports {
       // When each node was heard before this report: one not heard for a while may be the member a pool waits for.
       const before = new Map(hot.nodes(reports.map((report) => report.nodeId)).map((row) => [row.nodeId, row.lastSeenAt]));
       const deltas = reports.map((report) => storeReport(hot, held, report));
+      noteReports(this.hot.configs, this.writes.memory.topologies, held, reports);
       const paths = reports.flatMap((report, index) => agentPathReport(report, deltas[index] ?? null) ?? []);
       if (paths.length > 0) await unwrap(this.nat.observe(networkId, paths, held));
       await this.presence.noticeReport(networkId); // their tunnels reach /metrics through the check
@@ -72,6 +75,22 @@ export class HotReports {
   /** What heartbeating nodes last said of themselves: every node's row, or those of `nodeIds`. */
   nodes(networkId: string, nodeIds?: string[]) {
     return capture(async () => (await this.hot.open(this.writes.db, networkId)).nodes(nodeIds));
+  }
+
+  /** Each node's applied revision as runtime status counts it (views/config-currency.ts). */
+  appliedRevisions(networkId: string) {
+    return this.writes.read(networkId, async (held, topology) => {
+      const hot = await this.hot.open(this.writes.db, networkId);
+      return appliedRevisions(held, topology, hot.nodes(), this.hot.configs);
+    });
+  }
+
+  /** After an enrolment: the config the new device was issued (all a WireGuard app without wgo ever runs). */
+  async issued<T extends { node: { id: string } } | null>(networkId: string, write: Promise<WriteResult<T>>): Promise<WriteResult<T>> {
+    const result = await write;
+    const enrolled = result.ok ? result.value : null;
+    if (enrolled) await this.writes.read(networkId, (held, topology) => noteIssued(this.hot.configs, held, topology(), enrolled.node.id));
+    return result;
   }
 
   /** A page of the network's tunnels as one reader may see them (hot/tunnel-query.ts). */

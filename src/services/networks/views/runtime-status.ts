@@ -69,8 +69,12 @@ export async function loadRuntimeStatus(
   network: Pick<NetworkRow, "id" | "routingRevision" | "dnsRevision">,
   reader: StatusReader,
 ) {
-  const [rows, reports] = await Promise.all([nodeRows(db, network.id), unwrap(networkWriter(env, network.id).readNodeReports(network.id))]);
-  // What nodes applied is what they last reported, which their network's object holds (objects/network/hot/).
+  const [rows, reports] = await Promise.all([
+    nodeRows(db, network.id),
+    unwrap(networkWriter(env, network.id).readAppliedRevisions(network.id)),
+  ]);
+  // What nodes applied is what they last reported, which their network's object holds (objects/network/hot/), or
+  // the desired revision when their config then is the one they need now (config-currency.ts).
   const applied = new Map(reports.map((report) => [report.nodeId, report.appliedRevision]));
   const reported = rows.map((row) => (applied.has(row.id) ? { ...row, appliedRoutingRevision: applied.get(row.id)! } : row));
   const hidden = new Set(
