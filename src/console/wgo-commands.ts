@@ -10,6 +10,9 @@ export function shellWord(value: string): string {
   return /^[A-Za-z0-9._@%+=:,/-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/** wgo from this control plane, versioned with it (docs/cli.md, "Installing wgo"): Node 18.16 or newer is all it needs. */
+export const installWgo = (origin: string) => `curl -fsSL ${shellWord(`${origin}/api/v1/install.sh`)} | sh`;
+
 /** A person at the machine: signs in as themselves and names the network as they know it. */
 export const wgoUpSignedIn = (origin: string, networkName: string, email: string) =>
   `wgo up --api ${shellWord(origin)} --network ${shellWord(networkName)} --email ${shellWord(email)}`;

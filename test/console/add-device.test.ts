@@ -9,7 +9,7 @@ import { textOf } from "./support/html";
 const PASSWORD = "a long enough password";
 
 describe("console: adding a device to a network", { timeout: 30_000 }, () => {
-  it("shows `wgo up` with the network's name (quoted when it has spaces), then `wgo install-service`", async () => {
+  it("shows `wgo up` with the network's name (quoted when it has spaces), then `wgo install-service`, after installing wgo from the server", async () => {
     const { owner, network, group } = await networkSetup({ owner: "user" });
     const agent = await signedInAgent(owner.email, PASSWORD);
     const overview = await agent.get(`/networks/${network.id}`);
@@ -20,6 +20,8 @@ describe("console: adding a device to a network", { timeout: 30_000 }, () => {
       `<code id="laptop-up">wgo up --api https://console.test --network ${network.name} --email ${owner.email}</code>`,
     );
     expect(page.text).toContain('<code id="laptop-service">wgo install-service</code>');
+    // wgo itself comes from this control plane first (GET /api/v1/install.sh).
+    expect(page.text).toContain('<code id="laptop-install">curl -fsSL https://console.test/api/v1/install.sh | sh</code>');
     expect(page.text).not.toContain(`--network ${network.id}`);
     expect(textOf(page.text)).toContain(`Create an enrolment key for ${network.name}`);
     expect(page.text).toContain(`href="/networks/${network.id}/add-phone"`);

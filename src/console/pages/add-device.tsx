@@ -23,7 +23,7 @@ export function AddDevicePage({ user, csrfToken, network, origin, canChange }: A
         <p>
           On the machine, as root (<code>wgo</code> asks for your password):
         </p>
-        <DeviceSteps up={wgoUpSignedIn(origin, network.name, user.email)} prefix="laptop" />
+        <DeviceSteps origin={origin} up={wgoUpSignedIn(origin, network.name, user.email)} prefix="laptop" />
         {canChange && (
           <p>
             A machine no one signs in on (a server, a container, CI):{" "}

@@ -1,4 +1,4 @@
-import { HEARTBEAT_LOOP, INSTALL_SERVICE } from "../wgo-commands";
+import { HEARTBEAT_LOOP, INSTALL_SERVICE, installWgo } from "../wgo-commands";
 
 /** One command to copy, in a block the copy button names. */
 export const Command = ({ id, command }: { id: string; command: string }) => (
@@ -13,12 +13,16 @@ export const Command = ({ id, command }: { id: string; command: string }) => (
 );
 
 /**
- * A laptop's or server's steps, as root: `wgo up …`, then the service that keeps it in sync. The second step is
+ * A laptop's or server's steps, as root: install wgo, `wgo up …`, then the service that keeps it in sync. The second step is
  * not optional: a device that only ran `wgo up` never reports again, so it reads offline and cannot follow changes.
  */
-export function DeviceSteps({ up, prefix }: { up: string; prefix: string }) {
+export function DeviceSteps({ origin, up, prefix }: { origin: string; up: string; prefix: string }) {
   return (
     <ol class="steps">
+      <li>
+        <p>Install wgo from this control plane, unless the machine has it (it needs Node 18.16 or newer):</p>
+        <Command id={`${prefix}-install`} command={installWgo(origin)} />
+      </li>
       <li>
         <p>Join the network and bring the tunnel up:</p>
         <Command id={`${prefix}-up`} command={up} />

@@ -11,7 +11,7 @@ export interface EnrolmentKeysProps {
   network: Schema<"Network">;
   keys: Schema<"EnrolmentKey">[];
   /** Just created: the key (shown this once) and the command that uses it. */
-  created?: { key: string; command: string };
+  created?: { key: string; command: string; origin: string };
   error?: { message: string; fields?: { path: string; message: string }[] };
   values?: Record<string, string>;
 }
@@ -40,7 +40,7 @@ export function EnrolmentKeysPage({ user, csrfToken, network, keys, created, err
       {created && (
         <SecretOnce id="new-key" label="Enrolment key" value={created.key}>
           <p>On the machine to enrol, as root:</p>
-          <DeviceSteps up={created.command} prefix="key" />
+          <DeviceSteps origin={created.origin} up={created.command} prefix="key" />
         </SecretOnce>
       )}
       {keys.length === 0 ? (

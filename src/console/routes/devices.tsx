@@ -88,8 +88,9 @@ deviceRoutes.post("/enrolment-keys", async (c) => {
     return c.html(<EnrolmentKeysPage {...view} values={values} error={{ message, fields }} />, status);
   }
   // With a key no one signs in, and the key names the network: no --network (wgo looks names up only when signed in).
-  const command = wgoUpWithKey(new URL(c.req.url).origin, created.data.key);
-  return c.html(<EnrolmentKeysPage {...(await keysView(c, networkId))} created={{ key: created.data.key, command }} />, 201);
+  const { origin } = new URL(c.req.url);
+  const command = wgoUpWithKey(origin, created.data.key);
+  return c.html(<EnrolmentKeysPage {...(await keysView(c, networkId))} created={{ key: created.data.key, command, origin }} />, 201);
 });
 
 deviceRoutes.post("/enrolment-keys/:keyId/revoke", async (c) => {

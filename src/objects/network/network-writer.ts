@@ -107,7 +107,8 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   enrolDevice(networkId: string, input: devices.DeviceEnrolment, audit?: AuditContext) {
-    return this.parts.writes.write(audit, (ctx) => devices.enrolDevice(ctx, networkId, input));
+    const enrolled = this.parts.writes.write(audit, (ctx) => devices.enrolDevice(ctx, networkId, input));
+    return this.parts.reports.issued(networkId, enrolled); // the config it was issued (views/config-currency.ts)
   }
   renameDevice(networkId: string, nodeId: string, name: string, audit?: AuditContext) {
     return this.parts.writes.write(audit, (ctx) => devices.renameDevice(ctx, networkId, nodeId, name));
@@ -168,6 +169,9 @@ export class NetworkWriter extends DurableObject<Env> {
   }
   readNodeReports(networkId: string, nodeIds?: string[]) {
     return this.parts.reports.nodes(networkId, nodeIds);
+  }
+  readAppliedRevisions(networkId: string) {
+    return this.parts.reports.appliedRevisions(networkId);
   }
   readTunnels(networkId: string, query: TunnelQuery) {
     return this.parts.reports.tunnels(networkId, query);

@@ -2,7 +2,7 @@ import type { AppliedConfigs } from "../hot/applied-configs";
 import type { NodeHot } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import type { TopologyCache } from "../memory/topology-cache";
-import { configCoreFor, type Topology } from "../routing";
+import { configCoreFor, type Topology } from "../../../core/routing";
 
 /**
  * Whether a node runs the config it needs, not only the latest revision number (docs/api.md, runtime status).
