@@ -5,8 +5,7 @@ import { LIMITS } from "../lib/limits";
 import { Timestamp } from "../lib/openapi";
 import { TAG_PATTERN } from "../core/access-policy/selectors";
 import { zoneOwnNameProblem } from "../core/dns";
-import { endpointHostProblem } from "../core/net/endpoint";
-import { isWireGuardKey, publicKeyOrNull } from "../core/net/wireguard-key";
+import { publicKeyOrNull } from "../core/net/wireguard-key";
 
 export const NodeName = z
   .string()
@@ -21,23 +20,6 @@ export const NodeName = z
     if (reserved) ctx.addIssue({ code: "custom", message: reserved });
   })
   .openapi({ example: "laptop-ada", description: "Also the node's DNS name: <name>.<dnsDomain>" });
-
-export const PublicKey = z
-  .string()
-  .refine(isWireGuardKey, "A WireGuard public key: 32 bytes in base64 (44 characters)")
-  .openapi({ example: "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=" });
-
-const HOST = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)`;
-export const Endpoint = z
-  .string()
-  .trim()
-  .max(260)
-  .regex(new RegExp(`^${HOST}:(?:[1-9]\\d{0,3}|[1-5]\\d{4}|6[0-4]\\d{3}|65[0-4]\\d{2}|655[0-2]\\d|6553[0-5])$`), "host:port, [IPv6]:port")
-  .superRefine((endpoint, ctx) => {
-    const problem = endpointHostProblem(endpoint);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  })
-  .openapi({ example: "gw1.example.net:51820" });
 
 export const Port = z.number().int().min(1).max(65535);
 export const Roles = z.array(z.enum(["gateway"])).max(1);

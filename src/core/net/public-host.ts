@@ -17,7 +17,7 @@ export function publicHostOf(source: string | null): string | null {
 }
 
 /**
- * Whether a device's LAN endpoint (a literal, schemas/heartbeat.ts) can reach it from another machine on its LAN.
+ * Whether a device's LAN endpoint (a literal, wire/fields.ts) can reach it from another machine on its LAN.
  * A loopback one would point the peers behind its NAT at a service on their own host (127.0.0.1:53, their
  * resolver): its handshakes sent there. wgo never sends these (docs/nat.md); the server does not take them.
  */

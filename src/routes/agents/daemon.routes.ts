@@ -2,7 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { HEADER_REFS, IfNoneMatchHeader, notModified } from "../../lib/openapi-headers";
 import { NodeSchema } from "../../schemas/nodes";
-import { AgentNodeBody, AgentNodeParams, DesiredState, DesiredStateQuery, ReportAck, ReportBody } from "./daemon.schemas";
+import { ReportAck, ReportBody } from "../../wire/agent-report";
+import { AgentNodeBody, AgentNodeParams, DesiredState, DesiredStateQuery } from "./daemon.schemas";
 
 const tags = ["Agents"];
 

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, IdParam, jsonBody, jsonResponse, optionalJsonBody } from "../../lib/openapi";
-import { HeartbeatBody } from "../../schemas/heartbeat";
+import { HeartbeatBody } from "../../wire/heartbeat";
 import {
   ConfigQuery,
   ConfigRequestBody,

@@ -2,8 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
 import { ConfigDeltaSchema, NodeConfigSchema } from "../../schemas/node-config";
 import { DeviceSchema } from "../../schemas/devices";
-import { PeerReportAck } from "../../schemas/heartbeat";
-import { NodeName, NodeSchema, PublicKey } from "../../schemas/nodes";
+import { PeerReportAck } from "../../wire/heartbeat";
+import { NodeName, NodeSchema } from "../../schemas/nodes";
+import { PublicKey } from "../../wire/fields";
 
 export const EnrolBody = z
   .strictObject({

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { Endpoint, NodeName, NodeTags, Port, PublicKey, Roles } from "../../schemas/nodes";
+import { NodeName, NodeTags, Port, Roles } from "../../schemas/nodes";
+import { Endpoint, PublicKey } from "../../wire/fields";
 
 const gatewayNeedsInventory = (body: { roles?: string[]; gatewayId?: string | null }) =>
   !body.roles?.includes("gateway") || !!body.gatewayId;

@@ -1,22 +1,17 @@
+/**
+ * A heartbeat: what a device says of itself and its tunnels (POST /client/devices/:id/heartbeat), one type from
+ * its zod schema to the network's object, which stores it as it came (docs/architecture.md, "One wire type per
+ * message"). Its peer lists are also the gateway daemon's (agent-report.ts).
+ */
 import { z } from "@hono/zod-openapi";
-import { isLiteralEndpoint } from "../core/net/endpoint";
-import { Endpoint, PublicKey } from "./nodes";
-
-const Counter = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-
-/** A literal address and port, as `wg show endpoints` prints one: what NAT paths are learned from (docs/nat.md). */
-export const LiteralEndpoint = z
-  .string()
-  .max(64)
-  .refine(isLiteralEndpoint, { message: "Must be IPv4:port or [IPv6]:port with a literal address" })
-  .openapi({ example: "198.51.100.7:51820" });
+import { Counter, Endpoint, LiteralEndpoint, PublicKey } from "./fields";
 
 const PeerEndpoint = LiteralEndpoint.openapi({
   description: "Where the reporter's WireGuard last heard this peer from (wg show endpoints); omitted when it never did",
 });
 
 /** The old form: every peer of the interface in one array (small interfaces, old clients). */
-export const HeartbeatPeers = z
+export const ReportedPeers = z
   .array(
     z.strictObject({
       publicKey: PublicKey,
@@ -98,7 +93,7 @@ export const HeartbeatBody = z
       description:
         "The reporter's own endpoints on its LAN: each address of its underlay interfaces with the WireGuard listen port (docs/nat.md). Nodes behind the same NAT reach each other there",
     }),
-    peers: HeartbeatPeers,
+    peers: ReportedPeers,
     peerReport: PeerReportBody.optional().openapi({
       description: "The delta form of peers (not with peers); the answer then carries peerReport",
     }),
@@ -108,3 +103,12 @@ export const HeartbeatBody = z
     path: ["peerReport"],
   })
   .openapi("Heartbeat");
+
+/** A heartbeat as the route validated it: the Worker hands it to the network's object unchanged. */
+export type Heartbeat = z.infer<typeof HeartbeatBody>;
+/** One peer of the interface as a reporter describes it (the full form; the delta's tuples become these once admitted). */
+export type ReportedPeer = NonNullable<z.infer<typeof ReportedPeers>>[number];
+/** The delta form of a reporter's peers (docs/scale.md "Peer reports"). */
+export type PeerReport = z.infer<typeof PeerReportBody>;
+/** The answer to a peer report: the next base, or a request for a full report. */
+export type PeerReportAnswer = { seq: number; resync: false } | { seq: null; resync: true };
