@@ -2,7 +2,7 @@
  * The import rules of docs/architecture.md, checked by `npm run check:imports` (and in CI).
  * Layers, top to bottom: entry (index, app, scheduled) → routes → schemas (the API vocabulary route folders
  * share) → middleware → services (the Worker's domain) and objects (what runs inside a Durable Object, one folder
- * each) → core (the pure cores: routing, DNS, addresses, the access-policy compile, pool health) → lib → db.
+ * each) → wire (the machine messages' schemas and types: heartbeats, agents' reports) → core (the pure cores: routing, DNS, addresses, the access-policy compile, pool health) → lib → db.
  * Imports run downward only; no circles, type-only imports included. Services and objects may import each other
  * one way per file, never in a circle: the Worker reaches an object only through its folder's client.ts (its one
  * door), and an object uses the Worker's shared services (audit, notifications, settings, authorisation).
@@ -10,9 +10,10 @@
  */
 const layer = (name) => `^src/${name}(/|\\.ts$)`;
 const above = {
-  db: ["lib", "core", "services", "objects", "middleware", "schemas", "routes", "scheduled", "app", "index"],
-  lib: ["core", "services", "objects", "middleware", "schemas", "routes", "scheduled", "app", "index"],
-  core: ["services", "objects", "middleware", "schemas", "routes", "scheduled", "app", "index"],
+  db: ["lib", "core", "wire", "services", "objects", "middleware", "schemas", "routes", "scheduled", "app", "index"],
+  lib: ["core", "wire", "services", "objects", "middleware", "schemas", "routes", "scheduled", "app", "index"],
+  core: ["wire", "services", "objects", "middleware", "schemas", "routes", "scheduled", "app", "index"],
+  wire: ["services", "objects", "middleware", "schemas", "routes", "scheduled", "app", "index", "console"],
   services: ["middleware", "schemas", "routes", "scheduled", "app", "index"],
   objects: ["middleware", "schemas", "routes", "scheduled", "app", "index", "console"],
   middleware: ["schemas", "routes", "scheduled", "app", "index"],
@@ -75,7 +76,7 @@ module.exports = {
       severity: "error",
       comment: "The console (src/console) reaches data only through the API (client/): no routes, services, middleware or db.",
       from: { path: "^src/console/" },
-      to: { path: ["routes", "services", "objects", "core", "middleware", "db", "schemas"].map(layer) },
+      to: { path: ["routes", "services", "objects", "core", "wire", "middleware", "db", "schemas"].map(layer) },
     },
     {
       name: "cli-is-a-node-program",

@@ -14,6 +14,4 @@ export type { NodeHot } from "./hot/hot-store";
 export type { ListedTunnel } from "./hot/tunnel-query";
 export type { ConfigRead, ConfigWanted } from "./memory/config-reads";
 export type { AgentNodeState, GatewayAgent } from "./operations/gateway-agent";
-export type { AgentNodeReport } from "./operations/heartbeats";
-export type { TunnelObservation } from "./operations/observations";
-export type { PeerDelta, PeerReportAnswer } from "./operations/peer-reports";
+export type { ReceivedAgentReport } from "./operations/heartbeats";

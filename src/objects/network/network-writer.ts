@@ -9,7 +9,7 @@ import * as devices from "./operations/devices";
 import * as dnsRecords from "./operations/dns-records";
 import * as gatewayAgent from "./operations/gateway-agent";
 import * as pools from "./operations/gateway-pools";
-import type { AgentNodeReport, ReportedHeartbeat } from "./operations/heartbeats";
+import type { ReceivedAgentReport, ReceivedHeartbeat } from "./operations/heartbeats";
 import type { TunnelQuery } from "./hot/tunnel-query";
 import type { HeldNetwork } from "./memory/held-network";
 import { putAccessPolicy } from "./operations/access-policy";
@@ -157,10 +157,10 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   /** Heartbeats and agents' reports, and reads of what they said: the hot state (hot-reports.ts), no D1 row. */
-  recordHeartbeat(heartbeat: ReportedHeartbeat) {
+  recordHeartbeat(heartbeat: ReceivedHeartbeat) {
     return this.parts.reports.heartbeat(heartbeat);
   }
-  recordAgentReports(networkId: string, reports: AgentNodeReport[]) {
+  recordAgentReports(networkId: string, reports: ReceivedAgentReport[]) {
     return this.parts.reports.agentReports(networkId, reports);
   }
   /** The presence check now (the alarm runs it about once a minute); `now` (ms): tests judge at a chosen clock. */

@@ -1,8 +1,7 @@
 import type { Env } from "../../lib/env";
 import { unwrap } from "../../lib/write-result";
-import type { AgentNodeReport } from "../../objects/network/client";
-import type { PeerReportAnswer } from "../../objects/network/client";
-import { networkWriter } from "../../objects/network/client";
+import { networkWriter, type ReceivedAgentReport } from "../../objects/network/client";
+import type { PeerReportAnswer } from "../../wire/heartbeat";
 
 /**
  * What an agent's report says of its nodes and their tunnels goes to each network's writer (one call a
@@ -10,9 +9,9 @@ import { networkWriter } from "../../objects/network/client";
  * sequence it holds, and learns endpoints after NAT from public gateways' peers (docs/nat.md). Answers, by
  * node id, each node's delta and when the node was heard before this report.
  */
-export async function sendTunnelReports(env: Env, reports: (AgentNodeReport & { networkId: string })[]) {
-  const byNetwork = new Map<string, AgentNodeReport[]>();
-  for (const { networkId, ...report } of reports) byNetwork.set(networkId, [...(byNetwork.get(networkId) ?? []), report]);
+export async function sendTunnelReports(env: Env, reports: { networkId: string; received: ReceivedAgentReport }[]) {
+  const byNetwork = new Map<string, ReceivedAgentReport[]>();
+  for (const { networkId, received } of reports) byNetwork.set(networkId, [...(byNetwork.get(networkId) ?? []), received]);
   const answered = await Promise.all(
     [...byNetwork].map(([networkId, list]) => unwrap(networkWriter(env, networkId).recordAgentReports(networkId, list))),
   );

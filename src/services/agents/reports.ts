@@ -6,26 +6,12 @@ import { ApiError, domainError, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { describeForLog } from "../../lib/log";
 import { unwrap } from "../../lib/write-result";
-import type { TunnelObservation } from "../../objects/network/client";
-import type { PeerDelta } from "../../objects/network/client";
-import { type ProbeResult, probeStatements } from "../networks/pools/probe-reports";
+import type { AgentNodeReport } from "../../wire/agent-report";
+import { probeStatements } from "../networks/pools/probe-reports";
 import { livenessRefreshSeconds } from "../networks/pools/vitals";
 import { networkWriter } from "../../objects/network/client";
 import { effectiveSettings, settingsFromRow, settingsQuery } from "../settings/settings";
 import { sendTunnelReports } from "./path-reports";
-
-export interface NodeReport {
-  nodeId: string;
-  appliedRoutingRevision: number;
-  appliedDnsRevision: number | null;
-  peers?: TunnelObservation[];
-  /** The delta form of peers (networks/operations/peer-reports.ts). */
-  peerReport?: PeerDelta;
-  /** What the daemon could not apply (it keeps the previous state); absent or null: all applied. */
-  error?: string | null;
-  /** Forwarding probes the desired state asked this node to run (gateway pools). */
-  probes?: ProbeResult[];
-}
 
 /**
  * A daemon's report on the gateway nodes it runs. Each report's time, applied revisions and tunnels go to
@@ -35,7 +21,7 @@ export interface NodeReport {
  * is "not found"; revisions ahead of the network's are refused. Telemetry: not audited (middleware/audit.ts
  * NOT_AUDITED).
  */
-export async function applyReport(env: Env, db: Db, gatewayId: string, reports: NodeReport[]) {
+export async function applyReport(env: Env, db: Db, gatewayId: string, reports: AgentNodeReport[]) {
   // With the settings row in the same round trip: the offline threshold in force decides how fresh D1 stays.
   const [known, settingsRows] = await db.batch([
     db
@@ -82,17 +68,9 @@ export async function applyReport(env: Env, db: Db, gatewayId: string, reports: 
   if (all.length > 0) await db.batch(all as [(typeof all)[number], ...typeof all]);
   const answers = await sendTunnelReports(
     env,
-    reports.map((r) => {
-      const { networkId, endpoint } = byId.get(r.nodeId)!;
-      const report = {
-        nodeId: r.nodeId,
-        networkId,
-        appliedRevision: r.appliedRoutingRevision,
-        endpoint: null,
-        isPublic: endpoint !== null,
-        at: now,
-      };
-      return { ...report, ...(r.peers ? { peers: r.peers } : {}), ...(r.peerReport ? { peerReport: r.peerReport } : {}) };
+    reports.map((report) => {
+      const { networkId, endpoint } = byId.get(report.nodeId)!;
+      return { networkId, received: { report, at: now, isPublic: endpoint !== null } };
     }),
   );
   // A node heard again after it went stale may be the healthy member a pool waits for: evaluate now, not at the
@@ -126,7 +104,7 @@ type KnownNode = {
  * D1's copy of each reported node, updated only where it changed: its applied revisions or error, or its
  * last-seen once `refreshMs` old (the crons that read it judge in minutes; pools read the object's copy).
  */
-function directoryUpdates(db: Db, reports: NodeReport[], known: ReadonlyMap<string, KnownNode>, now: string, refreshMs: number) {
+function directoryUpdates(db: Db, reports: AgentNodeReport[], known: ReadonlyMap<string, KnownNode>, now: string, refreshMs: number) {
   return reports.flatMap((r) => {
     const node = known.get(r.nodeId)!;
     const reported = {
@@ -154,7 +132,7 @@ function directoryUpdates(db: Db, reports: NodeReport[], known: ReadonlyMap<stri
  * What the reporting nodes that sent probe results were asked to probe, from their networks' writers
  * (the held network: no D1 read beyond its revision). Only reports with probes cost a call.
  */
-async function assignedProbes(env: Env, reports: NodeReport[], reporters: ReadonlyMap<string, { networkId: string }>) {
+async function assignedProbes(env: Env, reports: AgentNodeReport[], reporters: ReadonlyMap<string, { networkId: string }>) {
   const byNetwork = new Map<string, string[]>();
   for (const report of reports) {
     if (!report.probes?.length) continue;

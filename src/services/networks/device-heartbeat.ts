@@ -4,24 +4,9 @@ import { domainError } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { unwrap } from "../../lib/write-result";
 import { type DeviceActor, deviceAccess } from "./device-access";
-import type { TunnelObservation } from "../../objects/network/client";
-import type { PeerDelta } from "../../objects/network/client";
+import type { Heartbeat } from "../../wire/heartbeat";
 import { publicHostOf } from "../../core/net/public-host";
 import { networkWriter } from "../../objects/network/client";
-
-/**
- * A heartbeat: what a device applied, where it is, its tunnels (the full list in `peers`, or a delta in
- * `peerReport`). The one shape of it: schemas/heartbeat.ts validates it (`HeartbeatBody`, also a gateway
- * daemon's report); once admitted, the writer stores an `AdmittedHeartbeat` (operations/heartbeats.ts).
- */
-export interface Heartbeat {
-  appliedRevision: number | null;
-  endpoint?: string | null;
-  /** Its LAN endpoints (docs/nat.md). */
-  localEndpoints?: string[];
-  peers?: TunnelObservation[];
-  peerReport?: PeerDelta;
-}
 
 /**
  * One D1 read (the device's access), then the beat goes to the network's writer, which stores it in its hot
@@ -48,13 +33,9 @@ export async function recordDeviceHeartbeat(
       networkId: network.id,
       nodeId: node.id,
       deviceId: device.id,
-      appliedRevision: report.appliedRevision,
-      endpoint: report.endpoint ?? null,
-      peers: report.peers,
-      ...(report.peerReport ? { peerReport: report.peerReport } : {}),
-      ...(report.localEndpoints ? { localEndpoints: report.localEndpoints } : {}),
-      publicHost: publicHostOf(sourceAddress),
       at: nowIso(),
+      publicHost: publicHostOf(sourceAddress),
+      heartbeat: report,
     }),
   );
   const desiredRevision = Math.max(network.routingRevision, recorded.routingRevision ?? 0);

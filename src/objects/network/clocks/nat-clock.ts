@@ -1,5 +1,6 @@
 import { type Env, getConfig } from "../../../lib/env";
-import { candidateChangesOf, evaluateNatPaths, learnCandidates, type PathReport } from "../operations/nat-paths";
+import type { PathReport } from "../nat/tracker";
+import { candidateChangesOf, evaluateNatPaths, learnCandidates } from "../operations/nat-paths";
 import { natRules } from "../nat/rules";
 import { NatTracker } from "../nat/tracker";
 import type { HeldNetwork } from "../memory/held-network";

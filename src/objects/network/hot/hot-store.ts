@@ -1,6 +1,6 @@
 import { newId } from "../../../lib/ids";
-import type { AdmittedDelta } from "../operations/peer-reports";
-import type { TunnelObservation } from "../operations/observations";
+import type { AdmittedPeerReport } from "../operations/peer-reports";
+import type { ReportedPeer } from "../../../wire/heartbeat";
 import { HOT_SCHEMA } from "./hot-schema";
 
 /** What a heartbeating node last said of itself (hot-schema.ts node_hot). */
@@ -27,7 +27,7 @@ export interface TunnelRow {
 }
 
 /** What a reporter said of its peers: every one (the old full form), a delta, or nothing. */
-export type PeerWrite = { full: TunnelObservation[] } | { delta: AdmittedDelta } | null;
+export type PeerWrite = { full: ReportedPeer[] } | { delta: AdmittedPeerReport } | null;
 
 const NODE_COLUMNS =
   "node_id AS nodeId, last_seen_at AS lastSeenAt, applied_revision AS appliedRevision, reported_endpoint AS reportedEndpoint, peer_report_seq AS peerReportSeq, peer_resync_from AS peerResyncFrom";
@@ -112,7 +112,7 @@ export class HotStore {
     }
   }
 
-  private upsertTunnel(fromNodeId: string, peer: TunnelObservation, at: string) {
+  private upsertTunnel(fromNodeId: string, peer: ReportedPeer, at: string) {
     this.run(
       `INSERT INTO tunnels (from_node_id, peer_public_key, id, last_handshake_at, endpoint, rx_bytes, tx_bytes, reported_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -2,7 +2,7 @@ import type { HeldNetwork } from "../memory/held-network";
 import type { NodeRow } from "../../../db/rows";
 import { isLanEndpoint } from "../../../core/net/public-host";
 import type { NatRules } from "./rules";
-import type { NatTracker, PathObservation } from "./tracker";
+import type { NatTracker, PathReport } from "./tracker";
 
 /** The node columns that hold what the server learned of where it can be reached (docs/nat.md). */
 export type CandidateColumns = Pick<NodeRow, "localEndpoints" | "publicHost" | "observedEndpoint" | "observedAt">;
@@ -34,7 +34,7 @@ export function ownCandidates(node: NodeRow, reported: string[] | undefined, pub
  * stays while reports keep confirming it. The observer that taught it may move it at once, though: its NAT
  * mapping changed (a router rebooted, a flushed conntrack, a new port), and every peer should follow now.
  */
-export function observedCandidates(held: HeldNetwork, tracker: NatTracker, report: PathObservation, now: number, rules: NatRules) {
+export function observedCandidates(held: HeldNetwork, tracker: NatTracker, report: PathReport, now: number, rules: NatRules) {
   const changes: CandidateChanges = new Map();
   const reporter = held.nodes.get(report.nodeId);
   // A device node may hold the gateway role (a server enrolled with wgo), but its heartbeat is still its owner's.

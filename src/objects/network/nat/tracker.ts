@@ -1,11 +1,14 @@
 /** What one report says that paths depend on: the revision its node runs, its handshakes, where it heard each peer. */
-export interface PathObservation {
+export interface PathReport {
   nodeId: string;
   appliedRevision: number | null;
   /** Peers the report carries: handshake time (ms; null: never) and endpoint as WireGuard holds it. */
   peers: { publicKey: string; handshakeAt: number | null; endpoint: string | null }[];
   /** A gateway agent's report (the operator's machine), not a device's heartbeat (its owner's word). */
   fromAgent?: boolean;
+  /** From a device's heartbeat, its own endpoints (docs/nat.md): its LAN's, and the address the beat came from. */
+  localEndpoints?: string[];
+  publicHost?: string | null;
 }
 
 interface Seen {
@@ -39,7 +42,7 @@ export class NatTracker {
     this.startedAt = now;
   }
 
-  observe(report: PathObservation, now: number): void {
+  observe(report: PathReport, now: number): void {
     const seen: Seen = this.nodes.get(report.nodeId) ?? { applied: [], handshakes: new Map(), lastReportAt: now };
     this.nodes.set(report.nodeId, seen);
     seen.lastReportAt = now;

@@ -1,72 +1,83 @@
+import type { AgentNodeReport } from "../../../wire/agent-report";
+import type { Heartbeat } from "../../../wire/heartbeat";
 import type { HotStore } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
-import { type PathReport, pathPeersOf } from "./nat-paths";
-import type { TunnelObservation } from "./observations";
-import { type AdmittedDelta, admitPeerDelta, type PeerDelta } from "./peer-reports";
+import type { PathReport } from "../nat/tracker";
+import { pathPeersOf } from "./nat-paths";
+import { type AdmittedPeerReport, admitPeerReport } from "./peer-reports";
 
-/** What a node says of itself and its tunnels: a device's heartbeat, or a gateway agent's report on one node. */
-export interface NodeReport {
-  nodeId: string;
-  appliedRevision: number | null;
-  /** The endpoint a device reports for itself (null from agents). */
-  endpoint: string | null;
-  /** The old full form: every peer, replacing the node's rows. */
-  peers?: TunnelObservation[] | undefined;
-  /** The delta form, admitted in the writer against the sequence its hot state holds (operations/peer-reports.ts). */
-  peerReport?: PeerDelta;
-  at: string;
-}
-
-/** A heartbeat (device-heartbeat.ts) as it reaches the network's writer, which stores it in its hot state. */
-export interface ReportedHeartbeat extends NodeReport {
+/**
+ * A device's heartbeat as the Worker hands it to the network's writer: the message as its route validated it
+ * (wire/heartbeat.ts), unchanged, and who sent it when. The writer stores it in its hot state.
+ */
+export interface ReceivedHeartbeat {
   networkId: string;
   deviceId: string;
-  /** Its LAN endpoints, and the address the heartbeat came from (docs/nat.md): the writer stores them on change. */
-  localEndpoints?: string[];
-  publicHost?: string | null;
+  nodeId: string;
+  at: string;
+  /** The address the heartbeat came from (docs/nat.md): a hint of the device's NAT's public address. */
+  publicHost: string | null;
+  heartbeat: Heartbeat;
 }
+
+/** A gateway daemon's report on one node (wire/agent-report.ts), unchanged, with when it came and whether the node is public. */
+export interface ReceivedAgentReport {
+  report: AgentNodeReport;
+  at: string;
+  /** The node names its own endpoint: only then does it see its peers' endpoints after NAT (docs/nat.md). */
+  isPublic: boolean;
+}
+
+/** What a node said of itself in either message: the revision it runs and, from a device, its own endpoint. */
+export const selfOfHeartbeat = ({ nodeId, heartbeat }: ReceivedHeartbeat) => ({
+  nodeId,
+  appliedRevision: heartbeat.appliedRevision,
+  reportedEndpoint: heartbeat.endpoint ?? null,
+});
+export const selfOfAgentReport = ({ report }: ReceivedAgentReport) => ({
+  nodeId: report.nodeId,
+  appliedRevision: report.appliedRoutingRevision,
+  reportedEndpoint: null,
+});
 
 const NO_BASE = { peerReportSeq: null, peerResyncFrom: null };
 
 /**
- * Stores a report in the network's hot state (hot/hot-store.ts: the writer's own SQLite, no D1 row) and answers
- * its delta as admitted: null when it carried none or one that does not build on the stored sequence (the
- * answer then asks for a full report). A node removed since the Worker's access read stores nothing.
+ * Stores what a node said (its message's `peers` or `peerReport`) in the network's hot state (hot/hot-store.ts: the
+ * writer's own SQLite, no D1 row) and answers its delta as admitted: null when it carried none or one that does not
+ * build on the stored sequence (the answer then asks for a full report). A node removed since the Worker's access
+ * read stores nothing.
  */
-export function storeReport(hot: HotStore, held: HeldNetwork, beat: NodeReport): AdmittedDelta | null {
-  if (!held.nodes.has(beat.nodeId)) return null;
-  const delta = beat.peerReport ? admitPeerDelta(hot.node(beat.nodeId) ?? NO_BASE, beat.peerReport, beat.at) : null;
-  const peers = delta ? { delta } : beat.peers && !beat.peerReport ? { full: beat.peers } : null;
-  hot.recordReport(
-    beat.nodeId,
-    beat.at,
-    { appliedRevision: beat.appliedRevision, reportedEndpoint: beat.endpoint },
-    peers,
-    (key) => held.nodeWithKey(key) !== undefined,
-  );
+export function storeReport(
+  hot: HotStore,
+  held: HeldNetwork,
+  self: ReturnType<typeof selfOfHeartbeat>,
+  at: string,
+  message: Pick<Heartbeat, "peers" | "peerReport">,
+): AdmittedPeerReport | null {
+  const { nodeId, appliedRevision, reportedEndpoint } = self;
+  if (!held.nodes.has(nodeId)) return null;
+  const delta = message.peerReport ? admitPeerReport(hot.node(nodeId) ?? NO_BASE, message.peerReport, at) : null;
+  const peers = delta ? { delta } : message.peers && !message.peerReport ? { full: message.peers } : null;
+  hot.recordReport(nodeId, at, { appliedRevision, reportedEndpoint }, peers, (key) => held.nodeWithKey(key) !== undefined);
   return delta;
 }
 
 /** What a heartbeat says of paths across NAT (operations/nat-paths.ts). */
-export const heartbeatPathReport = (beat: ReportedHeartbeat, delta: AdmittedDelta | null): PathReport => ({
+export const heartbeatPathReport = (beat: ReceivedHeartbeat, delta: AdmittedPeerReport | null): PathReport => ({
   nodeId: beat.nodeId,
-  appliedRevision: beat.appliedRevision,
-  peers: pathPeersOf(beat.peerReport ? undefined : beat.peers, delta),
-  ...(beat.localEndpoints ? { localEndpoints: beat.localEndpoints } : {}),
-  publicHost: beat.publicHost ?? null,
+  appliedRevision: beat.heartbeat.appliedRevision,
+  peers: pathPeersOf(beat.heartbeat.peerReport ? undefined : beat.heartbeat.peers, delta),
+  ...(beat.heartbeat.localEndpoints ? { localEndpoints: beat.heartbeat.localEndpoints } : {}),
+  publicHost: beat.publicHost,
 });
-
-/** A gateway agent's report on one node, and whether that node is public (it names an endpoint). */
-export interface AgentNodeReport extends NodeReport {
-  isPublic: boolean;
-}
 
 /**
  * What an agent's report says of paths: only a public gateway sees its peers' endpoints after NAT, so only
  * its reports that carry some teach anything (docs/nat.md).
  */
-export function agentPathReport(report: AgentNodeReport, delta: AdmittedDelta | null): PathReport | null {
+export function agentPathReport({ report, isPublic }: ReceivedAgentReport, delta: AdmittedPeerReport | null): PathReport | null {
   const peers = pathPeersOf(report.peerReport ? undefined : report.peers, delta);
-  if (!report.isPublic || !peers.some((peer) => peer.endpoint)) return null;
-  return { nodeId: report.nodeId, appliedRevision: report.appliedRevision, fromAgent: true, peers };
+  if (!isPublic || !peers.some((peer) => peer.endpoint)) return null;
+  return { nodeId: report.nodeId, appliedRevision: report.appliedRoutingRevision, fromAgent: true, peers };
 }

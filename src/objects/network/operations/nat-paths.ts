@@ -8,9 +8,9 @@ import { type HeldNetwork, pairKey } from "../memory/held-network";
 import { decidePairs, type PairMove } from "../nat/decide";
 import { type CandidateChanges, changesEndpoints, expiredCandidates, nextExpiryAt, observedCandidates, ownCandidates } from "../nat/learn";
 import { type NatRules, natRules } from "../nat/rules";
-import type { NatTracker, PathObservation } from "../nat/tracker";
-import type { TunnelObservation } from "./observations";
-import type { AdmittedDelta } from "./peer-reports";
+import type { NatTracker, PathReport } from "../nat/tracker";
+import type { ReportedPeer } from "../../../wire/heartbeat";
+import type { AdmittedPeerReport } from "./peer-reports";
 import type { NodeRow, RelayedPairRow } from "../../../db/rows";
 import { bumpRoutingRevision } from "../state";
 
@@ -18,18 +18,12 @@ import { bumpRoutingRevision } from "../state";
 export const OWN_CHANGE_MS = 30_000;
 
 /** A report's peers, in either form (the full list, or an accepted delta's changes), as paths need them. */
-export const pathPeersOf = (peers: TunnelObservation[] | undefined, delta: AdmittedDelta | null | undefined): PathObservation["peers"] =>
+export const pathPeersOf = (peers: ReportedPeer[] | undefined, delta: AdmittedPeerReport | null | undefined): PathReport["peers"] =>
   [...(peers ?? []), ...(delta?.changed ?? [])].map((peer) => ({
     publicKey: peer.publicKey,
     handshakeAt: peer.lastHandshakeAt ? Date.parse(peer.lastHandshakeAt) : null,
     endpoint: peer.endpoint ?? null,
   }));
-
-/** A report's path facts plus, from a device's heartbeat, its own endpoints (docs/nat.md). */
-export interface PathReport extends PathObservation {
-  localEndpoints?: string[];
-  publicHost?: string | null;
-}
 
 /**
  * What reports teach (docs/nat.md), worked out outside the writer's queue against the held network: the tracker

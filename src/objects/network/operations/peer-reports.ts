@@ -1,4 +1,4 @@
-import type { TunnelObservation } from "./observations";
+import type { PeerReport, PeerReportAnswer, ReportedPeer } from "../../../wire/heartbeat";
 
 /**
  * Delta peer reports (docs/scale.md "Peer reports"). A node with thousands of peers cannot send them all
@@ -9,14 +9,6 @@ import type { TunnelObservation } from "./observations";
  * `resync` and the node sends a full report: `base: null`, every peer with a handshake or bytes, over
  * as many pages as it needs; when its last page lands, the rows it did not touch (peers gone meanwhile) go.
  */
-export interface PeerDelta {
-  base: number | null;
-  /** [publicKey, handshake in Unix seconds (0: never), rxBytes, txBytes, endpoint?] */
-  changed: [string, number, number, number, string?][];
-  removed: string[];
-  more: boolean;
-}
-
 /** What the node's hot row says of its reports (hot/hot-store.ts NodeHot), read in the writer. */
 export interface PeerReportBase {
   peerReportSeq: number | null;
@@ -24,8 +16,8 @@ export interface PeerReportBase {
 }
 
 /** A delta the server accepted, as the write needs it (plain data: it crosses to the network's writer). */
-export interface AdmittedDelta {
-  changed: TunnelObservation[];
+export interface AdmittedPeerReport {
+  changed: ReportedPeer[];
   removed: string[];
   seq: number;
   /** The start of the full report under way (this one's time when it starts one); null when none is. */
@@ -34,10 +26,8 @@ export interface AdmittedDelta {
   completes: boolean;
 }
 
-export type PeerReportAnswer = { seq: number; resync: false } | { seq: null; resync: true };
-
 /** Accepts a delta that builds on what the server holds (or starts a full report); anything else asks for a resync. */
-export function admitPeerDelta(node: PeerReportBase, delta: PeerDelta, now: string): AdmittedDelta | null {
+export function admitPeerReport(node: PeerReportBase, delta: PeerReport, now: string): AdmittedPeerReport | null {
   const starts = delta.base === null;
   if (!starts && delta.base !== node.peerReportSeq) return null;
   const resyncFrom = starts ? now : node.peerResyncFrom;
@@ -58,5 +48,5 @@ export function admitPeerDelta(node: PeerReportBase, delta: PeerDelta, now: stri
   };
 }
 
-export const peerReportAnswer = (admitted: AdmittedDelta | null): PeerReportAnswer =>
+export const peerReportAnswer = (admitted: AdmittedPeerReport | null): PeerReportAnswer =>
   admitted ? { seq: admitted.seq, resync: false } : { seq: null, resync: true };

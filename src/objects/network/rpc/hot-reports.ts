@@ -1,7 +1,15 @@
 import { capture, unwrap, type WriteResult } from "../../../lib/write-result";
 import type { NetworkHot } from "../hot/network-hot";
 import { queryTunnels, type TunnelQuery } from "../hot/tunnel-query";
-import { type AgentNodeReport, agentPathReport, heartbeatPathReport, type ReportedHeartbeat, storeReport } from "../operations/heartbeats";
+import {
+  agentPathReport,
+  heartbeatPathReport,
+  type ReceivedAgentReport,
+  type ReceivedHeartbeat,
+  selfOfAgentReport,
+  selfOfHeartbeat,
+  storeReport,
+} from "../operations/heartbeats";
 import { peerReportAnswer } from "../operations/peer-reports";
 import { appliedRevisions, noteIssued, noteReports } from "../views/config-currency";
 import { nodePaths } from "../views/node-paths";
@@ -39,35 +47,37 @@ export class HotReports {
     return { held: copy, hot: await this.hot.open(this.writes.db, networkId) };
   }
 
-  heartbeat(beat: ReportedHeartbeat) {
+  heartbeat(beat: ReceivedHeartbeat) {
     return capture(async () => {
       const { held, hot } = await this.openForReport(beat.networkId);
-      const delta = storeReport(hot, held, beat);
-      noteReports(this.hot.configs, this.writes.memory.topologies, held, [beat]);
+      const self = selfOfHeartbeat(beat);
+      const delta = storeReport(hot, held, self, beat.at, beat.heartbeat);
+      noteReports(this.hot.configs, this.writes.memory.topologies, held, [self]);
       await unwrap(this.nat.observe(beat.networkId, [heartbeatPathReport(beat, delta)], held));
       await this.presence.noticeReport(beat.networkId, beat.nodeId);
       // What the beat taught (its own endpoints) may have moved the revision: the answer names the one after it.
       return {
         routingRevision: this.writes.memory.heldRoutingRevision(),
-        ...(beat.peerReport ? { peerReport: peerReportAnswer(delta) } : {}),
+        ...(beat.heartbeat.peerReport ? { peerReport: peerReportAnswer(delta) } : {}),
       };
     });
   }
 
-  agentReports(networkId: string, reports: AgentNodeReport[]) {
+  agentReports(networkId: string, reports: ReceivedAgentReport[]) {
     return capture(async () => {
       const { held, hot } = await this.openForReport(networkId);
+      const selves = reports.map(selfOfAgentReport);
       // When each node was heard before this report: one not heard for a while may be the member a pool waits for.
-      const before = new Map(hot.nodes(reports.map((report) => report.nodeId)).map((row) => [row.nodeId, row.lastSeenAt]));
-      const deltas = reports.map((report) => storeReport(hot, held, report));
-      noteReports(this.hot.configs, this.writes.memory.topologies, held, reports);
+      const before = new Map(hot.nodes(selves.map((self) => self.nodeId)).map((row) => [row.nodeId, row.lastSeenAt]));
+      const deltas = reports.map((received, index) => storeReport(hot, held, selves[index]!, received.at, received.report));
+      noteReports(this.hot.configs, this.writes.memory.topologies, held, selves);
       const paths = reports.flatMap((report, index) => agentPathReport(report, deltas[index] ?? null) ?? []);
       if (paths.length > 0) await unwrap(this.nat.observe(networkId, paths, held));
       await this.presence.noticeReport(networkId); // their tunnels reach /metrics through the check
-      return reports.map((report, index) => ({
-        nodeId: report.nodeId,
+      return selves.map(({ nodeId }, index) => ({
+        nodeId,
         peerReport: peerReportAnswer(deltas[index] ?? null),
-        seenBefore: before.get(report.nodeId) ?? null,
+        seenBefore: before.get(nodeId) ?? null,
       }));
     });
   }

@@ -2,13 +2,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { insertWhere } from "../../../db/insert-where";
 import { forwardingProbes, nodes } from "../../../db/schema";
-
-/** One probe result from a report: did `target` answer over the route through `acrossNodeId`. */
-export interface ProbeResult {
-  acrossNodeId: string;
-  target: string;
-  ok: boolean;
-}
+import type { ProbeResult } from "../../../wire/agent-report";
 
 /** Where each reporting node's results go: the node probed across and the prober, after the checks below. */
 interface Accepted {
