@@ -1,7 +1,7 @@
 // Delta sync, the pure part: a ConfigDelta (what changed since the revision the device holds) applied
 // to the held NodeConfig gives the config the server would serve at the new revision, wg-quick text
 // included, byte for byte. So this file renders that text the way the server does
-// (src/services/networks/routing/wg-quick.ts; cli/ shares no code with the Worker, hence the copy).
+// (src/core/routing/wg-quick.ts; cli/ shares no code with the Worker, hence the copy).
 import { parsePrefix } from "./cidr.mjs";
 import { OperationError } from "./errors.mjs";
 import { applyInboundPatch } from "./filter-patch.mjs";

@@ -6,7 +6,7 @@
 // candidates and hands one to a peer that comes from the same public address.
 import { isIP } from "node:net";
 
-/** The server's cap (src/schemas/heartbeat.ts). */
+/** The server's cap (src/wire/heartbeat.ts). */
 export const MAX_LOCAL_ENDPOINTS = 8;
 
 /** Addresses no other machine can reach this one at: loopback, link-local, unspecified, multicast. */

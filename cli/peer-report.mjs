@@ -12,7 +12,7 @@
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** What one page's lists may take, leaving room for the rest of the body (revisions, endpoint, probes). */
 export const PAGE_BUDGET_BYTES = 56 * 1024;
-/** The server's cap on each list of a page (src/schemas/heartbeat.ts PEER_REPORT_MAX). */
+/** The server's cap on each list of a page (src/wire/heartbeat.ts PEER_REPORT_MAX). */
 const PAGE_MAX_ENTRIES = 1000;
 /** A report longer than this many pages is cut short: the next beat continues from what was accepted. */
 export const MAX_PAGES = 40;

@@ -98,8 +98,34 @@ for (const doc of docs) {
   });
 }
 
+// Code comments name files too (`hot/hot-store.ts`, `write-runner.ts`): each must exist, relative to the file's own
+// folder or one above it, to a root folder, or (a bare name) somewhere in the file's own room (its top folder under
+// src/, or cli/). JSON and SQL names count only with a folder (`agent.json` is a file wgo writes on a gateway).
+const COMMENT = /\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
+const COMMENT_PATH = /(?<![\w./@-])((?:[\w.-]+\/)*[\w-]+\.(?:tsx?|mjs|md|sql|json))(?![\w/-])/g;
+/** Files outside the repository that comments may name: the shared design contract and specification. */
+const OUTSIDE = new Set(["DESIGN.md", "STYLE.md", "TOOLCHAIN.md", "api-spec.md"]);
+const codeFiles = ["src", "cli"].flatMap((dir) => listFiles(dir)).filter((file) => /\.(tsx?|mjs)$/.test(file));
+const roomOf = (file) => file.match(/^(src\/(?:objects\/)?[^/]+|cli)/)?.[1] ?? file;
+const basenames = new Map();
+for (const file of codeFiles) {
+  const name = file.split("/").at(-1);
+  basenames.set(name, [...(basenames.get(name) ?? []), file]);
+}
+for (const file of codeFiles) {
+  const folders = file.split("/").slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join("/"));
+  for (const comment of read(file).match(COMMENT) ?? []) {
+    for (const [, path] of comment.matchAll(COMMENT_PATH)) {
+      if (OUTSIDE.has(path) || (!path.includes("/") && /\.(json|sql)$/.test(path))) continue;
+      const bare = !path.includes("/") && (basenames.get(path) ?? []).some((other) => other.startsWith(`${roomOf(file)}/`));
+      const found = bare || [...folders, "", "src", "test", "cli", "docs"].some((base) => existsSync(join(ROOT, base, path)));
+      if (!found) problems.push(`${file}: a comment names ${path}, which does not exist`);
+    }
+  }
+}
+
 if (problems.length) {
   console.error(`${problems.length} reference(s) in the docs name nothing that exists:\n${problems.join("\n")}`);
   process.exit(1);
 }
-console.log(`docs: ${docs.length} files checked; every file, route, npm script and variable they name exists`);
+console.log(`docs: ${docs.length} files checked; every file, route, npm script and variable they name exists; so does every file the comments of ${codeFiles.length} code files name`);

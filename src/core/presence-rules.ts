@@ -2,7 +2,7 @@ import type { Config } from "../lib/env";
 
 /**
  * Instants presence is judged against (ISO strings of one format sort as time): the network's object judges its
- * device nodes (presence-clock.ts), the minute cron every other node (src/scheduled), by the same rules.
+ * device nodes (objects/network/clocks/presence-clock.ts), the minute cron every other node (src/scheduled), by the same rules.
  */
 export function cutoffs(config: Pick<Config, "OFFLINE_AFTER_SECONDS" | "DRIFT_AFTER_SECONDS">, now: Date) {
   const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000).toISOString();

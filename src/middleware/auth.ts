@@ -38,7 +38,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
  * disabling and role changes take effect at once for writes, which wait for it before they start. For
  * reads it runs concurrently with the handler and a failed check replaces whatever the handler produced
  * with 401 (reads have no side effects, so nothing leaks and nothing changes); a session found live a
- * moment ago in this isolate skips the read (session-cache.ts).
+ * moment ago in this isolate skips the read (services/auth/session-cache.ts).
  */
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   const principal = await userPrincipal(c);
@@ -53,7 +53,7 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
  * requireUser for routes whose writes the network's writer authorises (the `userWrites` guard): it checks
  * the session in the read that finds the caller's role, or takes a caller a committed batch proved and
  * leaves the check to the write's batch, whose guard re-checks session and role as it commits
- * (objects/network/authority/write-access.ts, acting-authority.ts). A write through it costs no session read here;
+ * (objects/network/authority/write-access.ts, objects/network/authority/acting-authority.ts). A write through it costs no session read here;
  * every handler on that guard hands its caller to the writer. Reads are checked as requireUser checks them.
  */
 export const requireUserForWriter: MiddlewareHandler<AppEnv> = async (c, next) => {

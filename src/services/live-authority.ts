@@ -6,7 +6,7 @@ import type { UserPrincipal } from "../lib/types";
  * Conditions on someone's authority as it stands when a statement runs, for conditional writes
  * (db/insert-where.ts, UPDATE … WHERE). A write that carries one inside its own batch cannot be committed
  * for a user whose access ended first: removal, disabling, deletion and demotion commit their change and
- * only then remove devices (services/device-lifecycle.ts), so whatever interleaving, a device either
+ * only then remove devices (services/networks/device-lifecycle.ts), so whatever interleaving, a device either
  * exists when that removal looks for it or is refused by its own condition.
  */
 

@@ -10,7 +10,7 @@ import * as rows from "./network-rows";
  * and written here, one at a time. It keeps no durable storage (its writes go to D1), so it has its own class
  * and binding (GROUP_WRITER) rather than sharing the network writer's. A network's writer may call its
  * group's, never the reverse, so the two cannot deadlock. It runs its writes through the network writer's
- * run loop and commit (the one writer machinery: objects/network/runner/, commit.ts).
+ * run loop and commit (the one writer machinery: objects/network/runner/, objects/network/commit.ts).
  */
 export class GroupWriter extends DurableObject<Env> {
   private readonly writes = new WriteRunner(this.env, this.ctx);

@@ -21,7 +21,7 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   return c.json(await unwrap(networkWriter(c.env, network.id).readAccessPolicy(network.id)), 200);
 };
 
-/** The writer authorises the caller (write-access.ts), session included, as it does policy writes (the userWrites guard). */
+/** The writer authorises the caller (objects/network/authority/write-access.ts), session included, as it does policy writes (the userWrites guard). */
 export const put: AppRouteHandler<typeof routes.put> = async (c) => {
   const ifMatch = revisionOf(c.req.valid("header")["if-match"]);
   const caller = userOf(c);

@@ -17,7 +17,7 @@ const SCALAR_CONFIGURATION = {
 };
 
 /**
- * The page's own policy (security-headers.ts keeps it instead of the API's `default-src 'none'`): scripts
+ * The page's own policy (middleware/security-headers.ts keeps it instead of the API's `default-src 'none'`): scripts
  * only from this origin, requests only to this origin (the document, and "Test request" to this API),
  * nothing of another origin at all, never framed.
  * style-src needs 'unsafe-inline': Scalar (Vue) injects <style> elements and style attributes at run time,

@@ -20,7 +20,7 @@ export const paths: AppRouteHandler<typeof routes.paths> = async (c) => {
   return c.json(await unwrap(networkWriter(c.env, access.node.networkId).readPaths(access.node.networkId, nodeId, seen)), 200);
 };
 
-/** As the device's own requests are checked (device-access.ts): its node only, while its owner still holds devices. */
+/** As the device's own requests are checked (services/networks/device-access.ts): its node only, while its owner still holds devices. */
 function ownNode(standing: DeviceStanding | null, nodeId: string) {
   if (!standing || standing.node.id !== nodeId) throw notFound("Node");
   if (!standing.ownerHolds) throw unauthorized("The device's owner no longer has access to this network");

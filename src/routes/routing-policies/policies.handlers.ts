@@ -13,7 +13,7 @@ import { networkWriter } from "../../objects/network/client";
 import type * as routes from "./policies.routes";
 import { presentPolicy } from "./policies.schemas";
 
-/** Writes: the network's writer checks the caller's session and role (write-access.ts); the Worker reads neither. */
+/** Writes: the network's writer checks the caller's session and role (objects/network/authority/write-access.ts); the Worker reads neither. */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const caller = userOf(c);
   const networkId = await networkForWrite(c.var.db, c.req.valid("param").id, caller);

@@ -11,7 +11,7 @@ import { networkWriter } from "../../objects/network/client";
 /**
  * A gateway daemon's PUT of one node's key and servesDns. This only finds the node's network (whose
  * writer runs the change); whether the node is the agent's to change is decided in the writer's write
- * (operations/gateway-agent.ts), so a node that moves to another gateway meanwhile is refused there.
+ * (objects/network/operations/gateway-agent.ts), so a node that moves to another gateway meanwhile is refused there.
  */
 export async function putAgentNodeState(
   env: Env,

@@ -162,7 +162,7 @@ function peerPathStatements(db: Db, now: Date) {
       .select({ networkId: relayedPairs.networkId, pairs: int(sql`count(*)`, "pairs") })
       .from(relayedPairs)
       // Pairs the topology still carries: the relay still relays, both ends still only dial out and are no
-      // gateways (routing/relays.ts; a pair the access policy denies is the one case only the writer knows).
+      // gateways (core/routing/relays.ts; a pair the access policy denies is the one case only the writer knows).
       .where(
         sql`${relayedPairs.relayNodeId} is not null
           and exists (select 1 from ${nodes} where ${nodes.id} = ${relayedPairs.relayNodeId} and ${nodes.relay} = 1 and ${nodes.isGateway} = 1)

@@ -12,7 +12,7 @@ import { networkWriter } from "../../objects/network/client";
  * One D1 read (the device's access), then the beat goes to the network's writer, which stores it in its hot
  * state (objects/network/hot/: the object's own SQLite, no D1 row). The answer comes after the write, so
  * the device (and its owner) read it back. A delta peer report is checked there against the sequence the hot
- * state holds (operations/peer-reports.ts); one that does not build on it is not stored and the answer asks
+ * state holds (objects/network/operations/peer-reports.ts); one that does not build on it is not stored and the answer asks
  * for a full report.
  */
 export async function recordDeviceHeartbeat(

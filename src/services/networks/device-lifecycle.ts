@@ -48,7 +48,7 @@ export async function removeDevicesOf(env: Env, db: Db, userId: string, scope?: 
 
 /**
  * A user's role in a group changed, or they joined it, and they keep their devices there: each network of
- * the group where they hold one re-reads whose those devices are (operations/device-owners.ts), so `user:`
+ * the group where they hold one re-reads whose those devices are (objects/network/operations/device-owners.ts), so `user:`
  * and `role:` selectors follow. Called after the change committed: an enrolment committed before is
  * found here, one committing after reads the new role in its own batch.
  */

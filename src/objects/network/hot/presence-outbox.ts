@@ -80,7 +80,7 @@ export function transitionStatements(db: Db, change: PresenceChange, ownerId: st
   };
 }
 
-/** The network's /metrics row (schema network-hot-stats.ts), written while the network exists. */
+/** The network's /metrics row (db/schema/network-hot-stats.ts), written while the network exists. */
 export function statsStatement(db: Db, networkId: string, stats: HotStats, computedAt: string) {
   const values = { ...stats, computedAt };
   return insertWhere(

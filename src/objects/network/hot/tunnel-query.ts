@@ -2,12 +2,12 @@ import type { CursorPosition } from "../../../lib/pagination";
 import type { HeldNetwork } from "../memory/held-network";
 import type { HotStore, TunnelRow } from "./hot-store";
 
-/** What a reader asks of one network's tunnels (views/tunnel-list.ts). */
+/** What a reader asks of one network's tunnels (services/networks/views/tunnel-list.ts). */
 export interface TunnelQuery {
   /** Tunnels reported by, or leading to, this node. */
   nodeId?: string;
   /**
-   * Device nodes whose detail the reader may see (device-node-privacy.ts): null, every one (managers, platform
+   * Device nodes whose detail the reader may see (services/networks/device-node-privacy.ts): null, every one (managers, platform
    * admins); else their own devices. A tunnel shows when its reporter is one of them, or when neither end is
    * another member's device.
    */

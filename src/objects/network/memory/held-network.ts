@@ -13,7 +13,7 @@ import type { NetworkState } from "../state";
  *
  * Heartbeat columns of the node rows (lastSeenAt, applied revisions) are written outside the writer and
  * are stale here by design; nothing served comes from them (a route that answers with a node the writer
- * changed lays them over from the row it read: views/node-reports.ts `keepReported`).
+ * changed lays them over from the row it read: services/networks/views/node-reports.ts `keepReported`).
  */
 export class HeldNetwork {
   network: NetworkRow;

@@ -39,7 +39,7 @@ export class TopologyCache {
 
   /**
    * What an access-only change left alone between a kept revision and the current one, shared by every
-   * delta read between the two (routing/access-change.ts).
+   * delta read between the two (core/routing/access-change.ts).
    */
   accessChange(older: Topology, current: Topology): AccessChange {
     const known = this.changes.get(older);

@@ -108,7 +108,7 @@ export class WriteRunner {
     await this.confirmCopy();
   }
 
-  /** A copy taken without reading D1 that D1 no longer agrees with: the write runs again alone (memory.ts). */
+  /** A copy taken without reading D1 that D1 no longer agrees with: the write runs again alone (memory/network-memory.ts). */
   private async confirmCopy() {
     if (!(await this.memory.confirmUnchecked(this.db))) throw new RetryAlone();
   }

@@ -13,7 +13,7 @@ export type CandidateSource = "configured" | "observed" | "local" | "public";
  * direct when the node's last report shows a handshake with the peer in WireGuard's 180 s; unknown otherwise.
  * The endpoint is where the node's WireGuard last heard the peer from, else what its config names. The node's
  * own candidates say where others are told to find it. `reported`: the node's tunnel rows (the writer's hot state). `devicePeersSeen`
- * (device-node-privacy.ts): null, every peer; else the device peers the reader may see (other devices' entries
+ * (services/networks/device-node-privacy.ts): null, every peer; else the device peers the reader may see (other devices' entries
  * are left out, as GET /tunnels leaves out tunnels leading to them).
  */
 export function nodePaths(

@@ -74,7 +74,7 @@ export async function loadRuntimeStatus(
     unwrap(networkWriter(env, network.id).readAppliedRevisions(network.id)),
   ]);
   // What nodes applied is what they last reported, which their network's object holds (objects/network/hot/), or
-  // the desired revision when their config then is the one they need now (config-currency.ts).
+  // the desired revision when their config then is the one they need now (objects/network/views/config-currency.ts).
   const applied = new Map(reports.map((report) => [report.nodeId, report.appliedRevision]));
   const reported = rows.map((row) => (applied.has(row.id) ? { ...row, appliedRoutingRevision: applied.get(row.id)! } : row));
   const hidden = new Set(
