@@ -113,7 +113,10 @@ for (const file of codeFiles) {
   basenames.set(name, [...(basenames.get(name) ?? []), file]);
 }
 for (const file of codeFiles) {
-  const folders = file.split("/").slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join("/"));
+  const folders = file
+    .split("/")
+    .slice(0, -1)
+    .map((_, i, parts) => parts.slice(0, i + 1).join("/"));
   for (const comment of read(file).match(COMMENT) ?? []) {
     for (const [, path] of comment.matchAll(COMMENT_PATH)) {
       if (OUTSIDE.has(path) || (!path.includes("/") && /\.(json|sql)$/.test(path))) continue;
@@ -128,4 +131,6 @@ if (problems.length) {
   console.error(`${problems.length} reference(s) in the docs name nothing that exists:\n${problems.join("\n")}`);
   process.exit(1);
 }
-console.log(`docs: ${docs.length} files checked; every file, route, npm script and variable they name exists; so does every file the comments of ${codeFiles.length} code files name`);
+console.log(
+  `docs: ${docs.length} files checked; every file, route, npm script and variable they name exists; so does every file the comments of ${codeFiles.length} code files name`,
+);

@@ -53,7 +53,7 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
  * requireUser for routes whose writes the network's writer authorises (the `userWrites` guard): it checks
  * the session in the read that finds the caller's role, or takes a caller a committed batch proved and
  * leaves the check to the write's batch, whose guard re-checks session and role as it commits
- * (objects/network/authority/write-access.ts, objects/network/authority/acting-authority.ts). A write through it costs no session read here;
+ * (objects/network/authority/write-authority.ts, objects/network/authority/acting-authority.ts). A write through it costs no session read here;
  * every handler on that guard hands its caller to the writer. Reads are checked as requireUser checks them.
  */
 export const requireUserForWriter: MiddlewareHandler<AppEnv> = async (c, next) => {

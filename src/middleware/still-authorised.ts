@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { unauthorized } from "../lib/errors";
 import type { AppEnv } from "../lib/types";
 import { sha256 } from "../services/auth/tokens";
-import { readDevice } from "../services/networks/device-access";
+import { readDevice } from "../services/networks/device-authorization";
 import { liveAgent } from "./agent-auth";
 import { bearerToken, sessionIsLive } from "./auth";
 

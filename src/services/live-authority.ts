@@ -98,7 +98,7 @@ export const isPlatformAdmin = (userId: string): SQL =>
   sql`exists (select 1 from users u where u.id = ${userId} and u.disabled_at is null and u.platform_role = 'admin')`;
 
 /**
- * Who asks for a write the network's writer authorises itself: what services/access.ts decides a role from, and
+ * Who asks for a write the network's writer authorises itself: what services/authorization.ts decides a role from, and
  * the session it came with. With `sessionId` the writer checks the session too, in the read that finds the role:
  * routes on the `userWrites` guard leave it to the writer (middleware/auth.ts).
  */

@@ -1,5 +1,5 @@
-// Policy writes are authorised inside the network's writer (objects/network/authority/write-access.ts): its one read
-// of the network row carries the caller's role (404 / 403 as services/access.ts answers), and the batch
+// Policy writes are authorised inside the network's writer (objects/network/authority/write-authority.ts): its one read
+// of the network row carries the caller's role (404 / 403 as services/authorization.ts answers), and the batch
 // re-checks that the caller still manages the network (live-authority.ts), so authority that ended after
 // the read (here: a user disabled while still an admin of the group, sent straight to the writer as a request
 // authenticated before the disabling would be) changes nothing.

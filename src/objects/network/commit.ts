@@ -46,7 +46,7 @@ export interface WriterContext {
   staging?: Staging;
   /** Callers a committed batch proved (authority/kept-authority.ts): absent, every managed write reads its caller. */
   kept?: KeptAuthority;
-  /** Set by a write let through on kept authority (write-access.ts): proven by its guarded batch, else checked before it answers. */
+  /** Set by a write let through on kept authority (write-authority.ts): proven by its guarded batch, else checked before it answers. */
   owed?: OwedCheck;
   /** Set once the write's batch carries the acting user's guard: whatever it answers, that batch decided its authority. */
   guarded?: boolean;

@@ -76,7 +76,7 @@ export class DirectoryReads {
 
   /**
    * The caller's role in the group (null: none), and whether the session it wrote with is live (true when
-   * it names none): the write's access check in the writer (write-access.ts), one row.
+   * it names none): the write's access check in the writer (write-authority.ts), one row.
    */
   caller(groupId: string, caller: WriteCaller): Promise<CallerStanding> {
     return this.once(`caller ${groupId} ${caller.userId} ${caller.sessionId ?? ""}`, async () => {

@@ -21,7 +21,7 @@ import type { NetworkChanges } from "../group/client";
 import * as nodes from "./operations/nodes";
 import * as policies from "./operations/policies";
 import type { NodeRow } from "../../db/rows";
-import type { WriteCaller } from "./authority/write-access";
+import type { WriteCaller } from "./authority/write-authority";
 import { evaluatePoolsNow } from "./operations/pool-failover";
 import { viaGroupWriter } from "./via-group-writer";
 import { POOL_CHECK_MS } from "./clocks/pool-clock";
@@ -51,7 +51,7 @@ export class NetworkWriter extends DurableObject<Env> {
   }
 
   /**
-   * Node and DNS writes authorise `caller` in the writer (write-access.ts), like policy writes; without one
+   * Node and DNS writes authorise `caller` in the writer (write-authority.ts), like policy writes; without one
    * (tests, the system) the Worker checked it and the batch's guard re-checks it.
    */
   createNode(networkId: string, input: nodes.NodeInput, audit?: AuditContext, caller?: WriteCaller) {

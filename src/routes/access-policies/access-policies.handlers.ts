@@ -3,7 +3,7 @@ import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
-import { networkAccess } from "../../services/access";
+import { authorizeNetwork } from "../../services/authorization";
 import { networkWriter } from "../../objects/network/client";
 import { networkForWrite } from "../../services/networks/write-routing";
 import type * as routes from "./access-policies.routes";
@@ -17,11 +17,11 @@ function revisionOf(header: string | undefined): number | null {
 }
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  const { network } = await authorizeNetwork(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json(await unwrap(networkWriter(c.env, network.id).readAccessPolicy(network.id)), 200);
 };
 
-/** The writer authorises the caller (objects/network/authority/write-access.ts), session included, as it does policy writes (the userWrites guard). */
+/** The writer authorises the caller (objects/network/authority/write-authority.ts), session included, as it does policy writes (the userWrites guard). */
 export const put: AppRouteHandler<typeof routes.put> = async (c) => {
   const ifMatch = revisionOf(c.req.valid("header")["if-match"]);
   const caller = userOf(c);
@@ -37,16 +37,16 @@ export const put: AppRouteHandler<typeof routes.put> = async (c) => {
  * for members and viewers, 404 for strangers); the document itself stays readable by every reader.
  */
 export const preview: AppRouteHandler<typeof routes.preview> = async (c) => {
-  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
+  const { network } = await authorizeNetwork(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   return c.json(await unwrap(networkWriter(c.env, network.id).previewAccessPolicy(network.id, c.req.valid("json"))), 200);
 };
 
 export const check: AppRouteHandler<typeof routes.check> = async (c) => {
-  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
+  const { network } = await authorizeNetwork(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   return c.json(await unwrap(networkWriter(c.env, network.id).checkAccess(network.id, c.req.valid("query"))), 200);
 };
 
 export const sources: AppRouteHandler<typeof routes.sources> = async (c) => {
-  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "manage");
+  const { network } = await authorizeNetwork(c.var.db, userOf(c), c.req.valid("param").id, "manage");
   return c.json(await unwrap(networkWriter(c.env, network.id).accessSources(network.id, c.req.valid("query").dst)), 200);
 };

@@ -16,5 +16,5 @@ export const accessPoliciesRouter = createRouter()
       .openapi(revisionRoutes.list, revisionHandlers.list)
       .openapi(revisionRoutes.read, revisionHandlers.read),
   )
-  // The PUT: the network's writer checks the caller's session and role (objects/network/authority/write-access.ts).
+  // The PUT: the network's writer checks the caller's session and role (objects/network/authority/write-authority.ts).
   .route("/", guardedRouter("userWrites").openapi(routes.put, handlers.put));

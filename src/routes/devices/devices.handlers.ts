@@ -3,7 +3,7 @@ import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
-import { deviceAccess } from "../../services/networks/device-access";
+import { authorizeDevice } from "../../services/networks/device-authorization";
 import type { NodeHot } from "../../objects/network/client";
 import { keepReported, reportsOf, withReport } from "../../services/networks/views/node-reports";
 import { listDevices } from "../../services/networks/views/pages";
@@ -36,14 +36,14 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   // Independent reads: the access check and the threshold go together.
   const [{ device, node }, offline] = await Promise.all([
-    deviceAccess(c.var.db, userOf(c), c.req.valid("param").id),
+    authorizeDevice(c.var.db, userOf(c), c.req.valid("param").id),
     offlineAfterSeconds(c.env, c.var.db),
   ]);
   return c.json(presentReported(device, node, (await reportsOf(c.env, [node])).get(node.id), offline), 200);
 };
 
 export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
-  const { device, node: before } = await deviceAccess(c.var.db, userOf(c), c.req.valid("param").id);
+  const { device, node: before } = await authorizeDevice(c.var.db, userOf(c), c.req.valid("param").id);
   const written = await unwrap(
     networkWriter(c.env, device.networkId).renameDevice(device.networkId, device.nodeId, c.req.valid("json").name, auditOf(c, 200)),
   );
@@ -53,18 +53,18 @@ export const rename: AppRouteHandler<typeof routes.rename> = async (c) => {
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { device } = await deviceAccess(c.var.db, userOf(c), c.req.valid("param").id);
+  const { device } = await authorizeDevice(c.var.db, userOf(c), c.req.valid("param").id);
   await unwrap(networkWriter(c.env, device.networkId).removeDevice(device.networkId, device.id, auditOf(c, 204)));
   return c.body(null, 204);
 };
 
 export const getRouting: AppRouteHandler<typeof routes.getRouting> = async (c) => {
-  const { node } = await deviceAccess(c.var.db, userOf(c), c.req.valid("param").id);
+  const { node } = await authorizeDevice(c.var.db, userOf(c), c.req.valid("param").id);
   return c.json({ mode: node.routingMode, policyIds: node.routingPolicyIds }, 200);
 };
 
 export const putRouting: AppRouteHandler<typeof routes.putRouting> = async (c) => {
-  const { device } = await deviceAccess(c.var.db, userOf(c), c.req.valid("param").id);
+  const { device } = await authorizeDevice(c.var.db, userOf(c), c.req.valid("param").id);
   const { mode, policyIds } = c.req.valid("json");
   const node = await unwrap(
     networkWriter(c.env, device.networkId).setRoutingPreference(device.networkId, device.nodeId, mode, policyIds, auditOf(c, 200)),

@@ -1,12 +1,12 @@
 import type { Context } from "hono";
 import { userOf } from "../../lib/principal";
 import type { AppEnv, AppRouteHandler } from "../../lib/types";
-import { networkAccess } from "../../services/access";
+import { authorizeNetwork } from "../../services/authorization";
 import { matchesEtag, renderDnsArtifact, type DnsArtifact } from "../../services/networks/views/dns-artifacts";
 import type * as routes from "./dns.routes";
 
 async function serve(c: Context<AppEnv>, networkId: string, kind: DnsArtifact) {
-  const { network } = await networkAccess(c.var.db, userOf(c), networkId, "read");
+  const { network } = await authorizeNetwork(c.var.db, userOf(c), networkId, "read");
   const { text, etag } = await renderDnsArtifact(c.var.db, network, kind);
   c.header("ETag", etag);
   c.header("Cache-Control", "no-cache");

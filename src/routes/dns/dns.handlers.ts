@@ -3,7 +3,7 @@ import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
-import { dnsRecordAccess, networkAccess } from "../../services/access";
+import { authorizeDnsRecord, authorizeNetwork } from "../../services/authorization";
 import { listDnsRecords } from "../../services/networks/views/pages";
 import { networkWriter } from "../../objects/network/client";
 import { networkForWrite, networkOfDnsRecordFor } from "../../services/networks/write-routing";
@@ -19,13 +19,13 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  const { network } = await authorizeNetwork(c.var.db, userOf(c), c.req.valid("param").id, "read");
   const page = c.req.valid("query");
   return c.json(toPage(await listDnsRecords(c.var.db, network.id, page), page.limit, presentRecord), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { record } = await dnsRecordAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  const { record } = await authorizeDnsRecord(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json(presentRecord(record), 200);
 };
 

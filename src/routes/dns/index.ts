@@ -13,7 +13,7 @@ export const dnsRouter = createRouter()
       .openapi(routes.corefile, artifacts.corefile)
       .openapi(routes.zonefile, artifacts.zonefile),
   )
-  // Writes: the network's writer checks the caller's session and role (objects/network/authority/write-access.ts).
+  // Writes: the network's writer checks the caller's session and role (objects/network/authority/write-authority.ts).
   .route(
     "/",
     guardedRouter("userWrites")

@@ -10,7 +10,7 @@ export const nodesRouter = createRouter()
     "/",
     guardedRouter("user").openapi(routes.list, handlers.list).openapi(routes.get, handlers.get).openapi(routes.config, handlers.config),
   )
-  // Writes: the network's writer checks the caller's session and role (objects/network/authority/write-access.ts).
+  // Writes: the network's writer checks the caller's session and role (objects/network/authority/write-authority.ts).
   .route(
     "/",
     guardedRouter("userWrites")

@@ -3,7 +3,7 @@ import { toPage } from "../../lib/pagination";
 import { unwrap } from "../../lib/write-result";
 import type { AppRouteHandler } from "../../lib/types";
 import { auditOf } from "../../middleware/audit";
-import { nodeDetailAccess, nodeReadAccess } from "../../services/networks/device-node-privacy";
+import { authorizeNodeDetail, authorizeNodeRead } from "../../services/networks/device-node-privacy";
 import { loadNodeConfig } from "../../services/networks/views/node-configs";
 import { keepReported, reportsOf, withReport, withReportOf } from "../../services/networks/views/node-reports";
 import { listNodes } from "../../services/networks/views/pages";
@@ -15,7 +15,7 @@ import { presentNode } from "../../schemas/nodes";
 /** `roles: ["gateway"]` in the API is `isGateway` in storage. */
 const roleFields = (roles: string[] | undefined) => (roles === undefined ? {} : { isGateway: roles.includes("gateway") });
 
-/** Writes: the network's writer authorises the caller, session included (objects/network/authority/write-access.ts). */
+/** Writes: the network's writer authorises the caller, session included (objects/network/authority/write-authority.ts). */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const { networkId: named, roles, ...body } = c.req.valid("json");
   const caller = userOf(c);
@@ -37,7 +37,7 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 
 /** Another member's device node: the entry the network's node list shows, without its owner's detail. */
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { node, detail } = await nodeReadAccess(c.var.db, userOf(c), c.req.valid("param").id);
+  const { node, detail } = await authorizeNodeRead(c.var.db, userOf(c), c.req.valid("param").id);
   return c.json(presentNode(detail ? await withReportOf(c.env, node) : node, !detail), 200);
 };
 
@@ -66,7 +66,7 @@ const wantsText = (accept: string | undefined) => !!accept && accept.includes("t
  * (one row read whatever the network's size).
  */
 export const config: AppRouteHandler<typeof routes.config> = async (c) => {
-  const { node } = await nodeDetailAccess(c.var.db, userOf(c), c.req.valid("param").id);
+  const { node } = await authorizeNodeDetail(c.var.db, userOf(c), c.req.valid("param").id);
   const rendered = await loadNodeConfig(c.env, node.networkId, node.id);
   if (wantsText(c.req.header("accept"))) return c.text(rendered.wgQuick, 200);
   return c.json(rendered, 200);

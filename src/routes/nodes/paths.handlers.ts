@@ -2,7 +2,7 @@ import { notFound, unauthorized } from "../../lib/errors";
 import { deviceOrUserOf } from "../../lib/principal";
 import type { AppRouteHandler, DeviceStanding } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
-import { devicePeersSeen, nodeDetailAccess } from "../../services/networks/device-node-privacy";
+import { devicePeersSeen, authorizeNodeDetail } from "../../services/networks/device-node-privacy";
 import { networkWriter } from "../../objects/network/client";
 import type * as routes from "./paths.routes";
 
@@ -15,12 +15,12 @@ export const paths: AppRouteHandler<typeof routes.paths> = async (c) => {
     return c.json(await unwrap(networkWriter(c.env, node.networkId).readPaths(node.networkId, node.id, null)), 200);
   }
   // A gateway's or a server's peers include other members' devices: their entries are their owners' (round 3).
-  const access = await nodeDetailAccess(c.var.db, principal, nodeId);
+  const access = await authorizeNodeDetail(c.var.db, principal, nodeId);
   const seen = await devicePeersSeen(c.var.db, principal, access);
   return c.json(await unwrap(networkWriter(c.env, access.node.networkId).readPaths(access.node.networkId, nodeId, seen)), 200);
 };
 
-/** As the device's own requests are checked (services/networks/device-access.ts): its node only, while its owner still holds devices. */
+/** As the device's own requests are checked (services/networks/device-authorization.ts): its node only, while its owner still holds devices. */
 function ownNode(standing: DeviceStanding | null, nodeId: string) {
   if (!standing || standing.node.id !== nodeId) throw notFound("Node");
   if (!standing.ownerHolds) throw unauthorized("The device's owner no longer has access to this network");

@@ -8,7 +8,7 @@ export const routingPoliciesRouter = createRouter()
     "/",
     guardedRouter("user").openapi(routes.list, handlers.list).openapi(routes.status, handlers.status).openapi(routes.get, handlers.get),
   )
-  // Writes: the network's writer checks the caller's session and role (objects/network/authority/write-access.ts).
+  // Writes: the network's writer checks the caller's session and role (objects/network/authority/write-authority.ts).
   .route(
     "/",
     guardedRouter("userWrites")

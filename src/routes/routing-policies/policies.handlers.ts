@@ -3,7 +3,7 @@ import { userOf } from "../../lib/principal";
 import type { AppRouteHandler } from "../../lib/types";
 import { unwrap } from "../../lib/write-result";
 import { auditOf } from "../../middleware/audit";
-import { networkAccess, policyAccess } from "../../services/access";
+import { authorizeNetwork, authorizePolicy } from "../../services/authorization";
 import { getConfig } from "../../lib/env";
 import { poolHealthRules } from "../../services/networks/pools/vitals";
 import { loadPolicyStatus } from "../../services/networks/views/gateway-pools";
@@ -13,7 +13,7 @@ import { networkWriter } from "../../objects/network/client";
 import type * as routes from "./policies.routes";
 import { presentPolicy } from "./policies.schemas";
 
-/** Writes: the network's writer checks the caller's session and role (objects/network/authority/write-access.ts); the Worker reads neither. */
+/** Writes: the network's writer checks the caller's session and role (objects/network/authority/write-authority.ts); the Worker reads neither. */
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const caller = userOf(c);
   const networkId = await networkForWrite(c.var.db, c.req.valid("param").id, caller);
@@ -22,13 +22,13 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
 };
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
-  const { network } = await networkAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  const { network } = await authorizeNetwork(c.var.db, userOf(c), c.req.valid("param").id, "read");
   const page = c.req.valid("query");
   return c.json(toPage(await listPolicies(c.var.db, network.id, page), page.limit, presentPolicy), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  const { policy } = await authorizePolicy(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json(presentPolicy(policy), 200);
 };
 
@@ -49,6 +49,6 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
 };
 
 export const status: AppRouteHandler<typeof routes.status> = async (c) => {
-  const { policy } = await policyAccess(c.var.db, userOf(c), c.req.valid("param").id, "read");
+  const { policy } = await authorizePolicy(c.var.db, userOf(c), c.req.valid("param").id, "read");
   return c.json(await loadPolicyStatus(c.env, c.var.db, poolHealthRules(getConfig(c.env)), policy), 200);
 };

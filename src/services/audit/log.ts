@@ -2,7 +2,7 @@ import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditEvents, memberships } from "../../db/schema";
 import type { UserPrincipal } from "../../lib/types";
-import { groupAccess, networkAccess } from "../access";
+import { authorizeGroup, authorizeNetwork } from "../authorization";
 import { ordering, pastCursor } from "./page-order";
 
 export { ACTOR_TYPES } from "../../db/schema";
@@ -19,7 +19,7 @@ export interface AuditQuery {
 
 /**
  * What the caller may read. Platform admins: everything, and any id as a filter (the group or network
- * may be long deleted). Others: a named group or network they manage (groupAccess/networkAccess answer
+ * may be long deleted). Others: a named group or network they manage (authorizeGroup/authorizeNetwork answer
  * 404 or 403), else every group where they are owner or admin. Events outside any group (sign-ins,
  * user and inventory changes) are platform-admin only.
  */
@@ -28,8 +28,8 @@ async function visibility(db: Db, auth: UserPrincipal, query: { groupId?: string
   if (query.groupId) filters.push(eq(auditEvents.groupId, query.groupId));
   if (query.networkId) filters.push(eq(auditEvents.networkId, query.networkId));
   if (auth.platformRole !== "admin") {
-    if (query.groupId) await groupAccess(db, auth, query.groupId, "manage");
-    if (query.networkId) await networkAccess(db, auth, query.networkId, "manage");
+    if (query.groupId) await authorizeGroup(db, auth, query.groupId, "manage");
+    if (query.networkId) await authorizeNetwork(db, auth, query.networkId, "manage");
     if (!query.groupId && !query.networkId) {
       filters.push(
         inArray(

@@ -6,7 +6,7 @@ import { conflict } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { afterCursor } from "../../lib/pagination";
 import type { UserPrincipal } from "../../lib/types";
-import { groupAccess } from "../access";
+import { authorizeGroup } from "../authorization";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
 
 type Group = typeof groups.$inferSelect;
@@ -52,13 +52,13 @@ export async function listGroups(db: Db, auth: UserPrincipal, limit: number, cur
 }
 
 export async function readGroup(db: Db, auth: UserPrincipal, groupId: string): Promise<GroupWithRole> {
-  const { group, role } = await groupAccess(db, auth, groupId, "read");
+  const { group, role } = await authorizeGroup(db, auth, groupId, "read");
   return { ...group, role };
 }
 
 /** Renames a group (owner, admin). */
 export async function renameGroup(db: Db, auth: UserPrincipal, groupId: string, name: string, audit: AuditContext): Promise<GroupWithRole> {
-  const { group, role } = await groupAccess(db, auth, groupId, "manage");
+  const { group, role } = await authorizeGroup(db, auth, groupId, "manage");
   const next = { ...group, name, updatedAt: nowIso() };
   await db.batch([
     db.update(groups).set(next).where(eq(groups.id, group.id)),
@@ -71,7 +71,7 @@ const stillOwnsNetworks = () => conflict("The group still owns networks; delete 
 
 /** Deletes a group (owner); refused while it owns networks. */
 export async function deleteGroup(db: Db, auth: UserPrincipal, groupId: string, audit: AuditContext): Promise<void> {
-  const { group } = await groupAccess(db, auth, groupId, "own");
+  const { group } = await authorizeGroup(db, auth, groupId, "own");
   const owned = await db.select({ id: networks.id }).from(networks).where(eq(networks.groupId, group.id)).limit(1).get();
   if (owned) throw stillOwnsNetworks();
   try {

@@ -9,7 +9,7 @@ import { newId, nowIso, secondsFromNow } from "../../lib/ids";
 import { afterCursor } from "../../lib/pagination";
 import { userOf } from "../../lib/principal";
 import type { AppEnv, UserPrincipal } from "../../lib/types";
-import { groupAccess } from "../access";
+import { authorizeGroup } from "../authorization";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
 import { randomToken, sha256 } from "../auth/tokens";
 import type { Mailer } from "../mail/mail.types";
@@ -40,7 +40,7 @@ const inviteEvent = (action: string, invite: { id: string; groupId: string }) =>
 export async function inviteToGroup(c: Context<AppEnv>, groupId: string, body: { email: string; role: GroupRole }, audit: AuditContext) {
   const { db } = c.var;
   const auth = userOf(c);
-  const { group, role: actorRole } = await groupAccess(db, auth, groupId, "manage");
+  const { group, role: actorRole } = await authorizeGroup(db, auth, groupId, "manage");
   if (body.role === "owner" && actorRole !== "owner") throw forbidden("Only owners may invite owners");
   await countAttempt(c, "invite-send", { account: auth.userId });
   const config = getConfig(c.env);
@@ -123,7 +123,7 @@ export async function createInvite(
 
 /** Invites of a group, every status (owner, admin), a page past `cursor` (limit + 1 rows). */
 export async function listInvites(db: Db, auth: UserPrincipal, groupId: string, limit: number, cursor: string | undefined) {
-  const { group } = await groupAccess(db, auth, groupId, "manage");
+  const { group } = await authorizeGroup(db, auth, groupId, "manage");
   return db
     .select()
     .from(invites)
@@ -135,7 +135,7 @@ export async function listInvites(db: Db, auth: UserPrincipal, groupId: string, 
 
 /** Revokes a pending invite (owner, admin; only owners revoke owner invites). */
 export async function revokeInvite(db: Db, auth: UserPrincipal, groupId: string, inviteId: string, audit: AuditContext): Promise<void> {
-  const { group, role: actorRole } = await groupAccess(db, auth, groupId, "manage");
+  const { group, role: actorRole } = await authorizeGroup(db, auth, groupId, "manage");
   const invite = await db
     .select()
     .from(invites)

@@ -6,7 +6,7 @@ import { ApiError, conflict, forbidden, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { afterCursor } from "../../lib/pagination";
 import type { UserPrincipal } from "../../lib/types";
-import { groupAccess } from "../access";
+import { authorizeGroup } from "../authorization";
 import { type AuditContext, auditStatement } from "../audit/audit-trail";
 import { assertNoHopDevices, refreshDeviceOwners, removeDevicesOf } from "../networks/device-lifecycle";
 
@@ -71,7 +71,7 @@ async function findMember(db: Db, groupId: string, userId: string) {
 
 /** Members of a group (any member reads), a page past `cursor` (limit + 1 rows; `id` is the cursor key). */
 export async function listMembers(db: Db, auth: UserPrincipal, groupId: string, limit: number, cursor: string | undefined) {
-  const { group } = await groupAccess(db, auth, groupId, "read");
+  const { group } = await authorizeGroup(db, auth, groupId, "read");
   const rows = await db
     .select(memberColumns)
     .from(memberships)
@@ -94,7 +94,7 @@ export async function addMember(
   body: MemberToAdd,
   audit: AuditContext,
 ): Promise<Member> {
-  const { group, role: actorRole } = await groupAccess(db, auth, groupId, "manage");
+  const { group, role: actorRole } = await authorizeGroup(db, auth, groupId, "manage");
   assertMayTouch(actorRole, [body.role]);
   const user = await db
     .select()
@@ -128,7 +128,7 @@ export async function changeMemberRole(
   role: GroupRole,
   audit: AuditContext,
 ): Promise<Member> {
-  const { group, role: actorRole } = await groupAccess(db, auth, groupId, "manage");
+  const { group, role: actorRole } = await authorizeGroup(db, auth, groupId, "manage");
   const member = await findMember(db, group.id, userId);
   assertMayTouch(actorRole, [role, member.role]);
   // Viewers hold no devices: demotion to viewer takes them out like removal does (same 409 for hops).
@@ -168,7 +168,7 @@ export async function removeMember(
   audit: AuditContext,
 ): Promise<void> {
   const leaving = userId === auth.userId;
-  const { group, role: actorRole } = await groupAccess(db, auth, groupId, leaving ? "read" : "manage");
+  const { group, role: actorRole } = await authorizeGroup(db, auth, groupId, leaving ? "read" : "manage");
   const member = await findMember(db, group.id, userId);
   if (!leaving) assertMayTouch(actorRole, [member.role]);
   await assertNoHopDevices(db, userId, group.id);

@@ -46,7 +46,7 @@ export interface NetworkAccess {
 
 /**
  * Every network a user reaches and the role it acts with there, a page past `cursor` (limit + 1 rows).
- * Mirrors services/access.ts: platform admins act as owners everywhere; others through their memberships.
+ * Mirrors services/authorization.ts: platform admins act as owners everywhere; others through their memberships.
  */
 export async function accessOfUser(db: Db, user: User, limit: number, cursor: string | undefined): Promise<NetworkAccess[]> {
   const order = [asc(networks.createdAt), asc(networks.id)];

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import type { Env } from "../../lib/env";
-import { type DeviceActor, deviceAccess, deviceStillStands } from "./device-access";
+import { type DeviceActor, authorizeDevice, deviceStillStands } from "./device-authorization";
 import { loadNodeConfigRead } from "./views/node-configs";
 
 /** A device reading its own config (POST /client/devices/{id}/config), whole, as a delta, or after a long poll. */
@@ -14,10 +14,10 @@ import { loadNodeConfigRead } from "./views/node-configs";
  * routing change) or the time is up, then the answer is read; the access check after the read still decides.
  */
 export async function deviceConfig(env: Env, db: Db, actor: DeviceActor, deviceId: string, sinceRevision?: number, waitSeconds = 0) {
-  const { device, node } = await deviceAccess(db, actor, deviceId);
+  const { device, node } = await authorizeDevice(db, actor, deviceId);
   // A long poll is one trip to the writer: it waits, then reads (views/node-configs.ts).
   const wait = sinceRevision !== undefined && waitSeconds > 0 ? waitSeconds * 1000 : 0;
   const read = await loadNodeConfigRead(env, device.networkId, node.id, sinceRevision, wait);
-  await (actor.kind === "device" ? deviceStillStands(db, device.id) : deviceAccess(db, actor, device.id));
+  await (actor.kind === "device" ? deviceStillStands(db, device.id) : authorizeDevice(db, actor, device.id));
   return read.delta ? { deviceId: device.id, delta: read.delta } : { deviceId: device.id, config: read.config };
 }

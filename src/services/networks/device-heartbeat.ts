@@ -3,7 +3,7 @@ import type { Env } from "../../lib/env";
 import { domainError } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
 import { unwrap } from "../../lib/write-result";
-import { type DeviceActor, deviceAccess } from "./device-access";
+import { type DeviceActor, authorizeDevice } from "./device-authorization";
 import type { Heartbeat } from "../../wire/heartbeat";
 import { publicHostOf } from "../../core/net/public-host";
 import { networkWriter } from "../../objects/network/client";
@@ -24,7 +24,7 @@ export async function recordDeviceHeartbeat(
   /** The address the request came from (CF-Connecting-IP): a hint of the device's NAT's public address. */
   sourceAddress: string | null = null,
 ) {
-  const { device, node, network } = await deviceAccess(db, actor, deviceId);
+  const { device, node, network } = await authorizeDevice(db, actor, deviceId);
   if (report.appliedRevision !== null && report.appliedRevision > network.routingRevision) {
     throw domainError(`appliedRevision ${report.appliedRevision} is ahead of the network's revision ${network.routingRevision}`);
   }

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { devices, type GroupRole } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import type { UserPrincipal } from "../../lib/types";
-import { nodeAccess, roleAllows } from "../access";
+import { authorizeNode, roleAllows } from "../authorization";
 
 /**
  * What a member may read of another member's device node (docs/security.md, "Device nodes").
@@ -15,7 +15,7 @@ import { nodeAccess, roleAllows } from "../access";
  * routingIntent), place in the runtime status's lagging/unreported lists, the tunnels it reports or that
  * lead to it, and the presence and drift notifications about it. That detail is read by the device's owner
  * (while they hold devices there: member and up), the group's owners and admins, and platform admins,
- * exactly those `deviceAccess` lets reach the device itself. Others get the redacted entry in lists and 404
+ * exactly those `authorizeDevice` lets reach the device itself. Others get the redacted entry in lists and 404
  * for the detail on its own (GET /nodes/:id/config), as for GET /devices/:id.
  */
 export function seesNodeDetail(
@@ -47,14 +47,14 @@ export const ownedDevice = (auth: UserPrincipal, role: SQLiteColumn, device: { u
   and(eq(device.userId, auth.userId), ne(role, "viewer"));
 
 /** A node as a reader of its network sees it: `detail` false for another member's device node. */
-export async function nodeReadAccess(db: Db, auth: UserPrincipal, nodeId: string) {
-  const access = await nodeAccess(db, auth, nodeId, "read");
+export async function authorizeNodeRead(db: Db, auth: UserPrincipal, nodeId: string) {
+  const access = await authorizeNode(db, auth, nodeId, "read");
   return { ...access, detail: seesNodeDetail(auth, access.role, access.node, access.deviceOwnerId) };
 }
 
 /** A node's detail (its config): another member's device node answers 404, like GET /devices/:id. */
-export async function nodeDetailAccess(db: Db, auth: UserPrincipal, nodeId: string) {
-  const access = await nodeReadAccess(db, auth, nodeId);
+export async function authorizeNodeDetail(db: Db, auth: UserPrincipal, nodeId: string) {
+  const access = await authorizeNodeRead(db, auth, nodeId);
   if (!access.detail) throw notFound("Node config");
   return access;
 }
@@ -65,7 +65,7 @@ export async function nodeDetailAccess(db: Db, auth: UserPrincipal, nodeId: stri
  * own device, a group owner or admin, a platform admin); else the reader's own device nodes in the network
  * (none for a viewer). The rest are another member's devices: their address and activity are their owner's.
  */
-export async function devicePeersSeen(db: Db, auth: UserPrincipal, access: Awaited<ReturnType<typeof nodeDetailAccess>>) {
+export async function devicePeersSeen(db: Db, auth: UserPrincipal, access: Awaited<ReturnType<typeof authorizeNodeDetail>>) {
   const { node, role } = access;
   if (auth.platformRole === "admin" || node.deviceId !== null || (role && roleAllows(role, "manage"))) return null;
   if (!role || !roleAllows(role, "enrol")) return [];

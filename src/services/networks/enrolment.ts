@@ -3,10 +3,10 @@ import type { Env } from "../../lib/env";
 import { domainError, fieldError, unauthorized } from "../../lib/errors";
 import { unwrap } from "../../lib/write-result";
 import type { UserPrincipal } from "../../lib/types";
-import { networkAccess } from "../access";
+import { authorizeNetwork } from "../authorization";
 import type { AuditContext } from "../audit/audit-trail";
 import { randomToken, sha256 } from "../auth/tokens";
-import { deviceStillStands } from "./device-access";
+import { deviceStillStands } from "./device-authorization";
 import { findEnrolmentKey, keyNotValid } from "./enrolment-keys";
 import { loadNodeConfig } from "./views/node-configs";
 import { networkWriter } from "../../objects/network/client";
@@ -33,7 +33,7 @@ async function enrolmentTarget(db: Db, body: EnrolmentRequest, user: UserPrincip
   }
   if (!user) throw unauthorized("Sign in, or enrol with an enrolment key");
   if (!body.networkId) throw fieldError("networkId", "Required when enrolling with a user token");
-  const { network } = await networkAccess(db, user, body.networkId, "enrol");
+  const { network } = await authorizeNetwork(db, user, body.networkId, "enrol");
   // A member cannot tag their own device: a device enrolled by its owner starts untagged.
   return { networkId: network.id, userId: user.userId, enrolmentKeyId: null, tags: [] };
 }
@@ -44,7 +44,7 @@ async function enrolmentTarget(db: Db, body: EnrolmentRequest, user: UserPrincip
  */
 async function refusal(db: Db, target: { networkId: string; enrolmentKeyId: string | null }, user: UserPrincipal | undefined) {
   if (target.enrolmentKeyId || !user) return keyNotValid();
-  await networkAccess(db, user, target.networkId, "enrol");
+  await authorizeNetwork(db, user, target.networkId, "enrol");
   return unauthorized("Your access to this network has ended");
 }
 

@@ -8,7 +8,7 @@ import { callerLive, type WriteCaller } from "../live-authority";
  * Where the Worker sends a write to one of a network's resources: the network the resource is in, read in
  * one row with whether the caller's session is live (routes on the `userWrites` guard check it nowhere
  * else before the writer), so an ended session is told 401 whether the id exists or not. The writer then
- * authorises the caller's role (objects/network/authority/write-access.ts); these reads decide nothing about it.
+ * authorises the caller's role (objects/network/authority/write-authority.ts); these reads decide nothing about it.
  */
 const RESOURCES = {
   Network: { table: networks, id: networks.id, networkId: networks.id },

@@ -4,7 +4,7 @@ import type { Db } from "../../../db/client";
 import { insertWhere } from "../../../db/insert-where";
 import { authorityGuard, memberships, users } from "../../../db/schema";
 import { type ApiError, forbidden, notFound, unauthorized } from "../../../lib/errors";
-import { roleAllows } from "../../../services/access";
+import { roleAllows } from "../../../services/authorization";
 import type { AuditContext, DomainEvent } from "../../../services/audit/audit-trail";
 import { nowIso } from "../../../lib/ids";
 import type { PlatformRole } from "../../../lib/types";

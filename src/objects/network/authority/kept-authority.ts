@@ -7,7 +7,7 @@ const keyOf = (caller: WriteCaller, groupId: string) => `${caller.userId} ${call
 
 /**
  * Callers (user, session, claimed platform role) whose authority to manage this network a committed batch
- * proved: their next write takes it as held and skips the read that checks it (write-access.ts). What
+ * proved: their next write takes it as held and skips the read that checks it (write-authority.ts). What
  * decides is still each write's batch, whose guard re-checks the session and the role as it runs
  * (acting-authority.ts): a caller signed out, demoted, removed or disabled since fails that guard (the
  * write runs again alone and is refused; the others in its batch commit), and is forgotten here. Only

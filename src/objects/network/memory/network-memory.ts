@@ -91,7 +91,7 @@ export class NetworkMemory {
 
   /**
    * forWrite for a user's write, with the caller's role in the network's group (null: none) and whether its
-   * session is live read in the same query: the write's access check (authority/write-access.ts) costs no row
+   * session is live read in the same query: the write's access check (authority/write-authority.ts) costs no row
    * of its own. A network that is not there is `held: null` (the caller learns 404 once its session is known live).
    */
   async forWriteBy(db: Db, networkId: string, caller: WriteCaller): Promise<{ held: HeldNetwork | null } & CallerStanding> {

@@ -8,7 +8,7 @@ import { parseRules, rulesInForce } from "../../../core/access-policy/rules";
 import { keepAccessClock } from "./access-expiry";
 import { commit, type WriterContext } from "../commit";
 import { accessPolicyView } from "../views/access-policy";
-import type { WriteCaller } from "../authority/write-access";
+import type { WriteCaller } from "../authority/write-authority";
 import type { HeldNetwork } from "../memory/held-network";
 
 /**

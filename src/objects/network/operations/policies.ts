@@ -7,7 +7,7 @@ import { LIMITS } from "../../../lib/limits";
 import type { Warm } from "../directory-reads";
 import { egressClaim, egressRefusal } from "../egress-claims";
 import { assignmentWithdrawn, stillAssigned } from "../authority/gateway-eligibility";
-import type { WriteCaller } from "../authority/write-access";
+import type { WriteCaller } from "../authority/write-authority";
 import { checkGatewayPath } from "../gateway-path";
 import { checkDestination, findRoutingConflicts, type RoutingNode } from "../../../core/routing";
 import { actorOf, commit, type WriterContext } from "../commit";
@@ -125,7 +125,7 @@ function policyEvent(ctx: WriterContext, held: HeldNetwork, action: "created" | 
   };
 }
 
-/** Policy writes are a manager's: `held` is the network as the caller's check found it (authority/write-access.ts), and the batch checks again. */
+/** Policy writes are a manager's: `held` is the network as the caller's check found it (authority/write-authority.ts), and the batch checks again. */
 export async function createPolicy(ctx: WriterContext, held: HeldNetwork, input: PolicyInput): Promise<PolicyRow> {
   const { db } = ctx;
   const networkId = held.network.id;

@@ -13,7 +13,7 @@ import type { HotStore } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import { NetworkMemory } from "../memory/network-memory";
 import type { Topology } from "../../../core/routing";
-import { answerable, asManager, type CallerCheck, refusedBeforeTurn, type WriteCaller } from "../authority/write-access";
+import { answerable, asManager, type CallerCheck, refusedBeforeTurn, type WriteCaller } from "../authority/write-authority";
 import { CombinedCommits, isRetryAlone, RetryAlone, type Staged } from "./combined-commits";
 import { KeptAuthority } from "../authority/kept-authority";
 
@@ -127,7 +127,7 @@ export class WriteRunner {
   /**
    * Runs one write in the queue; an API error it throws comes back as data (unwrap throws it again). `warm`
    * starts the write's directory reads before its turn, on the copy as held now (directory-reads.ts). `by`: the
-   * caller the write authorises itself (write-access.ts), checked before its turn unless kept.
+   * caller the write authorises itself (write-authority.ts), checked before its turn unless kept.
    */
   write<T>(audit: AuditContext | undefined, task: Task<T>, warm?: Warm, by?: CallerCheck): Promise<WriteResult<T>> {
     const job: Job<T> = { audit, task, directory: new DirectoryReads(this.env, this.db) };
@@ -136,7 +136,7 @@ export class WriteRunner {
   }
 
   /**
-   * A manager's write (authority/write-access.ts): `caller` is checked on arrival unless kept (a stranger takes no
+   * A manager's write (authority/write-authority.ts): `caller` is checked on arrival unless kept (a stranger takes no
    * turn), again in the queue, and a third time by the batch's guard; `task` runs on the network as the check found
    * it. `warm` starts its directory reads before its turn.
    */

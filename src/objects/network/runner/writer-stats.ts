@@ -14,7 +14,7 @@ export interface WriterStats {
   queueDepth: number;
   /** Turns the queue has given since the object started (writes, loads, reads that waited for a commit). */
   queueTurns: number;
-  /** Writes refused before they took a turn: callers the writer does not keep, checked on arrival (write-access.ts). */
+  /** Writes refused before they took a turn: callers the writer does not keep, checked on arrival (write-authority.ts). */
   refusedBeforeTurn: number;
   /** Rows of the object's own SQLite its hot state read and wrote (objects/network/hot/), as Durable Objects bill them. */
   hotRowsRead: number;

@@ -5,7 +5,7 @@ import type { Env } from "../../../lib/env";
 import { cursorPosition } from "../../../lib/pagination";
 import type { UserPrincipal } from "../../../lib/types";
 import { unwrap } from "../../../lib/write-result";
-import { roleAllows } from "../../access";
+import { roleAllows } from "../../authorization";
 import type { ListedTunnel } from "../../../objects/network/client";
 import { networkWriter } from "../../../objects/network/client";
 import type { PageRequest } from "./pages";

@@ -1,6 +1,6 @@
 import { ApiError, notFound, serializeError, unauthorized } from "../../../lib/errors";
 import type { WriteResult } from "../../../lib/write-result";
-import { check } from "../../../services/access";
+import { check } from "../../../services/authorization";
 import type { WriterContext } from "../commit";
 import type { DirectoryReads } from "../directory-reads";
 import type { HeldNetwork } from "../memory/held-network";
@@ -14,7 +14,7 @@ const sessionEnded = () => unauthorized("The session has ended; sign in again");
 
 /**
  * A write that needs the caller to manage the network (admin, owner, platform admin), authorised inside the
- * network's writer, as services/access.ts checks it (401 for an ended session, 404 without a role naming
+ * network's writer, as services/authorization.ts checks it (401 for an ended session, 404 without a role naming
  * `what`, 403 below admin). The Worker reads no network row for these writes. The check is one of:
  * - kept (authority/kept-authority.ts): a batch proved this caller lately, so nothing is read; the write's own
  *   batch decides, and a write that ends without one is checked before it answers (`ctx.owed`);

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { devices, memberships, networks, nodes, users } from "../../db/schema";
 import { notFound, unauthorized } from "../../lib/errors";
 import type { DevicePrincipal, DeviceStanding, UserPrincipal } from "../../lib/types";
-import { roleAllows } from "../access";
+import { roleAllows } from "../authorization";
 
 const owner = alias(users, "owner");
 const ownerMembership = alias(memberships, "owner_membership");
@@ -64,7 +64,7 @@ export const deviceStillStands = async (db: Db, deviceId: string) => asItself(aw
  * removal failed half-way). A device's own standing was read with its credential (middleware/device-auth.ts),
  * so it costs no statement here.
  */
-export async function deviceAccess(db: Db, actor: DeviceActor, deviceId: string) {
+export async function authorizeDevice(db: Db, actor: DeviceActor, deviceId: string) {
   if (actor.kind === "device") return asItself(actor.standing, deviceId);
   const row = await readDevice(db, { deviceId }, actor.userId);
   if (!row) throw notFound("Device");

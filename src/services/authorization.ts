@@ -29,7 +29,7 @@ export function check(auth: Pick<UserPrincipal, "platformRole">, role: GroupRole
   return effective;
 }
 
-export async function groupAccess(db: Db, auth: UserPrincipal, groupId: string, need: Need) {
+export async function authorizeGroup(db: Db, auth: UserPrincipal, groupId: string, need: Need) {
   const row = await db
     .select({ group: groups, role: memberships.role })
     .from(groups)
@@ -41,7 +41,7 @@ export async function groupAccess(db: Db, auth: UserPrincipal, groupId: string, 
 }
 
 /** One query: the network and the caller's role in its group. */
-export async function networkAccess(db: Db, auth: UserPrincipal, networkId: string, need: Need) {
+export async function authorizeNetwork(db: Db, auth: UserPrincipal, networkId: string, need: Need) {
   const row = await db
     .select({ network: networks, role: memberships.role })
     .from(networks)
@@ -56,7 +56,7 @@ export async function networkAccess(db: Db, auth: UserPrincipal, networkId: stri
  * One query: the node, its network, the caller's role in the network's group, and the owner of the node's
  * device if it is one (what may be read of a device node: networks/device-node-privacy.ts).
  */
-export async function nodeAccess(db: Db, auth: UserPrincipal, nodeId: string, need: Need) {
+export async function authorizeNode(db: Db, auth: UserPrincipal, nodeId: string, need: Need) {
   const row = await db
     .select({ node: nodes, network: networks, role: memberships.role, deviceOwnerId: devices.userId })
     .from(nodes)
@@ -70,7 +70,7 @@ export async function nodeAccess(db: Db, auth: UserPrincipal, nodeId: string, ne
 }
 
 /** One query: the policy, its network and the caller's role in the network's group. */
-export async function policyAccess(db: Db, auth: UserPrincipal, policyId: string, need: Need) {
+export async function authorizePolicy(db: Db, auth: UserPrincipal, policyId: string, need: Need) {
   const row = await db
     .select({ policy: routingPolicies, network: networks, role: memberships.role })
     .from(routingPolicies)
@@ -83,7 +83,7 @@ export async function policyAccess(db: Db, auth: UserPrincipal, policyId: string
 }
 
 /** One query: the gateway pool, its network and the caller's role in the network's group. */
-export async function poolAccess(db: Db, auth: UserPrincipal, poolId: string, need: Need) {
+export async function authorizePool(db: Db, auth: UserPrincipal, poolId: string, need: Need) {
   const row = await db
     .select({ pool: gatewayPools, network: networks, role: memberships.role })
     .from(gatewayPools)
@@ -96,7 +96,7 @@ export async function poolAccess(db: Db, auth: UserPrincipal, poolId: string, ne
 }
 
 /** One query: the DNS record, its network and the caller's role in the network's group. */
-export async function dnsRecordAccess(db: Db, auth: UserPrincipal, recordId: string, need: Need) {
+export async function authorizeDnsRecord(db: Db, auth: UserPrincipal, recordId: string, need: Need) {
   const row = await db
     .select({ record: dnsRecords, network: networks, role: memberships.role })
     .from(dnsRecords)
