@@ -9,38 +9,15 @@ import type { AuditContext } from "../../../services/audit/audit-trail";
 import { deliverInBackground } from "../../../services/notifications/queue";
 import type { Staging, WriterContext } from "../commit";
 import { DirectoryReads, type Warm } from "../directory-reads";
-import type { HotStore } from "../hot/hot-store";
 import type { HeldNetwork } from "../memory/held-network";
 import { NetworkMemory } from "../memory/network-memory";
 import type { Topology } from "../../../core/routing";
 import { answerable, asManager, type CallerCheck, refusedBeforeTurn, type WriteCaller } from "../authority/write-authority";
-import { CombinedCommits, isRetryAlone, RetryAlone, type Staged } from "./combined-commits";
+import { CombinedCommits, isRetryAlone, RetryAlone } from "./combined-commits";
+import type { Job, Running, Task, WriterHooks } from "./write-job";
+
+export type { WriterHooks } from "./write-job";
 import { KeptAuthority } from "../authority/kept-authority";
-
-/** What a writer adds around each write: after it (waking long polls) and the clocks it may keep (pools, access expiry). */
-export interface WriterHooks {
-  afterWrite?(): void;
-  schedulePoolChecks?(networkId: string, needed: boolean): Promise<void>;
-  scheduleAccessExpiry?(networkId: string, at: number | null): Promise<void>;
-  /** The writer's hot state, for writes that remove what it holds rows of. */
-  hot?: HotStore;
-  /** Concurrent writes commit together (combined-commits.ts): a network's writer, which holds its network. */
-  combine?: boolean;
-}
-
-type Task<T> = (ctx: WriterContext) => Promise<T>;
-
-/** One write asked of the runner: the request it serves, what it does, and its directory reads. */
-interface Job<T> {
-  audit: AuditContext | undefined;
-  task: (ctx: WriterContext) => Promise<T>;
-  directory: DirectoryReads;
-}
-
-interface Running {
-  epoch: number;
-  staged: Staged | null;
-}
 
 /**
  * What a single writer is for, shared by NetworkWriter and GroupWriter: the queue that runs one write at a
