@@ -64,7 +64,9 @@ export function Page({ title, user, csrfToken, section, children }: PageProps) {
           {user && (
             <form method="post" action="/sign-out" class="signout">
               <CsrfField token={csrfToken} />
-              <span class="who">{user.email}</span>
+              <span class="who" title={user.email}>
+                {user.email}
+              </span>
               <button type="submit">Sign out</button>
             </form>
           )}

@@ -28,6 +28,13 @@ async function listPage(c: Context<SignedInEnv>, cursor?: string, q?: string) {
   };
 }
 
+/** The networks of the group a refused create named (none when it named no group the caller may list). */
+async function groupNetworks(c: Context<SignedInEnv>, groupId: string): Promise<Schema<"Network">[]> {
+  if (!groupId) return [];
+  const listed = await c.var.api.GET("/api/v1/networks", { params: { query: { groupId, limit: 200 } } });
+  return listed.data?.items ?? [];
+}
+
 networkRoutes.get("/networks", async (c) => {
   const page = await listPage(c, c.req.query("cursor"), searchWords(c.req.query("q")));
   // ?group= preselects the group (the group page's "Create a network in …" link).
@@ -46,8 +53,10 @@ networkRoutes.post("/networks", async (c) => {
   const created = await c.var.api.POST("/api/v1/networks", { body });
   if (created.data) return c.redirect(`/networks/${created.data.id}?created=1`, 303);
   const { message, fields, status } = refusal(created);
-  const page = await listPage(c);
-  const names = new Map([...page.groupNames, ...page.networks.map((network) => [network.id, network.name] as const)]);
+  const [page, siblings] = await Promise.all([listPage(c), groupNetworks(c, body.groupId)]);
+  // A name conflict names the group's network by id: name it from the group's own list, which the first page of
+  // every network (an admin's) need not hold.
+  const names = new Map([...page.groupNames, ...[...page.networks, ...siblings].map((network) => [network.id, network.name] as const)]);
   const error = worded({ message, fields }, { names, fields: NETWORK_FIELDS, sentences: NETWORK_SENTENCES });
   return c.html(<NetworksPage user={c.var.user} csrfToken={c.var.csrfToken} {...page} values={values} error={error} />, status);
 });
