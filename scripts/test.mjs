@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, in two vitest runs one after the other: the workerd and Node suites, then the
-// e2e projects (the browser and API suites two at a time, then the data-plane suites one at a time: those
-// share the host's network namespaces and nftables, and their failovers are timed). Run beside the workerd suites, the e2e files were no faster in all (1,238 s against
+// e2e projects (the browser, API and untimed data-plane suites two at a time, then the timed failovers and NAT
+// labs one at a time). Run beside the workerd suites, the e2e files were no faster in all (1,238 s against
 // 1,285 s) and their timed failovers failed on the loaded CPU, so they run alone, after. Each run keeps its
 // own reporter and exit code, and the e2e run starts even when the first failed.
 //
@@ -46,11 +46,27 @@ const json = (name) =>
     : [];
 const started = Date.now();
 const others = await vitest(
-  ["--project", "workers", "--project", "unit", "--project", "wgo", "--project", "client-library", ...json("suites")],
+  [
+    "--project",
+    "workers",
+    "--project",
+    "workers-alone",
+    "--project",
+    "unit",
+    "--project",
+    "wgo",
+    "--project",
+    "client-library",
+    ...json("suites"),
+  ],
   "[suites]",
 );
-// The web e2e suites two at a time, then the data-plane ones alone (vitest.config.ts, projects e2e-web and e2e).
-const e2e = await vitest(["--project", "e2e-web", "--project", "e2e", "--maxWorkers", "2", ...json("e2e")], "[e2e]");
+// The web and untimed data-plane e2e suites two at a time, then the timed ones alone (vitest.config.ts: projects
+// e2e-web, e2e and e2e-timed).
+const e2e = await vitest(
+  ["--project", "e2e-web", "--project", "e2e", "--project", "e2e-timed", "--maxWorkers", "2", ...json("e2e")],
+  "[e2e]",
+);
 const seconds = Math.round((Date.now() - started) / 1000);
 console.log(
   `npm test: workers, unit, wgo and client-library ${others === 0 ? "passed" : "FAILED"}; e2e ${e2e === 0 ? "passed" : "FAILED"} (${seconds} s in all)`,

@@ -3,15 +3,18 @@ import { env } from "cloudflare:workers";
 /**
  * Columns a rejected request may legitimately touch. Consuming an enrolment key and giving the use back
  * (an enrolment that then fails) leaves `used_count` as it was but moves `updated_at`; every call with a
- * valid agent credential refreshes the agent's `last_seen_at` before the route validates anything.
+ * valid agent credential refreshes the agent's `last_seen_at` before the route validates anything. A node's
+ * `last_seen_at` is what a network object's presence clock sets beside its verdict (see SKIP).
  */
-const VOLATILE: Record<string, string[]> = { enrolment_keys: ["updated_at"], agents: ["last_seen_at"] };
+const VOLATILE: Record<string, string[]> = { enrolment_keys: ["updated_at"], agents: ["last_seen_at"], nodes: ["last_seen_at"] };
 
 /**
  * Bookkeeping tables that are not API data. `metric_counters` counts refusals (failed sign-ins for GET /metrics,
- * docs/metrics.md): a refused login is exactly what writes it.
+ * docs/metrics.md): a refused login is exactly what writes it. `network_hot_stats` and `node_presence` are
+ * written by the network objects' presence clocks and the cron, never by a request; files share one workerd
+ * (vitest.config.ts), so an earlier file's objects go on writing them while this file's requests are refused.
  */
-const SKIP = /^(_cf_|d1_migrations$|sqlite_|metric_counters$)/;
+const SKIP = /^(_cf_|d1_migrations$|sqlite_|metric_counters$|network_hot_stats$|node_presence$)/;
 
 let statements: { table: string; sql: string }[] | undefined;
 

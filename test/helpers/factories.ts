@@ -4,7 +4,7 @@ import { TEST_ADMIN } from "../test-secrets";
 import { api, post } from "./api";
 
 let counter = 0;
-/** Storage lives per test file, not per test: every factory value is unique so tests never collide. */
+/** Files share one workerd and its storage (test/suites.ts): every factory value is unique so tests never collide. */
 export const unique = (label: string) => `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
 export interface Session {

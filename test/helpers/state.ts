@@ -24,8 +24,8 @@ export type Table =
 
 /**
  * Every row of the given tables, in a stable order: the state to compare before and after a refused
- * write (see expectUnchanged in ./expect-error). Storage is per test file, so rows of other tests in the
- * file are included; they do not change while one test awaits its own requests.
+ * write (see expectUnchanged in ./expect-error). Files share one workerd and its D1 (test/suites.ts), so rows of
+ * other tests and earlier files are included; they do not change while one test awaits its own requests.
  */
 export async function tables(...names: Table[]) {
   const snapshot: Record<string, Record<string, unknown>[]> = {};

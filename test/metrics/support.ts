@@ -40,8 +40,13 @@ export function sampleValue(scraped: Scrape, name: string, labels: Record<string
 export function histogramOf(scraped: Scrape, name: string, labels: Record<string, string>) {
   expect(family(scraped, name).type).toBe("HISTOGRAM");
   const untyped = parsePrometheusTextFormat(scraped.text.replace(`# TYPE ${name} histogram\n`, ""));
+  // Untyped, each run of one series' lines is a family of its own: a second network's buckets follow the first's
+  // _count, so a name has as many families as the text has networks with that histogram.
   const samples = (suffix: string) =>
-    (untyped.find((candidate) => candidate.name === `${name}${suffix}`)?.metrics ?? []).filter((sample) => matches(sample.labels, labels));
+    untyped
+      .filter((candidate) => candidate.name === `${name}${suffix}`)
+      .flatMap((candidate) => candidate.metrics)
+      .filter((sample) => matches(sample.labels, labels));
   const buckets = Object.fromEntries(samples("_bucket").map((sample) => [sample.labels!.le!, Number(sample.value)]));
   const [sum] = samples("_sum");
   const [count] = samples("_count");

@@ -69,6 +69,8 @@ const RELAY_2 = nodeConfig({
 });
 
 let api: FakeApi;
+/** What `wgo gateway run --once` printed: a node it could not apply is reported there, and it still exits 0. */
+let runOutput = "";
 const dir = mkdtempSync(join(tmpdir(), "wgo-relay-"));
 const bin = mkdtempSync(join(tmpdir(), "wgo-relay-bin-"));
 const relayKeys = new Map<string, string>();
@@ -156,6 +158,7 @@ describe("a relay under wgo gateway run", { timeout: 60_000 }, () => {
       { mode: 0o600 },
     );
     const run = await wgo("run", "--once");
+    runOutput = `${run.stdout}\n${run.stderr}`;
     expect(run.code, run.stderr).toBe(0);
     laptop("a", "10.60.0.2", 51820, ["10.60.0.3/32"]);
     laptop("b", "10.60.0.3", 51820, ["10.60.0.2/32"]);
@@ -185,7 +188,7 @@ describe("a relay under wgo gateway run", { timeout: 60_000 }, () => {
   it("forwards a relayed pair in and out of its network's one interface, through the domain's and the access tables", async () => {
     const domain = cli.domains.domainNames(HOST, "net_1").netns;
     const ifname = `wgo${createHash("sha256").update("node_r1").digest("hex").slice(0, 8)}`; // cli/gateway/node-apply.mjs interfaceFor
-    expect(inNs(domain, "nft", "list", "tables")).toContain(`table inet ${cli.accessFilter.accessTable(ifname)}`);
+    expect(inNs(domain, "nft", "list", "tables"), runOutput).toContain(`table inet ${cli.accessFilter.accessTable(ifname)}`);
     expect(pings(LAPTOPS.a, "10.60.0.1"), "A reaches the relay itself").toBe(true);
     expect(pings(LAPTOPS.a, "10.60.0.3"), "A reaches B through the relay").toBe(true);
     expect(pings(LAPTOPS.b, "10.60.0.2"), "and B reaches A").toBe(true);
