@@ -3396,6 +3396,15 @@ export interface components {
             fromAdded?: string[];
             fromRemoved?: string[];
         };
+        /** @description The network's object is overloaded or restarting (code unavailable); Retry-After says when to try again, and a fleet should add jitter */
+        Error503: {
+            error: {
+                /** @enum {string} */
+                code: "unavailable";
+                /** @description A sentence for people; do not parse it */
+                message: string;
+            };
+        };
         DeviceConfigRequest: {
             /** @description The routingRevision of the config the device holds: the answer is then a delta when the server can compute one */
             sinceRevision?: number;
@@ -10677,6 +10686,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error422"];
                 };
             };
+            /** @description The network's object is overloaded or restarting (code unavailable); Retry-After says when to try again, and a fleet should add jitter */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     sendDeviceHeartbeat: {
@@ -10774,6 +10794,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description The network's object is overloaded or restarting (code unavailable); Retry-After says when to try again, and a fleet should add jitter */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -12369,6 +12400,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error422"];
                 };
             };
+            /** @description The network's object is overloaded or restarting (code unavailable); Retry-After says when to try again, and a fleet should add jitter */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
         };
     };
     reportGatewayState: {
@@ -12463,6 +12505,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description The network's object is overloaded or restarting (code unavailable); Retry-After says when to try again, and a fleet should add jitter */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };

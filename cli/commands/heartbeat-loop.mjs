@@ -5,6 +5,7 @@
 import { heldConfig } from "../device-state.mjs";
 import { ApiError, CredentialRefusedError } from "../errors.mjs";
 import { apiExchange } from "../http.mjs";
+import { retryAfterMs } from "../retry-after.mjs";
 
 /** Rounds (a beat, then maybe a poll) start at least this far apart: a server whose revision moves without end cannot spin the loop. */
 export const MIN_ROUND_GAP_MS = 250;
@@ -50,6 +51,12 @@ export async function heartbeatLoop(ctx, place, { interval, apply, beat }) {
       } catch (error) {
         if (isFatal(error)) throw refused(error);
         ctx.reportError(error); // a network blip or a 5xx: keep beating
+        // The server said when (a busy network's 503, a 429): neither poll nor beat before then.
+        const later = retryAfterMs(error, { capMs: interval * 1000 });
+        if (later !== null) {
+          await pause(later);
+          continue;
+        }
       }
       if (stopping) break;
       const base = heldConfig(ctx.home, place.device.name)?.routingRevision ?? null;

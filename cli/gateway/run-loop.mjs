@@ -3,6 +3,7 @@
 // down changes nothing that runs: the loop retries with backoff and the interfaces keep their last state.
 // A revoked or rotated credential (401) ends the loop: nothing but a new enrolment can fix that.
 import { ApiError, CredentialRefusedError, NetworkError } from "../errors.mjs";
+import { retryAfterMs } from "../retry-after.mjs";
 import { fetchDesiredState, LONG_POLL_SECONDS } from "./agent-api.mjs";
 import { availableDnsServer } from "./dns-server.mjs";
 import { syncDomains } from "./domain-apply.mjs";
@@ -24,11 +25,8 @@ export const REPORT_EVERY_MS = 3_000;
 const isTransient = (error) =>
   error instanceof NetworkError || (error instanceof ApiError && (error.status >= 500 || error.status === 429));
 
-/** A 429's Retry-After when the server gives one (capped like the backoff), else the backoff. */
-function retryDelay(error, backoff) {
-  const seconds = error instanceof ApiError ? Number(error.retryAfter) : Number.NaN;
-  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, BACKOFF_MS.max) : backoff;
-}
+/** A 429's or 503's Retry-After, with jitter (retry-after.mjs), when the server gives one (capped like the backoff), else the backoff. */
+const retryDelay = (error, backoff) => retryAfterMs(error, { capMs: BACKOFF_MS.max }) ?? backoff;
 
 /**
  * @param {{ dir: string, agent: import("./state.mjs").AgentRecord, netns: string | null, env: NodeJS.ProcessEnv,

@@ -21,6 +21,7 @@ const ERROR_DESCRIPTIONS = {
   422: "Schema validation failed (code VALIDATION_ERROR); fields[] names each offending field",
   429: "Too many attempts (code rate_limited); Retry-After says when to try again",
   502: "An upstream service (mail relay, OAuth provider) failed (code bad_gateway)",
+  503: "The network's object is overloaded or restarting (code unavailable); Retry-After says when to try again, and a fleet should add jitter",
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
@@ -45,10 +46,11 @@ const ERROR_SCHEMAS = Object.fromEntries(
   (Object.keys(ERROR_DESCRIPTIONS).map(Number) as ErrorStatus[]).map((status) => [status, errorSchema(status)]),
 ) as Record<ErrorStatus, ReturnType<typeof errorSchema>>;
 
-/** Headers some error statuses carry: 401 the Bearer challenge, 429 when to retry. */
+/** Headers some error statuses carry: 401 the Bearer challenge, 429 and 503 when to retry. */
 const ERROR_HEADERS: Partial<Record<ErrorStatus, Record<string, { $ref: string }>>> = {
   401: { "WWW-Authenticate": HEADER_REFS.wwwAuthenticate },
   429: { "Retry-After": HEADER_REFS.retryAfter },
+  503: { "Retry-After": HEADER_REFS.retryAfter },
 };
 
 const errorResponse = (status: ErrorStatus, description: string = ERROR_DESCRIPTIONS[status]) => ({

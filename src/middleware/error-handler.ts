@@ -15,7 +15,22 @@ const CODE_FOR_STATUS: Partial<Record<number, ErrorCode>> = {
   415: "unsupported_media_type",
   429: "rate_limited",
   502: "bad_gateway",
+  503: "unavailable",
 };
+
+/** Seconds a caller waits after the network's object refused for overload (the fleet adds its own jitter). */
+const OVERLOAD_RETRY_SECONDS = 1;
+
+/**
+ * The runtime's refusal from a Durable Object: `overloaded` when its queue is full, `retryable` when it broke off
+ * (a restart, a reset). Both pass; the caller tries again later instead of reading it as our fault.
+ */
+function fromObjectRefusal(error: unknown): ApiError | null {
+  const flags = error as { overloaded?: unknown; retryable?: unknown } | null;
+  if (flags?.overloaded !== true && flags?.retryable !== true) return null;
+  const message = flags.overloaded === true ? "The network is busy; try again shortly" : "The network restarted; try again shortly";
+  return new ApiError("unavailable", message, { headers: { "Retry-After": String(OVERLOAD_RETRY_SECONDS) } });
+}
 
 /** Hono's own exceptions (malformed JSON, 415 gate, body limit) mapped into the one envelope. */
 function fromHttpException(error: HTTPException): ApiError {
@@ -38,6 +53,12 @@ export const respondWithError = (c: Context<AppEnv>, error: ApiError) => {
 export const handleError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof ApiError) return respondWithError(c, error);
   if (error instanceof HTTPException) return respondWithError(c, fromHttpException(error));
+  const refusal = fromObjectRefusal(error);
+  if (refusal) {
+    // Not a fault of ours, but an operator wants to see a busy network: one line, no stack.
+    console.warn(JSON.stringify({ requestId: c.var.requestId, unavailable: (error as Error).message }));
+    return respondWithError(c, refusal);
+  }
   // Unknown failures: log for operators, answer without internals (no stack, no SQL).
   console.error(JSON.stringify({ requestId: c.var.requestId, ...describeForLog(error) }));
   return respondWithError(c, new ApiError("internal", "Internal error"));

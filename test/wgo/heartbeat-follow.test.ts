@@ -149,4 +149,43 @@ describe("wgo heartbeat --apply's loop", () => {
     expect(beats).toBeGreaterThanOrEqual(3);
     expect(beats).toBeLessThanOrEqual(9);
   });
+
+  it("a busy network's 503 with Retry-After: neither a long poll nor a beat before it has passed, then beats again", async () => {
+    const state = newNetworkState();
+    const times: number[] = [];
+    let refuseNext = false; // `wgo up` in setup beats too: only the loop's first beat is refused
+    const context = await setup(
+      {
+        "POST /client/devices/dev_1/heartbeat": (request) => {
+          times.push(Date.now());
+          if (refuseNext) {
+            refuseNext = false;
+            return {
+              status: 503,
+              headers: { "Retry-After": "1" },
+              body: { error: { code: "unavailable", message: "The network is busy; try again shortly" } },
+            };
+          }
+          state.heartbeats.push(request.body);
+          return { status: 200, body: { desiredRevision: state.revision, configChanged: false } };
+        },
+      },
+      state,
+    );
+    const sentBefore = context.api.requests.length;
+    times.length = 0;
+    refuseNext = true;
+    const { beats } = await runFor(2_200, context);
+    expect(beats).toBeGreaterThanOrEqual(2);
+    // The second beat waited out the server's second (plus wgo's jitter, cli/retry-after.mjs) ...
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(1_000);
+    // ... and no long poll went out in between (requests are recorded in the order they came).
+    const sent = context.api.requests
+      .slice(sentBefore)
+      .map((r) => (r.path.endsWith("/heartbeat") ? "beat" : r.query.has("wait") ? "poll" : "other"));
+    const refused = sent.indexOf("beat");
+    const next = sent.indexOf("beat", refused + 1);
+    expect(next).toBeGreaterThan(refused);
+    expect(sent.slice(refused + 1, next)).not.toContain("poll");
+  });
 });

@@ -20,7 +20,7 @@ export const desired = createRoute({
   responses: {
     200: { ...jsonResponse(DesiredState, "Desired state"), headers: { ETag: HEADER_REFS.etag } },
     304: notModified,
-    ...errorResponses(400, 401, 403, 422),
+    ...errorResponses(400, 401, 403, 422, 503),
   },
 });
 export const report = createRoute({
@@ -32,7 +32,7 @@ export const report = createRoute({
   description:
     "Gateway-daemon agents only (agentAuth; a manager gets 403). Per gateway node it runs: the routing and DNS revisions applied and the tunnels' counters; what runtime-status, GET /tunnels and pool health read. Nodes that are not the gateway's answer 404.",
   request: { body: jsonBody(ReportBody) },
-  responses: { 200: jsonResponse(ReportAck, "Acknowledged"), ...errorResponses(400, 401, 403, 404, 413, 415, 422) },
+  responses: { 200: jsonResponse(ReportAck, "Acknowledged"), ...errorResponses(400, 401, 403, 404, 413, 415, 422, 503) },
 });
 export const putNode = createRoute({
   method: "put",

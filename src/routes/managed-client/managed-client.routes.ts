@@ -34,7 +34,7 @@ export const config = createRoute({
   description:
     "The device itself (deviceAuth), or its owner or a group owner or admin (userAuth). With sinceRevision (the routingRevision the device holds) the answer is a delta when the server can compute one, and `wait` long-polls for the next revision. POST: the body (optional) carries what the device holds.",
   request: { params, query: ConfigQuery, body: optionalJsonBody(ConfigRequestBody) },
-  responses: { 200: jsonResponse(DeviceConfigSchema, "The configuration"), ...errorResponses(400, 401, 403, 404, 413, 415, 422) },
+  responses: { 200: jsonResponse(DeviceConfigSchema, "The configuration"), ...errorResponses(400, 401, 403, 404, 413, 415, 422, 503) },
 });
 
 export const heartbeat = createRoute({
@@ -46,5 +46,5 @@ export const heartbeat = createRoute({
   description:
     "The device itself (deviceAuth), or its owner or a group owner or admin (userAuth). Updates lastSeenAt, the applied revision and the tunnel counters GET /tunnels shows; the answer says whether a newer config is waiting.",
   request: { params, body: jsonBody(HeartbeatBody) },
-  responses: { 200: jsonResponse(HeartbeatAckSchema, "Acknowledged"), ...errorResponses(400, 401, 403, 404, 413, 415, 422) },
+  responses: { 200: jsonResponse(HeartbeatAckSchema, "Acknowledged"), ...errorResponses(400, 401, 403, 404, 413, 415, 422, 503) },
 });
