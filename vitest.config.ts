@@ -133,6 +133,9 @@ export default defineConfig(async () => {
                   name: "bench",
                   include: ["bench/**/*.bench.ts"],
                   environment: "node",
+                  // One file at a time: side by side, each figure carried the other benches' load (issue 42).
+                  fileParallelism: false,
+                  setupFiles: ["./bench/alone.setup.ts"],
                   testTimeout: 1_800_000,
                   hookTimeout: 180_000,
                 },

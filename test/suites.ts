@@ -55,12 +55,21 @@ export const webEndToEnd = [
 
 /**
  * Workers files share one workerd per vitest worker (project `workers`, isolate: false): a file's rows stay for the
- * next, so a suite makes unique data and never counts a whole table. These need an empty platform or a whole
- * workerd of their own, and run in project `workers-alone`, a fresh workerd each.
+ * next, so a suite makes unique data and never counts a whole table. These need an empty platform or change the
+ * platform's settings (which every later file would then run under), and run in project `workers-alone`, a fresh
+ * workerd each.
  */
 export const workersAlone = [
-  // The admin pages' empty states ("No gateways yet"): there are gateways once any other file ran.
-  "test/console/admin-empty.test.ts",
+  // The admin pages' empty states ("No gateways yet"), and the settings form.
+  "test/console/admin.test.ts",
+  // PUT /admin/settings: the hop limit, gateway eligibility, token lifetimes, sign-up mode, the offline threshold.
+  "test/admin/settings.test.ts",
+  "test/audit/ops-atomic-audit.test.ts",
+  "test/perf/agent-report-writes.test.ts",
+  // The fuzzers send every route random bodies as a platform admin too: a PUT /admin/settings among them passes.
+  "test/fuzz/identity.test.ts",
+  "test/fuzz/networks.test.ts",
+  "test/fuzz/rest.test.ts",
 ];
 
 /**

@@ -110,7 +110,7 @@ async function pollLoop(options, ctx) {
       }
       if (!isTransient(error) || options.once) throw error;
       const delay = retryDelay(error, backoff);
-      log(`the API is unreachable or busy (${error.message}); keeping what runs, retrying in ${delay / 1000} s`);
+      log(`the API is unreachable or busy (${error.message}); keeping what runs, retrying in ${(delay / 1000).toFixed(1)} s`);
       saveStatus(dir, { ...loadStatus(dir), error: error.message });
       await pause(delay, signal);
       backoff = Math.min(backoff * 2, BACKOFF_MS.max);

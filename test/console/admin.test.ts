@@ -20,6 +20,16 @@ const SETTINGS_FORM = {
 };
 
 describe("console admin", { timeout: 30_000 }, () => {
+  // A workerd of its own (workers-alone, test/suites.ts): nothing exists before this file's first test.
+  it("says what to do while the inventories are empty", async () => {
+    const agent = await adminAgent();
+    const inventory = await agent.get("/admin/inventory");
+    expect(inventory.status).toBe(200);
+    expect(inventory.text).toContain("No gateways yet");
+    expect(inventory.text).toContain("No regions yet");
+    expect((await agent.get("/admin/agents")).text).toContain("No agents yet");
+  });
+
   it("saves the platform settings through PUT /admin/settings, and shows the API's refusal with what was typed", async () => {
     const admin = await signInAdmin();
     const agent = await adminAgent();
