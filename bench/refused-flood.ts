@@ -114,20 +114,21 @@ export async function measureRefusedFlood(server: WorkerServer): Promise<FloodRe
     await expectCreated("stranger", () => admin.post("/users", { ...credentials, name: `Stranger ${i}` }));
     tokens.push(await login(server.baseUrl, credentials));
   }
-  const target = {
+  // Each run its own names: the flooded run reusing the alone run's would answer 409 and count as refused.
+  const target = (prefix: string) => ({
     token,
     connections: 1,
     method: "POST" as const,
     path: `/api/v1/networks/${v.networkId}/dns/records`,
-    luaBody: `string.format('{"name":"v%d-%d","type":"A","value":"192.0.2.2"}', t, n)`,
-  };
-  const alone = await runWrk(server.baseUrl, { label: "victim DNS record POST, alone", ...target }, scratch);
+    luaBody: `string.format('{"name":"${prefix}%d-%d","type":"A","value":"192.0.2.2"}', t, n)`,
+  });
+  const alone = await runWrk(server.baseUrl, { label: "victim DNS record POST, alone", ...target("alone") }, scratch);
   const stats = async () => (await admin.get(`/networks/${v.networkId}/writer`)).body as { refusedBeforeTurn: number; queueTurns: number };
   const before = await stats();
   let done!: () => void;
   const stop = new Promise<void>((resolve) => (done = resolve));
   const flooding = flood(server.baseUrl, v, tokens, stop);
-  const flooded = await runWrk(server.baseUrl, { label: "victim DNS record POST, under the flood", ...target }, scratch);
+  const flooded = await runWrk(server.baseUrl, { label: "victim DNS record POST, under the flood", ...target("flooded") }, scratch);
   done();
   const floodRun = await flooding;
   const after = await stats();
