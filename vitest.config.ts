@@ -112,7 +112,7 @@ export default defineConfig(async () => {
         },
         {
           // The browser and API e2e suites against `wrangler dev`, in Node: each has its own server on a free
-          // port and no host state. With project e2e, two at a time (scripts/test.mjs passes --maxWorkers 2).
+          // port and no host state. With project e2e, three at a time (scripts/test.mjs passes --maxWorkers 3).
           test: { name: "e2e-web", include: webEndToEnd, ...endToEnd },
         },
         {

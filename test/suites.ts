@@ -75,7 +75,7 @@ export const workersAlone = [
 /**
  * The data-plane suites that time a failover or a path change, or build a NAT lab whose timings they report: alone on
  * the machine, one at a time (project `e2e-timed`), after every other e2e suite. The rest of test/e2e holds no
- * timed bound, and each lab has its own namespaces (random names), so they run two at a time (project `e2e`).
+ * timed bound, and each lab has its own namespaces (random names), so they run beside each other and the web suites (project `e2e`, three at a time).
  */
 export const timedEndToEnd = [
   "test/e2e/gateway/pool-failover.test.ts",
