@@ -59,6 +59,43 @@ export async function auditNames(c: Context<SignedInEnv>, groups: Schema<"Group"
   return { people: sorted, names };
 }
 
+/** At most this many groups and networks a page's events name are read one by one when the lists missed them. */
+const OWNERS_READ = 20;
+
+/**
+ * The groups and networks the shown events are in that the first pages of the lists did not hold (an admin of a
+ * platform with more than 200): read by id, so the page names them instead of showing ids.
+ */
+export async function eventOwners(
+  c: Context<SignedInEnv>,
+  events: Schema<"AuditEvent">[],
+  listed: { groups: Schema<"Group">[]; networks: Schema<"Network">[] },
+) {
+  const missing = (ids: (string | null)[], known: { id: string }[]) => {
+    const have = new Set(known.map((item) => item.id));
+    return [...new Set(ids.filter((id): id is string => id !== null && !have.has(id)))].slice(0, OWNERS_READ);
+  };
+  const api = c.var.api;
+  const [groups, networks] = await Promise.all([
+    Promise.all(
+      missing(
+        events.map((e) => e.groupId),
+        listed.groups,
+      ).map((id) => api.GET("/api/v1/groups/{id}", { params: { path: { id } } })),
+    ),
+    Promise.all(
+      missing(
+        events.map((e) => e.networkId),
+        listed.networks,
+      ).map((id) => api.GET("/api/v1/networks/{id}", { params: { path: { id } } })),
+    ),
+  ]);
+  return {
+    groups: [...listed.groups, ...groups.flatMap((read) => (read.data ? [read.data] : []))],
+    networks: [...listed.networks, ...networks.flatMap((read) => (read.data ? [read.data] : []))],
+  };
+}
+
 /** What a change did, in words: "created routing policy", "changed node", "revoke (device)". */
 export function actionWords(method: string, route: string): string {
   const words = route.split("/").filter(Boolean);

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { need, onFailure } from "../failure";
 import { AuditPage } from "../pages/audit";
 import type { SignedInEnv } from "../types";
-import { auditNames } from "./audit-names";
+import { auditNames, eventOwners } from "./audit-names";
 
 export const auditRoutes = new Hono<SignedInEnv>();
 auditRoutes.onError(onFailure);
@@ -28,7 +28,8 @@ auditRoutes.get("/audit", async (c) => {
     c.var.api.GET("/api/v1/networks", { params: { query: { limit: 200 } } }),
   ]);
   const page = need(events);
-  const groupList = need(groups).items;
+  const owners = await eventOwners(c, page.items, { groups: need(groups).items, networks: need(networks).items });
+  const groupList = owners.groups;
   const names = await auditNames(c, groupList, page.items);
   return c.html(
     <AuditPage
@@ -40,7 +41,7 @@ auditRoutes.get("/audit", async (c) => {
       groups={groupList}
       people={names.people}
       names={names.names}
-      networks={need(networks).items}
+      networks={owners.networks}
     />,
   );
 });
