@@ -44,8 +44,8 @@ a { color: var(--accent); text-underline-offset: 2px; }
 .top nav a:hover { background: var(--surface-2); color: var(--fg); }
 .top nav a[aria-current="page"] { background: var(--accent-soft); color: var(--accent); font-weight: 700; }
 .signout { margin-left: auto; display: flex; align-items: center; gap: var(--s3); }
-/* Who is signed in stays in sight on a laptop's screen; a long address is cut, in full on hover (title). */
-.who { color: var(--muted); font-size: var(--t-sm); max-width: 28ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+/* Who is signed in stays in sight on a laptop's screen (16ch keeps the header one line at 1280 px); a longer address is cut, in full on hover (title). */
+.who { color: var(--muted); font-size: var(--t-sm); max-width: 16ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 @media (max-width: 720px) { .who { display: none; } }
 main { padding: var(--s5); max-width: 1240px; margin: 0 auto; }
 main:focus { outline: none; }
