@@ -1,20 +1,24 @@
 import { env } from "cloudflare:workers";
+import { CLOCK_WRITTEN } from "../helpers/state";
 
 /**
  * Columns a rejected request may legitimately touch. Consuming an enrolment key and giving the use back
  * (an enrolment that then fails) leaves `used_count` as it was but moves `updated_at`; every call with a
- * valid agent credential refreshes the agent's `last_seen_at` before the route validates anything. A node's
- * `last_seen_at` is what a network object's presence clock sets beside its verdict (see SKIP).
+ * valid agent credential refreshes the agent's `last_seen_at` before the route validates anything. Beside them,
+ * what the objects' clocks write (CLOCK_WRITTEN).
  */
-const VOLATILE: Record<string, string[]> = { enrolment_keys: ["updated_at"], agents: ["last_seen_at"], nodes: ["last_seen_at"] };
+const VOLATILE: Record<string, readonly string[]> = {
+  enrolment_keys: ["updated_at"],
+  agents: ["last_seen_at"],
+  ...CLOCK_WRITTEN.columns,
+};
 
 /**
  * Bookkeeping tables that are not API data. `metric_counters` counts refusals (failed sign-ins for GET /metrics,
- * docs/metrics.md): a refused login is exactly what writes it. `network_hot_stats` and `node_presence` are
- * written by the network objects' presence clocks and the cron, never by a request; files share one workerd
- * (vitest.config.ts), so an earlier file's objects go on writing them while this file's requests are refused.
+ * docs/metrics.md): a refused login is exactly what writes it. And the tables the objects' clocks write.
  */
-const SKIP = /^(_cf_|d1_migrations$|sqlite_|metric_counters$|network_hot_stats$|node_presence$)/;
+const SKIP = /^(_cf_|d1_migrations$|sqlite_|metric_counters$)/;
+const skipped = (table: string) => SKIP.test(table) || CLOCK_WRITTEN.tables.includes(table);
 
 let statements: { table: string; sql: string }[] | undefined;
 
@@ -22,7 +26,7 @@ async function buildStatements() {
   const tables = await env.DB.prepare("select name from sqlite_master where type = 'table' order by name").all<{ name: string }>();
   const out: { table: string; sql: string }[] = [];
   for (const { name } of tables.results) {
-    if (SKIP.test(name)) continue;
+    if (skipped(name)) continue;
     const columns = await env.DB.prepare(`select name from pragma_table_info('${name}') order by cid`).all<{ name: string }>();
     const kept = columns.results.map((c) => c.name).filter((c) => !VOLATILE[name]?.includes(c));
     const row = kept.map((c) => `quote("${c}")`).join(" || ',' || ");
