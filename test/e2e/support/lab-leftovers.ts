@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { check, run } from "./command.ts";
 import { labNamespaces, listNamespaces, type Lab } from "./netns.ts";
 
@@ -21,15 +22,27 @@ export async function cleanupAndFindLeftovers(lab: Lab): Promise<Leftovers> {
   await lab.cleanup();
   await lab.cleanup(); // must be harmless: afterAll calls it again
   const namespaces = (await listNamespaces()).filter((name) => name.startsWith(`${lab.name}-`));
+  // A daemon told to stop may take a moment to exit on a loaded machine: one still alive EXIT_GRACE_MS after the
+  // cleanup is a leftover.
+  const ends = Date.now() + EXIT_GRACE_MS;
+  while (pids.some(isAlive) && Date.now() < ends) await new Promise((resolve) => setTimeout(resolve, 100));
   return { namespaces, processes: pids.filter(isAlive) };
 }
 
+const EXIT_GRACE_MS = 5_000;
+
+/** Running, that is: an exited process its parent has not reaped yet (a zombie, `Z` in /proc/<pid>/stat) has ended. */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false; // gone between the two looks
   }
 }
 
