@@ -26,6 +26,15 @@ export const HOT_SCHEMA = [
     created_at TEXT NOT NULL,
     PRIMARY KEY (from_node_id, peer_public_key)
   ) WITHOUT ROWID`,
+  // Each reporter's tunnels' moving figures (handshake, bytes, when reported), 256 tunnels to a row as JSON
+  // (tunnel-counters.ts): a beat rewrites its reporter's slot, not a row per tunnel. A tunnel row's own figures are
+  // those of when it was last written (new, its endpoint moved, its handshake came or went); its slot's are newer.
+  `CREATE TABLE IF NOT EXISTS tunnel_counters (
+    from_node_id TEXT NOT NULL,
+    slot INTEGER NOT NULL,
+    counters TEXT NOT NULL,
+    PRIMARY KEY (from_node_id, slot)
+  ) WITHOUT ROWID`,
   `CREATE INDEX IF NOT EXISTS tunnels_page_idx ON tunnels (created_at, id)`,
   // GET /tunnels?nodeId=: the tunnels that lead to a node, by its key.
   `CREATE INDEX IF NOT EXISTS tunnels_peer_idx ON tunnels (peer_public_key)`,

@@ -1,7 +1,7 @@
-import { newId } from "../../../lib/ids";
 import type { AdmittedPeerReport } from "../operations/peer-reports";
 import type { ReportedPeer } from "../../../wire/heartbeat";
 import { HOT_SCHEMA } from "./hot-schema";
+import { storeTunnels, withCounters } from "./tunnel-counters";
 
 /** What a heartbeating node last said of itself (hot-schema.ts node_hot). */
 export interface NodeHot {
@@ -99,47 +99,22 @@ export class HotStore {
       peers ? 1 : 0,
     );
     if (!peers) return;
-    if ("full" in peers) {
-      for (const peer of peers.full) this.upsertTunnel(nodeId, peer, at);
-      this.run("DELETE FROM tunnels WHERE from_node_id = ? AND reported_at < ?", nodeId, at);
-      return;
-    }
-    const { delta } = peers;
-    for (const peer of delta.changed) if (isPeerKey(peer.publicKey)) this.upsertTunnel(nodeId, peer, at);
-    for (const key of delta.removed) this.run("DELETE FROM tunnels WHERE from_node_id = ? AND peer_public_key = ?", nodeId, key);
-    if (delta.completes && delta.resyncFrom !== null) {
-      this.run("DELETE FROM tunnels WHERE from_node_id = ? AND reported_at < ?", nodeId, delta.resyncFrom);
-    }
-  }
-
-  private upsertTunnel(fromNodeId: string, peer: ReportedPeer, at: string) {
-    this.run(
-      `INSERT INTO tunnels (from_node_id, peer_public_key, id, last_handshake_at, endpoint, rx_bytes, tx_bytes, reported_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (from_node_id, peer_public_key) DO UPDATE SET last_handshake_at = excluded.last_handshake_at,
-         endpoint = coalesce(excluded.endpoint, endpoint), rx_bytes = excluded.rx_bytes, tx_bytes = excluded.tx_bytes,
-         reported_at = excluded.reported_at`,
-      fromNodeId,
-      peer.publicKey,
-      newId("tun"),
-      peer.lastHandshakeAt,
-      // An older client says nothing of endpoints: what a newer report said stays.
-      peer.endpoint ?? null,
-      peer.rxBytes,
-      peer.txBytes,
-      at,
-      at,
-    );
+    const full = "full" in peers;
+    const changed = full ? peers.full : peers.delta.changed.filter((peer) => isPeerKey(peer.publicKey));
+    // A full report (or the last page of one) ends what it never touched: rows and figures older than its start.
+    const endsFrom = full ? at : peers.delta.completes ? peers.delta.resyncFrom : null;
+    storeTunnels(this.run.bind(this), nodeId, at, changed, full ? [] : peers.delta.removed, endsFrom);
   }
 
   /** A node's tunnel rows (what it reported). */
   tunnels(fromNodeId: string): TunnelRow[] {
-    return this.run(`SELECT ${TUNNEL_COLUMNS} FROM tunnels WHERE from_node_id = ?`, fromNodeId) as unknown as TunnelRow[];
+    const rows = this.run(`SELECT ${TUNNEL_COLUMNS} FROM tunnels WHERE from_node_id = ?`, fromNodeId) as unknown as TunnelRow[];
+    return withCounters(this.run.bind(this), rows, [fromNodeId]);
   }
 
   /** Every tunnel row of the network (the presence check's figures for /metrics). */
   allTunnels(): TunnelRow[] {
-    return this.run(`SELECT ${TUNNEL_COLUMNS} FROM tunnels`) as unknown as TunnelRow[];
+    return withCounters(this.run.bind(this), this.run(`SELECT ${TUNNEL_COLUMNS} FROM tunnels`) as unknown as TunnelRow[]);
   }
 
   /**
@@ -155,12 +130,13 @@ export class HotStore {
     const position = after ? [after.createdAt, after.createdAt, after.id] : [];
     const node = touching ? "(from_node_id = ? OR peer_public_key = ?)" : "1";
     const nodeBindings = touching ? [touching.nodeId, touching.key ?? ""] : [];
-    return this.run(
+    const rows = this.run(
       `SELECT ${TUNNEL_COLUMNS} FROM tunnels WHERE ${from} AND ${node} ORDER BY created_at, id LIMIT ?`,
       ...position,
       ...nodeBindings,
       limit,
     ) as unknown as TunnelRow[];
+    return withCounters(this.run.bind(this), rows, [...new Set(rows.map((row) => row.fromNodeId))]);
   }
 
   /** A node left the network: what it reported goes with it. */
@@ -168,6 +144,7 @@ export class HotStore {
     this.run("DELETE FROM node_hot WHERE node_id = ?", nodeId);
     this.run("DELETE FROM node_configs WHERE node_id = ?", nodeId);
     this.run("DELETE FROM tunnels WHERE from_node_id = ?", nodeId);
+    this.run("DELETE FROM tunnel_counters WHERE from_node_id = ?", nodeId);
   }
 
   /** The network was deleted: nothing of it stays. */
@@ -175,6 +152,7 @@ export class HotStore {
     this.run("DELETE FROM node_hot");
     this.run("DELETE FROM node_configs");
     this.run("DELETE FROM tunnels");
+    this.run("DELETE FROM tunnel_counters");
   }
 
   meta(key: string): string | null {
