@@ -30,7 +30,10 @@ async function peerKeys(admin: Session, networkId: string, count: number) {
 async function tunnelsOf(admin: Session, networkId: string, fromNodeId: string) {
   const rows = new Map<string, [number, number, number, string | null]>();
   for (let cursor: string | null = null, first = true; first || cursor; first = false) {
-    const page = await get(`/tunnels?networkId=${networkId}&limit=200${cursor ? `&cursor=${cursor}` : ""}`, admin.token);
+    const page: { body: { items: any[]; nextCursor: string | null } } = await get(
+      `/tunnels?networkId=${networkId}&limit=200${cursor ? `&cursor=${cursor}` : ""}`,
+      admin.token,
+    );
     for (const t of page.body.items.filter((item: { fromNodeId: string }) => item.fromNodeId === fromNodeId)) {
       rows.set(t.peerPublicKey, [Date.parse(t.lastHandshakeAt) / 1000, t.rxBytes, t.txBytes, t.endpoint]);
     }
