@@ -6,7 +6,7 @@
 // (one indexed lookup of the device) is not in it.
 import type { ApiClient } from "../test/e2e/support/api-client.ts";
 import type { WorkerServer } from "../test/e2e/support/worker-server.ts";
-import { profileDuring, profileLine } from "./cpu-profile.ts";
+import { profileDuring, profileLines } from "./cpu-profile.ts";
 import { inParallel } from "./seed.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
 
@@ -28,7 +28,7 @@ export interface RealHeartbeats {
   networkNodes: number;
   peers: number;
   /** Where the isolate's CPU went during the run (bench/cpu-profile.ts). */
-  profile: string;
+  profile: string[];
 }
 
 /** `peerKeys`: keys of nodes of the network (the tunnels the devices report); at least ACTIVE_TUNNELS. */
@@ -100,7 +100,7 @@ export async function measureRealHeartbeats(
     };
   const before = await stats();
   const scratch = await scratchDir();
-  const { result, ...profile } = await profileDuring(server.inspectorPort, () =>
+  const { result, ...profile } = await profileDuring(server, () =>
     runWrk(
       server.baseUrl,
       {
@@ -124,7 +124,7 @@ export async function measureRealHeartbeats(
     fullReport: { pages: pages.length, largestBytes: Math.max(...pages.map((p) => Buffer.byteLength(JSON.stringify(p)))) },
     networkNodes: peerKeys.length + REAL_HEARTBEAT_DEVICES,
     peers: peerKeys.length,
-    profile: profileLine({ result, ...profile }),
+    profile: profileLines({ result, ...profile }),
   };
 }
 
@@ -160,7 +160,8 @@ export function realHeartbeatLines(real: RealHeartbeats, baseline?: WrkResult): 
           `Against the bare handler (GET /health) at ${fmt(baseline.requestsPerSecond)}/s: ${fmt((100 * r.requestsPerSecond) / baseline.requestsPerSecond, 0)}%.`,
         ]
       : []),
-    `CPU profile of the run (the Worker and the network's object share the isolate): ${real.profile}.`,
+    "CPU profile of the run (the Worker and the network's object share the isolate):",
+    ...real.profile,
     `A full report with every one of ${real.peers} tunnels in use (computed by wgo's own paging): ${real.fullReport.pages} requests, the largest ${real.fullReport.largestBytes} bytes (limit 65536).`,
     "10,000 devices every 30 s need 333/s.",
   ];

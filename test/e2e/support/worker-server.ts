@@ -39,6 +39,8 @@ export interface WorkerServer {
   pid: number;
   /** wrangler's DevTools proxy to the Worker's isolate (bench/inspector.ts reads the JS heap through it). */
   inspectorPort: number;
+  /** The bundled Worker it serves (bench/cpu-profile.ts names a profile's lines by the module comments in it). */
+  bundle: string;
   /** Kills the wrangler process group and removes the state directory. Safe to call twice. */
   stop(): Promise<void>;
   /**
@@ -145,6 +147,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Wor
       logs: () => String(output),
       pid: started.pid!,
       inspectorPort,
+      bundle,
       stop,
       killAndRestart: async () => {
         const exited = new Promise((resolve) => started.once("exit", resolve));
