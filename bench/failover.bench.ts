@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { api, login } from "../test/e2e/support/api-client.ts";
 import { startWorker, type WorkerServer } from "../test/e2e/support/worker-server.ts";
+import { profileDuring, profileLines } from "./cpu-profile.ts";
 import { buildFailoverNetwork, CHAINS } from "./failover-network.ts";
 import { firstReports, wrkReports } from "./failover-reports.ts";
 import { agentSchedule, atScale } from "./failover-schedule.ts";
@@ -43,7 +44,8 @@ it.skipIf(only !== undefined && only !== "failover")("failover cadence", async (
     );
     const { steady, shape } = await firstReports(server, net.probers);
     const before = await meterOf(admin, net.networkId);
-    const reports = await wrkReports(server, steady, scratch);
+    const running = server;
+    const { result: reports, ...profile } = await profileDuring(running, () => wrkReports(running, steady, scratch));
     const during = minus(await meterOf(admin, net.networkId), before);
     // The alarm kept ticking under wrk: its share (the idle rate over the run) is not the reports'.
     const perReport = {
@@ -78,6 +80,8 @@ it.skipIf(only !== undefined && only !== "failover")("failover cadence", async (
           `| ${r.label} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt((100 * r.requestsPerSecond) / bare.requestsPerSecond, 0)}% | ${r.non2xx} | ${r.resyncs ?? "-"} |`,
       ),
       "",
+      "CPU profile of that run (the Worker and the network's object share the isolate):",
+      ...profileLines({ result: reports, ...profile }),
       `- the writer's meter per report: ${fmt(perReport.statements, 2)} statements, ${fmt(perReport.read, 2)} rows read, ${fmt(perReport.written, 2)} written`,
       "  (its readProbes RPC; the alarm's share over the run subtracted). The report's own batch runs in the Worker, outside",
       "  the meter: per node a select of the node with its network, a select of the probed members with their streaks, one",

@@ -1,5 +1,6 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
+import { preparedPer } from "../db/prepared";
 import { agents } from "../db/schema";
 import { inBackground } from "../lib/background";
 import { forbidden, unauthorized } from "../lib/errors";
@@ -10,15 +11,20 @@ import { AGENT_CREDENTIAL_PREFIX } from "../services/agents/enrolment";
 import { sha256 } from "../services/auth/tokens";
 import { bearerToken } from "./auth";
 
+/** Every agent request looks itself up: prepared once (db/prepared.ts). */
+const agentByCredential = preparedPer((db) =>
+  db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.credentialHash, sql.placeholder("hash")), isNull(agents.revokedAt)))
+    .prepare(),
+);
+
 /** The agent this request's credential names now: null once it was revoked or rotated. */
 export async function liveAgent(c: Context<AppEnv>) {
   const token = bearerToken(c.req.header("authorization"));
   if (!token?.startsWith(AGENT_CREDENTIAL_PREFIX)) throw unauthorized("An agent credential is required");
-  const agent = await c.var.db
-    .select()
-    .from(agents)
-    .where(and(eq(agents.credentialHash, sha256(token)), isNull(agents.revokedAt)))
-    .get();
+  const agent = await agentByCredential(c.var.db).get({ hash: sha256(token) });
   return agent ?? null;
 }
 

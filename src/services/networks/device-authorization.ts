@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
+import { preparedPer } from "../../db/prepared";
 import { devices, memberships, networks, nodes, users } from "../../db/schema";
 import { notFound, unauthorized } from "../../lib/errors";
 import type { DevicePrincipal, DeviceStanding, UserPrincipal } from "../../lib/types";
@@ -36,26 +37,19 @@ function deviceQuery(db: Db, by: "id" | "credential") {
     .prepare();
 }
 
-/**
- * Built once per D1 handle (db/client.ts keeps one per binding): building this six-table select anew was 30% of a
- * heartbeat's CPU (bench/cpu-profile.ts); a prepared one binds two values.
- */
-const prepared = new WeakMap<Db, Record<"id" | "credential", ReturnType<typeof deviceQuery>>>();
+/** Building this six-table select anew was 30% of a heartbeat's CPU (bench/cpu-profile.ts): it is prepared once. */
+const byId = preparedPer((db) => deviceQuery(db, "id"));
+const byCredential = preparedPer((db) => deviceQuery(db, "credential"));
 
 /**
  * One statement: the device (by id, or by its credential's hash), its node and network, whether its owner
  * still holds devices in that network, and the role `callerId` (a user) has in the network's group.
  */
 export async function readDevice(db: Db, lookup: Lookup, callerId = "") {
-  let queries = prepared.get(db);
-  if (!queries) {
-    queries = { id: deviceQuery(db, "id"), credential: deviceQuery(db, "credential") };
-    prepared.set(db, queries);
-  }
   const row =
     "deviceId" in lookup
-      ? await queries.id.get({ key: lookup.deviceId, callerId })
-      : await queries.credential.get({ key: lookup.credentialHash, callerId });
+      ? await byId(db).get({ key: lookup.deviceId, callerId })
+      : await byCredential(db).get({ key: lookup.credentialHash, callerId });
   if (!row) return null;
   // Viewers hold no devices: a demoted owner has lost them exactly as a removed one has. Headless devices have no owner.
   const ownerHolds =

@@ -1,7 +1,9 @@
 import type { AdmittedPeerReport } from "../operations/peer-reports";
 import type { ReportedPeer } from "../../../wire/heartbeat";
 import { HOT_SCHEMA } from "./hot-schema";
-import { storeTunnels, withCounters } from "./tunnel-counters";
+import { storeTunnels, type TunnelRow, withCounters } from "./tunnel-counters";
+
+export type { TunnelRow };
 
 /** What a heartbeating node last said of itself (hot-schema.ts node_hot). */
 export interface NodeHot {
@@ -11,19 +13,6 @@ export interface NodeHot {
   reportedEndpoint: string | null;
   peerReportSeq: number | null;
   peerResyncFrom: string | null;
-}
-
-/** A tunnel end as stored (the shape GET /tunnels lists, less the network and the peer's node). */
-export interface TunnelRow {
-  id: string;
-  fromNodeId: string;
-  peerPublicKey: string;
-  lastHandshakeAt: string | null;
-  endpoint: string | null;
-  rxBytes: number;
-  txBytes: number;
-  reportedAt: string;
-  createdAt: string;
 }
 
 /** What a reporter said of its peers: every one (the old full form), a delta, or nothing. */

@@ -1,6 +1,18 @@
 import { newId } from "../../../lib/ids";
 import type { ReportedPeer } from "../../../wire/heartbeat";
-import type { TunnelRow } from "./hot-store";
+
+/** A tunnel end as stored (the shape GET /tunnels lists, less the network and the peer's node). */
+export interface TunnelRow {
+  id: string;
+  fromNodeId: string;
+  peerPublicKey: string;
+  lastHandshakeAt: string | null;
+  endpoint: string | null;
+  rxBytes: number;
+  txBytes: number;
+  reportedAt: string;
+  createdAt: string;
+}
 
 /** The store's metered statement runner (hot-store.ts). */
 type Run = (query: string, ...bindings: SqlStorageValue[]) => Record<string, SqlStorageValue>[];

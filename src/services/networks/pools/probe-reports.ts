@@ -1,6 +1,7 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { insertWhere } from "../../../db/insert-where";
+import { preparedPer } from "../../../db/prepared";
 import { forwardingProbes, nodes } from "../../../db/schema";
 import type { ProbeResult } from "../../../wire/agent-report";
 
@@ -41,6 +42,21 @@ export function acceptedProbes(
   return byAcross;
 }
 
+/** The members probed across with their runs, by ids given as JSON: prepared once (db/prepared.ts), bound per report. */
+const probedMembers = preparedPer((db) =>
+  db
+    .select({
+      id: nodes.id,
+      networkId: nodes.networkId,
+      failStreak: forwardingProbes.failStreak,
+      proberNodeId: forwardingProbes.proberNodeId,
+    })
+    .from(nodes)
+    .leftJoin(forwardingProbes, eq(forwardingProbes.nodeId, nodes.id))
+    .where(sql`${nodes.id} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`)
+    .prepare(),
+);
+
 /**
  * The probe part of a gateway report: per node probed across, the run of failed reports (a report in which
  * every counted probe across it failed adds one; a report with any success resets it to 0, "healthy again
@@ -58,17 +74,7 @@ export async function probeStatements(
 ) {
   const okByAcross = acceptedProbes(reports, reporters, assigned);
   if (okByAcross.size === 0) return { statements: [], networksToEvaluate: [] as string[] };
-  const across = await db
-    .select({
-      id: nodes.id,
-      networkId: nodes.networkId,
-      failStreak: forwardingProbes.failStreak,
-      proberNodeId: forwardingProbes.proberNodeId,
-    })
-    .from(nodes)
-    .leftJoin(forwardingProbes, eq(forwardingProbes.nodeId, nodes.id))
-    .where(inArray(nodes.id, [...okByAcross.keys()]))
-    .all();
+  const across = await probedMembers(db).all({ ids: JSON.stringify([...okByAcross.keys()]) });
   const networksToEvaluate = new Set<string>();
   const statements = across
     .filter((node) => okByAcross.get(node.id)!.networkId === node.networkId)
