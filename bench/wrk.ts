@@ -15,6 +15,8 @@ export interface WrkTarget {
   luaPath?: string;
   /** Connections kept open (WRK.connections unless given): the concurrency the figures are at. */
   connections?: number;
+  /** The run's length (WRK.seconds unless given). */
+  seconds?: number;
   accept?: string;
   /** Requests cycle through these (path, bearer token) pairs instead of `path`/`token`: many devices. */
   rotate?: { path: string; token: string }[];
@@ -169,7 +171,7 @@ export async function runWrk(baseUrl: string, target: WrkTarget, scratchDir: str
     "-c",
     String(connections),
     "-d",
-    `${WRK.seconds}s`,
+    `${target.seconds ?? WRK.seconds}s`,
     "--timeout",
     "10s",
     "--latency",
