@@ -12,6 +12,8 @@ export interface FleetMeter {
   rowsWritten: number;
   /** Rows the writers wrote in their own SQLite (hotRowsWritten: heartbeats, tunnels, presence since issue 30). */
   hotRowsWritten: number;
+  /** Device presence transitions the writers wrote to D1 (online, offline): where a fleet's D1 rows come from. */
+  presenceTransitions: number;
   /** Each network writer's storageBytes, in network order. */
   storage: number[];
 }
@@ -20,7 +22,14 @@ export async function fleetMeter(admin: ApiClient, networkIds: string[]): Promis
   const stats = await inParallel(networkIds.length, 8, async (i) => {
     const answer = await admin.get(`/networks/${networkIds[i]}/writer`);
     if (answer.status !== 200) throw new Error(`writer stats of ${networkIds[i]}: ${answer.status} ${answer.text}`);
-    return answer.body as { statements: number; rowsRead: number; rowsWritten: number; hotRowsWritten?: number; storageBytes?: number };
+    return answer.body as {
+      statements: number;
+      rowsRead: number;
+      rowsWritten: number;
+      hotRowsWritten?: number;
+      storageBytes?: number;
+      presenceTransitions?: number;
+    };
   });
   const sum = (pick: (s: (typeof stats)[number]) => number) => stats.reduce((total, s) => total + pick(s), 0);
   return {
@@ -28,11 +37,12 @@ export async function fleetMeter(admin: ApiClient, networkIds: string[]): Promis
     rowsRead: sum((s) => s.rowsRead),
     rowsWritten: sum((s) => s.rowsWritten),
     hotRowsWritten: sum((s) => s.hotRowsWritten ?? 0),
+    presenceTransitions: sum((s) => s.presenceTransitions ?? 0),
     storage: stats.map((s) => s.storageBytes ?? Number.NaN),
   };
 }
 
-type Rows = Pick<FleetMeter, "statements" | "rowsRead" | "rowsWritten" | "hotRowsWritten">;
+type Rows = Pick<FleetMeter, "statements" | "rowsRead" | "rowsWritten" | "hotRowsWritten" | "presenceTransitions">;
 
 /** The meters' difference over a run: what the run's requests (and the writers' alarms meanwhile) cost. */
 export const meterDelta = (after: Rows, before: Rows) => ({
@@ -40,6 +50,7 @@ export const meterDelta = (after: Rows, before: Rows) => ({
   rowsRead: after.rowsRead - before.rowsRead,
   rowsWritten: after.rowsWritten - before.rowsWritten,
   hotRowsWritten: after.hotRowsWritten - before.hotRowsWritten,
+  presenceTransitions: after.presenceTransitions - before.presenceTransitions,
 });
 
 /** min / median / max / sum of the writers' storage. */

@@ -57,7 +57,10 @@ it.skipIf(only !== undefined && only !== "fleet")(
         const writersBefore = await fleetMeter(admin, ids);
         const workerBefore = await workerMeter(s.baseUrl);
         const run = await what();
-        const worker = meterDelta({ ...(await workerMeter(s.baseUrl)), hotRowsWritten: 0 }, { ...workerBefore, hotRowsWritten: 0 });
+        const worker = meterDelta(
+          { ...(await workerMeter(s.baseUrl)), hotRowsWritten: 0, presenceTransitions: 0 },
+          { ...workerBefore, hotRowsWritten: 0, presenceTransitions: 0 },
+        );
         return { run, load: load(), worker, writers: meterDelta(await fleetMeter(admin, ids), writersBefore) };
       };
       started = Date.now();
@@ -77,8 +80,8 @@ it.skipIf(only !== undefined && only !== "fleet")(
         `Built through the API in ${fmt(seedSeconds, 0)} s. Offered rate: ${fmt(deviceRate)} heartbeats/s + ${fmt(gatewayRate)} gateway reports/s`,
         `(every ${fmt(gatewayPeriodMs / 1000, 2)} s an agent, from wgo's own schedule) = ${fmt(deviceRate + gatewayRate)}/s.`,
         "",
-        "| run | load after | req/s | device p50 ms | device p99 ms | gateway p50 ms | gateway p99 ms | non-2xx | resyncs | not sent | D1 rows written/s | rows written/req (writers + Worker) | rows read/req (writers + Worker) | objects' own SQLite rows written/req |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| run | load after | req/s | device p50 ms | device p99 ms | gateway p50 ms | gateway p99 ms | non-2xx | resyncs | not sent | D1 rows written/s | rows written/req (writers + Worker) | rows read/req (writers + Worker) | objects' own SQLite rows written/req | presence transitions |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ...[first, pacedRun, flat].map(row),
         "",
         `Each network writer's own storage (storageBytes): min ${kib(storage.min)} KiB, median ${kib(storage.median)} KiB, max ${kib(storage.max)} KiB,`,
@@ -86,7 +89,8 @@ it.skipIf(only !== undefined && only !== "fleet")(
         `after the first beats, ${mib(serverRss(s.pid))} MiB at the end.`,
         "D1 rows: D1's own meta.rows_written / rows_read, as the network writers' meters (GET /networks/{id}/writer, summed over",
         "the networks) and the Worker's own binding (GET /__d1-meter, DEV_D1_METER=true) count them; a gateway report's batch runs",
-        "in the Worker. Not sent: beats due while the server was behind (their device's last beat unanswered, or 256 in flight).",
+        "in the Worker. Presence transitions: devices the writers' presence checks judged online or offline in the run (each writes",
+        "its D1 row, the node's last-seen and its events). Not sent: beats due while the server was behind (their device's last beat unanswered, or 256 in flight).",
         ...[first, pacedRun, flat].flatMap(({ run }) => (run.non2xx > 0 ? [`Non-2xx in ${run.label}: ${failuresOf(run)}.`] : [])),
       ];
       console.log(`\n${lines.join("\n")}\n`);
@@ -108,9 +112,9 @@ function row({ run, load, writers, worker }: Measured) {
   // A writer that restarted mid-run starts its meter at zero again: the sum then went down, and says nothing.
   if (writers.rowsWritten < 0 || writers.rowsRead < 0) {
     const cells = `| ${run.label} | ${load} | ${fmt(run.perSecond)} | ${fmt(run.device.p50Ms, 1)} | ${fmt(run.device.p99Ms, 1)} | ${fmt(run.gateway.p50Ms, 1)} | ${fmt(run.gateway.p99Ms, 1)} | ${run.non2xx} | ${run.resyncs} | ${run.skipped}`;
-    return `${cells} | n/a: a writer restarted | n/a (? + ${fmt(worker.rowsWritten / Math.max(1, run.requests), 1)}) | n/a | n/a |`;
+    return `${cells} | n/a: a writer restarted | n/a (? + ${fmt(worker.rowsWritten / Math.max(1, run.requests), 1)}) | n/a | n/a | n/a |`;
   }
-  return `| ${run.label} | ${load} | ${fmt(run.perSecond)} | ${fmt(run.device.p50Ms, 1)} | ${fmt(run.device.p99Ms, 1)} | ${fmt(run.gateway.p50Ms, 1)} | ${fmt(run.gateway.p99Ms, 1)} | ${run.non2xx} | ${run.resyncs} | ${run.skipped} | ${fmt(written / run.seconds, 0)} | ${perRequest(writers.rowsWritten, worker.rowsWritten)} | ${perRequest(writers.rowsRead, worker.rowsRead)} | ${fmt(writers.hotRowsWritten / Math.max(1, run.requests), 1)} |`;
+  return `| ${run.label} | ${load} | ${fmt(run.perSecond)} | ${fmt(run.device.p50Ms, 1)} | ${fmt(run.device.p99Ms, 1)} | ${fmt(run.gateway.p50Ms, 1)} | ${fmt(run.gateway.p99Ms, 1)} | ${run.non2xx} | ${run.resyncs} | ${run.skipped} | ${fmt(written / run.seconds, 0)} | ${perRequest(writers.rowsWritten, worker.rowsWritten)} | ${perRequest(writers.rowsRead, worker.rowsRead)} | ${fmt(writers.hotRowsWritten / Math.max(1, run.requests), 1)} | ${writers.presenceTransitions} |`;
 }
 
 /** "503 overloaded × 100, 0 × 28": each kind of failure, most frequent first (status 0: no answer). */

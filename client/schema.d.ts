@@ -2586,6 +2586,8 @@ export interface components {
             storageBytes: number;
             /** @description Callers (user, session) a committed write proved a manager of the network: their next writes skip the read that checks it; each write's batch still re-checks */
             keptCallers: number;
+            /** @description Device presence transitions (online, offline) the object's checks wrote to D1 since it started: D1 rows a fleet costs when devices come and go */
+            presenceTransitions: number;
         };
         NodePage: {
             items: components["schemas"]["Node"][];

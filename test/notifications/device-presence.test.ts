@@ -5,6 +5,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get } from "../helpers/api";
+import { networkWriter } from "../../src/objects/network/client";
 import { enrolDevice } from "../helpers/factories";
 import { checkPresence, objectPresence, setDeviceSeen, startDeviceDriftClock, writerOf } from "../helpers/hot-presence";
 import { ownerWithNode, webhookChannel } from "./support/notify-helpers";
@@ -40,6 +41,8 @@ describe("a device's presence, judged by its network's object", { timeout: 60_00
     await setDeviceSeen(network.id, device.nodeId, 3600);
     const offline = await checkPresence(network.id);
     expect(offline).toMatchObject({ transitions: 1, events: 1, nextCheckAt: null }); // nobody online: no clock
+    // The writer's stats count what its checks wrote to D1 (the fleet bench sums them): the first sighting, the offline.
+    expect((await networkWriter(env, network.id).stats()).presenceTransitions).toBe(2);
     await checkPresence(network.id);
     await runCron();
     const [delivery] = await receivedAtLeast(hook.id, 1);

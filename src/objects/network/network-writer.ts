@@ -203,7 +203,7 @@ export class NetworkWriter extends DurableObject<Env> {
 
   /** Since this writer started: D1 statements and rows, full loads of the network, what it holds; its queue now. */
   async stats(): Promise<WriterStats> {
-    return statsOf(this.parts.writes, this.parts.hot.store, this.ctx.storage.sql.databaseSize);
+    return statsOf(this.parts.writes, this.parts.hot.store, this.ctx.storage.sql.databaseSize, this.parts.presence.transitions);
   }
 
   /** The writer's alarm (writer-alarm.ts): pool checks, access expiry, NAT paths and presence, each setting its own next time. */

@@ -42,5 +42,9 @@ export const WriterStatsSchema = z
       description:
         "Callers (user, session) a committed write proved a manager of the network: their next writes skip the read that checks it; each write's batch still re-checks",
     }),
+    presenceTransitions: z.number().int().openapi({
+      description:
+        "Device presence transitions (online, offline) the object's checks wrote to D1 since it started: D1 rows a fleet costs when devices come and go",
+    }),
   })
   .openapi("NetworkWriterStats");

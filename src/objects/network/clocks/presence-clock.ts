@@ -28,6 +28,8 @@ const STATS_WRITTEN = "hotStatsWritten";
  */
 export class PresenceClock {
   readonly store: PresenceStore;
+  /** Transitions written to D1 since the object started (the writer's stats). */
+  transitions = 0;
   /** A check is scheduled (memory only: after a restart the first beat looks at the alarm once). */
   private armed = false;
   /** Checks run one at a time (the alarm and a test's call may meet). */
@@ -113,6 +115,7 @@ export class PresenceClock {
       if (first) await db.batch([first, ...rest]);
       // Kept here only once D1 holds them: a failed batch is judged again by the next check.
       for (const change of batch) this.store.put(change.row);
+      this.transitions += batch.length;
       for (const part of parts) eventIds.push(...part.events.ids);
     }
     if (statsChanged) hot.setMeta(STATS_WRITTEN, statsText);

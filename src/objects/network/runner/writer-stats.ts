@@ -27,10 +27,12 @@ export interface WriterStats {
   storageBytes: number;
   /** Callers whose authority a committed batch proved: their writes skip the read that checks it (kept-authority.ts). */
   keptCallers: number;
+  /** Presence transitions the object's checks wrote to D1 (clocks/presence-clock.ts): a fleet's D1 rows when its devices come and go. */
+  presenceTransitions: number;
 }
 
 /** What `stats()` answers: the runner's D1 meter, memory and queue, the combined batches, the hot state's rows. */
-export function statsOf(writes: WriteRunner, hot: HotStore, storageBytes: number): WriterStats {
+export function statsOf(writes: WriteRunner, hot: HotStore, storageBytes: number, presenceTransitions: number): WriterStats {
   const combined = writes.combined?.counts ?? { batches: 0, combinedWrites: 0, retriedAlone: 0 };
   return {
     ...writes.meter,
@@ -43,5 +45,6 @@ export function statsOf(writes: WriteRunner, hot: HotStore, storageBytes: number
     hotRowsWritten: hot.meter.rowsWritten,
     storageBytes,
     keptCallers: writes.kept.size,
+    presenceTransitions,
   };
 }
