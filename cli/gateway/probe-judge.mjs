@@ -6,7 +6,7 @@
 /** @typedef {{ intervalMs: number, downAfter: number, upAfter: number }} ProbeRules */
 
 /** @type {ProbeRules} */
-export const DEFAULT_PROBE_RULES = Object.freeze({ intervalMs: 250, downAfter: 4, upAfter: 4 });
+export const DEFAULT_PROBE_RULES = Object.freeze({ intervalMs: 100, downAfter: 4, upAfter: 4 });
 
 /** What the agent accepts of the server's rules: ping cannot go below 100 ms, and slower than 5 s is no longer fast. */
 const LIMITS = { intervalMs: [100, 5_000], downAfter: [1, 20], upAfter: [1, 20] };

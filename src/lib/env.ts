@@ -157,7 +157,7 @@ const ConfigSchema = z.object({
    */
   POOL_PROBE_FAILURES: intVar(1, 1, 100),
   /** How often an agent sends each probe's echo request (ms). */
-  POOL_PROBE_INTERVAL_MS: intVar(250, 100, 5000),
+  POOL_PROBE_INTERVAL_MS: intVar(100, 100, 5000),
   /** Echoes lost in a row that turn a probe down, and answered in a row that turn it up again (agent side). */
   POOL_PROBE_DOWN_AFTER: intVar(4, 1, 20),
   POOL_PROBE_UP_AFTER: intVar(4, 1, 20),

@@ -183,7 +183,7 @@ describe("gateway pool failover", () => {
     const desired = await get("/agents/me/desired-state", credential);
     expect(desired.status, desired.text).toBe(200);
     // The agent runs them continuously and judges them itself (docs/routing.md, Health).
-    expect(desired.body.probeRules).toEqual({ intervalMs: 250, downAfter: 4, upAfter: 4 });
+    expect(desired.body.probeRules).toEqual({ intervalMs: 100, downAfter: 4, upAfter: 4 });
     const probesOf = (body: { nodes: { nodeId: string; probes: unknown[] }[] }) =>
       body.nodes.find((node) => node.nodeId === gw1.id)!.probes;
     const across = (member: { id: string }, target: { address: string }) => ({ acrossNodeId: member.id, target: target.address });

@@ -46,7 +46,7 @@ async function probing(rules = DEFAULT_PROBE_RULES, probes = [PROBE]) {
 describe("forwarding probe judgement", () => {
   it("stays up through 3 lost echoes and a reply, turns down on the 4th loss in a row, and up after 4 replies in a row", async () => {
     const { host, state, logs, echoes, ok } = await probing();
-    expect(host.streams[0]!.argv).toEqual(["ping", "-O", "-n", "-i", "0.25", PROBE.target]);
+    expect(host.streams[0]!.argv).toEqual(["ping", "-O", "-n", "-i", "0.1", PROBE.target]);
     expect(ok(), "a probe starts up").toBe(true);
     echoes("xxx.xxx.");
     expect(ok()).toBe(true);
@@ -122,17 +122,17 @@ describe("probe processes and rules", () => {
     ]);
     echoes("xxxx");
     expect(ok()).toBe(false);
-    const faster = { intervalMs: 100, downAfter: 2, upAfter: 2 };
-    await prober.sync([{ nodeId: NODE, netns: null, probes: [PROBE, moved] }], faster);
+    const slower = { intervalMs: 200, downAfter: 2, upAfter: 2 };
+    await prober.sync([{ nodeId: NODE, netns: null, probes: [PROBE, moved] }], slower);
     const running = host.streams.filter((s) => s.running);
-    expect(running.map((s) => s.argv.join(" "))).toEqual([`ping -O -n -i 0.1 ${PROBE.target}`, `ping -O -n -i 0.1 ${moved.target}`]);
+    expect(running.map((s) => s.argv.join(" "))).toEqual([`ping -O -n -i 0.2 ${PROBE.target}`, `ping -O -n -i 0.2 ${moved.target}`]);
     expect(prober.results(NODE, null, [PROBE])[0].ok, "a down probe stays down across the restart").toBe(false);
-    await prober.sync([], faster);
+    await prober.sync([], slower);
     expect(
       host.streams.some((s) => s.running),
       "the node left: no ping left",
     ).toBe(false);
-    await prober.sync([{ nodeId: NODE, netns: null, probes: [PROBE] }], faster);
+    await prober.sync([{ nodeId: NODE, netns: null, probes: [PROBE] }], slower);
     await prober.stop();
     expect(
       host.streams.some((s) => s.running),
@@ -141,7 +141,7 @@ describe("probe processes and rules", () => {
   });
 
   it("takes the server's rules within range and its defaults for anything missing or out of range", () => {
-    expect(DEFAULT_PROBE_RULES).toEqual({ intervalMs: 250, downAfter: 4, upAfter: 4 });
+    expect(DEFAULT_PROBE_RULES).toEqual({ intervalMs: 100, downAfter: 4, upAfter: 4 });
     expect(probeRulesFrom({ intervalMs: 100, downAfter: 1, upAfter: 20 })).toEqual({ intervalMs: 100, downAfter: 1, upAfter: 20 });
     expect(probeRulesFrom({ intervalMs: 5000, downAfter: 3, upAfter: 6 })).toEqual({ intervalMs: 5000, downAfter: 3, upAfter: 6 });
     for (const bad of [undefined, null, "fast", [], {}]) expect(probeRulesFrom(bad)).toEqual(DEFAULT_PROBE_RULES);

@@ -5,12 +5,14 @@ import { waitFor } from "../support/command.ts";
 import { MACHINES, type Machine, type PoolLab } from "./pool-lab.ts";
 import { watchAllowedIps } from "./wg-watch.ts";
 
-// Targets (issue 27, idle machine): every failover under 3,000 ms, a drain under 500 ms. The e2e runs on a
-// loaded 2-core CI machine (a full `.ci/run`, load 2-6), so it asserts a margin over the target: 2x for a
-// failure the agents must detect (6,000 ms) and 4x for a drain (2,000 ms; it is only a routing change, whose
-// cost is the agents' long poll and apply, which load stretches most). Override on a slower machine.
+// Targets: a detected failure under 1,000 ms as a user sees it (issue 42; 5 pings/s, last reply to first reply:
+// 810-813 ms on the quiet machine with the agents' 100 ms probes, down after 4), a drain under 500 ms. The timed
+// suites run alone, but a CI machine is slower and noisier than the quiet one, so the e2e asserts a margin: 2,000 ms
+// for a detected failure (the "under 2 s" the pools promise, 2.5x the quiet figure) and 2,000 ms for a drain (4x;
+// only a routing change, whose cost is the agents' long poll and apply, which load stretches most). Override on a
+// slower machine.
 const bound = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-export const DETECTED_BOUND_MS = bound("FAILOVER_BOUND_MS", 6_000);
+export const DETECTED_BOUND_MS = bound("FAILOVER_BOUND_MS", 2_000);
 export const DRAINED_BOUND_MS = bound("FAILOVER_DRAINED_BOUND_MS", 2_000);
 /** Runs of each kind: 3 in a full `.ci/run`; the README's table is 5 on an idle machine (FAILOVER_RUNS=5). */
 export const FAILOVER_RUNS = Math.max(1, Number(process.env.FAILOVER_RUNS ?? 3));
