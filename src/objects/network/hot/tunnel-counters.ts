@@ -22,16 +22,16 @@ type SlotRow = { slot: number; counters: string };
  * A tunnel's moving figures as its reporter last gave them: [lastHandshakeAt, rxBytes, txBytes, reportedAt, endpoint].
  * The endpoint is here only to tell a moved endpoint (which the tunnel row stores) from one heard again.
  */
-export type CounterEntry = [string | null, number, number, string, string | null];
+type CounterEntry = [string | null, number, number, string, string | null];
 
 /** A reporter's entries, by peer key, in slots of at most SLOT_SIZE (hot-schema.ts tunnel_counters). */
-export type Slots = Map<number, Map<string, CounterEntry>>;
+type Slots = Map<number, Map<string, CounterEntry>>;
 
 /**
  * Entries a slot holds: a device's 50 tunnels are one row; a gateway's 10,000 are 40 rows of about 33 KB each,
  * inside the 2 MB a Durable Object's SQLite value may hold.
  */
-export const SLOT_SIZE = 256;
+const SLOT_SIZE = 256;
 
 const entryOf = (peer: ReportedPeer, at: string, endpoint: string | null): CounterEntry => [
   peer.lastHandshakeAt,
@@ -76,8 +76,8 @@ function slotWithRoom(slots: Slots): number {
 /**
  * A reporter's peers into its rows. A tunnel's moving figures (handshake, bytes) go into the reporter's counter
  * slots (one row per SLOT_SIZE tunnels), so a steady beat writes one row whatever its tunnels; the tunnel row itself
- * is written only when it is new, its endpoint moved or its handshake came or went. `endsFrom`: a full report (or its last page) ends here, and
- * what it never touched (rows and figures older than its start) goes.
+ * is written only when it is new, its endpoint moved or its handshake came or went. `endsFrom`: a full report (or
+ * its last page) ends here, and what it never touched (rows and figures older than its start) goes.
  */
 export function storeTunnels(run: Run, nodeId: string, at: string, changed: ReportedPeer[], removed: string[], endsFrom: string | null) {
   const slots = parseSlots(run("SELECT slot, counters FROM tunnel_counters WHERE from_node_id = ?", nodeId) as SlotRow[]);
