@@ -2,6 +2,8 @@ import { base32Encode, CROCKFORD_ALPHABET } from "./base32";
 
 export type IdPrefix =
   | "usr"
+  // SCIM bearer tokens (services/scim/tokens.ts)
+  | "sct"
   | "ses"
   | "rt"
   | "grp"

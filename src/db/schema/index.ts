@@ -35,3 +35,4 @@ export * from "./access-policies";
 export * from "./authority-guard";
 export * from "./relayed-pairs";
 export * from "./network-hot-stats";
+export * from "./scim-tokens";
