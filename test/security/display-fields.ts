@@ -7,6 +7,7 @@ export type Who = "alice" | "admin" | "agent" | "anonymous";
 export const FIELDS: [Who, string, string, Record<string, unknown>, string][] = [
   ["admin", "POST", "/users", { email: "dn@example.com", password: "long enough password", name: "x" }, "name"],
   ["admin", "PATCH", "/users/:user", { name: "x" }, "name"],
+  ["admin", "POST", "/admin/scim-tokens", { name: "x" }, "name"],
   ["alice", "PATCH", "/users/me", { name: "x" }, "name"],
   ["alice", "POST", "/groups", { name: "x" }, "name"],
   ["alice", "PATCH", "/groups/:group", { name: "x" }, "name"],

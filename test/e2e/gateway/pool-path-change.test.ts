@@ -36,7 +36,12 @@ describe.skipIf(!dataPlane.ok)("a new gatewayPath takes over without a noticeabl
     const at = Date.now();
     await lab.policy.setPath(path);
     await waitFor("every agent to apply the new path", () => lab.gatewaysInSync(), { timeoutMs: 30_000, details: lab.agentOutput });
-    await waitFor("2 s of replies", () => lab.answeredFor(2_000), { timeoutMs: 30_000, details: lab.agentOutput });
+    // Two seconds of replies after the PUT: a change applied within a few hundred milliseconds would otherwise find
+    // two seconds of replies that came before it, and no reply after it to measure the silence by.
+    await waitFor("2 s of replies after the PUT", () => Date.now() - at >= 2_000 && lab.answeredFor(2_000), {
+      timeoutMs: 30_000,
+      details: lab.agentOutput,
+    });
     const gap = lab.pings!.longestGap(at, Date.now())!;
     const peersChanged = await wg.stop(at);
     console.log(
