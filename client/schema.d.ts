@@ -3969,7 +3969,7 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description The last SCIM request it authenticated (refreshed at most once a minute)
+             * @description The last SCIM request it authenticated: null until the SCIM routes (under way) use it
              * @example 2026-11-21T10:00:00.000Z
              */
             lastUsedAt: string | null;

@@ -9,7 +9,9 @@ export const ScimTokenSchema = z
     name: z.string().openapi({ description: "The directory that uses it; SCIM changes are audited as scim:<name>" }),
     status: z.enum(["active", "revoked"]),
     createdAt: Timestamp,
-    lastUsedAt: Timestamp.nullable().openapi({ description: "The last SCIM request it authenticated (refreshed at most once a minute)" }),
+    lastUsedAt: Timestamp.nullable().openapi({
+      description: "The last SCIM request it authenticated: null until the SCIM routes (under way) use it",
+    }),
     revokedAt: Timestamp.nullable(),
   })
   .openapi("ScimToken");
