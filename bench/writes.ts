@@ -142,9 +142,9 @@ export async function measureWrites(server: WorkerServer): Promise<WriteResult[]
       const target = { label: kind.label, token, connections: writers, ...kind.target(net, round++) };
       // The policy replace at the most writers, profiled: where a policy write's CPU goes.
       const profiled = kind.label === "routing policy PUT" && writers === Math.max(...WRITERS);
-      const { result, ...profile } = profiled
-        ? await profileDuring(server, () => runWrk(server.baseUrl, target, scratch))
-        : { result: await runWrk(server.baseUrl, target, scratch), busy: 0, modules: [], functions: [], callers: [] };
+      const run = () => runWrk(server.baseUrl, target, scratch);
+      const measured = profiled ? await profileDuring(server, run) : null;
+      const result = measured?.result ?? (await run());
       const after = await meter();
       const batches = (after.batches ?? 0) - (before.batches ?? 0);
       results.push({
@@ -152,7 +152,7 @@ export async function measureWrites(server: WorkerServer): Promise<WriteResult[]
         writers,
         statementsPerWrite: (after.statements - before.statements) / Math.max(1, result.requests),
         ...(batches > 0 ? { writesPerBatch: ((after.combinedWrites ?? 0) - (before.combinedWrites ?? 0)) / batches } : {}),
-        ...(profiled ? { profile: profileLines({ result, ...profile }) } : {}),
+        ...(measured ? { profile: profileLines(measured) } : {}),
       });
     }
   }

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { scimTokens } from "../../db/schema";
+import { isUniqueViolation } from "../../lib/db-errors";
 import { conflict, notFound } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { afterCursor } from "../../lib/pagination";
@@ -32,7 +33,7 @@ export async function issueScimToken(db: Db, name: string, createdBy: string, au
   };
   // A name taken between the read and the batch fails the unique index: the batch (and its audit row) is refused.
   await batchWithAudit(db, [db.insert(scimTokens).values(row)], audit, platformEvent("scim-token.issued", row.id)).catch((error) => {
-    if (String(error).includes("UNIQUE")) throw conflict(`A SCIM token already uses the name "${name}"`);
+    if (isUniqueViolation(error)) throw conflict(`A SCIM token already uses the name "${name}"`);
     throw error;
   });
   return { token: row, secret: token };

@@ -49,7 +49,7 @@ const figuresOf = (entry: CounterEntry) => ({
   reportedAt: entry[3],
 });
 
-function parseSlots(rows: { slot: number; counters: string }[]): Slots {
+function parseSlots(rows: SlotRow[]): Slots {
   const slots: Slots = new Map();
   for (const row of rows) slots.set(row.slot, new Map(Object.entries(JSON.parse(row.counters) as Record<string, CounterEntry>)));
   return slots;
@@ -166,8 +166,7 @@ export function withCounters(run: Run, rows: TunnelRow[], reporters?: readonly s
   ) as (SlotRow & { nodeId: string })[];
   const entries = new Map<string, CounterEntry>();
   for (const row of counterRows) {
-    for (const [key, entry] of Object.entries(JSON.parse(row.counters) as Record<string, CounterEntry>))
-      entries.set(`${row.nodeId} ${key}`, entry);
+    for (const slot of parseSlots([row]).values()) for (const [key, entry] of slot) entries.set(`${row.nodeId} ${key}`, entry);
   }
   return rows.map((row) => {
     const entry = entries.get(`${row.fromNodeId} ${row.peerPublicKey}`);
