@@ -3,23 +3,15 @@
 // scratch checkout (links to this one's code, its own .dev.vars and local D1), so the real checkout is untouched.
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { OutputTail } from "../support/command.ts";
+import { freePort } from "../support/free-port.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const SCREEN_LINES = 24;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("npm run dev", () => {
   const scratch = mkdtempSync(join(tmpdir(), "overlay-dev-"));

@@ -10,12 +10,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inject } from "vitest";
 import { describeCommand, onAbruptExit, OutputTail, run, waitFor } from "./command.ts";
+import { freePort } from "./free-port.ts";
 import { muteNetworkEvents } from "./devtools.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -200,18 +200,6 @@ function dotenv(values: Record<string, string>): string {
       return `${key}='${value}'\n`;
     })
     .join("");
-}
-
-/** A port the OS just handed out; wrangler binds it moments later (a small race, fine in tests). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 async function killGroup(child: ChildProcess): Promise<void> {
