@@ -85,7 +85,11 @@ export async function openOriginPage(browser: Browser, origin: string): Promise<
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("requestfailed", (request) => {
-    if (new URL(request.url()).origin === allowed) problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`);
+    const reason = request.failure()?.errorText;
+    // ERR_ABORTED is the browser cancelling a load because the page moved on (a form's redirect landed
+    // while console.js was still in flight); a server that failed answers with a status, not this.
+    if (reason === "net::ERR_ABORTED") return;
+    if (new URL(request.url()).origin === allowed) problems.push(`request failed: ${request.url()} (${reason})`);
   });
   return { page, blocked, problems, close: () => context.close() };
 }
