@@ -4,6 +4,9 @@ export type IdPrefix =
   | "usr"
   // SCIM bearer tokens (services/scim/tokens.ts)
   | "sct"
+  // the directory's groups and their mappings onto ours (services/scim/)
+  | "idg"
+  | "idm"
   | "ses"
   | "rt"
   | "grp"

@@ -1,7 +1,7 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-/** system: a change the control plane made on its own clock (a gateway failover). */
-export const ACTOR_TYPES = ["user", "device", "agent", "anonymous", "system"] as const;
+/** system: a change the control plane made on its own clock (a gateway failover); scim: a directory's SCIM client. */
+export const ACTOR_TYPES = ["user", "device", "agent", "anonymous", "system", "scim"] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
 /**

@@ -36,3 +36,4 @@ export * from "./authority-guard";
 export * from "./relayed-pairs";
 export * from "./network-hot-stats";
 export * from "./scim-tokens";
+export * from "./idp-groups";

@@ -4,6 +4,9 @@ import { users } from "./users";
 
 export const GROUP_ROLES = ["owner", "admin", "member", "viewer"] as const;
 export type GroupRole = (typeof GROUP_ROLES)[number];
+/** manual: added by a person (a member call, an invite); idp: given by the directory (services/scim/directory-roles.ts). */
+export const MEMBERSHIP_SOURCES = ["manual", "idp"] as const;
+export type MembershipSource = (typeof MEMBERSHIP_SOURCES)[number];
 
 export const memberships = sqliteTable(
   "memberships",
@@ -15,6 +18,8 @@ export const memberships = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     role: text({ enum: GROUP_ROLES }).notNull(),
+    /** The directory adds, changes and removes only its own (`idp`) memberships. */
+    source: text({ enum: MEMBERSHIP_SOURCES }).notNull().default("manual"),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),
   },

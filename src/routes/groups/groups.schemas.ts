@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { displayName } from "../../lib/display-name";
-import { GroupRoleSchema } from "../../schemas/groups";
+import { GroupRoleSchema, MembershipSourceSchema } from "../../schemas/groups";
 import { Timestamp } from "../../lib/openapi";
 
 export const GroupSchema = z
@@ -24,6 +24,7 @@ export const MemberSchema = z
     email: z.string(),
     name: z.string(),
     role: GroupRoleSchema,
+    source: MembershipSourceSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

@@ -91,6 +91,10 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof, a
       passwordHash: await hashPassword(proof.password, hashLogN),
       platformRole: "user" as const,
       disabledAt: null,
+      externalId: null,
+      directoryUserName: null,
+      givenName: null,
+      familyName: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -107,7 +111,7 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof, a
         insertWhere(
           db,
           memberships,
-          { groupId: invite.groupId, userId: user.id, role: invite.role, createdAt: now, updatedAt: now },
+          { groupId: invite.groupId, userId: user.id, role: invite.role, source: "manual", createdAt: now, updatedAt: now },
           created,
         ),
         db
@@ -144,7 +148,7 @@ export async function acceptInvite(db: Db, invite: Invite, proof: AcceptProof, a
     insertWhere(
       db,
       memberships,
-      { groupId: invite.groupId, userId: existing.id, role: invite.role, createdAt: now, updatedAt: now },
+      { groupId: invite.groupId, userId: existing.id, role: invite.role, source: "manual", createdAt: now, updatedAt: now },
       claimed,
     ).onConflictDoNothing(),
     auditStatement(db, signedInAs(audit, existing.id), acceptedEvent(invite, existing.id), now, claimed),

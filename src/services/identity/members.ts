@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { memberships, users, type GroupRole } from "../../db/schema";
+import { memberships, users, type GroupRole, type MembershipSource } from "../../db/schema";
 import type { Env } from "../../lib/env";
 import { ApiError, conflict, forbidden, notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/ids";
@@ -15,6 +15,7 @@ export interface Member {
   email: string;
   name: string;
   role: GroupRole;
+  source: MembershipSource;
   createdAt: string;
   updatedAt: string;
 }
@@ -24,6 +25,7 @@ const memberColumns = {
   email: users.email,
   name: users.name,
   role: memberships.role,
+  source: memberships.source,
   createdAt: memberships.createdAt,
   updatedAt: memberships.updatedAt,
   id: memberships.userId,
@@ -115,7 +117,7 @@ export async function addMember(
   if (inserted.length === 0) throw conflict("The user is already a member; change the role instead");
   // A platform admin may already hold devices in the group's networks (with no role): they now have one.
   await refreshDeviceOwners(env, db, user.id, group.id);
-  return { userId: user.id, email: user.email, name: user.name, role: body.role, createdAt: now, updatedAt: now };
+  return { userId: user.id, email: user.email, name: user.name, role: body.role, source: "manual", createdAt: now, updatedAt: now };
 }
 
 /** Changes a member's role (owner, admin; only owners touch owners); the last owner stays. */
@@ -140,7 +142,8 @@ export async function changeMemberRole(
     auditStatement(db, audit, event, now, memberMayGo(group.id, userId, role)),
     db
       .update(memberships)
-      .set({ role, updatedAt: now })
+      // A person who sets the role by hand takes the membership over: the directory leaves it alone from now on.
+      .set({ role, source: "manual", updatedAt: now })
       .where(
         and(
           eq(memberships.groupId, group.id),
@@ -155,7 +158,7 @@ export async function changeMemberRole(
   if (losesDevices) await removeDevicesOf(env, db, userId, group.id);
   // Devices kept: `role:` selectors must see the new role (docs/access.md).
   else await refreshDeviceOwners(env, db, userId, group.id);
-  return strip({ ...member, role, updatedAt: now });
+  return strip({ ...member, role, source: "manual", updatedAt: now });
 }
 
 /** Removes a member (owner, admin) or lets one leave (any member); the last owner stays. */

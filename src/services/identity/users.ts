@@ -42,6 +42,10 @@ export async function createUser(db: Db, input: NewUser, audit: AuditContext, ha
     passwordHash: await hashPassword(input.password, hashLogN),
     platformRole: input.platformRole,
     disabledAt: null,
+    externalId: null,
+    directoryUserName: null,
+    givenName: null,
+    familyName: null,
     createdAt: now,
     updatedAt: now,
   };
