@@ -16,6 +16,7 @@ const bundledDependencies = [
   ...["hono", "hono/cookie", "hono/html", "hono/http-exception", "hono/route", "hono/utils/http-status"],
   ...["hono/jsx", "hono/jsx/jsx-runtime", "hono/jsx/jsx-dev-runtime", "@hono/zod-openapi", "zod"],
   ...["drizzle-orm", "drizzle-orm/sqlite-core", "drizzle-orm/batch", "drizzle-orm/d1", "jose", "ipaddr.js", "oauth4webapi"],
+  ...["scim2-parse-filter", "scim-patch"],
   // test/fuzz imports it into the Worker's runtime too.
   "fast-check",
 ];

@@ -30,6 +30,7 @@ import { networksRouter } from "./routes/networks";
 import { nodesRouter } from "./routes/nodes";
 import { notificationsRouter } from "./routes/notifications";
 import { routingPoliciesRouter } from "./routes/routing-policies";
+import { scimRouter } from "./routes/scim";
 import { tunnelsRouter } from "./routes/tunnels";
 import { usersRouter } from "./routes/users";
 import { wgoRouter } from "./routes/wgo";
@@ -67,6 +68,7 @@ export function createApp() {
     devMailRouter,
     agentsRouter,
     adminRouter,
+    scimRouter,
     notificationsRouter,
     auditRouter,
     metricsRouter,

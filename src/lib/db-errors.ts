@@ -11,6 +11,8 @@ function messages(error: unknown): string {
 }
 
 export const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed/i.test(messages(error));
+/** The authority guard's CHECK refused the batch (db/schema/authority-guard.ts): the authority no longer held. */
+export const isGuardRefusal = (error: unknown) => /authority_held/.test(messages(error));
 export const isForeignKeyViolation = (error: unknown) => /FOREIGN KEY constraint failed/i.test(messages(error));
 
 /** Inventory names are unique; the constraint answers races a pre-check would miss (409, never a 500). */

@@ -30,20 +30,34 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; fields?: FieldError[] };
 }
 
+/** RFC 7644 §3.12's detail error keywords that the SCIM routes answer with (lib/scim-wire.ts). */
+export type ScimType =
+  | "invalidFilter"
+  | "invalidSyntax"
+  | "invalidValue"
+  | "invalidPath"
+  | "noTarget"
+  | "uniqueness"
+  | "mutability"
+  | "tooMany";
+
 export class ApiError extends HTTPException {
   readonly code: ErrorCode;
   readonly fields?: FieldError[];
   readonly headers?: Record<string, string>;
+  /** The SCIM routes' `scimType` keyword for this error (lib/scim-wire.ts); other routes ignore it. */
+  readonly scimType?: ScimType;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { fields?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {},
+    options: { fields?: FieldError[]; headers?: Record<string, string>; cause?: unknown; scimType?: ScimType } = {},
   ) {
     super(ERROR_STATUS[code], { message, cause: options.cause });
     this.code = code;
     this.fields = options.fields;
     this.headers = options.headers;
+    this.scimType = options.scimType;
   }
 
   toBody(): ErrorBody {
@@ -77,3 +91,6 @@ export const serializeError = (error: ApiError): SerializedError => ({
 });
 
 export const reviveError = (error: SerializedError) => new ApiError(error.code, error.message, { fields: error.fields });
+
+/** A SCIM request the grammar refuses (a filter, a PATCH path or value): 400 with SCIM's keyword. */
+export const scimRefusal = (scimType: ScimType, message: string) => new ApiError("validation_error", message, { scimType });

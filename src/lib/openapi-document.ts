@@ -29,6 +29,12 @@ const SECURITY_SCHEMES = {
     scheme: "bearer",
     description: "The metrics token (`mtk_…`) a platform admin issues with POST /admin/metrics-token: reads GET /metrics only.",
   },
+  scimAuth: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "A SCIM token (`scim_…`) a platform admin makes with POST /admin/scim-tokens, for an identity provider's SCIM client: the /scim/v2 routes only; revoking it refuses it at once.",
+  },
 } as const;
 
 /** Tags in the order a reader meets them: sign in, organise, build a network, connect, operate. */
@@ -56,7 +62,11 @@ const TAGS = [
   ["Agents", "Gateway-manager and gateway-daemon agents: enrolment, their own routes, the inventory of them."],
   ["Notifications", "Email and webhook channels, the events they receive, and delivery state."],
   ["Audit", "Who changed what, and when."],
-  ["Admin", "Platform settings (platform admins)."],
+  ["Admin", "Platform settings, SCIM tokens and IdP group mappings (platform admins)."],
+  [
+    "SCIM",
+    "SCIM 2.0 (RFC 7643, RFC 7644) for an identity provider's provisioning client: people and the directory's groups, with SCIM's own error body (docs/identity.md).",
+  ],
   ["Metrics", "Prometheus metrics of the fleet (docs/metrics.md) and the metrics token Prometheus scrapes with."],
   ["Health", "Liveness and readiness probes."],
   ["Development", "Development-only helpers; absent (404) in production."],

@@ -19,6 +19,8 @@ export const SECURITY = {
   optionalUser: [{ userAuth: [] }, {}] as Security,
   /** GET /metrics: a platform admin's access token, or the metrics token (mtk_...). */
   metricsReader: [{ userAuth: [] }, { metricsAuth: [] }] as Security,
+  /** An identity provider's SCIM client: a SCIM token (scim_...), good on /scim/v2 only. */
+  scim: [{ scimAuth: [] }] as Security,
   /** No credentials at all. */
   none: [] as Security,
 };

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { forbidden, unauthorized } from "./errors";
-import type { AgentPrincipal, AppEnv, DevicePrincipal, UserPrincipal } from "./types";
+import type { AgentPrincipal, AppEnv, DevicePrincipal, ScimPrincipal, UserPrincipal } from "./types";
 
 /**
  * Who the request acts for, narrowed to what the handler needs. The route's router already ran the one
@@ -25,6 +25,12 @@ export function signedInUserOf(c: AnyContext): UserPrincipal | undefined {
 export function deviceOrUserOf(c: AnyContext): DevicePrincipal | UserPrincipal {
   const principal = c.var.principal;
   if (principal?.kind !== "device" && principal?.kind !== "user") throw unauthorized("A device credential or access token is required");
+  return principal;
+}
+
+export function scimOf(c: AnyContext): ScimPrincipal {
+  const principal = c.var.principal;
+  if (principal?.kind !== "scim") throw unauthorized("A SCIM token is required");
   return principal;
 }
 

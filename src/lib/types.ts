@@ -45,8 +45,16 @@ export interface MetricsPrincipal {
   kind: "metrics";
 }
 
+/** An identity provider's SCIM client with a SCIM token (`scim_…`): the SCIM routes and nothing else. */
+export interface ScimPrincipal {
+  kind: "scim";
+  tokenId: string;
+  /** The token's name: SCIM changes are audited as `scim:<name>`. */
+  tokenName: string;
+}
+
 /** Who the request acts for: set by the one middleware of the route's scheme, absent on public routes. */
-export type Principal = UserPrincipal | DevicePrincipal | AgentPrincipal | MetricsPrincipal;
+export type Principal = UserPrincipal | DevicePrincipal | AgentPrincipal | MetricsPrincipal | ScimPrincipal;
 
 export interface AppEnv {
   Bindings: Env;

@@ -40,6 +40,8 @@ function actorOf(c: Context<AppEnv>): Actor {
       return { type: "device", id: principal.deviceId };
     case "agent":
       return { type: "agent", id: principal.agentId };
+    case "scim":
+      return { type: "scim", id: `scim:${principal.tokenName}` };
     default:
       // Public routes, and the metrics reader (which writes nothing).
       return { type: "anonymous", id: null };

@@ -1,7 +1,9 @@
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError, type ErrorCode } from "../lib/errors";
 import { describeForLog } from "../lib/log";
+import { isScimPath, SCIM_MEDIA_TYPE, scimErrorBody } from "../lib/scim-wire";
 import type { AppEnv } from "../lib/types";
 
 const CODE_FOR_STATUS: Partial<Record<number, ErrorCode>> = {
@@ -43,8 +45,14 @@ function fromHttpException(error: HTTPException): ApiError {
   return new ApiError(code, code === "internal" ? "Internal error" : error.message || code);
 }
 
+/** The SCIM routes' errors in SCIM's own body (lib/scim-wire.ts), so an identity provider can read them. */
+function scimErrorResponse(c: Context<AppEnv>, error: ApiError) {
+  const { status, body } = scimErrorBody(error);
+  return c.body(JSON.stringify(body), status as ContentfulStatusCode, { "Content-Type": SCIM_MEDIA_TYPE });
+}
+
 export const respondWithError = (c: Context<AppEnv>, error: ApiError) => {
-  const response = c.json(error.toBody(), error.status);
+  const response = isScimPath(c.req.path) ? scimErrorResponse(c, error) : c.json(error.toBody(), error.status);
   for (const [name, value] of Object.entries(error.headers ?? {})) response.headers.set(name, value);
   if (error.code === "unauthorized") response.headers.set("WWW-Authenticate", 'Bearer realm="api"');
   return response;

@@ -7,6 +7,7 @@ import { agentOfKind, requireAgent } from "./agent-auth";
 import { optionalUser, requireUser, requireUserForWriter } from "./auth";
 import { requireDeviceOrUser } from "./device-auth";
 import { requireMetricsReader } from "./metrics-auth";
+import { requireScimToken } from "./scim-auth";
 
 /**
  * Who may call a router's routes: the middleware that sets the request's principal (one per scheme) and
@@ -26,6 +27,7 @@ const GUARDS = {
   manager: { middleware: [requireAgent, agentOfKind("gateway-manager")], security: SECURITY.agent },
   daemon: { middleware: [requireAgent, agentOfKind("gateway-daemon")], security: SECURITY.agent },
   metricsReader: { middleware: [requireMetricsReader], security: SECURITY.metricsReader },
+  scim: { middleware: [requireScimToken], security: SECURITY.scim },
 } satisfies Record<string, { middleware: MiddlewareHandler<AppEnv>[]; security: unknown }>;
 
 export type GuardName = keyof typeof GUARDS;

@@ -78,6 +78,14 @@ describe("the live OpenAPI document's lint invariants", () => {
     for (const op of operationsOf(doc)) {
       for (const [status, response] of Object.entries(op.responses as Json)) {
         if (Number(status) < 400) continue;
+        // The SCIM routes answer SCIM's error body instead (routes/scim/scim-errors.ts), and only it.
+        if (op.path.startsWith("/api/v1/scim/v2/")) {
+          const media = Object.keys(response.content ?? {});
+          const scimRef = response.content?.["application/scim+json"]?.schema?.$ref;
+          if (media.join() !== "application/scim+json" || scimRef !== "#/components/schemas/ScimError")
+            problems.push(`${label(op)} ${status}: ${media} ${scimRef}`);
+          continue;
+        }
         const ref = response.content?.["application/json"]?.schema?.$ref;
         if (ref !== `#/components/schemas/Error${status}`) {
           problems.push(`${label(op)} ${status}: schema ${ref}`);
@@ -118,7 +126,9 @@ describe("the live OpenAPI document's lint invariants", () => {
     const problems: string[] = [];
     for (const op of operationsOf(doc)) {
       const limited = (op.parameters ?? []).some((p: Json) => p.in === "path" && p.schema?.maxLength !== undefined);
-      if (limited && !op.responses["422"]) problems.push(`${label(op)}: path id limited, no 422`);
+      // The SCIM routes answer a bad parameter with SCIM's 400 invalidValue (routes/scim/scim-errors.ts), never 422.
+      const refusal = op.path.startsWith("/api/v1/scim/v2/") ? "400" : "422";
+      if (limited && !op.responses[refusal]) problems.push(`${label(op)}: path id limited, no ${refusal}`);
       const seen = new Set<Json>();
       const visit = (schema: Json | undefined, at: string) => {
         const resolved = resolve(doc, schema);

@@ -29,6 +29,7 @@ export interface World {
   enrolmentKey: string;
   managerToken: string;
   daemonToken: string;
+  scimToken: string;
   ids: Record<string, string>;
 }
 
@@ -70,6 +71,8 @@ export async function buildWorld(): Promise<World> {
   expect(invite.status, invite.text).toBe(201);
   const manager = await enrolAgent(admin, { kind: "gateway-manager", regionId: gateway.regionId });
   const daemon = await enrolAgent(admin, { kind: "gateway-daemon", gatewayId: gateway.id });
+  const scim = await post("/admin/scim-tokens", { name: unique("fuzz-scim") }, root.token);
+  expect(scim.status, scim.text).toBe(201);
   const channel = await post("/notifications/channels", { type: "email", events: ["node.offline"] }, admin.token);
   expect(channel.status, channel.text).toBe(201);
   await settle();
@@ -81,6 +84,7 @@ export async function buildWorld(): Promise<World> {
     enrolmentKey: key.body.key,
     managerToken: manager.credential,
     daemonToken: daemon.credential,
+    scimToken: scim.body.token,
     ids: {
       user: user.userId,
       fuzzAdmin: admin.userId,
@@ -99,6 +103,7 @@ export async function buildWorld(): Promise<World> {
       manager: manager.agent.id,
       daemon: daemon.agent.id,
       channel: channel.body.id,
+      scimToken: scim.body.id,
     },
   };
 }
@@ -121,6 +126,14 @@ export async function ensureCallers(world: World): Promise<void> {
   if ((await get("/users/me", world.admin.token)).status !== 200) {
     world.admin = await freshAdmin(world.root);
     world.ids.fuzzAdmin = world.admin.userId;
+    await settle();
+    forgetBaseline();
+  }
+  // The fuzzer may revoke the SCIM token (POST /admin/scim-tokens/{id}/revoke): a new one keeps SCIM fuzzed past 401.
+  if ((await get("/scim/v2/ServiceProviderConfig", world.scimToken)).status !== 200) {
+    const scim = await post("/admin/scim-tokens", { name: unique("fuzz-scim") }, world.root.token);
+    world.scimToken = scim.body.token;
+    world.ids.scimToken = scim.body.id;
     await settle();
     forgetBaseline();
   }

@@ -28,6 +28,8 @@ function credential(world: World, caller: Caller): string[] {
       return [`Bearer ${world.managerToken}`];
     case "daemon":
       return [`Bearer ${world.daemonToken}`];
+    case "scim":
+      return [`Bearer ${world.scimToken}`];
     case "garbage":
       return ["Bearer eyJhbGciOiJub25lIn0.e30."];
     case "basic":
@@ -82,11 +84,23 @@ export async function sendAndCheck(world: World, request: FuzzRequest): Promise<
   if (!response.headers.get("x-request-id")) throw new Error(`no X-Request-Id: ${where}`);
   if (LEAKS.test(text)) throw new Error(`internal detail in the response: ${where}`);
   if (response.status >= 400) {
-    checkEnvelope(response, text, where);
+    if (request.path.startsWith("/scim/v2/")) checkScimError(response, text, where);
+    else checkEnvelope(response, text, where);
     const changed = changedTables(before, after);
     if (changed.length > 0) throw new Error(`rejected request changed ${changed.join(", ")}: ${where}`);
   }
   return { status: response.status, text };
+}
+
+/** The SCIM routes refuse in SCIM's error body (RFC 7644 §3.12), and only in it. */
+function checkScimError(response: Response, text: string, where: string) {
+  if (!response.headers.get("content-type")?.startsWith("application/scim+json")) throw new Error(`SCIM error is not application/scim+json: ${where}`);
+  const body = JSON.parse(text) as Record<string, unknown>;
+  const extra = Object.keys(body).filter((key) => !["schemas", "status", "scimType", "detail"].includes(key));
+  if (extra.length > 0) throw new Error(`SCIM error carries ${extra.join(", ")}: ${where}`);
+  if (JSON.stringify(body.schemas) !== '["urn:ietf:params:scim:api:messages:2.0:Error"]') throw new Error(`SCIM error schemas: ${where}`);
+  if (body.status !== String(response.status)) throw new Error(`SCIM error status ${body.status}: ${where}`);
+  if (typeof body.detail !== "string" || !body.detail) throw new Error(`SCIM error without detail: ${where}`);
 }
 
 function checkEnvelope(response: Response, text: string, where: string) {

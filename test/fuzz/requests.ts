@@ -10,6 +10,7 @@ export type Caller =
   | "device"
   | "manager"
   | "daemon"
+  | "scim"
   | "garbage"
   | "basic"
   | "doubled"
@@ -22,6 +23,7 @@ const OTHERS: Caller[] = [
   "device",
   "manager",
   "daemon",
+  "scim",
   "garbage",
   "basic",
   "doubled",

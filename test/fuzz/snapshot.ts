@@ -4,12 +4,14 @@ import { CLOCK_WRITTEN } from "../helpers/state";
 /**
  * Columns a rejected request may legitimately touch. Consuming an enrolment key and giving the use back
  * (an enrolment that then fails) leaves `used_count` as it was but moves `updated_at`; every call with a
- * valid agent credential refreshes the agent's `last_seen_at` before the route validates anything. Beside them,
+ * valid agent credential refreshes the agent's `last_seen_at` (a SCIM token its `last_used_at`) before the route validates anything. Beside them,
  * what the objects' clocks write (CLOCK_WRITTEN).
  */
 const VOLATILE: Record<string, readonly string[]> = {
   enrolment_keys: ["updated_at"],
   agents: ["last_seen_at"],
+  // Like an agent's: a request with a live SCIM token stamps it (to the minute) before the route validates anything.
+  scim_tokens: ["last_used_at"],
   ...CLOCK_WRITTEN.columns,
 };
 

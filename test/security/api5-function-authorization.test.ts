@@ -153,9 +153,14 @@ describe("API5 each credential reaches only its own functions (every route of th
       const deviceRoute = op.path.startsWith("/client/devices/") || op.path === "/nodes/{id}/paths";
       const tokens: (string | undefined)[] = [undefined, ...(deviceRoute ? [] : [deviceToken]), ...(agentRoute ? [] : [agentToken])];
       if (agentRoute) tokens.push(admin.token);
+      // The SCIM routes take a SCIM token and nothing else: an admin's token is refused too, in SCIM's body.
+      const scimRoute = op.path.startsWith("/scim/v2/");
+      if (scimRoute) tokens.push(admin.token);
       for (const token of tokens) {
         const response = await call(op.method, pathOf(op), { token, body: op.body ? {} : undefined });
-        expectError(response, 401, "unauthorized");
+        if (!scimRoute) expectError(response, 401, "unauthorized");
+        else expect(response.body, response.text).toMatchObject({ schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "401" });
+        expect(response.status, `${op.method} ${op.path}`).toBe(401);
       }
     }
   });

@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { API_BASE, createApp } from "../../src/app";
 import { call, get, post } from "../helpers/api";
-import { createGateway, createGroup, signInAdmin, type Session } from "../helpers/factories";
+import { createGateway, createGroup, signInAdmin, unique, type Session } from "../helpers/factories";
 import { fetchDocument, operations, type Operation } from "../fuzz/openapi-model";
 import { expectError } from "../helpers/expect-error";
 
@@ -16,8 +16,10 @@ import { expectError } from "../helpers/expect-error";
 let admin: Session;
 let ops: Operation[];
 const agents: Record<string, string> = {};
+let scimToken: string;
 beforeAll(async () => {
   admin = await signInAdmin();
+  scimToken = (await post("/admin/scim-tokens", { name: unique("api8") }, admin.token)).body.token;
   ops = operations(await fetchDocument());
   const gateway = await createGateway(admin);
   for (const [kind, scope] of [
@@ -28,6 +30,14 @@ beforeAll(async () => {
     agents[kind] = (await post("/agents/enrol", { token: issued.body.token, name: kind })).body.credential;
   }
 });
+
+/** The SCIM routes refuse in SCIM's error body (lib/scim-wire.ts), with the same status and sentence. */
+const isScim = (path: string) => path.startsWith("/scim/v2");
+function expectRefusal(response: Awaited<ReturnType<typeof call>>, path: string, status: number, code: string) {
+  if (!isScim(path)) return expectError(response, status, code);
+  expect(response.status, response.text).toBe(status);
+  expect(response.body, response.text).toMatchObject({ schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: String(status) });
+}
 
 const CORS_HEADERS = [
   "access-control-allow-origin",
@@ -96,8 +106,8 @@ describe("API8 methods and media types", () => {
       const path = template.replace(/\{\w+\}/g, "x_1");
       const methods = new Set(ops.filter((op) => matches(op.path, path)).map((op) => op.method));
       const other = ["PUT", "PATCH", "DELETE", "POST"].find((m) => !methods.has(m))!;
-      const response = await call(other, path, { token: admin.token });
-      expectError(response, 405, "method_not_allowed");
+      const response = await call(other, path, { token: isScim(path) ? scimToken : admin.token });
+      expectRefusal(response, path, 405, "method_not_allowed");
       expect(response.headers.get("allow")!.split(", ").sort(), path).toEqual([...methods].sort());
     }
   });
@@ -111,7 +121,9 @@ describe("API8 methods and media types", () => {
         ? agents["gateway-daemon"]
         : op.path.startsWith("/agents/me")
           ? agents["gateway-manager"]
-          : admin.token;
+          : isScim(op.path)
+            ? scimToken
+            : admin.token;
       for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
         const response = await call(op.method, op.path.replace(/\{\w+\}/g, "x_1"), {
           token,
@@ -119,7 +131,7 @@ describe("API8 methods and media types", () => {
           headers: { "Content-Type": type },
         });
         expect(response.status, `${op.method} ${op.path} as ${type}`).toBe(415);
-        expect(response.body.error.code).toBe("unsupported_media_type");
+        expectRefusal(response, op.path, 415, "unsupported_media_type");
       }
     }
   });

@@ -8,6 +8,7 @@ export const FIELDS: [Who, string, string, Record<string, unknown>, string][] = 
   ["admin", "POST", "/users", { email: "dn@example.com", password: "long enough password", name: "x" }, "name"],
   ["admin", "PATCH", "/users/:user", { name: "x" }, "name"],
   ["admin", "POST", "/admin/scim-tokens", { name: "x" }, "name"],
+  ["admin", "POST", "/admin/idp-group-mappings", { idpGroup: "x", groupId: "grp_x", role: "member" }, "idpGroup"],
   ["alice", "PATCH", "/users/me", { name: "x" }, "name"],
   ["alice", "POST", "/groups", { name: "x" }, "name"],
   ["alice", "PATCH", "/groups/:group", { name: "x" }, "name"],
@@ -58,4 +59,21 @@ export const FIELDS: [Who, string, string, Record<string, unknown>, string][] = 
   ["agent", "POST", "/agents/me/gateways", { name: "x" }, "name"],
   ["agent", "PATCH", "/agents/me/gateways/:agw", { name: "x" }, "name"],
   ["anonymous", "POST", "/auth/invites/accept", { token: "inv_none", password: "long enough password", name: "x" }, "name"],
+];
+
+/**
+ * The SCIM routes' display text: refused by the same rule, in SCIM's words (400 invalidValue), by POST and PUT
+ * (test/scim/scim-protocol.test.ts sends hostile values to each; a PATCH's values go through the same check).
+ * [resource, the field's path in its body].
+ */
+export const SCIM_FIELDS: ["Users" | "Groups", string][] = [
+  ["Users", "userName"],
+  ["Users", "externalId"],
+  ["Users", "name.givenName"],
+  ["Users", "name.familyName"],
+  ["Users", "name.formatted"],
+  ["Users", "displayName"],
+  ["Users", "emails[].value"],
+  ["Groups", "displayName"],
+  ["Groups", "externalId"],
 ];

@@ -8,7 +8,7 @@ import { get, post } from "../helpers/api";
 import { createGateway, createNode, networkSetup, unique } from "../helpers/factories";
 import { fetchDocument, type JsonSchema, operations } from "../fuzz/openapi-model";
 import { unsafeCharacter } from "../../src/lib/display-name";
-import { FIELDS } from "./display-fields";
+import { FIELDS, SCIM_FIELDS } from "./display-fields";
 
 /** Written by a running agent: refusing would drop the whole report (its node's liveness and revisions). */
 const SANITISED = new Set([
@@ -72,6 +72,14 @@ const NOT_DISPLAY_TEXT: Record<string, string> = {
   "tests[].src": "an access selector: its syntax",
   "tests[].dst": "a selector or an address: a test naming anything else fails, and a failing test refuses the document",
   "tests[].port": "one flow: its syntax (core/access-policy/ports.ts)",
+  "POST /scim/v2/Users active": 'a boolean (Entra spells it "True"/"False"): anything else is refused',
+  "PUT /scim/v2/Users/{id} active": "a boolean, as above",
+  "emails[].primary": 'a boolean (or Entra\'s "True"): compared, never stored',
+  "emails[].type": "ignored: never stored or shown",
+  "schemas[]": "SCIM schema URNs: ignored, never stored",
+  "Operations[].op": "add, replace or remove in any case: anything else is refused (invalidSyntax)",
+  "Operations[].path": "a SCIM attribute path: parsed, an unknown one is refused (invalidPath)",
+  "members[].value": "user ids: looked up, unknown ones are refused",
 };
 
 const isText = (schema: JsonSchema) =>
@@ -94,9 +102,10 @@ function textLeaves(schema: JsonSchema | undefined, path = ""): string[] {
 
 describe("issue 24 item 6: every free-text field is classified", () => {
   it("each string field of every request body is refused by the rule, stored clean by it, or named here with why it is not display text", async () => {
-    const refused = new Set(
-      FIELDS.map(([, method, template, , field]) => `${method} ${template.replace(/:[a-zA-Z]+|rp_none|gpl_none/g, "{id}")} ${field}`),
-    );
+    const refused = new Set([
+      ...FIELDS.map(([, method, template, , field]) => `${method} ${template.replace(/:[a-zA-Z]+|rp_none|gpl_none/g, "{id}")} ${field}`),
+      ...SCIM_FIELDS.flatMap(([resource, field]) => [`POST /scim/v2/${resource} ${field}`, `PUT /scim/v2/${resource}/{id} ${field}`]),
+    ]);
     const unclassified: string[] = [];
     for (const op of operations(await fetchDocument())) {
       for (const leaf of textLeaves(op.body)) {

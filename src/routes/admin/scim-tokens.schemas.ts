@@ -10,7 +10,7 @@ export const ScimTokenSchema = z
     status: z.enum(["active", "revoked"]),
     createdAt: Timestamp,
     lastUsedAt: Timestamp.nullable().openapi({
-      description: "The last SCIM request it authenticated: null until the SCIM routes (under way) use it",
+      description: "The last SCIM request it authenticated (kept to the minute); null until one does",
     }),
     revokedAt: Timestamp.nullable(),
   })

@@ -32,6 +32,6 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const user = await visibleUser(c.var.db, userOf(c), c.req.valid("param").id);
   requirePlatformAdmin(userOf(c));
-  await deleteUser(c.env, c.var.db, userOf(c), user, auditOf(c, 204));
+  await deleteUser(c.env, c.var.db, userOf(c).userId, user, auditOf(c, 204));
   return c.body(null, 204);
 };

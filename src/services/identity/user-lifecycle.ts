@@ -1,4 +1,5 @@
 import { and, eq, ne, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { memberships, users } from "../../db/schema";
 import type { Env } from "../../lib/env";
@@ -35,15 +36,8 @@ export async function updateUser(env: Env, db: Db, auth: UserPrincipal, user: Us
     .set({ name: next.name, platformRole: next.platformRole, disabledAt, updatedAt: now })
     .where(eq(users.id, user.id));
   const audited = auditStatement(db, audit, userEvent("user.updated", user.id), now);
-  // Disabling and ending the sessions commit together: no window where a disabled user keeps a live refresh token.
-  if (disabledAt && !user.disabledAt) {
-    await assertNoHopDevices(db, user.id);
-    await db.batch([write, revokeAllSessions(db, user.id, "user_disabled"), audited]);
-    forgetLiveSessions();
-    // Disabling cuts network access too: the devices leave their networks (re-enrol after re-enabling).
-    // Listed after the disabling committed: enrolments committing later are refused by their own write.
-    await removeDevicesOf(env, db, user.id);
-  } else if (user.platformRole === "admin" && next.platformRole === "user") {
+  if (disabledAt && !user.disabledAt) await endAccess(env, db, user.id, [write, audited], "user_disabled");
+  else if (user.platformRole === "admin" && next.platformRole === "user") {
     // Demoted: devices the user held only as a platform admin (no device-holding membership there) go,
     // listed after the demotion committed, exactly as for a removal from their groups.
     await assertNoHopDevices(db, user.id, ONLY_AS_PLATFORM_ADMIN);
@@ -57,15 +51,35 @@ export async function updateUser(env: Env, db: Db, auth: UserPrincipal, user: Us
 }
 
 /**
- * Deletes a user (the caller is a platform admin, not the user). Access ends first (disabled, sessions
+ * Ends a user's access (disabled or deleted by an admin, deprovisioned by the directory): `statements` (the
+ * disabled flag, its audit row, a SCIM token's guard) commit with the end of every session, so no window leaves
+ * a disabled user a live refresh token; then the devices leave their networks (re-enrol after re-enabling),
+ * listed after that commit: enrolments committing later are refused by their own write.
+ */
+export async function endAccess(env: Env, db: Db, userId: string, statements: BatchItem<"sqlite">[], reason: string): Promise<void> {
+  await assertNoHopDevices(db, userId);
+  await db.batch([revokeAllSessions(db, userId, reason), ...statements]);
+  forgetLiveSessions();
+  await removeDevicesOf(env, db, userId);
+}
+
+/**
+ * Deletes a user (a platform admin, never the user themself, or the directory: `actorUserId` null). Access ends first (disabled, sessions
  * revoked) in one commit, so no enrolment can commit after it; then the devices leave through their
  * networks' writers (a deleted user's laptop must leave every peer's config), listed after that commit;
  * then the account goes, with its audit row in that last batch: the row records the deletion the answer
  * reports. Deleting first would cascade the device rows away and leave their nodes behind. If a later
  * step fails the account stays disabled.
  */
-export async function deleteUser(env: Env, db: Db, auth: UserPrincipal, user: User, audit: AuditContext): Promise<void> {
-  if (user.id === auth.userId) throw domainError("Admins cannot delete their own account");
+export async function deleteUser(
+  env: Env,
+  db: Db,
+  actorUserId: string | null,
+  user: User,
+  audit: AuditContext,
+  guards: BatchItem<"sqlite">[] = [],
+): Promise<void> {
+  if (user.id === actorUserId) throw domainError("Admins cannot delete their own account");
   const soleOwner = await db
     .select({ groupId: memberships.groupId })
     .from(memberships)
@@ -79,21 +93,18 @@ export async function deleteUser(env: Env, db: Db, auth: UserPrincipal, user: Us
     .limit(1)
     .get();
   if (soleOwner) throw conflict(`The user is the only owner of group ${soleOwner.groupId}; transfer ownership first`);
-  await assertNoHopDevices(db, user.id);
-  await db.batch([
-    db
-      .update(users)
-      .set({ disabledAt: user.disabledAt ?? nowIso(), updatedAt: nowIso() })
-      .where(eq(users.id, user.id)),
-    revokeAllSessions(db, user.id, "user_deleted"),
-  ]);
-  forgetLiveSessions();
-  await removeDevicesOf(env, db, user.id);
+  const disable = db
+    .update(users)
+    .set({ disabledAt: user.disabledAt ?? nowIso(), updatedAt: nowIso() })
+    .where(eq(users.id, user.id));
+  await endAccess(env, db, user.id, [...guards, disable], "user_deleted");
   // The audit row first, on the delete's own condition: written exactly when the account goes.
-  const goes = sql`exists (select 1 from users where id = ${user.id} and id <> ${auth.userId})`;
+  const notActor = actorUserId ? ne(users.id, actorUserId) : undefined;
+  const goes = sql`exists (select 1 from users where id = ${user.id} and id <> ${actorUserId ?? ""})`;
   await db.batch([
     auditStatement(db, audit, userEvent("user.deleted", user.id), nowIso(), goes),
-    db.delete(users).where(and(eq(users.id, user.id), ne(users.id, auth.userId))),
+    ...guards,
+    db.delete(users).where(and(eq(users.id, user.id), notActor)),
   ]);
   forgetLiveSessions();
 }

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { scimTokens } from "../../db/schema";
 import { isUniqueViolation } from "../../lib/db-errors";
@@ -61,4 +61,18 @@ export async function revokeScimToken(db: Db, id: string, audit: AuditContext): 
     platformEvent("scim-token.revoked", id),
   );
   return { ...token, revokedAt };
+}
+
+/** The live (unrevoked) token a SCIM request presents, or undefined. */
+export const liveScimToken = (db: Db, secret: string) =>
+  db
+    .select()
+    .from(scimTokens)
+    .where(and(eq(scimTokens.tokenHash, sha256(secret)), isNull(scimTokens.revokedAt)))
+    .get();
+
+/** lastUsedAt for the admin list: moved at most once a minute, so a sync's thousands of requests stay reads. */
+export function touchScimToken(db: Db, token: ScimToken) {
+  if (token.lastUsedAt && Date.now() - Date.parse(token.lastUsedAt) < 60_000) return undefined;
+  return db.update(scimTokens).set({ lastUsedAt: nowIso() }).where(eq(scimTokens.id, token.id));
 }

@@ -48,12 +48,7 @@ export function actingAuthority(audit: AuditContext | undefined, event: DomainEv
 /** First in the batch: inserts a row the table's CHECK refuses when `holds` is false, so the whole batch rolls back. */
 export const guardStatement = (db: Db, holds: SQL): BatchItem<"sqlite"> => insertWhere(db, authorityGuard, { held: 0 }, sql`not ${holds}`);
 
-export const isGuardRefusal = (error: unknown) => {
-  for (let current = error as { message?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) {
-    if (current.message?.includes("authority_held")) return true;
-  }
-  return false;
-};
+export { isGuardRefusal } from "../../../lib/db-errors";
 
 /**
  * The answer a fresh check in the Worker would now give: 401 for an ended session or a disabled user, 404
