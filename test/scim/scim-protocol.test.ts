@@ -156,8 +156,16 @@ describe("SCIM and platform admins", () => {
     const other = await createUser(root, { platformRole: "admin" });
     const idp = await scimClient("admins", root);
     const resource = (await idp.get(`/Users/${other.userId}`)).body;
-    expectScimError(await idp.put(`/Users/${other.userId}`, { ...resource, userName: `${unique("taken-over")}@evil.example` }), 400, "mutability");
-    expectScimError(await idp.patch(`/Users/${other.userId}`, [{ op: "replace", path: "userName", value: `${unique("x")}@evil.example` }]), 400, "mutability");
+    expectScimError(
+      await idp.put(`/Users/${other.userId}`, { ...resource, userName: `${unique("taken-over")}@evil.example` }),
+      400,
+      "mutability",
+    );
+    expectScimError(
+      await idp.patch(`/Users/${other.userId}`, [{ op: "replace", path: "userName", value: `${unique("x")}@evil.example` }]),
+      400,
+      "mutability",
+    );
     expectScimError(await idp.del(`/Users/${other.userId}`), 400, "mutability");
     expect((await call("GET", "/users/me", { token: other.token })).status).toBe(200);
     const off = await idp.patch(`/Users/${other.userId}`, [{ op: "replace", path: "active", value: false }]);

@@ -43,6 +43,7 @@ class SelectorIndex {
     const keys = [`node:${node.id}`, ...node.tags];
     if (node.ownerEmail) keys.push(`user:${node.ownerEmail.toLowerCase()}`);
     if (node.ownerRole) keys.push(`role:${node.ownerRole}`);
+    for (const group of node.ownerIdpGroups ?? []) keys.push(`idp:${group}`);
     for (const key of keys) for (const rule of this.byKey.get(key) ?? []) found.add(rule);
     if (this.byPrefix.length > 0) {
       const prefix = hostPrefix(node.address);
@@ -62,6 +63,8 @@ function keyOf(selector: Exclude<Selector, { kind: "any" } | { kind: "cidr" }>):
       return `user:${selector.email}`;
     case "role":
       return `role:${selector.role}`;
+    case "idp":
+      return `idp:${selector.group}`;
   }
 }
 

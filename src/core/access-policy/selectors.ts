@@ -9,6 +9,7 @@ export type Selector =
   | { kind: "node"; nodeId: string }
   | { kind: "user"; email: string }
   | { kind: "role"; role: GroupRole }
+  | { kind: "idp"; group: string }
   | { kind: "cidr"; cidr: Cidr };
 
 /** A node as access control sees it. Devices carry the user who enrolled them and that user's role in the group. */
@@ -19,6 +20,8 @@ export interface AccessSubject {
   tags: readonly string[];
   ownerEmail: string | null;
   ownerRole: GroupRole | null;
+  /** The directory's groups the owner is in, by displayName and by externalId (`idp:` selectors name either); none when absent. */
+  ownerIdpGroups?: readonly string[];
 }
 
 export const TAG_PATTERN = /^tag:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -45,9 +48,15 @@ export function parseSelector(text: string): Parsed<Selector> {
     const role = text.slice(5) as GroupRole;
     return ROLES.includes(role) ? { ok: true, value: { kind: "role", role } } : { ok: false, reason: `Expected role:${ROLES.join("|")}` };
   }
+  if (text.startsWith("idp:")) {
+    const group = text.slice(4);
+    return group.trim() === group && group.length > 0 && group.length <= 254
+      ? { ok: true, value: { kind: "idp", group } }
+      : { ok: false, reason: "Expected idp:<the IdP group's displayName or externalId>" };
+  }
   const cidr = parseCidr(text);
   if (cidr.ok) return { ok: true, value: { kind: "cidr", cidr: cidr.cidr } };
-  return { ok: false, reason: 'Expected "*", tag:<name>, node:<id>, user:<email>, role:<role> or a CIDR' };
+  return { ok: false, reason: 'Expected "*", tag:<name>, node:<id>, user:<email>, role:<role>, idp:<group> or a CIDR' };
 }
 
 /** A single address as a host prefix, so addresses and CIDR selectors compare with one function; null: not one address. */
@@ -76,6 +85,8 @@ export function selectsNode(selector: Selector, node: AccessSubject, nodePrefix:
       return node.ownerEmail?.toLowerCase() === selector.email;
     case "role":
       return node.ownerRole === selector.role;
+    case "idp":
+      return node.ownerIdpGroups?.includes(selector.group) ?? false;
     case "cidr":
       return overlaps(selector.cidr, nodePrefix) && selector.cidr.prefix <= nodePrefix.prefix;
   }

@@ -10,6 +10,7 @@ import { conflict, notFound, scimRefusal } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { auditStatement } from "../audit/audit-trail";
 import { platformEvent } from "../audit/audited-batch";
+import { refreshOwnersOf } from "../networks/device-lifecycle";
 import { applyDirectoryRoles } from "./directory-roles";
 import { type EqualityFilter, filterWhere } from "./filters";
 import type { GroupMember, IdpGroup } from "./group-resource";
@@ -108,6 +109,7 @@ export async function createIdpGroup(
     platformEvent("idp-group.created", group.id),
   );
   if (await isMapped(db, group)) await applyDirectoryRoles(env, db, members, write);
+  await refreshOwnersOf(env, db, members);
   return group;
 }
 
@@ -140,8 +142,10 @@ export async function changeIdpGroup(env: Env, db: Db, group: IdpGroup, change: 
   ];
   await commit(db, write, statements, platformEvent("idp-group.updated", group.id));
   const renamed = next.displayName !== group.displayName || next.externalId !== group.externalId;
-  if (await isMapped(db, group, next))
-    await applyDirectoryRoles(env, db, renamed ? [...target, ...removed] : [...added, ...removed], write);
+  const touched = renamed ? [...target, ...removed] : [...added, ...removed];
+  if (await isMapped(db, group, next)) await applyDirectoryRoles(env, db, touched, write);
+  // `idp:` selectors name the group: its members' devices follow whether or not a mapping names it.
+  await refreshOwnersOf(env, db, touched);
   return next;
 }
 
@@ -149,6 +153,7 @@ export async function deleteIdpGroup(env: Env, db: Db, group: IdpGroup, write: D
   const members = (await groupMembers(db, group.id)).map((member) => member.userId);
   await commit(db, write, [db.delete(idpGroups).where(eq(idpGroups.id, group.id))], platformEvent("idp-group.deleted", group.id));
   if (await isMapped(db, group)) await applyDirectoryRoles(env, db, members, write);
+  await refreshOwnersOf(env, db, members);
 }
 
 async function commit(db: Db, write: DirectoryWrite, statements: BatchItem<"sqlite">[], event: ReturnType<typeof platformEvent>) {

@@ -121,7 +121,11 @@ export async function replaceScimUser(env: Env, db: Db, user: User, input: Direc
 
 /** DELETE: access ends first (sessions, devices), then the account goes, as an admin's deletion does. */
 export async function deleteScimUser(env: Env, db: Db, user: User, write: DirectoryWrite): Promise<void> {
-  if (user.platformRole === "admin") throw scimRefusal("mutability", "A platform admin is deleted by another platform admin, not the directory; deactivate (active: false) instead");
+  if (user.platformRole === "admin")
+    throw scimRefusal(
+      "mutability",
+      "A platform admin is deleted by another platform admin, not the directory; deactivate (active: false) instead",
+    );
   await refusedIfRevoked(deleteUser(env, db, null, user, write.audit, [directoryGuard(db, write)]));
 }
 
@@ -130,7 +134,8 @@ export async function deleteScimUser(env: Env, db: Db, user: User, write: Direct
  * another address (a password reset there would hand over the platform), and not disable the last admin left.
  */
 async function assertAdminStaysReachable(db: Db, user: User, input: DirectoryUser) {
-  if (input.email !== user.email) throw scimRefusal("mutability", "A platform admin's sign-in email is changed by a platform admin, not the directory");
+  if (input.email !== user.email)
+    throw scimRefusal("mutability", "A platform admin's sign-in email is changed by a platform admin, not the directory");
   if (input.active || user.disabledAt) return;
   const other = await db
     .select({ id: users.id })

@@ -6,7 +6,7 @@ import { newId, nowIso } from "../../../lib/ids";
 import { enrolmentKeyUsable, holdsDevicesIn } from "../../../services/live-authority";
 import { actorOf, commit, type WriterContext } from "../commit";
 import { takeEnrolmentKeyUse } from "../../../services/networks/enrolment-keys";
-import { type NodeOwner, ownerOf } from "../access-policy/access-state";
+import { nodeOwner, ownerOf } from "../access-policy/access-state";
 import type { NodeRow } from "../../../db/rows";
 import { bumpDnsRevision, bumpRoutingRevision } from "../state";
 import { deleteNode, planNode, updateNode } from "./nodes";
@@ -105,8 +105,8 @@ export async function enrolDevice(
     { onlyIf: written, happened: nodeWritten },
   );
   if (!nodeWritten(results)) return null;
-  const [owner] = input.userId ? (results[2] as NodeOwner[]) : [];
-  if (owner) held.owners.set(node.id, owner);
+  const [owner] = input.userId ? (results[2] as Parameters<typeof nodeOwner>[0][]) : [];
+  if (owner) held.owners.set(node.id, nodeOwner(owner));
   held.putNode(node);
   held.bumped({ routing: true, dns: true });
   return { device, node };
