@@ -94,7 +94,8 @@ export async function sendAndCheck(world: World, request: FuzzRequest): Promise<
 
 /** The SCIM routes refuse in SCIM's error body (RFC 7644 §3.12), and only in it. */
 function checkScimError(response: Response, text: string, where: string) {
-  if (!response.headers.get("content-type")?.startsWith("application/scim+json")) throw new Error(`SCIM error is not application/scim+json: ${where}`);
+  if (!response.headers.get("content-type")?.startsWith("application/scim+json"))
+    throw new Error(`SCIM error is not application/scim+json: ${where}`);
   const body = JSON.parse(text) as Record<string, unknown>;
   const extra = Object.keys(body).filter((key) => !["schemas", "status", "scimType", "detail"].includes(key));
   if (extra.length > 0) throw new Error(`SCIM error carries ${extra.join(", ")}: ${where}`);

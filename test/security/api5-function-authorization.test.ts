@@ -159,7 +159,8 @@ describe("API5 each credential reaches only its own functions (every route of th
       for (const token of tokens) {
         const response = await call(op.method, pathOf(op), { token, body: op.body ? {} : undefined });
         if (!scimRoute) expectError(response, 401, "unauthorized");
-        else expect(response.body, response.text).toMatchObject({ schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "401" });
+        else
+          expect(response.body, response.text).toMatchObject({ schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "401" });
         expect(response.status, `${op.method} ${op.path}`).toBe(401);
       }
     }
