@@ -28,6 +28,15 @@ CREATE TABLE `idp_groups` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `idp_groups_displayName_unique` ON `idp_groups` (`display_name`);--> statement-breakpoint
+CREATE TABLE `oidc_group_claims` (
+	`user_id` text NOT NULL,
+	`name` text NOT NULL,
+	`created_at` text NOT NULL,
+	PRIMARY KEY(`user_id`, `name`),
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `oidc_group_claims_name_idx` ON `oidc_group_claims` (`name`);--> statement-breakpoint
 ALTER TABLE `users` ADD `external_id` text;--> statement-breakpoint
 ALTER TABLE `users` ADD `directory_user_name` text;--> statement-breakpoint
 ALTER TABLE `users` ADD `given_name` text;--> statement-breakpoint

@@ -56,6 +56,8 @@ export interface Env {
   OIDC_ISSUER?: string;
   OIDC_CLIENT_ID?: string;
   OIDC_CLIENT_SECRET?: string;
+  /** The ID token claim that lists the person's IdP groups (docs/identity.md); default `groups`. */
+  OIDC_GROUPS_CLAIM?: string;
   /** Notifications and audit (docs/notifications.md, docs/audit.md). */
   DRIFT_AFTER_SECONDS?: string;
   WEBHOOK_ALLOW_HTTP_LOOPBACK?: string;
@@ -138,6 +140,7 @@ const ConfigSchema = z.object({
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: optionalText,
   OIDC_CLIENT_SECRET: optionalText,
+  OIDC_GROUPS_CLAIM: z.string().trim().min(1).max(100).default("groups").catch("groups"),
   /** log2 of scrypt's N for new password hashes (services/auth/password.ts); raise it as hardware grows. */
   PASSWORD_SCRYPT_LOG_N: intVar(14, 10, 20),
   /** A node online but behind its network's routing revision this long raises config.drift. */

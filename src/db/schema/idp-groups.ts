@@ -31,6 +31,23 @@ export const idpGroupMembers = sqliteTable(
 );
 
 /**
+ * The IdP groups a person's last OpenID Connect sign-in named (the ID token's groups claim, OIDC_GROUPS_CLAIM):
+ * replaced at every sign-in that carries the claim, and read beside SCIM's members wherever IdP groups count
+ * (mappings, `idp:` selectors). For providers without SCIM, or before it syncs.
+ */
+export const oidcGroupClaims = sqliteTable(
+  "oidc_group_claims",
+  {
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    createdAt: text().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.name] }), index("oidc_group_claims_name_idx").on(table.name)],
+);
+
+/**
  * An IdP group (matched by its displayName or externalId, or an OIDC groups-claim value) onto one of our
  * groups with a role. Named by text, not by row: a mapping may come before the directory pushes the group.
  */

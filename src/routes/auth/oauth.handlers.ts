@@ -6,6 +6,8 @@ import { auditOf } from "../../middleware/audit";
 import { authorizationUrl, completeAuthorization, OAUTH_STATE_TTL_SECONDS } from "../../services/auth/oauth-flow";
 import { providerFor } from "../../services/auth/oauth-providers";
 import { signIn } from "../../services/auth/sign-in";
+import { signedInAs } from "../../services/auth/signed-in-actor";
+import { applyClaimedGroups } from "../../services/scim/oidc-groups";
 import type * as routes from "./oauth.routes";
 import { presentSignIn } from "./auth.schemas";
 
@@ -44,6 +46,8 @@ export const callback: AppRouteHandler<typeof routes.callback> = async (c) => {
   // Spent once its own state comes back; a forged callback (other state) leaves the real flow alive.
   if (cookieState && cookieState === c.req.query("state")) deleteCookie(c, STATE_COOKIE, { path: COOKIE_PATH });
   const redirect = redirectUri(c, provider.id, c.req.valid("query").client);
-  const user = await completeAuthorization(c.var.db, config, provider, new URL(c.req.url), redirect, cookieState);
+  const { user, groups } = await completeAuthorization(c.var.db, config, provider, new URL(c.req.url), redirect, cookieState);
+  // The groups claim first: the session then opens on the roles the directory gives now.
+  if (!user.disabledAt) await applyClaimedGroups(c.env, c.var.db, user.id, groups, signedInAs(auditOf(c, 200), user.id));
   return c.json(presentSignIn(await signIn(c.var.db, config, user, auditOf(c, 200))), 200);
 };

@@ -62,7 +62,8 @@ const providerDown = (cause: unknown) => new ApiError("bad_gateway", "The sign-i
 
 /**
  * The callback leg: the state must be the one this browser started with (cookie), unused and fresh;
- * the code is exchanged with the derived PKCE verifier; the identity resolves to an account.
+ * the code is exchanged with the derived PKCE verifier; the identity resolves to an account, answered with the
+ * IdP groups the provider named (null: it named none).
  */
 export async function completeAuthorization(
   db: Db,
@@ -107,7 +108,8 @@ export async function completeAuthorization(
       expectedNonce: provider.oidc ? derive(config, "nonce", state) : oauth.expectNoNonce,
       requireIdToken: provider.oidc,
     });
-    return await resolveAccount(db, provider, await fetchIdentity(provider, server, tokens));
+    const identity = await fetchIdentity(provider, server, tokens);
+    return { user: await resolveAccount(db, provider, identity), groups: identity.groups };
   } catch (error) {
     throw asApiError(error);
   }

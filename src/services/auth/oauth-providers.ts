@@ -8,6 +8,8 @@ export interface ProviderIdentity {
   subject: string;
   email: string | null;
   emailVerified: boolean;
+  /** The IdP groups the generic OIDC provider's groups claim lists; null when it sent none (nothing changes then). */
+  groups: string[] | null;
 }
 
 export interface Provider {
@@ -17,6 +19,8 @@ export interface Provider {
   scope: string;
   /** OpenID Connect providers get a nonce and must return an ID token. */
   oidc: boolean;
+  /** The claim naming the person's IdP groups: the generic OIDC provider's (OIDC_GROUPS_CLAIM); none for the others. */
+  groupsClaim?: string;
   /** Plain http is allowed only for a loopback issuer (a provider on the same machine, as in tests). */
   httpOptions: { [oauth.allowInsecureRequests]?: boolean };
   server(): Promise<oauth.AuthorizationServer>;
@@ -78,7 +82,10 @@ export function providerFor(config: Config, name: string): Provider {
     return oidcProvider("google", "https://accounts.google.com", config.OAUTH_GOOGLE_CLIENT_ID, config.OAUTH_GOOGLE_CLIENT_SECRET);
   }
   if (name === "oidc" && config.OIDC_ISSUER && config.OIDC_CLIENT_ID && config.OIDC_CLIENT_SECRET) {
-    return oidcProvider("oidc", config.OIDC_ISSUER, config.OIDC_CLIENT_ID, config.OIDC_CLIENT_SECRET);
+    return {
+      ...oidcProvider("oidc", config.OIDC_ISSUER, config.OIDC_CLIENT_ID, config.OIDC_CLIENT_SECRET),
+      groupsClaim: config.OIDC_GROUPS_CLAIM,
+    };
   }
   throw notFound("Sign-in provider");
 }
@@ -98,10 +105,20 @@ async function githubIdentity(accessToken: string): Promise<ProviderIdentity> {
   ])) as [{ id?: number }, { email: string; primary: boolean; verified: boolean }[]];
   if (typeof user.id !== "number") throw new Error("github /user has no id");
   const primary = emails.find((entry) => entry.primary) ?? null;
-  return { subject: String(user.id), email: primary?.email ?? null, emailVerified: primary?.verified === true };
+  return { subject: String(user.id), email: primary?.email ?? null, emailVerified: primary?.verified === true, groups: null };
 }
 
-/** Subject and email from the validated ID token, or from userinfo when the token carries no email. */
+/** A groups claim: a list of names (or one name); anything else is no claim. */
+function groupsOf(claim: unknown): string[] | null {
+  if (typeof claim === "string") return [claim];
+  if (Array.isArray(claim) && claim.every((name) => typeof name === "string")) return claim as string[];
+  return null;
+}
+
+/**
+ * Subject, email and (for the generic OIDC provider) the groups claim from the validated ID token; from
+ * userinfo when the token carries no email, or no groups claim (providers that put it there, as oidc-provider does).
+ */
 export async function fetchIdentity(
   provider: Provider,
   server: oauth.AuthorizationServer,
@@ -112,11 +129,15 @@ export async function fetchIdentity(
   if (!claims) throw new Error("no ID token");
   let email = typeof claims.email === "string" ? claims.email : null;
   let verified = claims.email_verified === true;
-  if (!email) {
+  let groups = provider.groupsClaim ? groupsOf(claims[provider.groupsClaim]) : null;
+  if (!email || (provider.groupsClaim && !groups)) {
     const response = await oauth.userInfoRequest(server, provider.client, tokens.access_token, provider.httpOptions);
     const info = await oauth.processUserInfoResponse(server, provider.client, claims.sub, response);
-    email = typeof info.email === "string" ? info.email : null;
-    verified = info.email_verified === true;
+    if (!email) {
+      email = typeof info.email === "string" ? info.email : null;
+      verified = info.email_verified === true;
+    }
+    if (provider.groupsClaim && !groups) groups = groupsOf(info[provider.groupsClaim]);
   }
-  return { subject: claims.sub, email, emailVerified: verified };
+  return { subject: claims.sub, email, emailVerified: verified, groups };
 }

@@ -17,13 +17,16 @@ import { refusedIfRevoked, type DirectoryWrite, directoryGuard } from "./scim-gu
 
 const RANK: Record<GroupRole, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
-/** Per our group, the highest role `userId`'s IdP groups are mapped to (by displayName or externalId). */
+/** Per our group, the highest role `userId`'s IdP groups are mapped to (SCIM groups by displayName or externalId, OIDC claims by name). */
 export async function mappedRoles(db: Db, userId: string): Promise<Map<string, GroupRole>> {
+  // SCIM's groups (by either name) and the names their last OIDC sign-in claimed (services/scim/oidc-groups.ts).
   const rows = await db.all<{ group_id: string; role: GroupRole }>(sql`
     select m.group_id, m.role from idp_group_members gm
     join idp_groups g on g.id = gm.idp_group_id
     join idp_group_mappings m on m.idp_group = g.display_name or m.idp_group = g.external_id
-    where gm.user_id = ${userId}`);
+    where gm.user_id = ${userId}
+    union all
+    select m.group_id, m.role from oidc_group_claims c join idp_group_mappings m on m.idp_group = c.name where c.user_id = ${userId}`);
   const roles = new Map<string, GroupRole>();
   for (const row of rows) {
     const held = roles.get(row.group_id);

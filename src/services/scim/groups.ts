@@ -3,7 +3,7 @@
 import { and, asc, count, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
-import { idpGroupMappings, idpGroupMembers, idpGroups, users } from "../../db/schema";
+import { idpGroupMappings, idpGroupMembers, idpGroups, oidcGroupClaims, users } from "../../db/schema";
 import { isUniqueViolation } from "../../lib/db-errors";
 import type { Env } from "../../lib/env";
 import { conflict, notFound, scimRefusal } from "../../lib/errors";
@@ -163,13 +163,16 @@ async function commit(db: Db, write: DirectoryWrite, statements: BatchItem<"sqli
   });
 }
 
-/** The IdP groups a mapping's name matches, for re-applying their members' roles when the mapping changes. */
+/** Everyone in the IdP groups a mapping's name matches, for re-applying their roles when the mapping changes. */
 export async function membersOfGroupsNamed(db: Db, name: string): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ userId: idpGroupMembers.userId })
-    .from(idpGroupMembers)
-    .innerJoin(idpGroups, eq(idpGroups.id, idpGroupMembers.idpGroupId))
-    .where(or(eq(idpGroups.displayName, name), eq(idpGroups.externalId, name)))
-    .all();
-  return rows.map((row) => row.userId);
+  const [scim, claimed] = await db.batch([
+    db
+      .selectDistinct({ userId: idpGroupMembers.userId })
+      .from(idpGroupMembers)
+      .innerJoin(idpGroups, eq(idpGroups.id, idpGroupMembers.idpGroupId))
+      .where(or(eq(idpGroups.displayName, name), eq(idpGroups.externalId, name))),
+    // Those whose last OIDC sign-in claimed it (services/scim/oidc-groups.ts).
+    db.select({ userId: oidcGroupClaims.userId }).from(oidcGroupClaims).where(eq(oidcGroupClaims.name, name)),
+  ]);
+  return [...new Set([...scim, ...claimed].map((row) => row.userId))];
 }

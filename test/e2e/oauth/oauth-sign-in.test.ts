@@ -182,6 +182,39 @@ describe("OAuth sign-in with a generic OpenID Connect provider", () => {
     expect((await browser.request(`${server.baseUrl}/networks`)).status).toBe(200);
   });
 
+  it("reads the groups claim at every sign-in: a mapped group gives its role (source idp); a claim without it takes the role away; no claim changes nothing", async () => {
+    const account = await createAccount("grace");
+    const group = expectAnswer(await admin.POST("/api/v1/groups", { body: { name: "claimed-groups" } }), 201, "group");
+    expectAnswer(
+      await admin.POST("/api/v1/admin/idp-group-mappings", { body: { idpGroup: "Engineering", groupId: group.id, role: "admin" } }),
+      201,
+      "mapping",
+    );
+    const membership = async () => {
+      const page = expectAnswer(await admin.GET("/api/v1/groups/{id}/members", { params: { path: { id: group.id } } }), 200, "members");
+      return page.items.find((member) => member.userId === account.id);
+    };
+    const claim = (groups?: string[]) => provider.accounts.set("grace-sub", { email: account.email, emailVerified: true, groups });
+
+    claim(["Engineering", "Everyone"]);
+    const first = await signInAs("grace-sub");
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(await membership()).toMatchObject({ role: "admin", source: "idp" });
+
+    // No claim in the token: what the last one said stands.
+    claim(undefined);
+    expect((await signInAs("grace-sub")).status).toBe(200);
+    expect(await membership()).toMatchObject({ role: "admin", source: "idp" });
+
+    // Leaving the only mapped group, with nothing given by hand: earlier sessions end; this sign-in opens on no group.
+    claim(["Everyone"]);
+    const last = await signInAs("grace-sub");
+    expect(last.status, JSON.stringify(last.body)).toBe(200);
+    expect(await membership()).toBeUndefined();
+    expect((await typedApi(server.baseUrl, first.body.accessToken).GET("/api/v1/users/me")).response.status).toBe(401);
+    expect((await typedApi(server.baseUrl, last.body.accessToken).GET("/api/v1/users/me")).response.status).toBe(200);
+  });
+
   it("answers 404 for providers that are unknown or not configured", async () => {
     for (const name of ["facebook", "github", "google"]) {
       const response = await fetch(`${server.baseUrl}/api/v1/auth/oauth/${name}/start`, { redirect: "manual" });

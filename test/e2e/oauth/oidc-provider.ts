@@ -9,6 +9,8 @@ import Provider from "oidc-provider";
 export interface TestAccount {
   email: string;
   emailVerified: boolean;
+  /** The `groups` claim (with the profile scope, so it travels in userinfo as many providers send it); none when unset. */
+  groups?: string[];
 }
 
 export interface LocalProvider {
@@ -52,13 +54,17 @@ export async function startProvider(): Promise<LocalProvider> {
             token_endpoint_auth_method: "client_secret_basic",
           },
         ],
-        claims: { openid: ["sub"], email: ["email", "email_verified"] },
+        claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["groups"] },
         cookies: { keys: [crypto.randomUUID()] },
         features: { devInteractions: { enabled: true } },
         async findAccount(_ctx, id) {
           const account = accounts.get(id);
           if (!account) return undefined;
-          return { accountId: id, claims: async () => ({ sub: id, email: account.email, email_verified: account.emailVerified }) };
+          const groups = account.groups ? { groups: account.groups } : {};
+          return {
+            accountId: id,
+            claims: async () => ({ sub: id, email: account.email, email_verified: account.emailVerified, ...groups }),
+          };
         },
       });
       server.removeAllListeners("request");

@@ -24,7 +24,7 @@ export interface AccessPolicyInput {
 export interface NodeOwner {
   email: string;
   role: GroupRole | null;
-  /** The owner's IdP groups by displayName and externalId (services/scim/groups.ts). */
+  /** The owner's IdP groups: SCIM's by displayName and externalId (services/scim/groups.ts), and their OIDC claims. */
   idpGroups: string[];
 }
 
@@ -35,7 +35,8 @@ export interface NodeOwner {
 const idpGroupNames = (userId: SQL) => sql<string>`(select json_group_array(name) from (
     select g.display_name as name from idp_group_members m join idp_groups g on g.id = m.idp_group_id where m.user_id = ${userId}
     union select g.external_id from idp_group_members m join idp_groups g on g.id = m.idp_group_id
-      where m.user_id = ${userId} and g.external_id is not null))`;
+      where m.user_id = ${userId} and g.external_id is not null
+    union select c.name from oidc_group_claims c where c.user_id = ${userId}))`;
 
 /** A row of deviceOwners or ownerOf as held. */
 export const nodeOwner = (row: { email: string; role: GroupRole | null; idpGroups: string | null }): NodeOwner => ({
