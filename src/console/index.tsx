@@ -8,6 +8,7 @@ import { csrf } from "./csrf";
 import { formPageOf } from "./lost-get";
 import { accountLinkRoutes } from "./routes/account-links";
 import { adminRoutes } from "./routes/admin";
+import { adminDirectoryRoutes } from "./routes/admin-directory";
 import { adminInventoryRoutes } from "./routes/admin-inventory";
 import { auditRoutes } from "./routes/audit";
 import { deviceRoutes } from "./routes/devices";
@@ -94,6 +95,7 @@ export function createConsole(apiFetch: ApiFetch) {
   signedIn.route("/", auditRoutes);
   signedIn.route("/", adminRoutes);
   signedIn.route("/", adminInventoryRoutes);
+  signedIn.route("/", adminDirectoryRoutes);
   console.route("/", signedIn);
   console.notFound((c) => {
     const page = c.req.method === "GET" ? formPageOf(new URL(c.req.url).pathname) : undefined;

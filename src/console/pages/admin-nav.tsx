@@ -6,6 +6,7 @@ export const AdminNav = ({ current }: { current: string }) => (
         { href: "/admin", label: "Settings" },
         { href: "/admin/inventory", label: "Regions and gateways" },
         { href: "/admin/agents", label: "Agents" },
+        { href: "/admin/directory", label: "Directory" },
       ].map((entry) => (
         <li>
           <a href={entry.href} aria-current={entry.href === current ? "page" : undefined}>

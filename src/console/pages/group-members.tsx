@@ -15,6 +15,7 @@ export function MembersTable({ user, csrfToken, group, members, canManage, grant
           <th scope="col">Name</th>
           <th scope="col">Email</th>
           <th scope="col">Role</th>
+          <th scope="col">Source</th>
           {canManage && <th scope="col">Actions</th>}
         </tr>
       </thead>
@@ -41,6 +42,15 @@ export function MembersTable({ user, csrfToken, group, members, canManage, grant
                   </form>
                 ) : (
                   member.role
+                )}
+              </td>
+              <td>
+                {member.source === "idp" ? (
+                  <span title="Given by an IdP group mapping: the directory changes it, until someone changes its role here">
+                    directory
+                  </span>
+                ) : (
+                  "added here"
                 )}
               </td>
               {canManage && (

@@ -41,6 +41,7 @@ function mainPages(showcase: Showcase) {
     { name: "admin", path: "/admin" },
     { name: "inventory", path: "/admin/inventory" },
     { name: "agents", path: "/admin/agents" },
+    { name: "directory", path: "/admin/directory" },
   ];
 }
 
