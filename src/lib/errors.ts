@@ -94,3 +94,6 @@ export const reviveError = (error: SerializedError) => new ApiError(error.code, 
 
 /** A SCIM request the grammar refuses (a filter, a PATCH path or value): 400 with SCIM's keyword. */
 export const scimRefusal = (scimType: ScimType, message: string) => new ApiError("validation_error", message, { scimType });
+
+/** A SCIM resource whose unique attribute (userName, email, a group's displayName) is taken: 409 uniqueness. */
+export const uniquenessConflict = (message: string) => new ApiError("conflict", message, { scimType: "uniqueness" });

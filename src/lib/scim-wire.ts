@@ -22,12 +22,13 @@ export const SCIM_SCHEMAS = {
 export const isScimPath = (path: string) => path === SCIM_BASE || path.startsWith(`${SCIM_BASE}/`);
 
 /**
- * An error as SCIM says it: `status` as a string, `scimType` for a 400 or 409, `detail` the same sentence the
+ * An error as SCIM says it: `status` as a string, `scimType` for a 400 (and a 409 of uniqueness), `detail` the same sentence the
  * envelope would carry. Our 422 (a body that failed its schema) is SCIM's 400 invalidValue.
  */
 export function scimErrorBody(error: ApiError): { status: number; body: Record<string, unknown> } {
   const status = error.status === 422 ? 400 : error.status;
-  const scimType = error.scimType ?? (status === 409 ? "uniqueness" : status === 400 ? "invalidValue" : undefined);
+  // A 409 says uniqueness only when it is one (a sole owner's deletion is a conflict of another kind).
+  const scimType = error.scimType ?? (status === 400 ? "invalidValue" : undefined);
   const fields = error.fields?.map((field) => (field.path ? `${field.path}: ${field.message}` : field.message)).join("; ");
   const detail = fields ? `${error.message} (${fields})` : error.message;
   return { status, body: { schemas: [SCIM_SCHEMAS.error], status: String(status), ...(scimType ? { scimType } : {}), detail } };

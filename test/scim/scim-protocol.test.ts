@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { call, post } from "../helpers/api";
 import { expectError } from "../helpers/expect-error";
-import { createUser, signInAdmin, unique } from "../helpers/factories";
+import { createGroup, createUser, signInAdmin, unique } from "../helpers/factories";
 import { SCIM_FIELDS } from "../security/display-fields";
 import { GROUP, USER, expectScimError, oktaUser, scimClient } from "./scim-helpers";
 
@@ -88,6 +88,16 @@ describe("SCIM error bodies", () => {
     const displayName = unique("dup-group");
     expect((await idp.post("/Groups", { schemas: [GROUP], displayName })).status).toBe(201);
     expectScimError(await idp.post("/Groups", { schemas: [GROUP], displayName }), 409, "uniqueness");
+
+    // A conflict of another kind carries no scimType: the only owner of a group is not deleted (RFC 7644 keeps uniqueness for taken values).
+    const owner = (await idp.post("/Users", oktaUser(`${unique("owner")}@example.com`))).body;
+    const admin = await signInAdmin();
+    const owned = await createGroup(admin);
+    expect((await post(`/groups/${owned.id}/members`, { userId: owner.id, role: "owner" }, admin.token)).status).toBe(201);
+    expect((await call("DELETE", `/groups/${owned.id}/members/${admin.userId}`, { token: admin.token })).status).toBe(204);
+    const soleOwner = await idp.del(`/Users/${owner.id}`);
+    expectScimError(soleOwner, 409);
+    expect(soleOwner.body.scimType).toBeUndefined();
 
     expectScimError(await idp.get("/Users/usr_nobody"), 404);
     expectScimError(await idp.patch("/Users/usr_nobody", [{ op: "replace", value: { active: false } }]), 404);

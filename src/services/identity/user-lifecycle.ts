@@ -64,8 +64,8 @@ export async function endAccess(env: Env, db: Db, userId: string, statements: Ba
 }
 
 /**
- * Deletes a user (a platform admin, never the user themself, or the directory: `actorUserId` null). Access ends first (disabled, sessions
- * revoked) in one commit, so no enrolment can commit after it; then the devices leave through their
+ * Deletes a user (for a platform admin, never themself; for the directory, `actorUserId` null). Access ends
+ * first (disabled, sessions revoked) in one commit, so no enrolment can commit after it; then the devices leave through their
  * networks' writers (a deleted user's laptop must leave every peer's config), listed after that commit;
  * then the account goes, with its audit row in that last batch: the row records the deletion the answer
  * reports. Deleting first would cascade the device rows away and leave their nodes behind. If a later

@@ -6,7 +6,7 @@ import type { Db } from "../../db/client";
 import { idpGroupMappings, idpGroupMembers, idpGroups, oidcGroupClaims, users } from "../../db/schema";
 import { isUniqueViolation } from "../../lib/db-errors";
 import type { Env } from "../../lib/env";
-import { conflict, notFound, scimRefusal } from "../../lib/errors";
+import { notFound, scimRefusal, uniquenessConflict } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { auditStatement } from "../audit/audit-trail";
 import { platformEvent } from "../audit/audited-batch";
@@ -158,7 +158,7 @@ export async function deleteIdpGroup(env: Env, db: Db, group: IdpGroup, write: D
 
 async function commit(db: Db, write: DirectoryWrite, statements: BatchItem<"sqlite">[], event: ReturnType<typeof platformEvent>) {
   await refusedIfRevoked(db.batch([directoryGuard(db, write), ...statements, auditStatement(db, write.audit, event)])).catch((error) => {
-    if (isUniqueViolation(error)) throw conflict("A group with this displayName already exists");
+    if (isUniqueViolation(error)) throw uniquenessConflict("A group with this displayName already exists");
     throw error;
   });
 }

@@ -6,7 +6,7 @@ import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
 import type { Env } from "../../lib/env";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { conflict, notFound, scimRefusal } from "../../lib/errors";
+import { conflict, notFound, scimRefusal, uniquenessConflict } from "../../lib/errors";
 import { newId, nowIso } from "../../lib/ids";
 import { auditStatement } from "../audit/audit-trail";
 import { forgetLiveSessions } from "../auth/session-cache";
@@ -77,7 +77,7 @@ export async function createScimUser(db: Db, input: DirectoryUser, write: Direct
       auditStatement(db, write.audit, userEvent("user.created", row.id), now, sql`exists (select 1 from users where id = ${row.id})`),
     ]),
   );
-  if (inserted.length === 0) throw conflict("A user with this userName (or email) already exists");
+  if (inserted.length === 0) throw uniquenessConflict("A user with this userName (or email) already exists");
   return row;
 }
 
@@ -94,7 +94,7 @@ export async function replaceScimUser(env: Env, db: Db, user: User, input: Direc
       .from(users)
       .where(and(eq(users.email, input.email), ne(users.id, user.id)))
       .get();
-    if (taken) throw conflict("Another user already has this userName (email)");
+    if (taken) throw uniquenessConflict("Another user already has this userName (email)");
   }
   const now = nowIso();
   const disabledAt = input.active ? null : (user.disabledAt ?? now);
@@ -111,7 +111,7 @@ export async function replaceScimUser(env: Env, db: Db, user: User, input: Direc
   };
   await refusedIfRevoked(commit()).catch((error) => {
     // The email was taken between the check and the commit.
-    if (isUniqueViolation(error)) throw conflict("Another user already has this userName (email)");
+    if (isUniqueViolation(error)) throw uniquenessConflict("Another user already has this userName (email)");
     throw error;
   });
   // The disabled flag may have changed: reads re-check their sessions in D1.
