@@ -1978,13 +1978,13 @@ export interface paths {
         get: operations["scimGetUser"];
         /**
          * Replace a person's attributes
-         * @description `active: false` ends every session and removes the person's devices from every peer's configuration in the same answer.
+         * @description `active: false` ends every session and removes the person's devices from every peer's configuration in the same answer. A platform admin's sign-in email is not the directory's to change (400 mutability), nor is the last active platform admin its to deactivate (409).
          */
         put: operations["scimReplaceUser"];
         post?: never;
         /**
          * Deprovision and delete a person
-         * @description Sessions end and devices leave every configuration first, then the account and its memberships go.
+         * @description Sessions end and devices leave every configuration first, then the account and its memberships go. A platform admin is not deleted by the directory (400 mutability): deactivate them instead.
          */
         delete: operations["scimDeleteUser"];
         options?: never;

@@ -12,8 +12,10 @@ export interface AdminDirectoryProps {
   scimBase: string;
   tokens: Schema<"ScimToken">[];
   mappings: Schema<"IdpGroupMapping">[];
-  /** Our groups, for the mapping form and to name each mapping's group. */
+  /** Our groups (the first page), for the mapping form and to name each mapping's group. */
   groups: Schema<"Group">[];
+  /** The groups mappings name that the first page does not hold, read by id to name them. */
+  otherGroups?: Schema<"Group">[];
   /** A SCIM token just made: shown in this answer only. */
   issued?: Schema<"IssuedScimToken">;
   error?: { message: string; fields?: { path: string; message: string }[] };
@@ -22,8 +24,9 @@ export interface AdminDirectoryProps {
 const ROLES = ["viewer", "member", "admin", "owner"] as const;
 
 /** The organisation's directory: SCIM tokens for its provisioning client, and IdP groups mapped onto ours (docs/identity.md). */
-export function AdminDirectoryPage({ user, csrfToken, scimBase, tokens, mappings, groups, issued, error }: AdminDirectoryProps) {
-  const groupName = new Map(groups.map((group) => [group.id, group.name] as const));
+export function AdminDirectoryPage(props: AdminDirectoryProps) {
+  const { user, csrfToken, scimBase, tokens, mappings, groups, otherGroups = [], issued, error } = props;
+  const groupName = new Map([...groups, ...otherGroups].map((group) => [group.id, group.name] as const));
   return (
     <Page title="Directory" user={user} csrfToken={csrfToken} section="/admin">
       <AdminNav current="/admin/directory" />

@@ -15,13 +15,20 @@ async function directoryView(c: Context<SignedInEnv>) {
     c.var.api.GET("/api/v1/admin/idp-group-mappings", { params: { query: { limit: 200 } } }),
     c.var.api.GET("/api/v1/groups", { params: { query: { limit: 200 } } }),
   ]);
+  // The form offers the first 200 groups; a mapping's group beyond them is read by id, so every row names its group.
+  const listed = need(groups).items;
+  const missing = [...new Set(need(mappings).items.map((mapping) => mapping.groupId))].filter(
+    (id) => !listed.some((group) => group.id === id),
+  );
+  const named = await Promise.all(missing.map(async (id) => (await c.var.api.GET("/api/v1/groups/{id}", byId(id))).data));
   return {
     user: c.var.user,
     csrfToken: c.var.csrfToken,
     scimBase: `${new URL(c.req.url).origin}/api/v1/scim/v2`,
     tokens: need(tokens).items,
     mappings: need(mappings).items,
-    groups: need(groups).items,
+    groups: listed,
+    otherGroups: named.filter((group) => group !== undefined),
   };
 }
 
