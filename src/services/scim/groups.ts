@@ -1,6 +1,6 @@
 // SCIM Groups: the identity provider's groups and who is in them. A change to a group that a mapping names
 // (by displayName or externalId) re-applies the directory's roles of every person it touched (directory-roles.ts).
-import { and, asc, count, eq, inArray, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { idpGroupMappings, idpGroupMembers, idpGroups, oidcGroupClaims, users } from "../../db/schema";
@@ -12,7 +12,8 @@ import { auditStatement } from "../audit/audit-trail";
 import { platformEvent } from "../audit/audited-batch";
 import { refreshOwnersOf } from "../networks/device-lifecycle";
 import { applyDirectoryRoles } from "./directory-roles";
-import { type EqualityFilter, filterWhere } from "./filters";
+import type { EqualityFilter } from "./filters";
+import { listPage } from "./listing";
 import type { GroupMember, IdpGroup } from "./group-resource";
 import type { GroupChange } from "./group-patch";
 import { refusedIfRevoked, type DirectoryWrite, directoryGuard } from "./scim-guard";
@@ -44,24 +45,8 @@ export const groupMembers = (db: Db, groupId: string): Promise<GroupMember[]> =>
     .orderBy(asc(idpGroupMembers.createdAt), asc(idpGroupMembers.userId))
     .all();
 
-export async function listIdpGroups(db: Db, filter: EqualityFilter, startIndex: number, limit: number) {
-  if (filter.none) return { total: 0, rows: [] };
-  const where = filterWhere(filter, FILTER_COLUMNS);
-  const [rows, [total]] = await Promise.all([
-    limit === 0
-      ? Promise.resolve([])
-      : db
-          .select()
-          .from(idpGroups)
-          .where(where)
-          .orderBy(asc(idpGroups.createdAt), asc(idpGroups.id))
-          .limit(limit)
-          .offset(startIndex - 1)
-          .all(),
-    db.select({ n: count() }).from(idpGroups).where(where).all(),
-  ]);
-  return { total: total?.n ?? 0, rows };
-}
+export const listIdpGroups = (db: Db, filter: EqualityFilter, startIndex: number, limit: number) =>
+  listPage(db, idpGroups, filter, FILTER_COLUMNS, startIndex, limit);
 
 /** Every id must name a user: a member the directory never provisioned is refused, not dropped. */
 async function assertUsersExist(db: Db, ids: Set<string>) {

@@ -1,7 +1,7 @@
 // SCIM Users (RFC 7644 §3.3-3.6): the directory creates, finds, replaces and deletes people. Every write
 // commits with its audit row (actor `scim:<token name>`) behind the token's guard; a user the directory
 // deactivates or deletes loses their sessions and devices at once (identity/user-lifecycle.ts endAccess).
-import { and, asc, count, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
 import type { Env } from "../../lib/env";
@@ -12,7 +12,8 @@ import { auditStatement } from "../audit/audit-trail";
 import { forgetLiveSessions } from "../auth/session-cache";
 import { deleteUser, endAccess } from "../identity/user-lifecycle";
 import { type User, userEvent } from "../identity/users";
-import { type EqualityFilter, filterWhere } from "./filters";
+import type { EqualityFilter } from "./filters";
+import { listPage } from "./listing";
 import { refusedIfRevoked, type DirectoryWrite, directoryGuard } from "./scim-guard";
 import type { DirectoryUser } from "./user-resource";
 
@@ -34,24 +35,8 @@ export async function findScimUser(db: Db, id: string): Promise<User> {
 }
 
 /** One page (SCIM's 1-based startIndex) and the total the filter matches. */
-export async function listScimUsers(db: Db, filter: EqualityFilter, startIndex: number, limit: number) {
-  if (filter.none) return { total: 0, rows: [] };
-  const where = filterWhere(filter, FILTER_COLUMNS);
-  const [rows, [total]] = await Promise.all([
-    limit === 0
-      ? Promise.resolve([])
-      : db
-          .select()
-          .from(users)
-          .where(where)
-          .orderBy(asc(users.createdAt), asc(users.id))
-          .limit(limit)
-          .offset(startIndex - 1)
-          .all(),
-    db.select({ n: count() }).from(users).where(where).all(),
-  ]);
-  return { total: total?.n ?? 0, rows };
-}
+export const listScimUsers = (db: Db, filter: EqualityFilter, startIndex: number, limit: number) =>
+  listPage(db, users, filter, FILTER_COLUMNS, startIndex, limit);
 
 /** A person from the directory: no password (they sign in through the IdP), platform role user. 409 when the email is taken. */
 export async function createScimUser(db: Db, input: DirectoryUser, write: DirectoryWrite): Promise<User> {

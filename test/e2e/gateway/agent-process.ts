@@ -3,7 +3,7 @@
 // namespace, where the Worker on 127.0.0.1 is reachable).
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { OutputTail } from "../support/command.ts";
+import { OutputTail, run } from "../support/command.ts";
 
 const WGO = fileURLToPath(new URL("../../../cli/wgo.mjs", import.meta.url));
 
@@ -40,4 +40,18 @@ export function startAgent(stateDir: string, netns: string): AgentProcess {
       return exited;
     },
   };
+}
+
+/** A gateway machine that does nothing else: `wgo gateway enrol` with its token, then `wgo gateway run` in `netns`. */
+export async function enrolAndRunAgent(
+  baseUrl: string,
+  token: string,
+  name: string,
+  stateDir: string,
+  netns: string,
+): Promise<AgentProcess> {
+  const argv = wgoArgv(["--api", baseUrl, "--json", "gateway", "enrol", "--token", token, "--name", name, "--state-dir", stateDir]);
+  const enrolled = await run(argv, { env: wgoEnv });
+  if (enrolled.code !== 0) throw new Error(`wgo gateway enrol (${name}) exited ${enrolled.code}: ${enrolled.stderr}`);
+  return startAgent(stateDir, netns);
 }

@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { byId, expectAnswer, login, typedApi, type TypedApiClient } from "../support/api-client.ts";
-import { run, waitFor } from "../support/command.ts";
+import { waitFor } from "../support/command.ts";
 import { cleanupAndFindLeftovers, describeLab, killLabProcesses } from "../support/lab-leftovers.ts";
 import { canRunDataPlane, createLab, type Host, type Lab } from "../support/netns.ts";
 import { startWorker, type WorkerServer } from "../support/worker-server.ts";
 import { wgoMachine } from "../wgo/wgo-process.ts";
-import { startAgent, wgoArgv, wgoEnv, type AgentProcess } from "../gateway/agent-process.ts";
+import { type AgentProcess, enrolAndRunAgent } from "../gateway/agent-process.ts";
 import { createChainNetwork, gatewaysReportCurrent, type ChainNetwork } from "../gateway/chain-network.ts";
 import { watchPing } from "../gateway/ping-watch.ts";
 
@@ -77,23 +77,7 @@ describe.skipIf(!dataPlane.ok)("SCIM deprovisioning cuts a device off at once", 
     expect(pushed.status, JSON.stringify(pushed.body)).toBe(201);
 
     for (const [index, name] of GATEWAYS.entries()) {
-      const stateDir = join(scratch, name);
-      const argv = wgoArgv([
-        "--api",
-        server.baseUrl,
-        "--json",
-        "gateway",
-        "enrol",
-        "--token",
-        chain.tokens[index]!,
-        "--name",
-        name,
-        "--state-dir",
-        stateDir,
-      ]);
-      const enrolled = await run(argv, { env: wgoEnv });
-      expect(enrolled.code, enrolled.stderr).toBe(0);
-      agents[name] = startAgent(stateDir, hosts[name].namespace);
+      agents[name] = await enrolAndRunAgent(server.baseUrl, chain.tokens[index]!, name, join(scratch, name), hosts[name].namespace);
     }
     await waitFor("the gateways to report the current revisions", () => gatewaysReportCurrent(admin, chain.networkId, chain.gatewayNodes), {
       timeoutMs: 30_000,
