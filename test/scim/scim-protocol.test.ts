@@ -62,6 +62,31 @@ describe("SCIM paging and media types", () => {
   });
 });
 
+describe("SCIM group lists", () => {
+  it("a page of groups carries each group's own members (read for the whole page at once), or none with excludedAttributes=members", async () => {
+    const idp = await scimClient();
+    const [ada, grace, linus] = await Promise.all(
+      ["ada", "grace", "linus"].map(async (name) => (await idp.post("/Users", oktaUser(`${unique(name)}@example.com`))).body.id as string),
+    );
+    const externalId = crypto.randomUUID();
+    const first = await idp.post("/Groups", {
+      schemas: [GROUP],
+      displayName: unique("a"),
+      externalId,
+      members: [{ value: ada }, { value: grace }],
+    });
+    const second = await idp.post("/Groups", { schemas: [GROUP], displayName: unique("b"), externalId, members: [{ value: linus }] });
+    const listed = await idp.get(`/Groups?filter=${encodeURIComponent(`externalId eq "${externalId}"`)}`);
+    expect(listed.body.totalResults).toBe(2);
+    const membersOf = (id: string) =>
+      listed.body.Resources.find((group: { id: string }) => group.id === id).members.map((member: { value: string }) => member.value);
+    expect(membersOf(first.body.id).sort()).toEqual([ada, grace].sort());
+    expect(membersOf(second.body.id)).toEqual([linus]);
+    const bare = await idp.get(`/Groups?excludedAttributes=members&filter=${encodeURIComponent(`externalId eq "${externalId}"`)}`);
+    expect(bare.body.Resources.map((group: { members?: unknown }) => group.members)).toEqual([undefined, undefined]);
+  });
+});
+
 describe("SCIM error bodies", () => {
   it("refuses filters it cannot answer exactly (invalidFilter), never guessing", async () => {
     const idp = await scimClient();

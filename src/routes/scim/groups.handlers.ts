@@ -13,6 +13,7 @@ import {
   GROUP_FILTER_ATTRIBUTES,
   groupMembers,
   listIdpGroups,
+  membersOfGroups,
 } from "../../services/scim/groups";
 import { scimWrite } from "../../services/scim/scim-guard";
 import type * as routes from "./groups.routes";
@@ -37,9 +38,13 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { total, rows } = await listIdpGroups(c.var.db, filter, startIndex, count);
   const origin = originOf(c.req.url);
   const bare = withoutMembers(query.excludedAttributes);
-  const resources = await Promise.all(
-    rows.map(async (group) => toScimGroup(group, bare ? undefined : await groupMembers(c.var.db, group.id), origin)),
-  );
+  const members = bare
+    ? undefined
+    : await membersOfGroups(
+        c.var.db,
+        rows.map((group) => group.id),
+      );
+  const resources = rows.map((group) => toScimGroup(group, members?.get(group.id), origin));
   return c.json(listResponse(resources, total, startIndex), 200, SCIM_HEADERS);
 };
 
