@@ -55,6 +55,16 @@ describe("SCIM paging and media types", () => {
     const totalOnly = await idp.get("/Users?count=0");
     expect(totalOnly.body).toMatchObject({ itemsPerPage: 0, Resources: [] });
     expect(totalOnly.body.totalResults).toBe(first.body.totalResults);
+    // A media type with a charset, and attribute names and operators in any case (RFC 7644 §3.4.2.2).
+    const email = `${unique("charset")}@example.com`;
+    const withCharset = await call("POST", "/scim/v2/Users", {
+      token: idp.token,
+      body: oktaUser(email),
+      headers: { "Content-Type": "application/scim+json; charset=utf-8" },
+    });
+    expect(withCharset.status, withCharset.text).toBe(201);
+    const anyCase = await idp.get(`/Users?filter=${encodeURIComponent(`USERNAME Eq "${email.toUpperCase()}"`)}`);
+    expect(anyCase.body.Resources.map((user: { id: string }) => user.id)).toEqual([withCharset.body.id]);
     // Out-of-range values are read as RFC 7644 says: startIndex < 1 is 1, count above the limit is the limit.
     const clamped = await idp.get("/Users?startIndex=-5&count=100000");
     expect(clamped.body.startIndex).toBe(1);
