@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { devices, networks } from "../../db/schema";
 import { networkWriter } from "../../objects/network/client";
+import { chunks } from "../../lib/chunks";
 import { ApiError, conflict } from "../../lib/errors";
 import type { Env } from "../../lib/env";
 import { unwrap } from "../../lib/write-result";
@@ -67,12 +68,11 @@ export async function refreshDeviceOwners(env: Env, db: Db, userId: string, grou
  * devices are, so `idp:` selectors follow as `role:` ones do. One read for up to 90 users (D1's bound parameters).
  */
 export async function refreshOwnersOf(env: Env, db: Db, userIds: Iterable<string>): Promise<void> {
-  const ids = [...new Set(userIds)];
-  for (let start = 0; start < ids.length; start += 90) {
+  for (const part of chunks([...new Set(userIds)], 90)) {
     const held = await db
       .selectDistinct({ networkId: devices.networkId, userId: devices.userId })
       .from(devices)
-      .where(inArray(devices.userId, ids.slice(start, start + 90)))
+      .where(inArray(devices.userId, part))
       .all();
     for (const { networkId, userId } of held) if (userId) await refreshOwnerIn(env, networkId, userId);
   }

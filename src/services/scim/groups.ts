@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { idpGroupMappings, idpGroupMembers, idpGroups, oidcGroupClaims, users } from "../../db/schema";
+import { chunks } from "../../lib/chunks";
 import { isUniqueViolation } from "../../lib/db-errors";
 import type { Env } from "../../lib/env";
 import { notFound, scimRefusal, uniquenessConflict } from "../../lib/errors";
@@ -25,10 +26,6 @@ const FILTER_COLUMNS: Record<(typeof GROUP_FILTER_ATTRIBUTES)[number], (value: s
   externalid: (value) => eq(idpGroups.externalId, value),
   id: (value) => eq(idpGroups.id, value),
 };
-
-/** D1 binds at most 100 parameters a statement: member rows (3 columns) and id lists go in chunks. */
-const chunks = <T>(items: T[], size: number) =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
 
 export async function findIdpGroup(db: Db, id: string): Promise<IdpGroup> {
   const group = await db.select().from(idpGroups).where(eq(idpGroups.id, id)).get();

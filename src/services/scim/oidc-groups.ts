@@ -4,6 +4,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { oidcGroupClaims } from "../../db/schema";
+import { chunks } from "../../lib/chunks";
 import { unsafeCharacter } from "../../lib/display-name";
 import type { Env } from "../../lib/env";
 import { nowIso } from "../../lib/ids";
@@ -42,7 +43,7 @@ export async function applyClaimedGroups(env: Env, db: Db, userId: string, group
   await db.batch([
     directoryGuard(db, write),
     db.delete(oidcGroupClaims).where(eq(oidcGroupClaims.userId, userId)),
-    ...Array.from({ length: Math.ceil(rows.length / 30) }, (_, i) => db.insert(oidcGroupClaims).values(rows.slice(i * 30, i * 30 + 30))),
+    ...chunks(rows, 30).map((part) => db.insert(oidcGroupClaims).values(part)),
     auditStatement(db, audit, { action: "idp-groups.claimed", resourceId: userId, groupId: null, networkId: null }, now),
   ]);
   await applyDirectoryRoles(env, db, [userId], write);
